@@ -1,0 +1,153 @@
+/* check.c - the checks of `solar check` that need ISL.
+ *
+ * Out-of-bounds: for every reference and every dimension, the set of statement instances
+ * whose index falls outside [0, extent) must be empty; if not, one instance (a sample point of
+ * that set) is printed as the example.  This is exact: no instance is missed and none is
+ * invented, whatever the sizes.
+ *
+ * Uninitialised tmp: dataflow analysis (ISL's exact value-based flow over the whole program,
+ * in program order) gives the read instances with no producing write; for a `tmp` tensor any
+ * such instance reads garbage.
+ */
+#include <isl/point.h>
+#include <isl/val.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "model.h"
+
+/* Writes "i=3, j=0" for the first n coordinates of a point (the statement's iterators). */
+static void describe_point(const solar_program *p, const solar_stmt *s, isl_point *pt, int first,
+			   solar_buf *b)
+{
+	for (int k = 0; k < s->depth; k++) {
+		isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, first + k);
+		char *txt = isl_val_to_str(v);
+		solar_buf_printf(b, "%s%s=%s", k ? ", " : "", p->iters[s->loops[k]].name, txt);
+		free(txt);
+		isl_val_free(v);
+	}
+	if (!s->depth)
+		solar_buf_printf(b, "its only instance");
+}
+
+static int check_bounds(const solar_model *m, solar_diag *d)
+{
+	const solar_program *p = m->prog;
+	int errors = 0;
+	for (int r = 0; r < m->nrefs && !solar_diag_full(d); r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (!ref->write && !ref->expr)
+			continue; /* a reduction's read of its target: the write reports it */
+		const solar_stmt *s = p->stmts[ref->stmt];
+		const solar_tensor *t = &p->tensors[ref->tensor];
+		solar_expr **index = ref->write ? s->index : ref->expr->args;
+		for (int k = 0; k < t->rank; k++) {
+			solar_buf b = {0};
+			solar_buf_printf(&b, "{ T%d[", ref->tensor);
+			for (int j = 0; j < t->rank; j++)
+				solar_buf_printf(&b, "%sd%d", j ? ", " : "", j);
+			solar_buf_printf(&b, "] : d%d < 0 or d%d >= %lld }", k, k,
+					 (long long)t->extent[k]);
+			isl_set *outside = solar_isl_set(m->ctx, b.s);
+			solar_buf_free(&b);
+			isl_map *bad = isl_map_intersect_range(isl_map_copy(ref->access), outside);
+			isl_bool empty = isl_map_is_empty(bad);
+			if (empty == isl_bool_false) {
+				isl_point *pt = isl_set_sample_point(isl_map_wrap(isl_map_copy(bad)));
+				isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set,
+									  s->depth + k);
+				char *vt = isl_val_to_str(v);
+				solar_buf ex = {0};
+				describe_point(p, s, pt, 0, &ex);
+				solar_diag_error(d, index[k]->span,
+						 "index %d of '%s' is out of bounds: it reaches %s at %s, "
+						 "but dimension %d has extent %lld (valid 0..%lld)",
+						 k, t->name, vt, ex.s, k, (long long)t->extent[k],
+						 (long long)t->extent[k] - 1);
+				solar_buf_free(&ex);
+				free(vt);
+				isl_val_free(v);
+				isl_point_free(pt);
+				errors++;
+			}
+			isl_map_free(bad);
+			if (empty == isl_bool_error)
+				return errors + 1;
+		}
+	}
+	return errors;
+}
+
+struct uninit_ctx {
+	const solar_model *m;
+	solar_diag *d;
+	int errors;
+};
+
+static isl_stat report_uninit(isl_set *set, void *user)
+{
+	struct uninit_ctx *c = user;
+	const solar_program *p = c->m->prog;
+	const char *name = isl_set_get_tuple_name(set);
+	if (!name || name[0] != 'R' || solar_diag_full(c->d)) {
+		isl_set_free(set);
+		return isl_stat_ok;
+	}
+	const solar_ref *ref = &c->m->refs[atoi(name + 1)];
+	const solar_tensor *t = &p->tensors[ref->tensor];
+	if (t->role != SOLAR_ROLE_TMP) {
+		isl_set_free(set);
+		return isl_stat_ok;
+	}
+	const solar_stmt *s = p->stmts[ref->stmt];
+	isl_point *pt = isl_set_sample_point(set);
+	solar_buf ex = {0};
+	describe_point(p, s, pt, 0, &ex);
+	if (ref->expr)
+		solar_diag_error(c->d, ref->expr->span,
+				 "reads an element of tmp '%s' that was never written before "
+				 "(e.g. at %s)",
+				 t->name, ex.s);
+	else
+		solar_diag_error(c->d, s->span,
+				 "'%s' reads its target, an element of tmp '%s' that was never "
+				 "written before (e.g. at %s); initialise it with '=' first",
+				 solar_assign_text(s->op), t->name, ex.s);
+	solar_buf_free(&ex);
+	isl_point_free(pt);
+	c->errors++;
+	return isl_stat_ok;
+}
+
+int solar_analysis_check(const solar_program *p, solar_diag *d)
+{
+	isl_ctx *ctx = solar_isl_ctx_new();
+	solar_model *m = solar_model_build(p, ctx, false, d);
+	int errors = 0;
+	if (!m) {
+		errors = 1;
+		goto out;
+	}
+	errors += check_bounds(m, d);
+	if (!errors) {
+		isl_union_set *nosrc = NULL;
+		if (solar_model_flow(m, NULL, &nosrc) < 0) {
+			solar_diag_error_nowhere(d, "dataflow analysis failed (%s)",
+						 isl_ctx_last_error(ctx) == isl_error_quota
+							 ? "ISL operation limit reached"
+							 : "ISL error");
+			errors++;
+		} else {
+			struct uninit_ctx c = {m, d, 0};
+			isl_union_set_foreach_set(nosrc, report_uninit, &c);
+			errors += c.errors;
+		}
+		isl_union_set_free(nosrc);
+	}
+	solar_model_free(m);
+out:
+	isl_ctx_free(ctx);
+	return errors;
+}

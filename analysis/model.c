@@ -1,0 +1,684 @@
+/* model.c - lowering of the IR to ISL: domains, accesses, schedule, dataflow.
+ *
+ * The lowering writes ISL's own text syntax and lets ISL parse it: affine index and bound
+ * expressions map one to one onto ISL's quasi-affine expressions (`floor(e/c)`, `e mod c`,
+ * `min`, `max`), and conditions onto constraints joined by and/or/not.  Iterators are named
+ * i<id>, params p<index>, so no user name can collide with an ISL keyword.
+ *
+ * Program order is the classic 2d+1 schedule: for a statement at depth d the vector
+ * (b0, i0, b1, i1, ..., bd, r) where bk is the position of the enclosing node in its block
+ * (if/else branches are numbered inline, since they add no loop) and r orders a statement's
+ * reads (0) before its write (1).  Vectors are padded with zeros to one length.
+ */
+#include "model.h"
+
+#include <isl/aff.h>
+#include <isl/flow.h>
+#include <isl/options.h>
+#include <isl/schedule.h>
+#include <isl/space.h>
+#include <isl/val.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void solar_buf_printf(solar_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		size_t room = b->cap - b->n;
+		va_start(ap, fmt);
+		int k = vsnprintf(b->s ? b->s + b->n : NULL, room, fmt, ap);
+		va_end(ap);
+		if (k < 0)
+			return;
+		if ((size_t)k < room) {
+			b->n += (size_t)k;
+			return;
+		}
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		while (cap - b->n <= (size_t)k)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		if (!s) {
+			fputs("solar: out of memory\n", stderr);
+			exit(3);
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+}
+
+void solar_buf_free(solar_buf *b)
+{
+	free(b->s);
+	b->s = NULL;
+	b->n = b->cap = 0;
+}
+
+void solar_model_stmt_name(char *buf, size_t n, int stmt)
+{
+	snprintf(buf, n, "S%d", stmt);
+}
+
+void solar_model_ref_name(char *buf, size_t n, int ref)
+{
+	snprintf(buf, n, "R%d", ref);
+}
+
+void solar_model_tensor_name(char *buf, size_t n, int tensor)
+{
+	snprintf(buf, n, "T%d", tensor);
+}
+
+isl_ctx *solar_isl_ctx_new(void)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	isl_ctx_set_max_operations(ctx, SOLAR_ISL_MAX_OPERATIONS);
+	return ctx;
+}
+
+isl_map *solar_isl_map(isl_ctx *ctx, const char *text)
+{
+	isl_map *m = isl_map_read_from_str(ctx, text);
+	if (!m)
+		fprintf(stderr, "solar: internal error: ISL rejected '%s'\n", text);
+	return m;
+}
+
+isl_set *solar_isl_set(isl_ctx *ctx, const char *text)
+{
+	isl_set *s = isl_set_read_from_str(ctx, text);
+	if (!s)
+		fprintf(stderr, "solar: internal error: ISL rejected '%s'\n", text);
+	return s;
+}
+
+/* Value of an expression built from literals and consts (step sizes, divisors). */
+static int64_t const_value(const solar_program *p, const solar_expr *e)
+{
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		return e->ival;
+	case SOLAR_E_CONST:
+		return p->consts[e->sym].value;
+	case SOLAR_E_PARAM:
+		return p->params[e->sym].value;
+	case SOLAR_E_NEG:
+		return -const_value(p, e->args[0]);
+	case SOLAR_E_BIN: {
+		int64_t a = const_value(p, e->args[0]), b = const_value(p, e->args[1]);
+		switch (e->binop) {
+		case SOLAR_OP_ADD:
+			return a + b;
+		case SOLAR_OP_SUB:
+			return a - b;
+		case SOLAR_OP_MUL:
+			return a * b;
+		case SOLAR_OP_FLOORDIV:
+			return b ? (a / b - ((a % b != 0) && ((a < 0) != (b < 0)))) : 0;
+		case SOLAR_OP_MOD:
+			return b ? ((a % b) + b) % b : 0;
+		default:
+			return 0;
+		}
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Whether an expression contains no iterator and (in symbolic mode) no param. */
+static bool is_constant(const solar_model *m, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ITER || e->kind == SOLAR_E_ACCESS)
+		return false;
+	if (e->kind == SOLAR_E_PARAM)
+		return !m->symbolic;
+	for (int i = 0; i < e->nargs; i++)
+		if (!is_constant(m, e->args[i]))
+			return false;
+	return true;
+}
+
+/* Writes an affine expression in ISL syntax. */
+static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
+{
+	const solar_program *p = m->prog;
+	if (is_constant(m, e) && e->kind != SOLAR_E_INT) {
+		int64_t v = const_value(p, e);
+		solar_buf_printf(b, v < 0 ? "(%lld)" : "%lld", (long long)v);
+		return;
+	}
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		solar_buf_printf(b, e->ival < 0 ? "(%lld)" : "%lld", (long long)e->ival);
+		return;
+	case SOLAR_E_PARAM:
+		solar_buf_printf(b, "p%d", e->sym);
+		return;
+	case SOLAR_E_ITER:
+		solar_buf_printf(b, "i%d", e->sym);
+		return;
+	case SOLAR_E_NEG:
+		solar_buf_printf(b, "(-");
+		print_aff(m, b, e->args[0]);
+		solar_buf_printf(b, ")");
+		return;
+	case SOLAR_E_BIN:
+		switch (e->binop) {
+		case SOLAR_OP_FLOORDIV:
+			solar_buf_printf(b, "floor((");
+			print_aff(m, b, e->args[0]);
+			solar_buf_printf(b, ")/%lld)", (long long)const_value(p, e->args[1]));
+			return;
+		case SOLAR_OP_MOD:
+			solar_buf_printf(b, "((");
+			print_aff(m, b, e->args[0]);
+			solar_buf_printf(b, ") mod %lld)", (long long)const_value(p, e->args[1]));
+			return;
+		default:
+			solar_buf_printf(b, "(");
+			print_aff(m, b, e->args[0]);
+			solar_buf_printf(b, " %s ", solar_binop_text(e->binop));
+			print_aff(m, b, e->args[1]);
+			solar_buf_printf(b, ")");
+			return;
+		}
+	case SOLAR_E_CALL: /* min or max, any number of arguments: nest */
+		for (int i = 0; i < e->nargs - 1; i++)
+			solar_buf_printf(b, "%s(", e->fn == SOLAR_FN_MIN ? "min" : "max");
+		print_aff(m, b, e->args[0]);
+		for (int i = 1; i < e->nargs; i++) {
+			solar_buf_printf(b, ", ");
+			print_aff(m, b, e->args[i]);
+			solar_buf_printf(b, ")");
+		}
+		return;
+	default:
+		solar_buf_printf(b, "0");
+		return;
+	}
+}
+
+/* Writes a condition (comparisons joined by and/or/not) in ISL syntax. */
+static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_NOT) {
+		solar_buf_printf(b, "not (");
+		print_cond(m, b, e->args[0]);
+		solar_buf_printf(b, ")");
+		return;
+	}
+	if (e->kind != SOLAR_E_BIN) {
+		solar_buf_printf(b, "(");
+		print_aff(m, b, e);
+		solar_buf_printf(b, " != 0)");
+		return;
+	}
+	const char *op = NULL;
+	switch (e->binop) {
+	case SOLAR_OP_AND:
+		op = "and";
+		break;
+	case SOLAR_OP_OR:
+		op = "or";
+		break;
+	default:
+		break;
+	}
+	if (op) {
+		solar_buf_printf(b, "(");
+		print_cond(m, b, e->args[0]);
+		solar_buf_printf(b, " %s ", op);
+		print_cond(m, b, e->args[1]);
+		solar_buf_printf(b, ")");
+		return;
+	}
+	if (e->binop == SOLAR_OP_NE) { /* ISL has no != in constraints */
+		solar_buf_printf(b, "(");
+		print_aff(m, b, e->args[0]);
+		solar_buf_printf(b, " < ");
+		print_aff(m, b, e->args[1]);
+		solar_buf_printf(b, " or ");
+		print_aff(m, b, e->args[0]);
+		solar_buf_printf(b, " > ");
+		print_aff(m, b, e->args[1]);
+		solar_buf_printf(b, ")");
+		return;
+	}
+	const char *cmp = e->binop == SOLAR_OP_EQ ? "=" : solar_binop_text(e->binop);
+	solar_buf_printf(b, "(");
+	print_aff(m, b, e->args[0]);
+	solar_buf_printf(b, " %s ", cmp);
+	print_aff(m, b, e->args[1]);
+	solar_buf_printf(b, ")");
+}
+
+/* The walk's state: the enclosing iterators and the constraints on them, as text, and the
+ * schedule prefix. */
+typedef struct {
+	solar_model *m;
+	int iters[SOLAR_MAX_NESTING + 1];
+	int depth;
+	solar_buf cons;      /* conjunction of constraints so far ("" = none) */
+	int sched[2 * SOLAR_MAX_NESTING + 2];
+	int nsched;
+	int failed;
+	int exists_count;
+} walk;
+
+static void print_params(const solar_model *m, solar_buf *b)
+{
+	if (!m->symbolic || !m->prog->nparams)
+		return;
+	solar_buf_printf(b, "[");
+	for (int i = 0; i < m->prog->nparams; i++)
+		solar_buf_printf(b, "%sp%d", i ? ", " : "", i);
+	solar_buf_printf(b, "] -> ");
+}
+
+static void print_tuple(walk *w, solar_buf *b, const char *name)
+{
+	solar_buf_printf(b, "%s[", name);
+	for (int i = 0; i < w->depth; i++)
+		solar_buf_printf(b, "%si%d", i ? ", " : "", w->iters[i]);
+	solar_buf_printf(b, "]");
+}
+
+static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **index)
+{
+	const solar_tensor *t = &w->m->prog->tensors[tensor];
+	solar_buf_printf(b, "T%d[", tensor);
+	for (int i = 0; i < t->rank; i++) {
+		if (i)
+			solar_buf_printf(b, ", ");
+		print_aff(w->m, b, index[i]);
+	}
+	solar_buf_printf(b, "]");
+}
+
+static void print_sched(walk *w, solar_buf *b, int last)
+{
+	solar_buf_printf(b, "[");
+	for (int i = 0; i < w->m->sched_dims; i++) {
+		int v = i < w->nsched ? w->sched[i] : i == w->m->sched_dims - 1 ? last : 0;
+		if (v < 0) /* an iterator's position */
+			solar_buf_printf(b, "%si%d", i ? ", " : "", -v - 1);
+		else
+			solar_buf_printf(b, "%s%d", i ? ", " : "", v);
+	}
+	solar_buf_printf(b, "]");
+}
+
+static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr *expr,
+		    solar_expr **index)
+{
+	solar_model *m = w->m;
+	int r = m->nrefs++;
+	solar_ref *ref = &m->refs[r];
+	ref->stmt = stmt;
+	ref->tensor = tensor;
+	ref->write = write;
+	ref->expr = expr;
+	char name[32];
+	if (write)
+		solar_model_stmt_name(name, sizeof name, stmt);
+	else
+		solar_model_ref_name(name, sizeof name, r);
+	solar_buf b = {0};
+	print_params(m, &b);
+	solar_buf_printf(&b, "{ ");
+	print_tuple(w, &b, name);
+	solar_buf_printf(&b, " -> ");
+	print_index_tuple(w, &b, tensor, index);
+	solar_buf_printf(&b, " }");
+	ref->access = solar_isl_map(m->ctx, b.s);
+	b.n = 0;
+	print_params(m, &b);
+	solar_buf_printf(&b, "{ ");
+	print_tuple(w, &b, name);
+	solar_buf_printf(&b, " -> ");
+	print_sched(w, &b, write ? 1 : 0);
+	solar_buf_printf(&b, " }");
+	ref->sched = solar_isl_map(m->ctx, b.s);
+	solar_buf_free(&b);
+	if (!ref->access || !ref->sched) {
+		w->failed = 1;
+		return;
+	}
+	/* Restrict to the statement's domain (renamed to this reference's tuple). */
+	isl_set *d = isl_set_set_tuple_name(isl_set_copy(m->domain[stmt]), name);
+	ref->access = isl_map_intersect_domain(ref->access, isl_set_copy(d));
+	ref->sched = isl_map_intersect_domain(ref->sched, d);
+	if (!ref->access || !ref->sched)
+		w->failed = 1;
+}
+
+static void collect_reads(walk *w, int stmt, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		add_ref(w, stmt, e->sym, false, e, e->args);
+	for (int i = 0; i < e->nargs; i++)
+		collect_reads(w, stmt, e->args[i]);
+}
+
+static void walk_block(walk *w, const solar_block *blk, int *pos);
+
+static void walk_stmt(walk *w, const solar_stmt *s)
+{
+	solar_model *m = w->m;
+	char name[32];
+	solar_model_stmt_name(name, sizeof name, s->id);
+	solar_buf b = {0};
+	print_params(m, &b);
+	solar_buf_printf(&b, "{ ");
+	print_tuple(w, &b, name);
+	if (w->cons.n)
+		solar_buf_printf(&b, " : %s", w->cons.s);
+	solar_buf_printf(&b, " }");
+	m->domain[s->id] = solar_isl_set(m->ctx, b.s);
+	solar_buf_free(&b);
+	if (!m->domain[s->id]) {
+		w->failed = 1;
+		return;
+	}
+	m->domain[s->id] = isl_set_coalesce(m->domain[s->id]);
+	collect_reads(w, s->id, s->value);
+	if (s->op != SOLAR_ASSIGN) /* a reduction reads its target */
+		add_ref(w, s->id, s->tensor, false, NULL, s->index);
+	m->write_ref[s->id] = m->nrefs;
+	add_ref(w, s->id, s->tensor, true, NULL, s->index);
+}
+
+static void walk_node(walk *w, const solar_node *n, int *pos)
+{
+	size_t saved = w->cons.n;
+	switch (n->kind) {
+	case SOLAR_N_STMT:
+		w->sched[w->nsched++] = (*pos)++;
+		walk_stmt(w, n->stmt);
+		w->nsched--;
+		break;
+	case SOLAR_N_FOR: {
+		w->sched[w->nsched++] = (*pos)++;
+		int it = n->loop.iter;
+		w->sched[w->nsched++] = -it - 1; /* the iterator itself, see print_sched */
+		w->iters[w->depth++] = it;
+		solar_buf *c = &w->cons;
+		solar_buf_printf(c, "%s", c->n ? " and " : "");
+		print_aff(w->m, c, n->loop.lo);
+		solar_buf_printf(c, " <= i%d < ", it);
+		print_aff(w->m, c, n->loop.hi);
+		if (n->loop.step_value > 1) {
+			solar_buf_printf(c, " and exists (e%d: i%d = ", w->exists_count++, it);
+			print_aff(w->m, c, n->loop.lo);
+			solar_buf_printf(c, " + %lld * e%d)", (long long)n->loop.step_value,
+					 w->exists_count - 1);
+		}
+		int inner = 0;
+		walk_block(w, &n->loop.body, &inner);
+		w->depth--;
+		w->nsched -= 2;
+		break;
+	}
+	case SOLAR_N_IF: {
+		solar_buf *c = &w->cons;
+		solar_buf_printf(c, "%s", c->n ? " and " : "");
+		print_cond(w->m, c, n->cond.cond);
+		walk_block(w, &n->cond.then, pos);
+		c->n = saved;
+		if (n->cond.els.n) {
+			solar_buf_printf(c, "%snot ", c->n ? " and " : "");
+			print_cond(w->m, c, n->cond.cond);
+			walk_block(w, &n->cond.els, pos);
+		}
+		break;
+	}
+	}
+	w->cons.n = saved;
+	if (w->cons.s)
+		w->cons.s[saved] = '\0';
+}
+
+static void walk_block(walk *w, const solar_block *blk, int *pos)
+{
+	for (int i = 0; i < blk->n && !w->failed; i++)
+		walk_node(w, blk->items[i], pos);
+}
+
+static int count_reads(const solar_expr *e)
+{
+	int n = e->kind == SOLAR_E_ACCESS;
+	for (int i = 0; i < e->nargs; i++)
+		n += count_reads(e->args[i]);
+	return n;
+}
+
+static void build_shapes(solar_model *m)
+{
+	const solar_program *p = m->prog;
+	for (int t = 0; t < p->ntensors && m->shape; t++) {
+		const solar_tensor *ten = &p->tensors[t];
+		solar_buf b = {0};
+		solar_buf_printf(&b, "{ T%d[", t);
+		for (int i = 0; i < ten->rank; i++)
+			solar_buf_printf(&b, "%sd%d", i ? ", " : "", i);
+		solar_buf_printf(&b, "]");
+		for (int i = 0; i < ten->rank; i++)
+			solar_buf_printf(&b, "%s0 <= d%d < %lld", i ? " and " : " : ", i,
+					 (long long)ten->extent[i]);
+		solar_buf_printf(&b, " }");
+		m->shape[t] = solar_isl_set(m->ctx, b.s);
+		solar_buf_free(&b);
+	}
+}
+
+solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbolic, solar_diag *d)
+{
+	solar_model *m = calloc(1, sizeof *m);
+	m->ctx = ctx;
+	m->prog = p;
+	m->symbolic = symbolic;
+	m->domain = calloc((size_t)p->nstmts + 1, sizeof *m->domain);
+	m->write_ref = calloc((size_t)p->nstmts + 1, sizeof *m->write_ref);
+	int nrefs = 0, maxdepth = 0;
+	for (int s = 0; s < p->nstmts; s++) {
+		nrefs += 1 + (p->stmts[s]->op != SOLAR_ASSIGN) + count_reads(p->stmts[s]->value);
+		if (p->stmts[s]->depth > maxdepth)
+			maxdepth = p->stmts[s]->depth;
+	}
+	m->refs = calloc((size_t)nrefs + 1, sizeof *m->refs);
+	m->sched_dims = 2 * maxdepth + 3; /* kernel, (b, i) per loop, b of the statement, r */
+	m->shape = calloc((size_t)p->ntensors + 1, sizeof *m->shape);
+	build_shapes(m);
+
+	walk w = {.m = m};
+	for (int k = 0; k < p->nkernels && !w.failed; k++) {
+		w.sched[0] = k;
+		w.nsched = 1;
+		int pos = 0;
+		walk_block(&w, &p->kernels[k].body, &pos);
+	}
+	solar_buf_free(&w.cons);
+	if (w.failed || isl_ctx_last_error(ctx) != isl_error_none) {
+		if (d)
+			solar_diag_error_nowhere(d, "polyhedral lowering failed (%s)",
+						 isl_ctx_last_error(ctx) == isl_error_quota
+							 ? "ISL operation limit reached"
+							 : "ISL error");
+		solar_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void solar_model_free(solar_model *m)
+{
+	if (!m)
+		return;
+	for (int s = 0; s < m->prog->nstmts; s++)
+		isl_set_free(m->domain[s]);
+	for (int r = 0; r < m->nrefs; r++) {
+		isl_map_free(m->refs[r].access);
+		isl_map_free(m->refs[r].sched);
+	}
+	for (int t = 0; t < m->prog->ntensors; t++)
+		isl_set_free(m->shape[t]);
+	free(m->domain);
+	free(m->refs);
+	free(m->write_ref);
+	free(m->shape);
+	free(m);
+}
+
+isl_union_map *solar_model_accesses(const solar_model *m, bool write, int first, int n)
+{
+	isl_union_map *u = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	for (int r = 0; r < m->nrefs; r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (ref->write == write && ref->stmt >= first && ref->stmt < first + n)
+			u = isl_union_map_add_map(u, isl_map_copy(ref->access));
+	}
+	return u;
+}
+
+isl_union_map *solar_model_schedule(const solar_model *m)
+{
+	isl_union_map *u = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	for (int r = 0; r < m->nrefs; r++)
+		u = isl_union_map_add_map(u, isl_map_copy(m->refs[r].sched));
+	return u;
+}
+
+isl_map *solar_model_end_access(const solar_model *m, int t)
+{
+	char name[32];
+	snprintf(name, sizeof name, "E%d", t);
+	isl_set *shape = isl_set_copy(m->shape[t]);
+	isl_map *id = isl_map_identity(isl_space_map_from_set(isl_set_get_space(shape)));
+	id = isl_map_intersect_domain(id, shape);
+	return isl_map_set_tuple_name(id, isl_dim_in, name);
+}
+
+/* ---- schedule tree (ISL computes dataflow much faster from a tree than from a map) ---- */
+
+static isl_union_set *ref_domains(const solar_model *m, int first, int last)
+{
+	isl_union_set *u = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
+	for (int r = first; r <= last; r++)
+		u = isl_union_set_add_set(u, isl_map_domain(isl_map_copy(m->refs[r].access)));
+	return u;
+}
+
+/* A statement: its reads, then its write. */
+static isl_schedule *sched_stmt(const solar_model *m, int s)
+{
+	int last = m->write_ref[s];
+	int first = s ? m->write_ref[s - 1] + 1 : 0;
+	isl_schedule *w = isl_schedule_from_domain(ref_domains(m, last, last));
+	if (first == last)
+		return w;
+	return isl_schedule_sequence(isl_schedule_from_domain(ref_domains(m, first, last - 1)), w);
+}
+
+static isl_schedule *seq(isl_schedule *a, isl_schedule *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return isl_schedule_sequence(a, b);
+}
+
+typedef struct {
+	solar_buf b;
+	int depth;
+} part_ctx;
+
+static isl_stat add_part(isl_set *set, void *user)
+{
+	part_ctx *c = user;
+	int n = (int)isl_set_dim(set, isl_dim_set);
+	solar_buf_printf(&c->b, "%s%s[", c->b.n > 2 ? "; " : "", isl_set_get_tuple_name(set));
+	for (int i = 0; i < n; i++)
+		solar_buf_printf(&c->b, "%sx%d", i ? ", " : "", i);
+	solar_buf_printf(&c->b, "] -> [(x%d)]", c->depth);
+	isl_set_free(set);
+	return isl_stat_ok;
+}
+
+static isl_schedule *sched_block(const solar_model *m, const solar_block *blk, int depth);
+
+static isl_schedule *sched_node(const solar_model *m, const solar_node *n, int depth)
+{
+	switch (n->kind) {
+	case SOLAR_N_STMT:
+		return sched_stmt(m, n->stmt->id);
+	case SOLAR_N_IF: /* adds no loop: its branches are items of the enclosing block */
+		return seq(sched_block(m, &n->cond.then, depth), sched_block(m, &n->cond.els, depth));
+	case SOLAR_N_FOR: {
+		isl_schedule *child = sched_block(m, &n->loop.body, depth + 1);
+		if (!child)
+			return NULL;
+		part_ctx c = {{0}, depth};
+		solar_buf_printf(&c.b, "{ ");
+		isl_union_set *dom = isl_schedule_get_domain(child);
+		isl_union_set_foreach_set(dom, add_part, &c);
+		isl_union_set_free(dom);
+		solar_buf_printf(&c.b, " }");
+		isl_union_map *um = isl_union_map_read_from_str(m->ctx, c.b.s);
+		solar_buf_free(&c.b);
+		return isl_schedule_insert_partial_schedule(
+			child, isl_multi_union_pw_aff_from_union_map(um));
+	}
+	}
+	return NULL;
+}
+
+static isl_schedule *sched_block(const solar_model *m, const solar_block *blk, int depth)
+{
+	isl_schedule *s = NULL;
+	for (int i = 0; i < blk->n; i++)
+		s = seq(s, sched_node(m, blk->items[i], depth));
+	return s;
+}
+
+int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
+{
+	isl_union_map *sink = solar_model_accesses(m, false, 0, m->prog->nstmts);
+	isl_schedule *sched = NULL;
+	for (int k = 0; k < m->prog->nkernels; k++)
+		sched = seq(sched, sched_block(m, &m->prog->kernels[k].body, 0));
+	isl_union_set *ends = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
+	for (int t = 0; t < m->prog->ntensors; t++) {
+		solar_role role = m->prog->tensors[t].role;
+		if (role != SOLAR_ROLE_OUT && role != SOLAR_ROLE_INOUT)
+			continue;
+		isl_map *end = solar_model_end_access(m, t);
+		ends = isl_union_set_add_set(ends, isl_map_domain(isl_map_copy(end)));
+		sink = isl_union_map_add_map(sink, end);
+	}
+	if (isl_union_set_is_empty(ends) == isl_bool_false)
+		sched = seq(sched, isl_schedule_from_domain(ends));
+	else
+		isl_union_set_free(ends);
+	if (!sched) /* no statements at all */
+		sched = isl_schedule_from_domain(isl_union_set_empty(isl_space_params_alloc(m->ctx, 0)));
+	isl_union_access_info *ai = isl_union_access_info_from_sink(sink);
+	ai = isl_union_access_info_set_must_source(
+		ai, solar_model_accesses(m, true, 0, m->prog->nstmts));
+	ai = isl_union_access_info_set_schedule(ai, sched);
+	isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
+	if (!flow)
+		return -1;
+	if (dep)
+		*dep = isl_union_flow_get_must_dependence(flow);
+	if (no_source)
+		*no_source = isl_union_map_domain(isl_union_flow_get_must_no_source(flow));
+	isl_union_flow_free(flow);
+	if ((dep && !*dep) || (no_source && !*no_source))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* model.h - the polyhedral model of an AIR program (ISL sets and maps).
+ *
+ * Lowering turns every statement into an iteration domain S<id>[iterators], every tensor
+ * reference into an access relation, and program order into a schedule.  Read references get
+ * their own domain name R<ref>[iterators] (same points as the statement) so that ISL's dataflow
+ * analysis tells, per reference, which instance produced each value read; a read is scheduled
+ * just before the write of its own statement instance.
+ *
+ * Two modes: numeric (params replaced by their values: the sets have no parameters and can be
+ * counted) and symbolic (params kept as ISL parameters p<index>, for symbolic counts).
+ */
+#ifndef SOLAR_MODEL_H
+#define SOLAR_MODEL_H
+
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+
+#include "../frontend/frontend.h"
+#include "../ir/ir.h"
+
+/* ISL operations allowed per analysis before it gives up on hostile input. */
+#define SOLAR_ISL_MAX_OPERATIONS 200000000UL
+
+typedef struct {
+	int stmt;                 /* statement that makes the reference */
+	int tensor;
+	bool write;               /* the statement's store (one per statement) */
+	const solar_expr *expr;   /* the ACCESS expression of a read; NULL for the store and for
+				     the implicit read of a reduction's target */
+	isl_map *access;          /* R<ref>[...] -> T<t>[...] (reads) or S<id>[...] -> T<t>[...] */
+	isl_map *sched;           /* R<ref>/S<id> -> schedule vector */
+} solar_ref;
+
+typedef struct {
+	isl_ctx *ctx;
+	const solar_program *prog;
+	bool symbolic;
+	isl_set **domain;   /* per statement */
+	solar_ref *refs;    /* program order; a statement's reads precede its write */
+	int nrefs;
+	int *write_ref;     /* per statement: index of its write in refs */
+	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
+	int sched_dims;
+} solar_model;
+
+/* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,
+ * e.g. by running out of its operation budget. */
+SOLAR_GIVE solar_model *solar_model_build(SOLAR_KEEP const solar_program *p, isl_ctx *ctx,
+					  bool symbolic, solar_diag *d);
+void solar_model_free(SOLAR_TAKE solar_model *m);
+
+/* An isl_ctx configured for solar: errors return instead of aborting, work is bounded. */
+isl_ctx *solar_isl_ctx_new(void);
+
+/* The union of all read (or write) access relations of statements in [first, first+n). */
+__isl_give isl_union_map *solar_model_accesses(const solar_model *m, bool write, int first, int n);
+/* The schedule of every reference, write and read, plus optional extra maps. */
+__isl_give isl_union_map *solar_model_schedule(const solar_model *m);
+
+/* Dataflow over the whole program plus a final "END" reader of every out/inout element.
+ *   dep:       write instance -> read instance (reads are R<ref>[...]; END reads are E<t>[...])
+ *   no_source: read instances whose value was never written in the program (program inputs)
+ * Either output may be NULL when not needed.  Returns -1 on ISL failure. */
+int solar_model_flow(const solar_model *m, __isl_give isl_union_map **dep,
+		     __isl_give isl_union_set **no_source);
+/* The access relation of the END reader of tensor t: E<t>[...] -> T<t>[...]. */
+__isl_give isl_map *solar_model_end_access(const solar_model *m, int t);
+
+/* Names used in ISL tuples. */
+void solar_model_stmt_name(char *buf, size_t n, int stmt);
+void solar_model_ref_name(char *buf, size_t n, int ref);
+void solar_model_tensor_name(char *buf, size_t n, int tensor);
+
+/* Parses ISL text, reporting failures; returns NULL on error. */
+__isl_give isl_map *solar_isl_map(isl_ctx *ctx, const char *text);
+__isl_give isl_set *solar_isl_set(isl_ctx *ctx, const char *text);
+
+/* Prints an affine (index or bound) expression in ISL syntax into a growable buffer. */
+typedef struct {
+	char *s;
+	size_t n, cap;
+} solar_buf;
+void solar_buf_printf(solar_buf *b, const char *fmt, ...) SOLAR_PRINTF(2, 3);
+void solar_buf_free(solar_buf *b);
+
+#endif

@@ -1,0 +1,486 @@
+/* work.c - exact operation and data counting (docs/bounds.md, "Counting").
+ *
+ * Operations: a per-instance mix read off the statement's expression tree (rule "ops per
+ * instance"), multiplied by the exact instance count of the statement's domain.
+ *
+ * Data: footprints are the exact counts of unions of access images (never hulls).  Traffic of
+ * a scope (one kernel, or the whole program) comes from exact dataflow: a value read in the
+ * scope must be loaded unless its producing write is in the scope (rule "loads"); a value
+ * written in the scope must be stored if some read outside the scope, or the final read of
+ * an out/inout tensor, takes it from this write (rule "stores").
+ */
+#include "work.h"
+
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "count.h"
+#include "model.h"
+
+char *solar_val_str(isl_val *v)
+{
+	if (!v)
+		return strdup("0");
+	char *s = isl_val_to_str(v);
+	char *r = strdup(s);
+	free(s);
+	return r;
+}
+
+double solar_val_double(isl_val *v)
+{
+	return v ? isl_val_get_d(v) : 0.0;
+}
+
+/* ---- operations per instance ---- */
+
+static int special_fn(solar_fn f)
+{
+	switch (f) {
+	case SOLAR_FN_EXP:
+	case SOLAR_FN_LOG:
+	case SOLAR_FN_SQRT:
+	case SOLAR_FN_RSQRT:
+	case SOLAR_FN_TANH:
+	case SOLAR_FN_ERF:
+	case SOLAR_FN_SIGMOID:
+	case SOLAR_FN_POW:
+	case SOLAR_FN_SIN:
+	case SOLAR_FN_COS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The precision class SIMT arithmetic on this dtype runs at. */
+static solar_prec simt_prec(solar_dtype t)
+{
+	switch (t) {
+	case SOLAR_DT_F64:
+		return SOLAR_PREC_F64;
+	case SOLAR_DT_F32:
+		return SOLAR_PREC_F32;
+	case SOLAR_DT_BF16:
+		return SOLAR_PREC_BF16;
+	case SOLAR_DT_F16:
+	case SOLAR_DT_F8E4M3:
+	case SOLAR_DT_F8E5M2:
+		return SOLAR_PREC_F16;
+	case SOLAR_DT_I64:
+		return SOLAR_PREC_I64;
+	default:
+		return SOLAR_PREC_I32;
+	}
+}
+
+/* Rank of a dtype by precision, to pick the narrowest operand of a contraction. */
+static int dtype_width(solar_dtype t)
+{
+	return solar_dtype_bytes(t) * 2 + (t == SOLAR_DT_BF16 || t == SOLAR_DT_F8E5M2);
+}
+
+/* The dtype an operand expression is computed in: the narrowest tensor read or cast that
+ * determines it; -1 for expressions with no tensor (literals, params). */
+static int expr_dtype(const solar_program *p, const solar_expr *e)
+{
+	switch (e->kind) {
+	case SOLAR_E_ACCESS:
+		return (int)p->tensors[e->sym].dtype;
+	case SOLAR_E_CAST:
+		return (int)e->dtype;
+	default: {
+		int best = -1;
+		for (int i = 0; i < e->nargs; i++) {
+			int t = expr_dtype(p, e->args[i]);
+			if (t >= 0 && (best < 0 || dtype_width(t) > dtype_width(best)))
+				best = t;
+		}
+		return best;
+	}
+	}
+}
+
+static bool has_access(const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (has_access(e->args[i]))
+			return true;
+	return false;
+}
+
+/* Rule "ops per instance": + - * / comparisons and/or: 1; max/min of n: n-1; special
+ * functions: 1 on the SFU (plus their arguments); unary minus, abs, not, select, casts: 0. */
+static void count_expr(const solar_program *p, const solar_expr *e, solar_prec prec,
+		       solar_op_mix *mix)
+{
+	for (int i = 0; i < e->nargs; i++)
+		count_expr(p, e->args[i], prec, mix);
+	switch (e->kind) {
+	case SOLAR_E_BIN:
+		mix->n[SOLAR_UNIT_SIMT][prec]++;
+		break;
+	case SOLAR_E_CALL:
+		if (special_fn(e->fn))
+			mix->n[SOLAR_UNIT_SFU][SOLAR_PREC_F32]++;
+		else if (e->fn == SOLAR_FN_MAX || e->fn == SOLAR_FN_MIN)
+			mix->n[SOLAR_UNIT_SIMT][prec] += e->nargs - 1;
+		break;
+	default:
+		break;
+	}
+}
+
+static bool uses_iter(const solar_expr *e, int iter)
+{
+	if (e->kind == SOLAR_E_ITER && e->sym == iter)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (uses_iter(e->args[i], iter))
+			return true;
+	return false;
+}
+
+/* Tensor-unit precision for a contraction whose narrowest operand has dtype t. */
+static solar_prec tensor_prec(solar_dtype t, solar_math math, bool *on_tensor)
+{
+	*on_tensor = true;
+	switch (t) {
+	case SOLAR_DT_F64:
+		return SOLAR_PREC_F64;
+	case SOLAR_DT_F32:
+		if (math == SOLAR_MATH_TF32)
+			return SOLAR_PREC_TF32;
+		*on_tensor = false;
+		return SOLAR_PREC_F32;
+	case SOLAR_DT_BF16:
+		return SOLAR_PREC_BF16;
+	case SOLAR_DT_F16:
+		return SOLAR_PREC_F16;
+	case SOLAR_DT_F8E4M3:
+	case SOLAR_DT_F8E5M2:
+		return SOLAR_PREC_F8;
+	case SOLAR_DT_I8:
+	case SOLAR_DT_U8:
+		return SOLAR_PREC_I8;
+	default:
+		*on_tensor = false;
+		return simt_prec(t);
+	}
+}
+
+solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
+			       bool *contraction, int *reduction_dims)
+{
+	solar_op_mix mix;
+	memset(&mix, 0, sizeof mix);
+	const solar_tensor *out = &p->tensors[s->tensor];
+	solar_prec prec = simt_prec(out->dtype);
+	int red = 0;
+	for (int k = 0; k < s->depth; k++) {
+		bool used = false;
+		for (int j = 0; j < out->rank && !used; j++)
+			used = uses_iter(s->index[j], s->loops[k]);
+		red += !used;
+	}
+	*reduction_dims = red;
+	*contraction = false;
+	const solar_expr *v = s->value;
+	while (v->kind == SOLAR_E_CAST)
+		v = v->args[0];
+	/* Rule "contraction": C[..] += X * Y with a reduction dimension, X and Y reading
+	 * tensors: one multiply-accumulate (2 ops) on the tensor unit at the narrowest operand
+	 * precision where the unit supports it, else on SIMT. */
+	if (s->op == SOLAR_ADD_TO && red > 0 && v->kind == SOLAR_E_BIN &&
+	    v->binop == SOLAR_OP_MUL && has_access(v->args[0]) && has_access(v->args[1])) {
+		int ta = expr_dtype(p, v->args[0]), tb = expr_dtype(p, v->args[1]);
+		solar_dtype t = (solar_dtype)(dtype_width(ta) <= dtype_width(tb) ? ta : tb);
+		bool on_tensor;
+		solar_prec tp = tensor_prec(t, math, &on_tensor);
+		*contraction = true;
+		mix.n[on_tensor ? SOLAR_UNIT_TENSOR : SOLAR_UNIT_SIMT][tp] += 2;
+		count_expr(p, v->args[0], prec, &mix);
+		count_expr(p, v->args[1], prec, &mix);
+		return mix;
+	}
+	count_expr(p, s->value, prec, &mix);
+	if (s->op != SOLAR_ASSIGN) /* the combine of a reduction */
+		mix.n[SOLAR_UNIT_SIMT][prec]++;
+	return mix;
+}
+
+static bool reads_only_inputs(const solar_program *p, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS && p->tensors[e->sym].role != SOLAR_ROLE_IN)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only_inputs(p, e->args[i]))
+			return false;
+	return true;
+}
+
+/* Precondition of the cache-aware segment rule in the fused program: every value read is a
+ * program input and the result is a program output (docs/bounds.md, "cache-aware"). */
+static bool segment_eligible(const solar_program *p, const solar_stmt *s)
+{
+	solar_role r = p->tensors[s->tensor].role;
+	return (r == SOLAR_ROLE_OUT || r == SOLAR_ROLE_INOUT) && reads_only_inputs(p, s->value);
+}
+
+/* ---- helpers on exact values ---- */
+
+static void val_add(isl_val **acc, isl_val *v)
+{
+	if (!v)
+		return;
+	*acc = *acc ? isl_val_add(*acc, v) : v;
+}
+
+static void ops_add(solar_ops *o, const solar_ops *src)
+{
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (src->v[u][q])
+				val_add(&o->v[u][q], isl_val_copy(src->v[u][q]));
+}
+
+static void ops_free(solar_ops *o)
+{
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			o->v[u][q] = isl_val_free(o->v[u][q]);
+}
+
+isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o)
+{
+	isl_val *s = isl_val_zero(ctx);
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (o->v[u][q])
+				s = isl_val_add(s, isl_val_copy(o->v[u][q]));
+	return s;
+}
+
+isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, int field)
+{
+	isl_val *sum = isl_val_zero(w->ctx);
+	for (int t = 0; t < w->prog->ntensors; t++) {
+		const solar_tensor_data *td = &s->tensor[t];
+		isl_val *v = field == 0 ? td->read : field == 1 ? td->written
+				: field == 2 ? td->load : td->store;
+		if (v)
+			sum = isl_val_add(sum, isl_val_mul_ui(isl_val_copy(v),
+				(unsigned long)solar_dtype_bytes(w->prog->tensors[t].dtype)));
+	}
+	return sum;
+}
+
+/* ---- data ---- */
+
+/* Counts a set exactly, reporting failure.  Takes the set. */
+static isl_val *count(isl_set *set, solar_diag *d, int *failed)
+{
+	const char *why = NULL;
+	isl_val *v = set ? solar_count_set(set, &why) : NULL;
+	if (!v && !*failed) {
+		solar_diag_error_nowhere(d, "exact counting failed: %s",
+					 why ? why : "ISL error");
+		*failed = 1;
+	}
+	isl_set_free(set);
+	return v;
+}
+
+/* Kernel of an ISL tuple name: S<stmt>, R<ref>, or E<tensor> (after every kernel). */
+static int tuple_kernel(const solar_model *m, const char *name)
+{
+	int k = atoi(name + 1);
+	if (name[0] == 'S')
+		return m->prog->stmts[k]->kernel;
+	if (name[0] == 'R')
+		return m->prog->stmts[m->refs[k].stmt]->kernel;
+	return m->prog->nkernels;
+}
+
+/* Which dependences to keep: both ends in the kernel, source in it and sink after it, or
+ * sink in the END reader (any source). */
+typedef enum { DEP_INSIDE, DEP_LEAVING, DEP_TO_END } dep_kind;
+
+typedef struct {
+	const solar_model *m;
+	int kernel;
+	dep_kind kind;
+	isl_union_map *out;
+} dep_filter;
+
+static isl_stat filter_dep(isl_map *map, void *user)
+{
+	dep_filter *f = user;
+	int src = tuple_kernel(f->m, isl_map_get_tuple_name(map, isl_dim_in));
+	int dst = tuple_kernel(f->m, isl_map_get_tuple_name(map, isl_dim_out));
+	bool keep = f->kind == DEP_INSIDE    ? (src == f->kernel && dst == f->kernel)
+		    : f->kind == DEP_LEAVING ? (src == f->kernel && dst != f->kernel)
+					     : dst == f->m->prog->nkernels;
+	if (keep)
+		f->out = isl_union_map_add_map(f->out, map);
+	else
+		isl_map_free(map);
+	return isl_stat_ok;
+}
+
+static isl_union_map *deps_of(const solar_model *m, isl_union_map *dep, int kernel, dep_kind kind)
+{
+	dep_filter f = {m, kernel, kind, isl_union_map_empty(isl_union_map_get_space(dep))};
+	isl_union_map_foreach_map(dep, filter_dep, &f);
+	return f.out;
+}
+
+/* Elements of tensor t touched by the given instances through the refs selected by `want`
+ * (reads or writes) in statements [first, first+n). */
+static isl_set *elements(const solar_model *m, int t, bool write, int first, int n,
+			 isl_union_set *instances)
+{
+	isl_set *u = isl_set_empty(isl_set_get_space(m->shape[t]));
+	for (int r = 0; r < m->nrefs; r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (ref->tensor != t || ref->write != write || ref->stmt < first ||
+		    ref->stmt >= first + n)
+			continue;
+		isl_map *acc = isl_map_copy(ref->access);
+		if (instances) {
+			isl_set *dom = isl_union_set_extract_set(
+				instances, isl_space_domain(isl_map_get_space(acc)));
+			acc = isl_map_intersect_domain(acc, dom);
+		}
+		u = isl_set_union(u, isl_map_range(acc));
+	}
+	return isl_set_coalesce(isl_set_intersect(u, isl_set_copy(m->shape[t])));
+}
+
+/* Fills the data of one scope: kernel k, or the whole program when k < 0. */
+static void scope_data(const solar_model *m, isl_union_map *dep, isl_union_set *nosrc, int k,
+		       solar_scope_work *s, solar_diag *d, int *failed)
+{
+	const solar_program *p = m->prog;
+	int first = k < 0 ? 0 : p->kernels[k].first_stmt;
+	int n = k < 0 ? p->nstmts : p->kernels[k].nstmts;
+	/* Loaded: read instances in the scope minus those fed by a write in the scope. */
+	isl_union_set *loaded, *stored;
+	if (k < 0) {
+		/* Rule "compulsory traffic": program inputs are read once (reads with no
+		 * producer), final values of outputs are written once. */
+		loaded = isl_union_set_copy(nosrc);
+		stored = isl_union_map_domain(deps_of(m, dep, 0, DEP_TO_END));
+	} else {
+		/* Rule "unfused traffic": a kernel loads what it reads but did not produce,
+		 * and stores what it produced that is read after it. */
+		isl_union_set *fed = isl_union_map_range(deps_of(m, dep, k, DEP_INSIDE));
+		isl_union_set *all = isl_union_map_domain(solar_model_accesses(m, false, first, n));
+		loaded = isl_union_set_subtract(all, fed);
+		stored = isl_union_map_domain(deps_of(m, dep, k, DEP_LEAVING));
+	}
+	s->tensor = calloc((size_t)p->ntensors + 1, sizeof *s->tensor);
+	for (int t = 0; t < p->ntensors; t++) {
+		solar_tensor_data *td = &s->tensor[t];
+		td->read = count(elements(m, t, false, first, n, NULL), d, failed);
+		td->written = count(elements(m, t, true, first, n, NULL), d, failed);
+		td->load = count(elements(m, t, false, first, n, loaded), d, failed);
+		td->store = count(elements(m, t, true, first, n, stored), d, failed);
+	}
+	isl_union_set_free(loaded);
+	isl_union_set_free(stored);
+}
+
+solar_work *solar_work_count(const solar_program *p, solar_math math, solar_diag *d)
+{
+	isl_ctx *ctx = solar_isl_ctx_new();
+	solar_model *m = solar_model_build(p, ctx, false, d);
+	if (!m) {
+		isl_ctx_free(ctx);
+		return NULL;
+	}
+	solar_work *w = calloc(1, sizeof *w);
+	w->ctx = ctx;
+	w->prog = p;
+	w->math_default = math;
+	w->stmt = calloc((size_t)p->nstmts + 1, sizeof *w->stmt);
+	w->kernel = calloc((size_t)p->nkernels + 1, sizeof *w->kernel);
+	int failed = 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *s = p->stmts[i];
+		solar_stmt_work *sw = &w->stmt[i];
+		solar_math km = p->kernels[s->kernel].math;
+		if (km == SOLAR_MATH_DEFAULT)
+			km = math;
+		sw->mix = solar_stmt_op_mix(p, s, km, &sw->contraction, &sw->reduction_dims);
+		sw->instances = count(isl_set_copy(m->domain[i]), d, &failed);
+		if (!sw->instances)
+			continue;
+		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+			for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+				if (sw->mix.n[u][q])
+					sw->ops.v[u][q] = isl_val_mul_ui(
+						isl_val_copy(sw->instances),
+						(unsigned long)sw->mix.n[u][q]);
+		solar_segment_rules(p, s, m->domain[i], segment_eligible(p, s), sw);
+		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
+		ops_add(&w->total.ops, &sw->ops);
+	}
+	isl_union_map *dep = NULL;
+	isl_union_set *nosrc = NULL;
+	if (!failed && solar_model_flow(m, &dep, &nosrc) < 0) {
+		solar_diag_error_nowhere(d, "dataflow analysis failed");
+		failed = 1;
+	}
+	for (int k = 0; k < p->nkernels && !failed; k++)
+		scope_data(m, dep, nosrc, k, &w->kernel[k], d, &failed);
+	if (!failed)
+		scope_data(m, dep, nosrc, -1, &w->total, d, &failed);
+	isl_union_map_free(dep);
+	isl_union_set_free(nosrc);
+	solar_model_free(m);
+	if (failed) {
+		solar_work_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void scope_free(const solar_program *p, solar_scope_work *s)
+{
+	ops_free(&s->ops);
+	if (!s->tensor)
+		return;
+	for (int t = 0; t < p->ntensors; t++) {
+		isl_val_free(s->tensor[t].read);
+		isl_val_free(s->tensor[t].written);
+		isl_val_free(s->tensor[t].load);
+		isl_val_free(s->tensor[t].store);
+	}
+	free(s->tensor);
+}
+
+void solar_work_free(solar_work *w)
+{
+	if (!w)
+		return;
+	const solar_program *p = w->prog;
+	for (int i = 0; i < p->nstmts; i++) {
+		isl_val_free(w->stmt[i].instances);
+		ops_free(&w->stmt[i].ops);
+	}
+	for (int k = 0; k < p->nkernels; k++)
+		scope_free(p, &w->kernel[k]);
+	scope_free(p, &w->total);
+	free(w->stmt);
+	free(w->kernel);
+	isl_ctx_free(w->ctx);
+	free(w);
+}

@@ -1,0 +1,103 @@
+/* work.h - exact work and data counts of a program (what `solar count` prints).
+ *
+ * Work: per statement, the number of instances (|domain|) and the operations per instance,
+ * classified by datapath (tensor unit, SIMT, special-function unit) and precision, following
+ * docs/bounds.md "Counting".  Data: per kernel and for the whole program, per tensor, the
+ * distinct elements read and written (footprints) and the elements that must move to or from
+ * DRAM (loads: values read that the kernel did not produce; stores: values the kernel
+ * produced that are read after it or are final outputs).  All counts are exact isl_vals.
+ */
+#ifndef SOLAR_WORK_H
+#define SOLAR_WORK_H
+
+#include <isl/ctx.h>
+#include <isl/val.h>
+
+#include "../devices/device.h"
+#include "../frontend/diag.h"
+#include "../ir/ir.h"
+
+typedef struct {
+	int n[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
+} solar_op_mix; /* operations per instance */
+
+typedef struct {
+	isl_val *v[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
+} solar_ops; /* exact totals; NULL entries are zero */
+
+typedef struct {
+	isl_val *read;    /* distinct elements read (footprint) */
+	isl_val *written; /* distinct elements written */
+	isl_val *load;    /* elements that must be loaded from DRAM */
+	isl_val *store;   /* elements that must be stored to DRAM */
+} solar_tensor_data;
+
+/* One way to cap the work of a statement within a segment of S I/Os (docs/bounds.md,
+ * "cache-aware"): |E| <= taps^(1 - sigma_disjoint) * coef * (3S)^sigma_sum, from
+ * Hoelder-Brascamp-Lieb over the statement's accesses after slicing its `taps` iterators. */
+typedef struct {
+	double taps;          /* distinct values of the sliced iterators (1: no slicing) */
+	double sigma_disjoint; /* HBL weight of the access whose slices are disjoint */
+	double sigma_sum;
+	double coef;          /* prod_j (sigma_j / sigma_sum)^sigma_j */
+	unsigned sliced;      /* bit k: loop k of the statement is sliced */
+} solar_segment_rule;
+
+#define SOLAR_MAX_SEGMENT_RULES 8
+
+typedef struct {
+	isl_val *instances;
+	solar_op_mix mix;
+	solar_ops ops;
+	bool contraction;  /* a += of a product with a reduction dimension */
+	int reduction_dims; /* loop iterators absent from the output index */
+	/* Cache-aware rule inputs: valid in the fused program when every read is of a program
+	 * input and the output is a program output (docs/bounds.md, "cache-aware"). */
+	bool segment_eligible;
+	int segment_elem_bytes; /* smallest element size among the statement's tensors */
+	solar_segment_rule rules[SOLAR_MAX_SEGMENT_RULES];
+	int nrules;
+} solar_stmt_work;
+
+typedef struct {
+	solar_ops ops;
+	solar_tensor_data *tensor; /* per tensor */
+} solar_scope_work;
+
+typedef struct {
+	isl_ctx *ctx;
+	const solar_program *prog;
+	solar_math math_default;
+	solar_stmt_work *stmt;
+	solar_scope_work *kernel; /* per kernel: loads/stores as if each kernel ran alone */
+	solar_scope_work total;   /* the whole program as one kernel: compulsory traffic */
+} solar_work;
+
+/* Counts everything.  `math` is the default for kernels without a math attribute.
+ * Returns NULL after reporting through d on failure (ISL limit, count failure). */
+SOLAR_GIVE solar_work *solar_work_count(SOLAR_KEEP const solar_program *p, solar_math math,
+					solar_diag *d);
+void solar_work_free(SOLAR_TAKE solar_work *w);
+
+/* Per-instance operation mix of a statement under a math mode. */
+solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
+			       bool *contraction, int *reduction_dims);
+
+/* Fills the segment rules of a statement (analysis/segment.c). */
+void solar_segment_rules(const solar_program *p, const solar_stmt *s, __isl_keep isl_set *domain,
+			 bool eligible, solar_stmt_work *sw);
+
+/* Lower bound on the elements a statement moves across a fast memory of `s_elems`
+ * elements, over all its segment rules: max(0, S * (|D| / U(S) - 1)); 0 when none applies. */
+double solar_segment_bound(const solar_stmt_work *sw, double s_elems);
+
+/* Sum of all entries of an ops table (NULL-safe); a new isl_val. */
+__isl_give isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o);
+/* Sum over tensors of elements x bytes per element for one field
+ * (0 read, 1 written, 2 load, 3 store). */
+__isl_give isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, int field);
+/* Decimal text of an isl_val (malloc'd). */
+char *solar_val_str(__isl_keep isl_val *v);
+double solar_val_double(__isl_keep isl_val *v);
+
+#endif

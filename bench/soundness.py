@@ -1,0 +1,114 @@
+"""Times every example on a CUDA GPU for the soundness check of solar's bounds.
+
+    python3 bench/soundness.py OUT.json [NAME ...]
+
+For each examples/NAME.py it times, at the AIR's default sizes:
+  - eager:  Model(*get_init_inputs())(*get_inputs()) with PyTorch's default math flags
+            (matmul TF32 off, cuDNN TF32 on), recorded in the output;
+  - the best library path where one exists: SDPA (flash attention) for attention,
+    torch.matmul with TF32 on for f32 matmul (compared with the `--math tf32` bound), and
+    torch.compile-free cuBLAS/cuDNN otherwise (eager already is).
+Each time is the median of RUNS runs after WARMUP warm-ups, one CUDA-event pair per run, with
+the L2 flushed before every run (a 512 MiB buffer is overwritten), so inputs start in DRAM.
+The minimum over runs is recorded too: the bound must stay below it.
+"""
+import json
+import pathlib
+import sys
+
+import torch
+import torch.nn.functional as F
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+from measure import load  # noqa: E402
+
+WARMUP, RUNS = 3, 15
+FLUSH = None
+
+
+def flush_l2():
+    FLUSH.zero_()
+
+
+def time_fn(fn):
+    with torch.no_grad():
+        for _ in range(WARMUP):
+            fn()
+        torch.cuda.synchronize()
+        ms = []
+        for _ in range(RUNS):
+            flush_l2()
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            torch.cuda.synchronize()
+            ms.append(start.elapsed_time(end) * 1e-3)
+    ms.sort()
+    return {"median_s": ms[len(ms) // 2], "min_s": ms[0]}
+
+
+def extra_paths(name, mod, model, inputs):
+    """Best library paths beyond eager, as (label, math, fn)."""
+    paths = []
+    if name.startswith("attention"):
+        causal = name == "attention_causal"
+        q, k, v = inputs
+
+        def sdpa():
+            with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.FLASH_ATTENTION):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+        paths.append(("sdpa_flash", "strict", sdpa))
+    if name == "matmul_f32":
+        a, b = inputs
+
+        def tf32():
+            torch.backends.cuda.matmul.allow_tf32 = True
+            try:
+                return torch.matmul(a, b)
+            finally:
+                torch.backends.cuda.matmul.allow_tf32 = False
+
+        paths.append(("cublas_tf32", "tf32", tf32))
+    return paths
+
+
+def main():
+    global FLUSH
+    out = pathlib.Path(sys.argv[1])
+    names = sys.argv[2:] or sorted(p.stem for p in (ROOT / "examples").glob("*.py")
+                                   if p.stem != "measure")
+    FLUSH = torch.empty(512 << 20, dtype=torch.uint8, device="cuda")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = True
+    result = {
+        "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "flags": {"matmul_allow_tf32": False, "cudnn_allow_tf32": True},
+        "warmup": WARMUP, "runs": RUNS, "l2_flush_bytes": 512 << 20,
+        "examples": {},
+    }
+    for name in names:
+        mod = load(name)
+        torch.manual_seed(0)
+        model = mod.Model(*mod.get_init_inputs()).cuda()
+        inputs = [x.cuda() for x in mod.get_inputs()]
+        entry = {"eager": dict(time_fn(lambda: model(*inputs)), math="default")}
+        for label, mathmode, fn in extra_paths(name, mod, model, inputs):
+            try:
+                entry[label] = dict(time_fn(fn), math=mathmode)
+            except Exception as e:  # a path that does not run here is reported, not fatal
+                entry[label] = {"error": str(e)[:200]}
+        result["examples"][name] = entry
+        print(name, json.dumps(entry), flush=True)
+        del model, inputs
+        torch.cuda.empty_cache()
+    out.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

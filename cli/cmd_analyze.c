@@ -1,0 +1,435 @@
+/* cmd_analyze.c - `solar analyze FILE --device D [--measured T] [--format ...]`.
+ *
+ * Counts the program exactly, computes the three bounds on the device and prints them per
+ * kernel and in total, with the limiting resource and, given measured times, the headroom
+ * (measured / bound).  Layout follows shared/design/analyze-output.md; the JSON schema is in
+ * docs/analyze-json.md.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/work.h"
+#include "cli.h"
+#include "output.h"
+#include "roofline/roofline.h"
+
+typedef struct {
+	double total_s;   /* < 0: none */
+	double *kernel_s; /* per kernel, < 0: none */
+} measured;
+
+/* Reads {"total": 1e-3, "kernels": {"name": 2e-4, ...}} (times in seconds, or strings with
+ * units such as "341us"). */
+static int load_measured(const char *file, const solar_program *p, measured *m)
+{
+	int32_t len;
+	char *text = solar_read_file(file, &len);
+	if (!text)
+		return -1;
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	int rc = 0;
+	if (!cJSON_IsObject(j)) {
+		fprintf(stderr, "solar: %s: expected a JSON object {\"total\": SECONDS, "
+				"\"kernels\": {NAME: SECONDS}}\n",
+			file);
+		cJSON_Delete(j);
+		return -1;
+	}
+	cJSON *item;
+	cJSON_ArrayForEach(item, j)
+	{
+		if (!strcmp(item->string, "total")) {
+			double t = cJSON_IsNumber(item) ? item->valuedouble
+				   : cJSON_IsString(item) ? solar_cli_parse_time(item->valuestring)
+							  : -1;
+			if (t <= 0) {
+				fprintf(stderr, "solar: %s: total: expected a positive time\n", file);
+				rc = -1;
+			}
+			m->total_s = t;
+		} else if (!strcmp(item->string, "kernels") && cJSON_IsObject(item)) {
+			cJSON *k;
+			cJSON_ArrayForEach(k, item)
+			{
+				int idx = -1;
+				for (int i = 0; i < p->nkernels; i++)
+					if (!strcmp(p->kernels[i].name, k->string))
+						idx = i;
+				double t = cJSON_IsNumber(k)   ? k->valuedouble
+					   : cJSON_IsString(k) ? solar_cli_parse_time(k->valuestring)
+							       : -1;
+				if (idx < 0) {
+					fprintf(stderr, "solar: %s: kernels.%s: no kernel of that name\n",
+						file, k->string);
+					rc = -1;
+				} else if (t <= 0) {
+					fprintf(stderr, "solar: %s: kernels.%s: expected a positive time\n",
+						file, k->string);
+					rc = -1;
+				} else {
+					m->kernel_s[idx] = t;
+				}
+			}
+		} else {
+			fprintf(stderr, "solar: %s: %s: unknown key (expected total or kernels)\n",
+				file, item->string);
+			rc = -1;
+		}
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+static const char *res_label(int res, char *buf, size_t n)
+{
+	return solar_resource_name(res, buf, n);
+}
+
+/* "34.4 G tensor.bf16 + 2.1 G sfu.f32" (largest first, at most two; "+" when more) */
+static void work_summary(char *buf, size_t n, const solar_ops *o)
+{
+	double v[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT];
+	int idx[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT], m = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+				v[m] = isl_val_get_d(o->v[u][q]);
+				idx[m++] = u * SOLAR_PREC_COUNT + q;
+			}
+	for (int i = 0; i < m; i++) /* selection sort, m is tiny */
+		for (int j = i + 1; j < m; j++)
+			if (v[j] > v[i]) {
+				double tv = v[i];
+				int ti = idx[i];
+				v[i] = v[j];
+				idx[i] = idx[j];
+				v[j] = tv;
+				idx[j] = ti;
+			}
+	size_t off = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < m && i < 2; i++) {
+		char si[32];
+		solar_fmt_si(si, sizeof si, v[i]);
+		if (si[0] && si[strlen(si) - 1] == ' ')
+			si[strlen(si) - 1] = '\0';
+		off += (size_t)snprintf(buf + off, n - off, "%s%s %s.%s", i ? " + " : "",
+					si, solar_unit_name((solar_unit)(idx[i] / SOLAR_PREC_COUNT)),
+					solar_prec_name((solar_prec)(idx[i] % SOLAR_PREC_COUNT)));
+		if (off >= n)
+			break;
+	}
+	if (m > 2 && off + 3 < n)
+		snprintf(buf + off, n - off, " +");
+	if (!m)
+		snprintf(buf, n, "0");
+}
+
+static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
+{
+	char a[32], b2[32];
+	fprintf(out, "  peaks:");
+	bool first = true;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (w->total.ops.v[u][q] && dev->peak[u][q].present) {
+				fprintf(out, "%s %s%s/s %s.%s", first ? "" : ",",
+					solar_fmt_si(a, sizeof a, dev->peak[u][q].value),
+					q >= SOLAR_PREC_I64 ? "OP" : "FLOP", solar_unit_name(u),
+					solar_prec_name(q));
+				first = false;
+			}
+	const solar_mem_level *d = solar_device_level(dev, "dram");
+	const solar_mem_level *l2 = solar_device_level(dev, "l2");
+	fprintf(out, "%s %sB/s DRAM", first ? "" : ",",
+		solar_fmt_si(a, sizeof a, d->bandwidth_bytes_per_s.value));
+	if (l2 && l2->capacity_bytes.present)
+		fprintf(out, ", %sB L2", solar_fmt_si(b2, sizeof b2, l2->capacity_bytes.value));
+	fputs("\n", out);
+}
+
+static void headroom_cell(char *buf, size_t n, double measured_s, double bound_s)
+{
+	if (measured_s > 0 && bound_s > 0)
+		snprintf(buf, n, "%.3gx", measured_s / bound_s);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
+			const solar_device *dev, const solar_work *w, const solar_bounds *b,
+			const measured *m, bool md)
+{
+	char t1[32], t2[32], t3[32], rb[48], work[160], hr[32];
+	const char *base = strrchr(o->files[0], '/');
+	fprintf(out, "%s%s", md ? "### " : "", base ? base + 1 : o->files[0]);
+	for (int i = 0; i < p->nparams; i++)
+		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
+			(long long)p->params[i].value);
+	fprintf(out, "   on %s, math %s\n", dev->name,
+		o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	if (!md)
+		print_peaks(out, dev, w);
+	fputs("\n", out);
+	bool have_k = false;
+	for (int k = 0; k < p->nkernels; k++)
+		have_k |= m->kernel_s[k] > 0;
+	if (md)
+		fprintf(out, "| kernel | work | DRAM traffic | intensity | bound | limited by |%s\n"
+			     "|---|---|---|---|---|---|%s\n",
+			have_k ? " measured | headroom |" : "", have_k ? "---|---|" : "");
+	else
+		fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%s\n", "kernel", "work",
+			"DRAM traffic", "intensity", "bound", "limited by",
+			have_k ? "measured   headroom" : "");
+	for (int k = 0; k < p->nkernels; k++) {
+		const solar_roof *r = &b->kernel[k];
+		work_summary(work, sizeof work, &w->kernel[k].ops);
+		char traffic[32], inten[32];
+		snprintf(traffic, sizeof traffic, "%sB", solar_fmt_si(t1, sizeof t1, r->dram_bytes));
+		if (r->dram_bytes > 0)
+			snprintf(inten, sizeof inten, "%.3g op/B", r->ops / r->dram_bytes);
+		else
+			snprintf(inten, sizeof inten, "-");
+		solar_fmt_time(t2, sizeof t2, r->time_s);
+		res_label(r->limiter, rb, sizeof rb);
+		char meas[32] = "";
+		hr[0] = '\0';
+		if (m->kernel_s[k] > 0) {
+			solar_fmt_time(meas, sizeof meas, m->kernel_s[k]);
+			headroom_cell(hr, sizeof hr, m->kernel_s[k], r->time_s);
+		}
+		if (md) {
+			fprintf(out, "| %s | %s | %s | %s | %s | %s |", p->kernels[k].name, work,
+				traffic, inten, t2, rb);
+			if (have_k)
+				fprintf(out, " %s | %s |", meas[0] ? meas : "-", hr[0] ? hr : "-");
+			fputs("\n", out);
+		} else
+			fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%-10s %s\n",
+				p->kernels[k].name, work, traffic, inten, t2, rb, meas, hr);
+	}
+	fputs("\n", out);
+	char mh[64] = "";
+	if (m->total_s > 0)
+		snprintf(mh, sizeof mh, "headroom (measured %s)", solar_fmt_time(t3, sizeof t3, m->total_s));
+	if (md)
+		fprintf(out, "| bound | time | limited by | DRAM traffic |%s\n|---|---|---|---|%s\n",
+			m->total_s > 0 ? " headroom |" : "", m->total_s > 0 ? "---|" : "");
+	else
+		fprintf(out, "%-34s %-10s %-14s %-13s %s\n", "bound", "time", "limited by",
+			"DRAM traffic", mh);
+	struct {
+		const char *name;
+		const solar_roof *r;
+	} rows[3] = {{"unfused (kernels as written)", &b->unfused},
+		     {"cache-aware (fused, on-chip)", &b->cache_aware},
+		     {"fused (compulsory traffic)", &b->fused}};
+	for (int i = 0; i < 3; i++) {
+		const solar_roof *r = rows[i].r;
+		solar_fmt_time(t1, sizeof t1, r->time_s);
+		res_label(r->limiter, rb, sizeof rb);
+		char traffic[32];
+		snprintf(traffic, sizeof traffic, "%sB", solar_fmt_si(t2, sizeof t2, r->dram_bytes));
+		headroom_cell(hr, sizeof hr, m->total_s, r->time_s);
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s |%s%s%s\n", rows[i].name, t1, rb, traffic,
+				m->total_s > 0 ? " " : "", m->total_s > 0 ? hr : "",
+				m->total_s > 0 ? " |" : "");
+		else
+			fprintf(out, "%-34s %-10s %-14s %-13s %s\n", rows[i].name, t1, rb, traffic,
+				m->total_s > 0 ? hr : "");
+	}
+	fputs("\n", out);
+	if (b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s)
+		fprintf(out, "Fusion gap: unfused/fused = %.3gx (intermediates written and read "
+			     "back: %sB of DRAM traffic beyond compulsory).\n",
+			b->unfused.time_s / b->fused.time_s,
+			solar_fmt_si(t1, sizeof t1, b->unfused.dram_bytes - b->fused.dram_bytes));
+	if (b->cache_rule_stmt >= 0) {
+		char *st = solar_out_stmt_str(p, p->stmts[b->cache_rule_stmt]);
+		fprintf(out, "Cache-aware DRAM traffic set by the segment rule of S%d: %s\n",
+			b->cache_rule_stmt, st);
+		free(st);
+	}
+	if (b->capacity_dram_bytes <= 0)
+		fputs("Note: the descriptor lacks on-chip capacities; cache-aware = fused.\n", out);
+	if (b->missing_peak)
+		fputs("Note: some work has no peak in the descriptor and was charged at its fastest "
+		      "peak (docs/bounds.md#missing-peak).\n",
+		      out);
+	fputs("Rules: docs/bounds.md#unfused, #fused, #cache-aware.\n", out);
+}
+
+static cJSON *json_roof(const solar_roof *r, double measured_s)
+{
+	char rb[48];
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "time_s", r->time_s);
+	cJSON_AddStringToObject(j, "limited_by", res_label(r->limiter, rb, sizeof rb));
+	cJSON_AddNumberToObject(j, "ops", r->ops);
+	cJSON *bytes = cJSON_AddObjectToObject(j, "bytes");
+	cJSON_AddNumberToObject(bytes, "dram", r->dram_bytes);
+	cJSON_AddNumberToObject(bytes, "l2", r->l2_bytes);
+	cJSON *res = cJSON_AddObjectToObject(j, "resource_time_s");
+	for (int i = 0; i < SOLAR_RES_COUNT; i++)
+		if (r->res_s[i] > 0)
+			cJSON_AddNumberToObject(res, res_label(i, rb, sizeof rb), r->res_s[i]);
+	if (measured_s > 0) {
+		cJSON_AddNumberToObject(j, "measured_s", measured_s);
+		cJSON_AddNumberToObject(j, "headroom", measured_s / r->time_s);
+	}
+	return j;
+}
+
+static cJSON *json_ops_d(const solar_ops *o)
+{
+	cJSON *j = cJSON_CreateObject();
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+				char key[48];
+				snprintf(key, sizeof key, "%s_%s", solar_unit_name(u), solar_prec_name(q));
+				cJSON_AddItemToObject(j, key, solar_json_count(o->v[u][q]));
+			}
+	return j;
+}
+
+static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const solar_device *dev,
+			   const solar_work *w, const solar_bounds *b, const measured *m)
+{
+	cJSON *j = solar_json_program(o->files[0], p);
+	cJSON *d = cJSON_AddObjectToObject(j, "device");
+	cJSON_AddStringToObject(d, "name", dev->name);
+	cJSON_AddStringToObject(d, "file", o->device);
+	cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	cJSON_AddItemToObject(j, "unfused", json_roof(&b->unfused, m->total_s));
+	cJSON_AddItemToObject(j, "fused", json_roof(&b->fused, m->total_s));
+	cJSON *ca = json_roof(&b->cache_aware, m->total_s);
+	cJSON *cap = cJSON_AddObjectToObject(ca, "capacity_bytes");
+	cJSON_AddNumberToObject(cap, "dram", b->capacity_dram_bytes);
+	cJSON_AddNumberToObject(cap, "l2", b->capacity_l2_bytes);
+	if (b->cache_rule_stmt >= 0)
+		cJSON_AddNumberToObject(ca, "segment_rule_statement", b->cache_rule_stmt);
+	cJSON_AddItemToObject(j, "cache_aware", ca);
+	if (m->total_s > 0)
+		cJSON_AddNumberToObject(j, "measured_s", m->total_s);
+	cJSON_AddNumberToObject(j, "l2_carry_bytes", b->l2_carry_bytes);
+	cJSON *ks = cJSON_AddArrayToObject(j, "kernels");
+	for (int k = 0; k < p->nkernels; k++) {
+		cJSON *e = json_roof(&b->kernel[k], m->kernel_s[k]);
+		cJSON_AddItemToObject(e, "counted_ops", json_ops_d(&w->kernel[k].ops));
+		cJSON *named = cJSON_CreateObject();
+		cJSON_AddStringToObject(named, "name", p->kernels[k].name);
+		cJSON *it = e->child;
+		while (it) {
+			cJSON *next = it->next;
+			cJSON_AddItemToObject(named, it->string, cJSON_DetachItemViaPointer(e, it));
+			it = next;
+		}
+		cJSON_Delete(e);
+		cJSON_AddItemToArray(ks, named);
+	}
+	return j;
+}
+
+static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const measured *m)
+{
+	char rb[48];
+	fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
+	for (int k = 0; k < p->nkernels; k++) {
+		const solar_roof *r = &b->kernel[k];
+		fprintf(out, "kernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", p->kernels[k].name, r->time_s,
+			res_label(r->limiter, rb, sizeof rb), r->dram_bytes, r->l2_bytes, r->ops);
+		if (m->kernel_s[k] > 0)
+			fprintf(out, "%.9g,%.6g\n", m->kernel_s[k], m->kernel_s[k] / r->time_s);
+		else
+			fputs(",\n", out);
+	}
+	const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
+	const char *names[3] = {"unfused", "cache_aware", "fused"};
+	for (int i = 0; i < 3; i++) {
+		fprintf(out, "%s,%.9g,%s,%.17g,%.17g,%.17g,", names[i], rows[i]->time_s,
+			res_label(rows[i]->limiter, rb, sizeof rb), rows[i]->dram_bytes,
+			rows[i]->l2_bytes, rows[i]->ops);
+		if (m->total_s > 0)
+			fprintf(out, "%.9g,%.6g\n", m->total_s, m->total_s / rows[i]->time_s);
+		else
+			fputs(",\n", out);
+	}
+}
+
+int solar_cmd_analyze(const solar_opts *o)
+{
+	if (o->nfiles != 1) {
+		fputs("solar: analyze needs exactly one FILE\nTry 'solar --help'.\n", stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	if (!o->device) {
+		fputs("solar: analyze needs --device FILE (see devices/*.json)\n"
+		      "Try 'solar --help'.\n",
+		      stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	solar_device *dev = solar_device_load(o->device, stderr);
+	if (!dev)
+		return SOLAR_EXIT_USAGE;
+	solar_loaded l;
+	int rc = solar_cli_load(o->files[0], o, &l);
+	if (rc != SOLAR_EXIT_OK) {
+		solar_device_free(dev);
+		return rc;
+	}
+	measured m = {o->measured_s, calloc((size_t)l.prog->nkernels + 1, sizeof(double))};
+	for (int k = 0; k < l.prog->nkernels; k++)
+		m.kernel_s[k] = -1;
+	solar_work *w = NULL;
+	solar_bounds b = {0};
+	FILE *out = NULL;
+	if (o->measured_file && load_measured(o->measured_file, l.prog, &m) < 0) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	if (solar_analysis_check(l.prog, l.diag)) {
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	w = solar_work_count(l.prog, o->math, l.diag);
+	if (!w) {
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	if (solar_bounds_compute(w, dev, &b, stderr) < 0) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	out = solar_out_open(o);
+	if (!out) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	switch (o->format) {
+	case SOLAR_FMT_JSON:
+		solar_json_print(out, json_analyze(o, l.prog, dev, w, &b, &m));
+		break;
+	case SOLAR_FMT_CSV:
+		print_csv(out, l.prog, &b, &m);
+		break;
+	default:
+		print_table(out, o, l.prog, dev, w, &b, &m, o->format == SOLAR_FMT_MD);
+		break;
+	}
+	solar_out_close(o, out);
+done:
+	solar_diag_finish(l.diag);
+	solar_bounds_free(&b);
+	solar_work_free(w);
+	free(m.kernel_s);
+	solar_cli_unload(&l);
+	solar_device_free(dev);
+	return rc;
+}

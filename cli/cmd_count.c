@@ -1,0 +1,212 @@
+/* cmd_count.c - `solar count FILE [-D ..] [--json] [--symbolic]`.
+ *
+ * Prints the exact work and data of a program: per statement (instances, operations per
+ * instance and in total by datapath), per kernel and for the whole program (per tensor:
+ * distinct elements read and written, elements loaded from and stored to DRAM, bytes).
+ * The JSON schema is in docs/count-json.md.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/symbolic.h"
+#include "analysis/analysis.h"
+#include "analysis/work.h"
+#include "cli.h"
+#include "output.h"
+
+static void print_ops(FILE *out, const solar_ops *o)
+{
+	bool any = false;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+				char *s = solar_val_str(o->v[u][q]);
+				fprintf(out, "%s%s %s.%s", any ? ", " : "", s, solar_unit_name(u),
+					solar_prec_name(q));
+				free(s);
+				any = true;
+			}
+	if (!any)
+		fputs("0", out);
+}
+
+static void print_mix(FILE *out, const solar_op_mix *m)
+{
+	bool any = false;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (m->n[u][q]) {
+				fprintf(out, "%s%d %s.%s", any ? " + " : "", m->n[u][q],
+					solar_unit_name(u), solar_prec_name(q));
+				any = true;
+			}
+	if (!any)
+		fputs("0", out);
+}
+
+static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *s)
+{
+	const solar_program *p = w->prog;
+	fputs("  ops: ", out);
+	print_ops(out, &s->ops);
+	fputs("\n", out);
+	fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s\n", "tensor", "role", "dtype",
+		"read", "written", "loaded", "stored");
+	for (int t = 0; t < p->ntensors; t++) {
+		const solar_tensor_data *td = &s->tensor[t];
+		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
+			continue;
+		char *r = solar_val_str(td->read), *wr = solar_val_str(td->written);
+		char *l = solar_val_str(td->load), *st = solar_val_str(td->store);
+		fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s\n", p->tensors[t].name,
+			solar_role_name(p->tensors[t].role), solar_dtype_name(p->tensors[t].dtype),
+			r, wr, l, st);
+		free(r);
+		free(wr);
+		free(l);
+		free(st);
+	}
+	isl_val *lb = solar_scope_bytes(w, s, 2), *sb = solar_scope_bytes(w, s, 3);
+	char *ls = solar_val_str(lb), *ss = solar_val_str(sb);
+	fprintf(out, "  DRAM bytes: %s loaded + %s stored (elements above, times dtype size)\n",
+		ls, ss);
+	free(ls);
+	free(ss);
+	isl_val_free(lb);
+	isl_val_free(sb);
+}
+
+static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
+{
+	const solar_program *p = w->prog;
+	solar_out_header(out, o->files[0], p);
+	fputs("\nstatements (instances x ops per instance)\n", out);
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *s = p->stmts[i];
+		const solar_stmt_work *sw = &w->stmt[i];
+		char *inst = solar_val_str(sw->instances);
+		fprintf(out, "  S%d [%s] ", i, p->kernels[s->kernel].name);
+		solar_out_stmt(out, p, s);
+		fprintf(out, "\n      %s x (", inst);
+		print_mix(out, &sw->mix);
+		fputs(") = ", out);
+		print_ops(out, &sw->ops);
+		if (sw->contraction)
+			fprintf(out, "  [contraction over %d dim%s]", sw->reduction_dims,
+				sw->reduction_dims == 1 ? "" : "s");
+		fputs("\n", out);
+		free(inst);
+	}
+	for (int k = 0; k < p->nkernels; k++) {
+		fprintf(out, "\nkernel %s (elements; loads and stores as if it ran alone)\n",
+			p->kernels[k].name);
+		print_scope(out, w, &w->kernel[k]);
+	}
+	fputs("\nprogram as one kernel (compulsory traffic)\n", out);
+	print_scope(out, w, &w->total);
+}
+
+static cJSON *json_ops(const solar_ops *o)
+{
+	cJSON *j = cJSON_CreateObject();
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+				char key[64];
+				snprintf(key, sizeof key, "%s_%s", solar_unit_name(u),
+					 solar_prec_name(q));
+				cJSON_AddItemToObject(j, key, solar_json_count(o->v[u][q]));
+			}
+	return j;
+}
+
+static cJSON *json_scope(const solar_work *w, const solar_scope_work *s, const char *name)
+{
+	const solar_program *p = w->prog;
+	cJSON *j = cJSON_CreateObject();
+	if (name)
+		cJSON_AddStringToObject(j, "name", name);
+	cJSON_AddItemToObject(j, "ops", json_ops(&s->ops));
+	cJSON *ts = cJSON_AddObjectToObject(j, "tensors");
+	for (int t = 0; t < p->ntensors; t++) {
+		const solar_tensor_data *td = &s->tensor[t];
+		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
+			continue;
+		cJSON *e = cJSON_AddObjectToObject(ts, p->tensors[t].name);
+		cJSON_AddItemToObject(e, "read_elements", solar_json_count(td->read));
+		cJSON_AddItemToObject(e, "written_elements", solar_json_count(td->written));
+		cJSON_AddItemToObject(e, "loaded_elements", solar_json_count(td->load));
+		cJSON_AddItemToObject(e, "stored_elements", solar_json_count(td->store));
+	}
+	isl_val *lb = solar_scope_bytes(w, s, 2), *sb = solar_scope_bytes(w, s, 3);
+	cJSON_AddItemToObject(j, "loaded_bytes", solar_json_count(lb));
+	cJSON_AddItemToObject(j, "stored_bytes", solar_json_count(sb));
+	isl_val_free(lb);
+	isl_val_free(sb);
+	return j;
+}
+
+static cJSON *json_count(const solar_opts *o, const solar_work *w)
+{
+	const solar_program *p = w->prog;
+	cJSON *j = solar_json_program(o->files[0], p);
+	cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	cJSON *ss = cJSON_AddArrayToObject(j, "statements");
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt_work *sw = &w->stmt[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddNumberToObject(e, "id", i);
+		cJSON_AddStringToObject(e, "kernel", p->kernels[p->stmts[i]->kernel].name);
+		char *text = solar_out_stmt_str(p, p->stmts[i]);
+		cJSON_AddStringToObject(e, "text", text);
+		free(text);
+		cJSON_AddItemToObject(e, "instances", solar_json_count(sw->instances));
+		cJSON_AddItemToObject(e, "ops", json_ops(&sw->ops));
+		cJSON_AddBoolToObject(e, "contraction", sw->contraction);
+		cJSON_AddItemToArray(ss, e);
+	}
+	cJSON *ks = cJSON_AddArrayToObject(j, "kernels");
+	for (int k = 0; k < p->nkernels; k++)
+		cJSON_AddItemToArray(ks, json_scope(w, &w->kernel[k], p->kernels[k].name));
+	cJSON_AddItemToObject(j, "total", json_scope(w, &w->total, NULL));
+	return j;
+}
+
+int solar_cmd_count(const solar_opts *o)
+{
+	if (o->nfiles != 1) {
+		fputs("solar: count needs exactly one FILE\nTry 'solar --help'.\n", stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	solar_loaded l;
+	int rc = solar_cli_load(o->files[0], o, &l);
+	if (rc != SOLAR_EXIT_OK)
+		return rc;
+	FILE *out = solar_out_open(o);
+	if (!out) {
+		solar_cli_unload(&l);
+		return SOLAR_EXIT_USAGE;
+	}
+	if (o->symbolic) {
+		rc = solar_symbolic_report(l.prog, o->format == SOLAR_FMT_JSON, out, l.diag);
+		solar_diag_finish(l.diag);
+	} else if (solar_analysis_check(l.prog, l.diag)) {
+		solar_diag_finish(l.diag);
+		rc = SOLAR_EXIT_ERRORS;
+	} else {
+		solar_work *w = solar_work_count(l.prog, o->math, l.diag);
+		if (!w) {
+			solar_diag_finish(l.diag);
+			rc = SOLAR_EXIT_ERRORS;
+		} else if (o->format == SOLAR_FMT_JSON) {
+			solar_json_print(out, json_count(o, w));
+		} else {
+			print_text(out, o, w);
+		}
+		solar_work_free(w);
+	}
+	solar_out_close(o, out);
+	solar_cli_unload(&l);
+	return rc;
+}

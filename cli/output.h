@@ -1,0 +1,33 @@
+/* output.h - shared output helpers: headers, statements as text, exact JSON counts, units. */
+#ifndef SOLAR_OUTPUT_H
+#define SOLAR_OUTPUT_H
+
+#include <cjson/cJSON.h>
+#include <isl/val.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+/* stdout, or the -o file; NULL (after a message) when it cannot be opened. */
+FILE *solar_out_open(const solar_opts *o);
+void solar_out_close(const solar_opts *o, FILE *f);
+
+/* "file.air  B=8 H=16 S=2048" */
+void solar_out_header(FILE *out, const char *file, const solar_program *p);
+/* "C[i, j] += A[i, k] * B[k, j]" */
+void solar_out_stmt(FILE *out, const solar_program *p, const solar_stmt *s);
+char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s);
+
+/* An exact count: a JSON number up to 2^53, a decimal string above. */
+cJSON *solar_json_count(__isl_keep isl_val *v);
+/* {"program": file, "params": {...}} */
+cJSON *solar_json_program(const char *file, const solar_program *p);
+/* Prints and deletes. */
+void solar_json_print(FILE *out, cJSON *j);
+
+/* "34.4 G", "1.14 G", "512" (3 significant digits, SI prefixes) into buf. */
+const char *solar_fmt_si(char *buf, size_t n, double v);
+/* "341 us", "1.32 ms", "2.10 s" */
+const char *solar_fmt_time(char *buf, size_t n, double seconds);
+
+#endif

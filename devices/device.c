@@ -1,0 +1,999 @@
+/* device.c - device descriptors: JSON text -> validated solar_device, and back.
+ *
+ * Input: a descriptor file (schema in docs/devices.md), possibly naming a "base" descriptor
+ * that it inherits from.  Output: one solar_device with every figure resolved, or NULL and a
+ * list of errors, each naming the file and the JSON path of the offending value.
+ *
+ * The one idea: a descriptor is loaded in two passes over its cJSON tree with the same walker.
+ * The first pass only checks (and reports every error it finds, up to 20 a file); the second
+ * runs only on a clean file and applies the file's values on top of whatever its base chain
+ * produced.  Inheritance is therefore field by field: a figure ({value, status, source}) is
+ * replaced whole, so a value never keeps the provenance of the number it replaced; a JSON
+ * null removes an inherited figure.  Checks that need the merged result (required fields)
+ * run once, on the file that was asked for.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+
+#include "device.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ERRORS 20
+#define MAX_BASE_DEPTH 16
+#define MAX_FILE_BYTES (16L << 20)
+#define PATH_BYTES 256
+
+static const char *const unit_names[SOLAR_UNIT_COUNT] = {"tensor", "simt", "sfu"};
+static const char *const prec_names[SOLAR_PREC_COUNT] = {"f64", "f32", "tf32", "bf16", "f16",
+							 "f8",	"i64", "i32",  "i8"};
+static const char *const status_names[] = {"datasheet", "derived", "measured", "hypothetical"};
+#define NSTATUS 4
+/* The memory levels, from DRAM inward; a descriptor lists them in this order. */
+static const char *const level_names[] = {"dram", "l2", "smem", "regs"};
+#define NLEVELS 4
+
+static const char *const top_keys[] = {"schema",      "name",	  "vendor",   "arch",
+				       "base",	      "sm_count", "clock_hz", "peak",
+				       "sparse_peak", "memory",	  "notes"};
+static const char *const figure_keys[] = {"value", "status", "source"};
+static const char *const level_keys[] = {"level", "capacity_bytes", "bandwidth_bytes_per_s"};
+#define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+/* ---- names ---------------------------------------------------------------------------- */
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; s && i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+const char *solar_unit_name(solar_unit u)
+{
+	return (unsigned)u < SOLAR_UNIT_COUNT ? unit_names[u] : "?";
+}
+
+const char *solar_prec_name(solar_prec p)
+{
+	return (unsigned)p < SOLAR_PREC_COUNT ? prec_names[p] : "?";
+}
+
+const char *solar_status_name(solar_status s)
+{
+	return (unsigned)s < NSTATUS ? status_names[s] : "?";
+}
+
+int solar_unit_parse(const char *s) { return lookup(unit_names, SOLAR_UNIT_COUNT, s); }
+
+int solar_prec_parse(const char *s) { return lookup(prec_names, SOLAR_PREC_COUNT, s); }
+
+int solar_status_parse(const char *s) { return lookup(status_names, NSTATUS, s); }
+
+static int level_rank(const char *s) { return lookup(level_names, NLEVELS, s); }
+
+/* ---- allocation: running out of memory here has no sensible recovery ---------------- */
+
+static void *xmalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+	if (!p) {
+		fputs("solar: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xmalloc(n), s, n);
+}
+
+static void figure_clear(solar_figure *f)
+{
+	free(f->source);
+	memset(f, 0, sizeof *f);
+}
+
+static void notes_clear(solar_device *d)
+{
+	for (int i = 0; i < d->nnotes; i++)
+		free(d->notes[i]);
+	free(d->notes);
+	d->notes = NULL;
+	d->nnotes = 0;
+}
+
+void solar_device_free(solar_device *d)
+{
+	if (!d)
+		return;
+	free(d->file);
+	free(d->name);
+	free(d->vendor);
+	free(d->arch);
+	figure_clear(&d->clock_hz);
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			figure_clear(&d->peak[u][p]);
+			figure_clear(&d->sparse_peak[u][p]);
+		}
+	for (int i = 0; i < d->nlevels; i++) {
+		free(d->levels[i].name);
+		figure_clear(&d->levels[i].capacity_bytes);
+		figure_clear(&d->levels[i].bandwidth_bytes_per_s);
+	}
+	free(d->levels);
+	notes_clear(d);
+	free(d);
+}
+
+const solar_mem_level *solar_device_level(const solar_device *d, const char *name)
+{
+	for (int i = 0; d && name && i < d->nlevels; i++)
+		if (strcmp(d->levels[i].name, name) == 0)
+			return &d->levels[i];
+	return NULL;
+}
+
+/* The level named `name` (a known level), inserted empty at its place if missing. */
+static solar_mem_level *level_get(solar_device *d, const char *name)
+{
+	int rank = level_rank(name), at = d->nlevels;
+	for (int i = 0; i < d->nlevels; i++) {
+		if (strcmp(d->levels[i].name, name) == 0)
+			return &d->levels[i];
+		if (at == d->nlevels && level_rank(d->levels[i].name) > rank)
+			at = i;
+	}
+	solar_mem_level *v = xmalloc(sizeof *v * (size_t)(d->nlevels + 1));
+	if (d->nlevels)
+		memcpy(v, d->levels, sizeof *v * (size_t)d->nlevels);
+	memmove(&v[at + 1], &v[at], sizeof *v * (size_t)(d->nlevels - at));
+	memset(&v[at], 0, sizeof *v);
+	v[at].name = xstrdup(name);
+	free(d->levels);
+	d->levels = v;
+	d->nlevels++;
+	return &v[at];
+}
+
+/* Drops levels that no longer carry any figure (every one was removed with null). */
+static void levels_compact(solar_device *d)
+{
+	int n = 0;
+	for (int i = 0; i < d->nlevels; i++) {
+		solar_mem_level *l = &d->levels[i];
+		if (!l->capacity_bytes.present && !l->bandwidth_bytes_per_s.present) {
+			free(l->name);
+			continue;
+		}
+		d->levels[n++] = *l;
+	}
+	d->nlevels = n;
+}
+
+/* ---- diagnostics ---------------------------------------------------------------------- */
+
+typedef struct {
+	const char *file;
+	FILE *err;
+	int nerr;
+} ectx;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void
+fail(ectx *e, const char *path, const char *fmt, ...)
+{
+	if (e->nerr++ >= MAX_ERRORS || !e->err)
+		return;
+	if (path && *path)
+		fprintf(e->err, "%s: %s: ", e->file, path);
+	else
+		fprintf(e->err, "%s: ", e->file);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(e->err, fmt, ap);
+	va_end(ap);
+	fputc('\n', e->err);
+}
+
+static void fail_finish(ectx *e)
+{
+	if (e->nerr > MAX_ERRORS && e->err)
+		fprintf(e->err, "%s: %d more errors not shown\n", e->file, e->nerr - MAX_ERRORS);
+}
+
+/* `FILE:LINE:COL: invalid JSON`, then the line and a caret under the column. */
+static void fail_syntax(ectx *e, const char *text, size_t len, size_t off)
+{
+	if (off > len)
+		off = len;
+	size_t bol = off;
+	while (bol > 0 && text[bol - 1] != '\n')
+		bol--;
+	int line = 1;
+	for (size_t i = 0; i < bol; i++)
+		line += text[i] == '\n';
+	size_t eol = off;
+	while (eol < len && text[eol] != '\n' && text[eol] != '\r')
+		eol++;
+	e->nerr++;
+	if (!e->err)
+		return;
+	fprintf(e->err, "%s:%d:%zu: invalid JSON%s\n", e->file, line, off - bol + 1,
+		len == 0 ? " (the file is empty)" : "");
+	fprintf(e->err, "    %.*s\n    ", (int)(eol - bol), text + bol);
+	for (size_t i = bol; i < off; i++)
+		fputc(text[i] == '\t' ? '\t' : ' ', e->err);
+	fputs("^\n", e->err);
+}
+
+/* "a, b, c or d" from a name table, into buf. */
+static const char *name_list(char *buf, size_t n, const char *const *names, int count)
+{
+	size_t at = 0;
+	buf[0] = 0;
+	for (int i = 0; i < count && at < n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s", names[i],
+				       i + 2 < count	? ", "
+				       : i + 2 == count ? " or "
+							: "");
+	return buf;
+}
+
+/* Edit distance counting a swap of neighbours as one edit (optimal string alignment), for
+ * "did you mean" hints on typos. */
+static int distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 30 || lb > 30)
+		return 99;
+	int m[32][32];
+	for (size_t i = 0; i <= la; i++)
+		m[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		m[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (m[i - 1][j] + 1 < best)
+				best = m[i - 1][j] + 1;
+			if (m[i][j - 1] + 1 < best)
+				best = m[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    m[i - 2][j - 2] + 1 < best)
+				best = m[i - 2][j - 2] + 1;
+			m[i][j] = best;
+		}
+	return m[la][lb];
+}
+
+/* "unknown X 'name' (did you mean 'y'?)" or "(expected a, b or c)". */
+static void fail_unknown(ectx *e, const char *path, const char *what, const char *name,
+			 const char *const *names, int count)
+{
+	int best = -1, bestd = strlen(name) >= 5 ? 3 : 2; /* suggest within 2 edits (1 if short) */
+	for (int i = 0; i < count; i++) {
+		int dd = distance(name, names[i]);
+		if (dd < bestd) {
+			bestd = dd;
+			best = i;
+		}
+	}
+	if (best >= 0) {
+		fail(e, path, "unknown %s '%s' (did you mean '%s'?)", what, name, names[best]);
+		return;
+	}
+	char buf[256];
+	fail(e, path, "unknown %s '%s' (expected %s)", what, name,
+	     name_list(buf, sizeof buf, names, count));
+}
+
+static const char *join(char *buf, const char *path, const char *key)
+{
+	if (snprintf(buf, PATH_BYTES, "%s%s%s", path, *path ? "." : "", key) >= PATH_BYTES)
+		buf[PATH_BYTES - 1] = '\0'; /* a path that long is only ever printed */
+	return buf;
+}
+
+/* Reports keys of `obj` that are not in `allowed` (as "unknown <what>"), and keys given
+ * twice (JSON allows it; a descriptor must not, the second would silently win). */
+static void check_keys(ectx *e, const cJSON *obj, const char *path, const char *what,
+		       const char *const *allowed, int count)
+{
+	char p[PATH_BYTES];
+	for (const cJSON *c = obj->child; c; c = c->next) {
+		join(p, path, c->string);
+		for (const cJSON *o = obj->child; o != c; o = o->next)
+			if (strcmp(o->string, c->string) == 0) {
+				fail(e, p, "duplicate key");
+				break;
+			}
+		if (lookup(allowed, count, c->string) < 0)
+			fail_unknown(e, p, what, c->string, allowed, count);
+	}
+}
+
+/* ---- the walker: pass 1 checks (d == NULL), pass 2 applies (d != NULL) ---------------- */
+
+static bool is_positive_number(const cJSON *v)
+{
+	return cJSON_IsNumber(v) && isfinite(v->valuedouble) && v->valuedouble > 0;
+}
+
+/* A figure {value, status, source}; JSON null clears it.  Writes into `out` when not NULL. */
+static void walk_figure(ectx *e, const cJSON *item, const char *path, solar_figure *out)
+{
+	char p[PATH_BYTES];
+	if (cJSON_IsNull(item)) {
+		if (out)
+			figure_clear(out);
+		return;
+	}
+	if (!cJSON_IsObject(item)) {
+		fail(e, path, "expected an object {\"value\", \"status\", \"source\"}%s",
+		     cJSON_IsNumber(item)
+			 ? ", not a bare number (every figure carries its provenance)"
+			 : "");
+		return;
+	}
+	check_keys(e, item, path, "key", figure_keys, COUNT(figure_keys));
+	const cJSON *value = cJSON_GetObjectItemCaseSensitive(item, "value");
+	const cJSON *status = cJSON_GetObjectItemCaseSensitive(item, "status");
+	const cJSON *source = cJSON_GetObjectItemCaseSensitive(item, "source");
+	int st = -1;
+	join(p, path, "value");
+	if (!value)
+		fail(e, p, "missing (required)");
+	else if (!is_positive_number(value))
+		fail(e, p, "expected a positive number");
+	join(p, path, "status");
+	if (!status) {
+		fail(e, p, "missing (required)");
+	} else if (!cJSON_IsString(status)) {
+		fail(e, p, "expected a string");
+	} else if ((st = solar_status_parse(status->valuestring)) < 0) {
+		fail_unknown(e, p, "status", status->valuestring, status_names, NSTATUS);
+	}
+	join(p, path, "source");
+	if (!source)
+		fail(e, p, "missing (required)");
+	else if (!cJSON_IsString(source) || !source->valuestring[0])
+		fail(e, p, "expected a non-empty string");
+	if (out && value && st >= 0 && source) {
+		figure_clear(out);
+		out->present = true;
+		out->value = value->valuedouble;
+		out->status = (solar_status)st;
+		out->source = xstrdup(source->valuestring);
+	}
+}
+
+static void walk_string(ectx *e, const cJSON *item, const char *path, char **out)
+{
+	if (!cJSON_IsString(item) || !item->valuestring[0]) {
+		fail(e, path, "expected a non-empty string");
+		return;
+	}
+	if (out) {
+		free(*out);
+		*out = xstrdup(item->valuestring);
+	}
+}
+
+/* "peak" or "sparse_peak": {unit: {prec: figure}}. */
+static void walk_peaks(ectx *e, const cJSON *item, const char *path,
+		       solar_figure (*out)[SOLAR_PREC_COUNT])
+{
+	char p[PATH_BYTES], q[PATH_BYTES];
+	if (!cJSON_IsObject(item)) {
+		fail(e, path, "expected an object {unit: {precision: figure}}");
+		return;
+	}
+	check_keys(e, item, path, "unit", unit_names, SOLAR_UNIT_COUNT);
+	for (const cJSON *u = item->child; u; u = u->next) {
+		int unit = solar_unit_parse(u->string);
+		if (unit < 0)
+			continue; /* reported by check_keys */
+		join(p, path, u->string);
+		if (!cJSON_IsObject(u)) {
+			fail(e, p, "expected an object {precision: figure}");
+			continue;
+		}
+		check_keys(e, u, p, "precision", prec_names, SOLAR_PREC_COUNT);
+		for (const cJSON *f = u->child; f; f = f->next) {
+			int prec = solar_prec_parse(f->string);
+			if (prec >= 0)
+				walk_figure(e, f, join(q, p, f->string),
+					    out ? &out[unit][prec] : NULL);
+		}
+	}
+}
+
+/* "memory": [{level, capacity_bytes, bandwidth_bytes_per_s}], levels from DRAM inward. */
+static void walk_memory(ectx *e, const cJSON *item, solar_device *d)
+{
+	char p[PATH_BYTES], q[PATH_BYTES];
+	if (!cJSON_IsArray(item)) {
+		fail(e, "memory", "expected an array of levels");
+		return;
+	}
+	int seen[NLEVELS], last_rank = -1, i = 0;
+	for (int k = 0; k < NLEVELS; k++)
+		seen[k] = -1;
+	for (const cJSON *lv = item->child; lv; lv = lv->next, i++) {
+		snprintf(p, sizeof p, "memory[%d]", i);
+		if (!cJSON_IsObject(lv)) {
+			fail(e, p,
+			     "expected an object {\"level\", \"capacity_bytes\", "
+			     "\"bandwidth_bytes_per_s\"}");
+			continue;
+		}
+		check_keys(e, lv, p, "key", level_keys, COUNT(level_keys));
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(lv, "level");
+		int rank = -1;
+		join(q, p, "level");
+		if (!name) {
+			fail(e, q, "missing (required)");
+		} else if (!cJSON_IsString(name)) {
+			fail(e, q, "expected a string");
+		} else if ((rank = level_rank(name->valuestring)) < 0) {
+			fail_unknown(e, q, "level", name->valuestring, level_names, NLEVELS);
+		} else if (seen[rank] >= 0) {
+			fail(e, q, "duplicate level '%s' (also memory[%d])", name->valuestring,
+			     seen[rank]);
+			rank = -1;
+		} else {
+			seen[rank] = i;
+			if (rank < last_rank)
+				fail(e, q,
+				     "level '%s' out of order (levels go from DRAM inward: dram, "
+				     "l2, smem, regs)",
+				     name->valuestring);
+			last_rank = rank > last_rank ? rank : last_rank;
+		}
+		solar_mem_level *l = d && rank >= 0 ? level_get(d, name->valuestring) : NULL;
+		const cJSON *cap = cJSON_GetObjectItemCaseSensitive(lv, "capacity_bytes");
+		const cJSON *bw = cJSON_GetObjectItemCaseSensitive(lv, "bandwidth_bytes_per_s");
+		if (cap)
+			walk_figure(e, cap, join(q, p, "capacity_bytes"),
+				    l ? &l->capacity_bytes : NULL);
+		if (bw)
+			walk_figure(e, bw, join(q, p, "bandwidth_bytes_per_s"),
+				    l ? &l->bandwidth_bytes_per_s : NULL);
+	}
+}
+
+/* Dense above 0.55 x sparse in one file almost always means a starred (sparse) headline was
+ * typed into the dense field.  Checked where one file gives both figures. */
+static void check_sparse(ectx *e, const cJSON *root)
+{
+	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(root, "peak");
+	const cJSON *sparse = cJSON_GetObjectItemCaseSensitive(root, "sparse_peak");
+	if (!cJSON_IsObject(peak) || !cJSON_IsObject(sparse))
+		return;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			const cJSON *du = cJSON_GetObjectItemCaseSensitive(peak, unit_names[u]);
+			const cJSON *su = cJSON_GetObjectItemCaseSensitive(sparse, unit_names[u]);
+			const cJSON *dv = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(du, prec_names[p]), "value");
+			const cJSON *sv = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(su, prec_names[p]), "value");
+			if (!is_positive_number(dv) || !is_positive_number(sv))
+				continue;
+			/* A what-if figure may exceed anything; it is the user's to set. */
+			const cJSON *st = cJSON_GetObjectItemCaseSensitive(
+			    cJSON_GetObjectItemCaseSensitive(du, prec_names[p]), "status");
+			if (cJSON_IsString(st) && strcmp(st->valuestring, "hypothetical") == 0)
+				continue;
+			if (dv->valuedouble > 0.55 * sv->valuedouble) {
+				char path[PATH_BYTES];
+				snprintf(path, sizeof path, "peak.%s.%s.value", unit_names[u],
+					 prec_names[p]);
+				fail(e, path,
+				     "dense figure %g is more than 0.55 x sparse_peak.%s.%s (%g): "
+				     "is a sparse headline in the dense field?",
+				     dv->valuedouble, unit_names[u], prec_names[p],
+				     sv->valuedouble);
+			}
+		}
+}
+
+static void walk_top(ectx *e, const cJSON *root, solar_device *d)
+{
+	check_keys(e, root, "", "key", top_keys, COUNT(top_keys));
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "schema");
+	if (!v)
+		fail(e, "schema", "missing (required; this solar reads schema %d)",
+		     SOLAR_DEVICE_SCHEMA);
+	else if (!cJSON_IsNumber(v))
+		fail(e, "schema", "expected the number %d", SOLAR_DEVICE_SCHEMA);
+	else if (v->valuedouble != SOLAR_DEVICE_SCHEMA)
+		fail(e, "schema", "unsupported version %g (this solar reads schema %d)",
+		     v->valuedouble, SOLAR_DEVICE_SCHEMA);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "name")))
+		walk_string(e, v, "name", d ? &d->name : NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "vendor")))
+		walk_string(e, v, "vendor", d ? &d->vendor : NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "arch")))
+		walk_string(e, v, "arch", d ? &d->arch : NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "base")))
+		walk_string(e, v, "base", NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "sm_count"))) {
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 1 && v->valuedouble <= 1e6) ||
+		    v->valuedouble != floor(v->valuedouble))
+			fail(e, "sm_count", "expected a positive integer");
+		else if (d)
+			d->sm_count = (int)v->valuedouble;
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "clock_hz")))
+		walk_figure(e, v, "clock_hz", d ? &d->clock_hz : NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "peak")))
+		walk_peaks(e, v, "peak", d ? d->peak : NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "sparse_peak")))
+		walk_peaks(e, v, "sparse_peak", d ? d->sparse_peak : NULL);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "memory")))
+		walk_memory(e, v, d);
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "notes"))) {
+		int n = cJSON_IsArray(v) ? cJSON_GetArraySize(v) : -1, i = 0;
+		if (n < 0)
+			fail(e, "notes", "expected an array of strings");
+		for (const cJSON *s = n > 0 ? v->child : NULL; s; s = s->next, i++)
+			if (!cJSON_IsString(s)) {
+				char p[PATH_BYTES];
+				snprintf(p, sizeof p, "notes[%d]", i);
+				fail(e, p, "expected a string");
+			}
+		if (d && n >= 0) {
+			notes_clear(d);
+			d->notes = xmalloc(sizeof *d->notes * (size_t)(n ? n : 1));
+			for (const cJSON *s = v->child; s; s = s->next)
+				d->notes[d->nnotes++] = xstrdup(s->valuestring);
+		}
+	}
+	if (!d)
+		check_sparse(e, root);
+}
+
+/* ---- files and the base chain --------------------------------------------------------- */
+
+/* Reads a whole file (NUL-terminated).  NULL with errno set on failure. */
+static char *read_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (n + 1 >= cap) {
+			if (cap >= (size_t)MAX_FILE_BYTES) {
+				free(buf);
+				fclose(f);
+				errno = EFBIG;
+				return NULL;
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		size_t got = fread(buf + n, 1, cap - 1 - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* The directory part of a path ("." if none), as a new string. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	size_t n = (size_t)(slash - path);
+	char *s = xmalloc(n + 1);
+	memcpy(s, path, n);
+	return s;
+}
+
+/* `ref` resolved against directory `dir` (kept as written: "devices/h200-sxm.json"). */
+static char *resolve(const char *dir, const char *ref)
+{
+	if (ref[0] == '/' || !dir || strcmp(dir, ".") == 0)
+		return xstrdup(ref);
+	size_t n = strlen(dir) + strlen(ref) + 2;
+	char *s = xmalloc(n);
+	snprintf(s, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", ref);
+	return s;
+}
+
+/* The files being loaded, outermost first: display names and canonical paths (for cycles). */
+typedef struct {
+	const char *name[MAX_BASE_DEPTH + 1];
+	char *canon[MAX_BASE_DEPTH + 1];
+	int n;
+} chain;
+
+static solar_device *load_text(const char *file, const char *text, size_t len, const char *dir,
+			       chain *ch, FILE *err);
+
+/* Loads the base named in `file`; errors are reported as `file: base: ...`. */
+static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain *ch)
+{
+	char *path = resolve(dir, ref);
+	char *canon = realpath(path, NULL);
+	solar_device *d = NULL;
+	size_t len = 0;
+	char *text = canon ? read_text(path, &len) : NULL;
+	if (!text) {
+		fail(e, "base", "cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	for (int i = 0; i < ch->n; i++)
+		if (ch->canon[i] && strcmp(ch->canon[i], canon) == 0) {
+			char buf[1024];
+			size_t at = 0;
+			for (int k = i; k < ch->n && at < sizeof buf; k++)
+				at += (size_t)snprintf(buf + at, sizeof buf - at, "%s -> ",
+						       ch->name[k]);
+			fail(e, "base", "cycle: %s%s", buf, path);
+			goto out;
+		}
+	if (ch->n >= MAX_BASE_DEPTH) {
+		fail(e, "base", "more than %d descriptors in the base chain", MAX_BASE_DEPTH);
+		goto out;
+	}
+	char *bdir = dir_of(path);
+	ch->name[ch->n] = path;
+	ch->canon[ch->n] = canon;
+	ch->n++;
+	d = load_text(path, text, len, bdir, ch, e->err);
+	ch->n--;
+	free(bdir);
+	if (!d)
+		fail(e, "base", "'%s' has errors (see above)", path);
+out:
+	free(text);
+	free(canon);
+	free(path);
+	return d;
+}
+
+/* Parses, checks and applies one file on top of its base.  The file is ch->name[ch->n-1]. */
+static solar_device *load_text(const char *file, const char *text, size_t len, const char *dir,
+			       chain *ch, FILE *err)
+{
+	ectx e = {file, err, 0};
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (root) {
+		/* Only white space may follow the value. */
+		size_t at = (size_t)(end - text);
+		while (at < len && strchr(" \t\r\n", text[at]))
+			at++;
+		if (at < len) {
+			cJSON_Delete(root);
+			root = NULL;
+			end = text + at;
+		}
+	}
+	if (!root) {
+		fail_syntax(&e, text, len, end ? (size_t)(end - text) : 0);
+		return NULL;
+	}
+	solar_device *d = NULL;
+	if (!cJSON_IsObject(root)) {
+		fail(&e, NULL, "expected a JSON object at the top level");
+		goto out;
+	}
+	walk_top(&e, root, NULL);
+	if (e.nerr)
+		goto out;
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+	d = base ? load_base(&e, base->valuestring, dir, ch) : xmalloc(sizeof *d);
+	if (d)
+		walk_top(&e, root, d);
+out:
+	fail_finish(&e);
+	cJSON_Delete(root);
+	return d;
+}
+
+/* The checks that need the merged descriptor, reported against the file asked for. */
+static solar_device *finish(solar_device *d, const char *file, FILE *err)
+{
+	if (!d)
+		return NULL;
+	ectx e = {file, err, 0};
+	levels_compact(d);
+	d->file = xstrdup(file);
+	if (!d->name)
+		fail(&e, "name", "missing (required)");
+	if (!d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present)
+		fail(&e, "peak.simt.f32", "missing (required)");
+	const solar_mem_level *dram = solar_device_level(d, "dram");
+	if (!dram || !dram->capacity_bytes.present)
+		fail(&e, "memory.dram.capacity_bytes", "missing (required)");
+	if (!dram || !dram->bandwidth_bytes_per_s.present)
+		fail(&e, "memory.dram.bandwidth_bytes_per_s", "missing (required)");
+	if (e.nerr) {
+		solar_device_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+solar_device *solar_device_load(const char *path, FILE *err)
+{
+	ectx e = {path ? path : "<null>", err, 0};
+	if (!path) {
+		fail(&e, NULL, "no descriptor file given");
+		return NULL;
+	}
+	size_t len = 0;
+	char *text = read_text(path, &len);
+	if (!text) {
+		fail(&e, NULL, "cannot read: %s", strerror(errno));
+		return NULL;
+	}
+	chain ch = {{path}, {realpath(path, NULL)}, 1};
+	char *dir = dir_of(path);
+	solar_device *d = load_text(path, text, len, dir, &ch, err);
+	free(dir);
+	free(ch.canon[0]);
+	free(text);
+	return finish(d, path, err);
+}
+
+solar_device *solar_device_load_string(const char *json, const char *name_for_errors,
+				       const char *base_dir, FILE *err)
+{
+	const char *name = name_for_errors ? name_for_errors : "<string>";
+	if (!json) {
+		ectx e = {name, err, 0};
+		fail(&e, NULL, "no descriptor text given");
+		return NULL;
+	}
+	chain ch = {{name}, {NULL}, 1};
+	solar_device *d = load_text(name, json, strlen(json), base_dir ? base_dir : ".", &ch, err);
+	return finish(d, name, err);
+}
+
+/* ---- overrides for provisioning studies ------------------------------------------------ */
+
+int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
+{
+	char buf[PATH_BYTES], names[128];
+	char *part[4] = {0};
+	int n = 0;
+	if (!d || !path || strlen(path) >= sizeof buf) {
+		if (err)
+			fprintf(err, "solar: device override: invalid path\n");
+		return -1;
+	}
+	strcpy(buf, path);
+	for (char *s = buf; n < 4;) {
+		part[n++] = s;
+		char *dot = strchr(s, '.');
+		if (!dot)
+			break;
+		*dot = 0;
+		s = dot + 1;
+	}
+#define SET_FAIL(...)                                                                              \
+	do {                                                                                       \
+		if (err) {                                                                         \
+			fprintf(err, "solar: device override '%s': ", path);                       \
+			fprintf(err, __VA_ARGS__);                                                 \
+			fputc('\n', err);                                                          \
+		}                                                                                  \
+		return -1;                                                                         \
+	} while (0)
+	if (!isfinite(value) || value <= 0)
+		SET_FAIL("expected a positive number");
+	solar_figure *f = NULL;
+	if (n == 1 && strcmp(part[0], "sm_count") == 0) {
+		if (value != floor(value) || value > 1e6)
+			SET_FAIL("expected a positive integer");
+		d->sm_count = (int)value;
+		return 0;
+	} else if (n == 1 && strcmp(part[0], "clock_hz") == 0) {
+		f = &d->clock_hz;
+	} else if (n == 3 &&
+		   (strcmp(part[0], "peak") == 0 || strcmp(part[0], "sparse_peak") == 0)) {
+		int u = solar_unit_parse(part[1]), p = solar_prec_parse(part[2]);
+		if (u < 0)
+			SET_FAIL("unknown unit '%s' (expected %s)", part[1],
+				 name_list(names, sizeof names, unit_names, SOLAR_UNIT_COUNT));
+		if (p < 0)
+			SET_FAIL("unknown precision '%s' (expected %s)", part[2],
+				 name_list(names, sizeof names, prec_names, SOLAR_PREC_COUNT));
+		f = part[0][0] == 'p' ? &d->peak[u][p] : &d->sparse_peak[u][p];
+	} else if (n == 3 && strcmp(part[0], "memory") == 0) {
+		if (level_rank(part[1]) < 0)
+			SET_FAIL("unknown level '%s' (expected %s)", part[1],
+				 name_list(names, sizeof names, level_names, NLEVELS));
+		if (strcmp(part[2], "capacity_bytes") && strcmp(part[2], "bandwidth_bytes_per_s"))
+			SET_FAIL("unknown field '%s' (expected capacity_bytes or "
+				 "bandwidth_bytes_per_s)",
+				 part[2]);
+		solar_mem_level *l = level_get(d, part[1]);
+		f = part[2][0] == 'c' ? &l->capacity_bytes : &l->bandwidth_bytes_per_s;
+	} else {
+		SET_FAIL("expected clock_hz, sm_count, peak.<unit>.<precision>, "
+			 "sparse_peak.<unit>.<precision> or memory.<level>.<field>");
+	}
+#undef SET_FAIL
+	char src[512];
+	if (f->present)
+		snprintf(src, sizeof src, "override %s = %g (was %g, %s: %s)", path, value,
+			 f->value, solar_status_name(f->status), f->source);
+	else
+		snprintf(src, sizeof src, "override %s = %g (not given before)", path, value);
+	figure_clear(f);
+	f->present = true;
+	f->value = value;
+	f->status = SOLAR_SRC_HYPOTHETICAL;
+	f->source = xstrdup(src);
+	return 0;
+}
+
+/* ---- writing -------------------------------------------------------------------------- */
+
+static void put_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(out, "\\%c", *c);
+		else if (*c == '\n')
+			fputs("\\n", out);
+		else if (*c == '\t')
+			fputs("\\t", out);
+		else if (*c < 0x20)
+			fprintf(out, "\\u%04x", *c);
+		else
+			fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+/* Whole numbers below 1e12 (byte counts) in full; others in the shortest %g form that reads
+ * back to the same double. */
+static void put_number(FILE *out, double v)
+{
+	char buf[40];
+	if (v == floor(v) && fabs(v) < 1e12) {
+		fprintf(out, "%.0f", v);
+		return;
+	}
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, out);
+}
+
+static void put_figure(FILE *out, const solar_figure *f)
+{
+	fputs("{\"value\": ", out);
+	put_number(out, f->value);
+	fprintf(out, ", \"status\": \"%s\", \"source\": ", solar_status_name(f->status));
+	put_string(out, f->source);
+	fputc('}', out);
+}
+
+static bool any_figure(const solar_figure (*t)[SOLAR_PREC_COUNT], int u)
+{
+	for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+		if (t[u][p].present)
+			return true;
+	return false;
+}
+
+static void put_peaks(FILE *out, const char *key, const solar_figure (*t)[SOLAR_PREC_COUNT])
+{
+	bool first_unit = true;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++) {
+		if (!any_figure(t, u))
+			continue;
+		fprintf(out, first_unit ? ",\n  \"%s\": {\n" : ",\n", key);
+		fprintf(out, "    \"%s\": {\n", unit_names[u]);
+		bool first = true;
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			if (!t[u][p].present)
+				continue;
+			fprintf(out, "%s      \"%s\": ", first ? "" : ",\n", prec_names[p]);
+			put_figure(out, &t[u][p]);
+			first = false;
+		}
+		fputs("\n    }", out);
+		first_unit = false;
+	}
+	if (!first_unit)
+		fputs("\n  }", out);
+}
+
+int solar_device_write_json(const solar_device *d, FILE *out)
+{
+	fprintf(out, "{\n  \"schema\": %d", SOLAR_DEVICE_SCHEMA);
+	if (d->name) {
+		fputs(",\n  \"name\": ", out);
+		put_string(out, d->name);
+	}
+	if (d->vendor) {
+		fputs(",\n  \"vendor\": ", out);
+		put_string(out, d->vendor);
+	}
+	if (d->arch) {
+		fputs(",\n  \"arch\": ", out);
+		put_string(out, d->arch);
+	}
+	if (d->sm_count > 0)
+		fprintf(out, ",\n  \"sm_count\": %d", d->sm_count);
+	if (d->clock_hz.present) {
+		fputs(",\n  \"clock_hz\": ", out);
+		put_figure(out, &d->clock_hz);
+	}
+	put_peaks(out, "peak", (const solar_figure(*)[SOLAR_PREC_COUNT])d->peak);
+	put_peaks(out, "sparse_peak", (const solar_figure(*)[SOLAR_PREC_COUNT])d->sparse_peak);
+	int written = 0;
+	for (int i = 0; i < d->nlevels; i++) {
+		const solar_mem_level *l = &d->levels[i];
+		if (!l->capacity_bytes.present && !l->bandwidth_bytes_per_s.present)
+			continue;
+		fputs(written++ ? ",\n    {\"level\": " : ",\n  \"memory\": [\n    {\"level\": ",
+		      out);
+		put_string(out, l->name);
+		if (l->capacity_bytes.present) {
+			fputs(",\n     \"capacity_bytes\": ", out);
+			put_figure(out, &l->capacity_bytes);
+		}
+		if (l->bandwidth_bytes_per_s.present) {
+			fputs(",\n     \"bandwidth_bytes_per_s\": ", out);
+			put_figure(out, &l->bandwidth_bytes_per_s);
+		}
+		fputc('}', out);
+	}
+	if (written)
+		fputs("\n  ]", out);
+	if (d->nnotes) {
+		fputs(",\n  \"notes\": [", out);
+		for (int i = 0; i < d->nnotes; i++) {
+			fputs(i ? ",\n    " : "\n    ", out);
+			put_string(out, d->notes[i]);
+		}
+		fputs("\n  ]", out);
+	}
+	fputs("\n}\n", out);
+	return ferror(out) ? -1 : 0;
+}

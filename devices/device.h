@@ -1,0 +1,138 @@
+/* device.h - what solar knows about a machine: peak rates and the memory hierarchy.
+ *
+ * A device descriptor is a JSON file (schema in docs/devices.md) turned into a solar_device.
+ * solar computes LOWER bounds on run time as work / peak rate, so every peak here must be at
+ * least what real code can achieve: dense tensor peaks (never a sparse headline taken for
+ * dense is too high, which is safe; a peak below achievable throughput is not), capacities
+ * no smaller than what the chip holds.  Every number carries its provenance: a status
+ * (datasheet, derived, measured, hypothetical) and a source text.
+ *
+ * Ownership: a loaded device owns all its strings and arrays; solar_device_free releases them.
+ */
+#ifndef SOLAR_DEVICE_H
+#define SOLAR_DEVICE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#ifndef SOLAR_GIVE
+#define SOLAR_GIVE
+#endif
+#ifndef SOLAR_TAKE
+#define SOLAR_TAKE
+#endif
+#ifndef SOLAR_KEEP
+#define SOLAR_KEEP
+#endif
+
+/* The descriptor schema this code reads and writes ("schema": 1). */
+#define SOLAR_DEVICE_SCHEMA 1
+
+/* The execution units a peak belongs to: the matrix unit (NVIDIA tensor cores, AMD matrix
+ * cores), the vector FMA pipes (one lane per thread), the special-function unit (MUFU:
+ * rcp, rsqrt, lg2, ex2, sin, cos). */
+typedef enum { SOLAR_UNIT_TENSOR, SOLAR_UNIT_SIMT, SOLAR_UNIT_SFU, SOLAR_UNIT_COUNT } solar_unit;
+
+/* Operand precisions.  A peak for a precision is the best rate of any hardware path that
+ * takes operands of that type (whatever the accumulator), counted in ops/s with an FMA as 2. */
+typedef enum {
+	SOLAR_PREC_F64,
+	SOLAR_PREC_F32,
+	SOLAR_PREC_TF32,
+	SOLAR_PREC_BF16,
+	SOLAR_PREC_F16,
+	SOLAR_PREC_F8,
+	SOLAR_PREC_I64,
+	SOLAR_PREC_I32,
+	SOLAR_PREC_I8,
+	SOLAR_PREC_COUNT
+} solar_prec;
+
+/* Where a number comes from.  DATASHEET: the vendor's published figure (dense).  DERIVED:
+ * computed from other figures (units x rate x clock, sparse / 2, ...), the source says how.
+ * MEASURED: observed on a device, either an attribute the driver reports (exact) or a ceiling
+ * one code reached (NOT a safe peak: better code may beat it).  HYPOTHETICAL: set by the user
+ * for a what-if study. */
+typedef enum {
+	SOLAR_SRC_DATASHEET,
+	SOLAR_SRC_DERIVED,
+	SOLAR_SRC_MEASURED,
+	SOLAR_SRC_HYPOTHETICAL
+} solar_status;
+
+/* One number with its provenance.  present == false: the descriptor does not give it; a
+ * bound that needs it must be skipped or use a higher rate, never a lower one. */
+typedef struct {
+	bool present;
+	double value;
+	solar_status status;
+	char *source;
+} solar_figure;
+
+/* One level of the memory hierarchy: "dram", "l2", "smem" or "regs".  Capacities are chip
+ * totals in bytes; bandwidth is the level's peak in bytes/s (absent where no sound figure is
+ * published). */
+typedef struct {
+	char *name;
+	solar_figure capacity_bytes;
+	solar_figure bandwidth_bytes_per_s;
+} solar_mem_level;
+
+typedef struct {
+	char *file;   /* the descriptor file (or the name given to solar_device_load_string) */
+	char *name;   /* "NVIDIA H100 SXM5" */
+	char *vendor; /* "NVIDIA"; NULL if not given */
+	char *arch;   /* "sm_90", "gfx942"; NULL if not given */
+	int sm_count; /* SMs (NVIDIA) or CUs (AMD); 0 if not given */
+	solar_figure clock_hz;
+	solar_figure peak[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];	      /* dense ops/s, FMA = 2 */
+	solar_figure sparse_peak[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT]; /* informational only */
+	solar_mem_level *levels; /* ordered from DRAM inward: dram, l2, smem, regs */
+	int nlevels;
+	char **notes; /* free-text remarks of the descriptor */
+	int nnotes;
+} solar_device;
+
+/* Loads and validates a descriptor file, following "base" links (relative to the file).
+ * Returns NULL on any error; every error (up to 20 a file) is printed to err as
+ * `FILE: JSON.PATH: message`, or `FILE:LINE:COL: invalid JSON` with the line and a caret. */
+SOLAR_GIVE solar_device *solar_device_load(const char *path, FILE *err);
+/* The same for a descriptor held in memory.  name_for_errors names it in messages; a "base"
+ * is resolved relative to base_dir (NULL: the current directory). */
+SOLAR_GIVE solar_device *solar_device_load_string(const char *json, const char *name_for_errors,
+						  const char *base_dir, FILE *err);
+void solar_device_free(SOLAR_TAKE solar_device *d);
+
+/* The level of that name, or NULL if the device does not have it. */
+const solar_mem_level *solar_device_level(SOLAR_KEEP const solar_device *d, const char *name);
+
+/* Overrides one figure for a provisioning study; its status becomes HYPOTHETICAL and its
+ * source records the old value.  Paths: "clock_hz", "sm_count", "peak.<unit>.<prec>",
+ * "sparse_peak.<unit>.<prec>", "memory.<level>.capacity_bytes",
+ * "memory.<level>.bandwidth_bytes_per_s" (a missing level is created in its place).
+ * Returns 0, or -1 with a message on err. */
+int solar_device_set(SOLAR_KEEP solar_device *d, const char *path, double value, FILE *err);
+
+/* Writes the fully resolved descriptor (bases merged, "base" dropped) as JSON that
+ * solar_device_load reads back to the same figures.  Returns 0, or -1 on a write error. */
+int solar_device_write_json(SOLAR_KEEP const solar_device *d, FILE *out);
+
+/* Names as they appear in descriptors: "tensor", "bf16", "datasheet"; parse returns -1 for an
+ * unknown name. */
+const char *solar_unit_name(solar_unit u);
+const char *solar_prec_name(solar_prec p);
+const char *solar_status_name(solar_status s);
+int solar_unit_parse(const char *s);
+int solar_prec_parse(const char *s);
+int solar_status_parse(const char *s);
+
+/* Probes CUDA device 0 through the driver API (libcuda.so.1, opened with dlopen: no link-time
+ * CUDA dependency) and writes a descriptor JSON to out: counts and capacities the driver
+ * reports (status measured), DRAM bandwidth and peaks computed from them (status derived).
+ * Without a driver or a device it prints `solar: device probe: ...` to err and returns
+ * non-zero.  Remarks about figures it could not derive go to err as well. */
+int solar_device_probe(FILE *out, FILE *err);
+/* The same through a given driver library (tests use a path that does not exist). */
+int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err);
+
+#endif

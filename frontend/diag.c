@@ -1,0 +1,290 @@
+/* diag.c - the one place that prints diagnostics.
+ *
+ *   file:line:col: error: message
+ *   <the source line>
+ *   <a caret line: ^ under the first byte of the span, ~ under the rest of it>
+ *
+ * Spans are byte offsets; the line and column are found here, by binary search in a table of
+ * line starts built on first use.  The source line is echoed safely: control bytes and bytes
+ * that are not UTF-8 text print as '?', and a very long line is cut to a window around the
+ * span.  The caret line copies the tabs of the source line so the caret lines up in any
+ * terminal, and gives a multi-byte UTF-8 character one column.
+ *
+ * Errors past SOLAR_DIAG_MAX_ERRORS (and warnings past the same number) are counted but not
+ * printed; solar_diag_finish says how many were dropped.  A note prints only when the
+ * diagnostic it belongs to did.
+ */
+#include "diag.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct solar_diag {
+	const char *file;
+	const char *src;
+	int32_t len;
+	FILE *out;
+	int errors, warnings;
+	int dropped_errors, dropped_warnings;
+	bool last_shown; /* was the last error or warning printed (for its notes) */
+	int32_t *lines;  /* offsets of line starts, built on first use */
+	int nlines;
+};
+
+/* Longest stretch of a source line that is echoed; longer lines show a window. */
+enum { LINE_WINDOW = 160, LINE_CONTEXT = 60 };
+
+solar_diag *solar_diag_new(const char *file, const char *src, int32_t len, FILE *out)
+{
+	solar_diag *d = calloc(1, sizeof *d);
+	if (!d) {
+		fputs("solar: out of memory\n", stderr);
+		exit(3);
+	}
+	d->file = file ? file : "<input>";
+	d->src = src ? src : "";
+	d->len = src ? len : 0;
+	d->out = out;
+	return d;
+}
+
+void solar_diag_free(solar_diag *d)
+{
+	if (!d)
+		return;
+	free(d->lines);
+	free(d);
+}
+
+static void build_lines(solar_diag *d)
+{
+	if (d->lines)
+		return;
+	int n = 1;
+	for (int32_t i = 0; i < d->len; i++)
+		n += d->src[i] == '\n';
+	d->lines = malloc((size_t)n * sizeof *d->lines);
+	if (!d->lines) {
+		fputs("solar: out of memory\n", stderr);
+		exit(3);
+	}
+	d->lines[0] = 0;
+	int k = 1;
+	for (int32_t i = 0; i < d->len; i++)
+		if (d->src[i] == '\n')
+			d->lines[k++] = i + 1;
+	d->nlines = n;
+}
+
+/* Index of the line holding byte `off`. */
+static int line_of(solar_diag *d, int32_t off)
+{
+	build_lines(d);
+	int lo = 0, hi = d->nlines - 1;
+	while (lo < hi) {
+		int mid = lo + (hi - lo + 1) / 2;
+		if (d->lines[mid] <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+void solar_diag_locate(const solar_diag *d, int32_t off, int *line, int *col)
+{
+	solar_diag *m = (solar_diag *)d; /* the line table is a cache */
+	if (off < 0)
+		off = 0;
+	if (off > d->len)
+		off = d->len;
+	int l = line_of(m, off);
+	*line = l + 1;
+	*col = (int)(off - m->lines[l]) + 1;
+}
+
+/* Length of the well-formed UTF-8 sequence at s (at most n bytes), or 0. */
+static int utf8_len(const unsigned char *s, int32_t n)
+{
+	int len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (s[0] < 0x80 || s[0] >= 0xf5 || !len || len > n)
+		return 0;
+	unsigned c = s[0] & (0x7f >> len);
+	for (int i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Echoes src[from, to) safely; with `caret`, writes instead the padding or underline that
+ * sits below it (tabs kept, one column per character, `mark` for each column). */
+static void echo(solar_diag *d, int32_t from, int32_t to, char mark)
+{
+	const unsigned char *s = (const unsigned char *)d->src;
+	for (int32_t i = from; i < to;) {
+		int k = utf8_len(s + i, to - i);
+		if (k > 0) {
+			if (mark)
+				fputc(mark, d->out);
+			else
+				fwrite(s + i, 1, (size_t)k, d->out);
+			i += k;
+			continue;
+		}
+		unsigned char c = s[i++];
+		if (mark)
+			fputc(c == '\t' && mark == ' ' ? '\t' : mark, d->out);
+		else
+			fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', d->out);
+	}
+}
+
+/* Moves `off` back to the start of the UTF-8 character it falls in. */
+static int32_t char_start(const solar_diag *d, int32_t off, int32_t floor)
+{
+	while (off > floor && ((unsigned char)d->src[off] & 0xc0) == 0x80)
+		off--;
+	return off;
+}
+
+static void show_source(solar_diag *d, solar_span at)
+{
+	int l = line_of(d, at.off);
+	int32_t ls = d->lines[l];
+	int32_t le = l + 1 < d->nlines ? d->lines[l + 1] - 1 : d->len;
+	if (le > ls && d->src[le - 1] == '\r')
+		le--;
+	int32_t start = at.off < le ? at.off : le;
+	int32_t end = at.off + (at.len > 0 ? at.len : 0);
+	if (end > le)
+		end = le;
+	if (end <= start)
+		end = start;
+	/* a window around the span on a long line */
+	int32_t ws = ls, we = le;
+	if (le - ls > LINE_WINDOW) {
+		ws = start - LINE_CONTEXT > ls ? char_start(d, start - LINE_CONTEXT, ls) : ls;
+		we = ws + LINE_WINDOW < le ? char_start(d, ws + LINE_WINDOW, ws) : le;
+		if (we < start)
+			we = start;
+		if (end > we)
+			end = we;
+	}
+	if (ws > ls)
+		fputs("...", d->out);
+	echo(d, ws, we, 0);
+	if (we < le)
+		fputs("...", d->out);
+	fputc('\n', d->out);
+	if (ws > ls)
+		fputs("   ", d->out);
+	echo(d, ws, start, ' ');
+	fputc('^', d->out);
+	if (end > start) {
+		int k = utf8_len((const unsigned char *)d->src + start, end - start);
+		echo(d, start + (k > 0 ? k : 1), end, '~');
+	}
+	fputc('\n', d->out);
+}
+
+void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const char *fmt,
+		       va_list ap)
+{
+	bool note = !strcmp(kind, "note");
+	if (note) {
+		if (!d->last_shown)
+			return;
+	} else if (!strcmp(kind, "error")) {
+		d->last_shown = ++d->errors <= SOLAR_DIAG_MAX_ERRORS;
+		if (!d->last_shown) {
+			d->dropped_errors++;
+			return;
+		}
+	} else {
+		d->last_shown = ++d->warnings <= SOLAR_DIAG_MAX_ERRORS;
+		if (!d->last_shown) {
+			d->dropped_warnings++;
+			return;
+		}
+	}
+	if (!d->out)
+		return;
+	if (at.off < 0) {
+		fprintf(d->out, "%s: %s: ", d->file, kind);
+		vfprintf(d->out, fmt, ap);
+		fputc('\n', d->out);
+		return;
+	}
+	if (at.off > d->len)
+		at.off = d->len;
+	int line, col;
+	solar_diag_locate(d, at.off, &line, &col);
+	fprintf(d->out, "%s:%d:%d: %s: ", d->file, line, col, kind);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+	show_source(d, at);
+}
+
+void solar_diag_error(solar_diag *d, solar_span at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_verror(d, "error", at, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_warning(solar_diag *d, solar_span at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_verror(d, "warning", at, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_note(solar_diag *d, solar_span at, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_verror(d, "note", at, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_error_nowhere(solar_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_verror(d, "error", (solar_span){-1, 0}, fmt, ap);
+	va_end(ap);
+}
+
+int solar_diag_errors(const solar_diag *d)
+{
+	return d->errors;
+}
+
+int solar_diag_warnings(const solar_diag *d)
+{
+	return d->warnings;
+}
+
+int solar_diag_full(const solar_diag *d)
+{
+	return d->errors >= SOLAR_DIAG_MAX_ERRORS;
+}
+
+void solar_diag_finish(solar_diag *d)
+{
+	if (d->out && d->dropped_errors)
+		fprintf(d->out, "%s: note: too many errors; %d more not shown\n", d->file,
+			d->dropped_errors);
+	if (d->out && d->dropped_warnings)
+		fprintf(d->out, "%s: note: too many warnings; %d more not shown\n", d->file,
+			d->dropped_warnings);
+	d->dropped_errors = d->dropped_warnings = 0;
+}

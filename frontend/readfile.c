@@ -1,0 +1,60 @@
+/* readfile.c - a whole source file (or standard input) into memory.
+ *
+ * The front end works on one NUL-terminated buffer with byte offsets into it, so the file
+ * is read in full before anything else happens.  Reading stops with an error past
+ * SOLAR_MAX_SOURCE_BYTES, so a huge or endless input (a pipe, /dev/zero) cannot exhaust
+ * memory.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frontend.h"
+
+#include <stdbool.h>
+
+char *solar_read_file(const char *path, int32_t *len)
+{
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdin : fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "solar: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap + 1);
+	if (!buf) {
+		fputs("solar: out of memory\n", stderr);
+		exit(3);
+	}
+	while (n <= SOLAR_MAX_SOURCE_BYTES) {
+		if (n == cap) {
+			cap *= 2;
+			char *bigger = realloc(buf, cap + 1);
+			if (!bigger) {
+				fputs("solar: out of memory\n", stderr);
+				exit(3);
+			}
+			buf = bigger;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	int err = ferror(f) ? errno : 0;
+	if (!std)
+		fclose(f);
+	if (err || n > SOLAR_MAX_SOURCE_BYTES) {
+		if (err)
+			fprintf(stderr, "solar: %s: %s\n", path, strerror(err));
+		else
+			fprintf(stderr, "solar: %s: larger than the limit of %d bytes (64 MiB)\n",
+				path, SOLAR_MAX_SOURCE_BYTES);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = (int32_t)n;
+	return buf;
+}

@@ -1,0 +1,1417 @@
+/* sema.c - name resolution, the front end's checks, and lowering of the syntax tree to IR.
+ *
+ * Input: the syntax tree of parser.y (names as strings) and the -D overrides.  Output: a
+ * solar_program (ir.h) in which every name is an index into the program's tables, every
+ * const and extent is evaluated, and every statement knows its kernel, its position in
+ * program order and its enclosing loops.  solar_frontend_load, at the bottom, runs the whole
+ * front end: scan + parse (lexer.l, parser.y), then this pass, then solar_ir_verify.
+ *
+ * The one idea: each expression is lowered in a *context* (a value, an index, a loop bound,
+ * an `if` condition, a step, a const, an extent, a param default) that says which names and
+ * operators may appear in it.  The affine contexts classify every subexpression as constant
+ * (literals and consts only) or varying (it involves iterators or params); a product needs a
+ * constant factor and `//` and `%` a positive constant divisor, which is exactly what makes
+ * the expression quasi-affine.  Each violation is reported once, on the smallest offending
+ * subexpression, and its parents stay quiet, so one mistake gives one error.
+ *
+ * Passes, in order: the `air` header; declarations (duplicates); param defaults and -D;
+ * consts (in order, each may use earlier ones); tensor extents; kernels and statements;
+ * the warning for `out` tensors never written.
+ */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+#include "frontend.h"
+
+/* ---- symbol tables ------------------------------------------------------------------- */
+
+enum { SYM_PARAM, SYM_CONST, SYM_TENSOR };
+static const char *const sym_kind_name[] = {"param", "const", "tensor"};
+
+typedef struct {
+	const char *name;
+	int kind, index;
+} sym;
+
+/* Open addressing, in the parse arena (a grown table leaves the old one to the arena). */
+typedef struct {
+	sym *slots;
+	int cap, n;
+} symtab;
+
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static sym *sym_find(const symtab *t, const char *name)
+{
+	if (!t->cap)
+		return NULL;
+	for (uint32_t i = hash(name) & (uint32_t)(t->cap - 1);; i = (i + 1) & (uint32_t)(t->cap - 1)) {
+		if (!t->slots[i].name)
+			return NULL;
+		if (!strcmp(t->slots[i].name, name))
+			return &t->slots[i];
+	}
+}
+
+/* Adds name -> (kind, index) unless present; returns the slot holding `name`. */
+static sym *sym_add(solar_arena *a, symtab *t, const char *name, int kind, int index)
+{
+	sym *old = sym_find(t, name);
+	if (old)
+		return old;
+	if (2 * (t->n + 1) > t->cap) {
+		symtab bigger = {.cap = t->cap ? 2 * t->cap : 64};
+		bigger.slots = solar_arena_alloc(a, (size_t)bigger.cap * sizeof *bigger.slots);
+		for (int i = 0; i < t->cap; i++)
+			if (t->slots[i].name)
+				sym_add(a, &bigger, t->slots[i].name, t->slots[i].kind,
+					t->slots[i].index);
+		*t = bigger;
+	}
+	uint32_t i = hash(name) & (uint32_t)(t->cap - 1);
+	while (t->slots[i].name)
+		i = (i + 1) & (uint32_t)(t->cap - 1);
+	t->slots[i] = (sym){name, kind, index};
+	t->n++;
+	return &t->slots[i];
+}
+
+/* ---- the pass's state ------------------------------------------------------------------ */
+
+typedef struct {
+	solar_pstate *ps;
+	solar_program *p;
+	solar_arena *a; /* the program's arena: everything the IR points to */
+	solar_diag *d;
+	symtab globals;
+	bool *param_bad, *const_bad; /* no usable value: uses stay quiet */
+	int const_limit;             /* while lowering const i: consts >= i are not defined yet */
+	const char *defining;        /* the iterator whose bounds are being lowered */
+	int scope[SOLAR_MAX_NESTING + 1]; /* iterators of the enclosing loops, outermost first */
+	int nscope;
+	int nesting;                 /* enclosing for and if nodes */
+	int kernel;
+	bool *written;               /* per tensor: some statement writes it */
+	solar_stmt **stmts;
+	int nstmts, cap_stmts;
+	solar_iter *iters;
+	int niters, cap_iters;
+	solar_kernel *kernels;
+	int nkernels, cap_kernels;
+} sema;
+
+/* Grows an arena array of `size`-byte elements to hold one more. */
+static void *grow(solar_arena *a, void *items, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return items;
+	int c = *cap ? 2 * *cap : 16;
+	void *bigger = solar_arena_alloc(a, (size_t)c * size);
+	if (n)
+		memcpy(bigger, items, (size_t)n * size);
+	*cap = c;
+	return bigger;
+}
+
+/* The source text of a span, on one line and cut to a readable length, for messages. */
+static const char *snip(sema *s, solar_span at)
+{
+	enum { MAX = 40 };
+	char buf[MAX + 4];
+	int n = 0;
+	bool space = false;
+	for (int32_t i = at.off; i < at.off + at.len && i < s->ps->len; i++) {
+		char c = s->ps->src[i];
+		if (c == '\n' || c == '\t' || c == '\r' || c == ' ') {
+			space = true;
+			continue;
+		}
+		if (c == '#') { /* a comment inside a multi-line expression */
+			while (i < at.off + at.len && s->ps->src[i] != '\n')
+				i++;
+			space = true;
+			continue;
+		}
+		if (space && n > 0 && n < MAX)
+			buf[n++] = ' ';
+		space = false;
+		if (n == MAX) {
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			break;
+		}
+		buf[n++] = c;
+	}
+	return solar_arena_strndup(s->ps->arena, buf, (size_t)n);
+}
+
+/* ---- "did you mean" ------------------------------------------------------------------- */
+
+static char lower_ascii(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Edit distance (insertions, deletions, substitutions and swaps of neighbours, each 1),
+ * where letters differing only in case match; names over 64 bytes are close to nothing. */
+static int distance(const char *a, const char *b)
+{
+	enum { N = 64 };
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > N || lb > N)
+		return 99;
+	int dm[N + 1][N + 1];
+	for (size_t i = 0; i <= la; i++)
+		dm[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		dm[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = lower_ascii(a[i - 1]) != lower_ascii(b[j - 1]);
+			int best = dm[i - 1][j - 1] + cost;
+			if (dm[i - 1][j] + 1 < best)
+				best = dm[i - 1][j] + 1;
+			if (dm[i][j - 1] + 1 < best)
+				best = dm[i][j - 1] + 1;
+			if (i > 1 && j > 1 && lower_ascii(a[i - 1]) == lower_ascii(b[j - 2]) &&
+			    lower_ascii(a[i - 2]) == lower_ascii(b[j - 1]) && dm[i - 2][j - 2] + 1 < best)
+				best = dm[i - 2][j - 2] + 1;
+			dm[i][j] = best;
+		}
+	return dm[la][lb];
+}
+
+typedef struct {
+	const char *name;
+	const char *best;
+	int dist;
+} closest;
+
+static void consider(closest *c, const char *cand)
+{
+	if (!cand || !strcmp(cand, c->name))
+		return;
+	int dist = distance(c->name, cand);
+	if (dist <= 2 && dist < (int)strlen(c->name) && dist < c->dist) {
+		c->best = cand;
+		c->dist = dist;
+	}
+}
+
+/* "; did you mean 'X'?" for a name among the globals and iterators in scope, or "". */
+static const char *suggest_name(sema *s, const char *name)
+{
+	if (solar_diag_full(s->d))
+		return "";
+	closest c = {name, NULL, 99};
+	for (int i = 0; i < s->nscope; i++)
+		consider(&c, s->iters[s->scope[i]].name);
+	for (int i = 0; i < s->globals.cap; i++)
+		consider(&c, s->globals.slots[i].name);
+	if (!c.best)
+		return "";
+	char buf[SOLAR_MAX_NAME_BYTES + 32];
+	snprintf(buf, sizeof buf, "; did you mean '%s'?", c.best);
+	return solar_arena_strdup(s->ps->arena, buf);
+}
+
+static const char *suggest_fn(sema *s, const char *name)
+{
+	closest c = {name, NULL, 99};
+	for (int i = 0; i < SOLAR_FN_COUNT; i++)
+		consider(&c, solar_fn_name((solar_fn)i));
+	for (int i = 0; i < SOLAR_DT_COUNT; i++)
+		consider(&c, solar_dtype_name((solar_dtype)i));
+	if (!c.best)
+		return "";
+	char buf[64];
+	snprintf(buf, sizeof buf, "; did you mean '%s'?", c.best);
+	return solar_arena_strdup(s->ps->arena, buf);
+}
+
+static const char *suggest_dtype(sema *s, const char *name)
+{
+	closest c = {name, NULL, 99};
+	for (int i = 0; i < SOLAR_DT_COUNT; i++)
+		consider(&c, solar_dtype_name((solar_dtype)i));
+	if (!c.best)
+		return "; the dtypes are f64 f32 bf16 f16 f8e4m3 f8e5m2 i64 i32 i8 u8 bool";
+	char buf[64];
+	snprintf(buf, sizeof buf, "; did you mean '%s'?", c.best);
+	return solar_arena_strdup(s->ps->arena, buf);
+}
+
+/* ---- expression contexts ---------------------------------------------------------------- */
+
+typedef enum { M_VALUE, M_AFFINE, M_COND, M_CONST, M_EXTENT, M_DEFAULT } mode;
+
+typedef struct {
+	mode m;
+	const char *what;   /* "index": starts "index 'i*N' is not affine" */
+	const char *where;  /* "an index": "cannot be used in an index" */
+	const char *as;     /* "as indices": "tensor values cannot be used as indices" */
+	const char *plural; /* "indices": "indices are integers" */
+	const char *why;    /* what the context allows */
+} context;
+
+static const context C_VALUE = {M_VALUE, "value", "a value", "as values", "values", ""};
+static const context C_INDEX = {M_AFFINE, "index", "an index", "as indices", "indices",
+				"AIR indices are affine"};
+static const context C_BOUND = {M_AFFINE, "loop bound", "a loop bound", "in loop bounds",
+				"loop bounds", "AIR loop bounds are affine"};
+static const context C_COND = {M_COND, "condition", "an `if` condition", "in `if` conditions",
+			       "conditions", "AIR conditions compare affine expressions"};
+static const context C_COMPARED = {M_AFFINE, "condition", "an `if` condition",
+				   "in `if` conditions", "the sides of a comparison",
+				   "AIR conditions compare affine expressions"};
+static const context C_STEP = {M_CONST, "step", "a step", "in a step", "steps",
+			       "a step is a positive constant (literals and consts)"};
+static const context C_CONSTDEF = {M_CONST, "const", "a const", "in a const", "consts",
+				   "a const is made of literals and earlier consts"};
+static const context C_EXTENT = {M_EXTENT, "extent", "an extent", "in an extent", "extents",
+				 "an extent is made of params, consts and literals"};
+static const context C_DEFAULT = {M_DEFAULT, "param default", "a param default",
+				  "in a param default", "param defaults",
+				  "a param default is an integer made of literals"};
+
+/* Affine class of a lowered subexpression. */
+typedef enum { CL_CONST, CL_VARY, CL_BAD } cls;
+
+static cls join(cls a, cls b)
+{
+	return a == CL_BAD || b == CL_BAD ? CL_BAD : a == CL_VARY || b == CL_VARY ? CL_VARY : CL_CONST;
+}
+
+static solar_expr *mk(sema *s, solar_expr_kind kind, solar_span at, int nargs)
+{
+	solar_expr *e = solar_arena_alloc(s->a, sizeof *e);
+	e->kind = kind;
+	e->span = at;
+	e->nargs = nargs;
+	if (nargs)
+		e->args = solar_arena_alloc(s->a, (size_t)nargs * sizeof *e->args);
+	return e;
+}
+
+/* ---- integer evaluation -------------------------------------------------------------- */
+
+/* " (S=0, B=8)": the params an expression uses, with their values, for messages. */
+static const char *param_values(sema *s, const solar_expr *e)
+{
+	int seen[4], n = 0;
+	const solar_expr *stack[SOLAR_MAX_EXPR_DEPTH + 8];
+	int top = 0;
+	stack[top++] = e;
+	while (top && n < 4) {
+		const solar_expr *x = stack[--top];
+		if (!x)
+			continue;
+		if (x->kind == SOLAR_E_PARAM) {
+			bool dup = false;
+			for (int i = 0; i < n; i++)
+				dup |= seen[i] == x->sym;
+			if (!dup)
+				seen[n++] = x->sym;
+		}
+		for (int i = x->nargs - 1; i >= 0 && top < SOLAR_MAX_EXPR_DEPTH + 8; i--)
+			stack[top++] = x->args[i];
+	}
+	if (!n)
+		return "";
+	char buf[512];
+	size_t used = 0;
+	for (int i = 0; i < n && used < sizeof buf; i++) {
+		const solar_param *par = &s->p->params[seen[i]];
+		int w = snprintf(buf + used, sizeof buf - used, "%s%.64s=%" PRId64,
+				 i ? ", " : " (", par->name, par->value);
+		if (w > 0)
+			used += (size_t)w;
+	}
+	if (used < sizeof buf - 1)
+		buf[used++] = ')';
+	buf[used < sizeof buf ? used : sizeof buf - 1] = '\0';
+	return solar_arena_strdup(s->ps->arena, buf);
+}
+
+static int64_t floordiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	if (a % b != 0 && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+static int64_t floormod(int64_t a, int64_t b)
+{
+	if (b == -1)
+		return 0;
+	int64_t r = a % b;
+	if (r != 0 && ((r < 0) != (b < 0)))
+		r += b;
+	return r;
+}
+
+enum { EVAL_OK = 0, EVAL_ERROR = -1, EVAL_QUIET = -2 };
+
+/* Evaluates an integer expression of literals, consts and params with their current values.
+ * Overflow and division by zero are located errors; an operand already known to be bad
+ * (a const or param with an error of its own) fails quietly.  `root` is the whole
+ * expression, for the param values shown in messages. */
+static int eval(sema *s, const solar_expr *e, const solar_expr *root, int64_t *v)
+{
+	int64_t a, b;
+	int r;
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		*v = e->ival;
+		return EVAL_OK;
+	case SOLAR_E_CONST:
+		if (s->const_bad[e->sym])
+			return EVAL_QUIET;
+		*v = s->p->consts[e->sym].value;
+		return EVAL_OK;
+	case SOLAR_E_PARAM:
+		if (s->param_bad[e->sym])
+			return EVAL_QUIET;
+		*v = s->p->params[e->sym].value;
+		return EVAL_OK;
+	case SOLAR_E_NEG:
+		if ((r = eval(s, e->args[0], root, &a)))
+			return r;
+		if (__builtin_sub_overflow((int64_t)0, a, v))
+			goto overflow;
+		return EVAL_OK;
+	case SOLAR_E_CALL: /* min, max (bounds and divisors only) */
+		if ((r = eval(s, e->args[0], root, &a)))
+			return r;
+		for (int i = 1; i < e->nargs; i++) {
+			if ((r = eval(s, e->args[i], root, &b)))
+				return r;
+			if (e->fn == SOLAR_FN_MAX ? b > a : b < a)
+				a = b;
+		}
+		*v = a;
+		return EVAL_OK;
+	case SOLAR_E_BIN:
+		if ((r = eval(s, e->args[0], root, &a)) || (r = eval(s, e->args[1], root, &b)))
+			return r;
+		switch (e->binop) {
+		case SOLAR_OP_ADD:
+			if (__builtin_add_overflow(a, b, v))
+				goto overflow;
+			return EVAL_OK;
+		case SOLAR_OP_SUB:
+			if (__builtin_sub_overflow(a, b, v))
+				goto overflow;
+			return EVAL_OK;
+		case SOLAR_OP_MUL:
+			if (__builtin_mul_overflow(a, b, v))
+				goto overflow;
+			return EVAL_OK;
+		case SOLAR_OP_FLOORDIV:
+		case SOLAR_OP_MOD:
+			if (b == 0) {
+				solar_diag_error(s->d, e->span, "division by zero in '%s'%s",
+						 snip(s, e->span), param_values(s, root));
+				return EVAL_ERROR;
+			}
+			if (e->binop == SOLAR_OP_FLOORDIV && a == INT64_MIN && b == -1)
+				goto overflow;
+			*v = e->binop == SOLAR_OP_FLOORDIV ? floordiv(a, b) : floormod(a, b);
+			return EVAL_OK;
+		default:
+			break;
+		}
+		break;
+	default:
+		break;
+	}
+	return EVAL_QUIET; /* not an integer expression: already reported while lowering */
+overflow:
+	solar_diag_error(s->d, e->span, "integer overflow in '%s'%s: the value does not fit in 64 bits",
+			 snip(s, e->span), param_values(s, root));
+	return EVAL_ERROR;
+}
+
+/* ---- lowering expressions ------------------------------------------------------------ */
+
+static int find_iter(const sema *s, const char *name)
+{
+	for (int i = s->nscope - 1; i >= 0; i--)
+		if (!strcmp(s->iters[s->scope[i]].name, name))
+			return s->scope[i];
+	return -1;
+}
+
+static solar_span decl_span(const sema *s, const sym *g)
+{
+	switch (g->kind) {
+	case SYM_PARAM:
+		return s->p->params[g->index].span;
+	case SYM_CONST:
+		return s->p->consts[g->index].span;
+	default:
+		return s->p->tensors[g->index].span;
+	}
+}
+
+static void undeclared(sema *s, const char *name, solar_span at)
+{
+	if (s->defining && !strcmp(name, s->defining)) {
+		solar_diag_error(s->d, at, "iterator '%s' cannot be used in its own loop bounds or step",
+				 name);
+		return;
+	}
+	solar_diag_error(s->d, at, "undeclared name '%s'%s", name, suggest_name(s, name));
+}
+
+static void rank_error(sema *s, const solar_tensor *t, int n, solar_span at)
+{
+	solar_diag_error(s->d, at, "tensor '%s' has rank %d but is indexed with %d ind%s", t->name,
+			 t->rank, n, n == 1 ? "ex" : "ices");
+}
+
+static solar_expr *lower(sema *s, const ast_expr *x, const context *c, cls *out);
+
+/* What a non-constant factor is, for the "not affine" messages. */
+static const char *factor(sema *s, const solar_expr *e)
+{
+	char buf[128];
+	if (e->kind == SOLAR_E_PARAM)
+		snprintf(buf, sizeof buf, "%.64s is a param", e->name);
+	else if (e->kind == SOLAR_E_ITER)
+		snprintf(buf, sizeof buf, "%.64s is an iterator", e->name);
+	else
+		snprintf(buf, sizeof buf, "'%s' is not a constant", snip(s, e->span));
+	return solar_arena_strdup(s->ps->arena, buf);
+}
+
+/* A product in an affine context with no constant factor. */
+static void not_affine_product(sema *s, const solar_expr *e, const context *c)
+{
+	const solar_expr *l = e->args[0], *r = e->args[1];
+	const char *text = snip(s, e->span);
+	if (l->kind == SOLAR_E_ITER && r->kind == SOLAR_E_ITER) {
+		solar_diag_error(s->d, e->span,
+				 "%s '%s' is not affine: it multiplies two iterators, %s and %s",
+				 c->what, text, l->name, r->name);
+		return;
+	}
+	if (l->kind == SOLAR_E_PARAM && r->kind == SOLAR_E_PARAM) {
+		solar_diag_error(s->d, e->span,
+				 "%s '%s' is not affine: it multiplies two params, %s and %s "
+				 "(declare one of them with `const` if its value is fixed)",
+				 c->what, text, l->name, r->name);
+		return;
+	}
+	const solar_expr *par = l->kind == SOLAR_E_PARAM ? l : r->kind == SOLAR_E_PARAM ? r : NULL;
+	if (par) {
+		const solar_expr *other = par == l ? r : l;
+		solar_diag_error(s->d, e->span,
+				 "%s '%s' is not affine: %s; multiplying it by %s is not affine "
+				 "(declare %s with `const` if its value is fixed)",
+				 c->what, text, factor(s, par),
+				 other->kind == SOLAR_E_ITER ? "an iterator"
+							     : "an expression that is not constant",
+				 par->name);
+		return;
+	}
+	solar_diag_error(s->d, e->span,
+			 "%s '%s' is not affine: %s and %s; one factor of '*' must be a constant "
+			 "(literals and consts)",
+			 c->what, text, factor(s, l), factor(s, r));
+}
+
+/* NAME in an expression. */
+static solar_expr *lower_name(sema *s, const ast_expr *x, const context *c, cls *out)
+{
+	int it = find_iter(s, x->name);
+	if (it >= 0) {
+		if (c->m == M_CONST || c->m == M_EXTENT || c->m == M_DEFAULT) {
+			solar_diag_error(s->d, x->span, "%s cannot use iterator '%s'; %s", c->where,
+					 x->name, c->why);
+			return NULL;
+		}
+		solar_expr *e = mk(s, SOLAR_E_ITER, x->span, 0);
+		e->sym = it;
+		e->name = s->iters[it].name;
+		*out = CL_VARY;
+		return e;
+	}
+	const sym *g = sym_find(&s->globals, x->name);
+	if (!g) {
+		undeclared(s, x->name, x->span);
+		return NULL;
+	}
+	solar_expr *e;
+	switch (g->kind) {
+	case SYM_PARAM:
+		if (c->m == M_CONST || c->m == M_DEFAULT) {
+			solar_diag_error(s->d, x->span, "%s cannot use param '%s'; %s", c->where,
+					 x->name, c->why);
+			return NULL;
+		}
+		e = mk(s, SOLAR_E_PARAM, x->span, 0);
+		e->sym = g->index;
+		e->name = s->p->params[g->index].name;
+		*out = CL_VARY;
+		return e;
+	case SYM_CONST:
+		if (c->m == M_DEFAULT) {
+			solar_diag_error(s->d, x->span, "%s cannot use const '%s'; %s", c->where,
+					 x->name, c->why);
+			return NULL;
+		}
+		if (g->index >= s->const_limit) {
+			solar_diag_error(s->d, x->span,
+					 "const '%s' is used before it is defined; a const may use "
+					 "only the consts declared before it",
+					 x->name);
+			solar_diag_note(s->d, s->p->consts[g->index].span, "'%s' is defined here",
+					x->name);
+			return NULL;
+		}
+		e = mk(s, SOLAR_E_CONST, x->span, 0);
+		e->sym = g->index;
+		e->name = s->p->consts[g->index].name;
+		*out = CL_CONST;
+		return e;
+	default: {
+		const solar_tensor *t = &s->p->tensors[g->index];
+		if (c->m != M_VALUE) {
+			solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as,
+					 c->why);
+			return NULL;
+		}
+		if (t->rank != 0) {
+			rank_error(s, t, 0, x->span);
+			return NULL;
+		}
+		e = mk(s, SOLAR_E_ACCESS, x->span, 0);
+		e->sym = g->index;
+		e->name = t->name;
+		*out = CL_VARY;
+		return e;
+	}
+	}
+}
+
+/* NAME[args]: a tensor read. */
+static solar_expr *lower_access(sema *s, const ast_expr *x, const context *c, cls *out)
+{
+	const sym *g = find_iter(s, x->name) >= 0 ? NULL : sym_find(&s->globals, x->name);
+	if (find_iter(s, x->name) >= 0 || (g && g->kind != SYM_TENSOR)) {
+		solar_diag_error(s->d, x->name_span, "'%s' is %s, not a tensor; only tensors can be indexed",
+				 x->name,
+				 !g ? "an iterator" : g->kind == SYM_PARAM ? "a param" : "a const");
+		return NULL;
+	}
+	if (!g) {
+		undeclared(s, x->name, x->name_span);
+		return NULL;
+	}
+	if (c->m != M_VALUE) {
+		solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as, c->why);
+		return NULL;
+	}
+	const solar_tensor *t = &s->p->tensors[g->index];
+	solar_expr *e = mk(s, SOLAR_E_ACCESS, x->span, x->nargs);
+	e->sym = g->index;
+	e->name = t->name;
+	bool ok = true;
+	for (int i = 0; i < x->nargs; i++) {
+		cls k;
+		e->args[i] = lower(s, x->args[i], &C_INDEX, &k);
+		ok &= e->args[i] != NULL;
+	}
+	if (t->rank != x->nargs) {
+		rank_error(s, t, x->nargs, x->span);
+		return NULL;
+	}
+	*out = CL_VARY;
+	return ok ? e : NULL;
+}
+
+/* NAME(args): a function or a cast. */
+static solar_expr *lower_call(sema *s, const ast_expr *x, const context *c, cls *out)
+{
+	int fn = solar_fn_parse(x->name);
+	int dt = fn < 0 ? solar_dtype_parse(x->name) : -1;
+	if (fn < 0 && dt < 0) {
+		int it = find_iter(s, x->name);
+		const sym *g = it >= 0 ? NULL : sym_find(&s->globals, x->name);
+		if (it >= 0 || g)
+			solar_diag_error(s->d, x->name_span, "'%s' is %s, not a function%s", x->name,
+					 it >= 0                  ? "an iterator"
+					 : g->kind == SYM_PARAM   ? "a param"
+					 : g->kind == SYM_CONST   ? "a const"
+								  : "a tensor",
+					 g && g->kind == SYM_TENSOR ? "; index a tensor with [ ]" : "");
+		else
+			solar_diag_error(s->d, x->name_span, "unknown function '%s'%s", x->name,
+					 suggest_fn(s, x->name));
+		return NULL;
+	}
+	int lo = fn >= 0 ? solar_fn_min_args((solar_fn)fn) : 1;
+	int hi = fn >= 0 ? solar_fn_max_args((solar_fn)fn) : 1;
+	if (x->nargs < lo || (hi >= 0 && x->nargs > hi)) {
+		const char *kind = fn >= 0 ? "function" : "cast";
+		if (hi < 0)
+			solar_diag_error(s->d, x->span, "%s '%s' takes at least %d arguments, not %d",
+					 kind, x->name, lo, x->nargs);
+		else
+			solar_diag_error(s->d, x->span, "%s '%s' takes %d argument%s, not %d", kind,
+					 x->name, lo, lo == 1 ? "" : "s", x->nargs);
+		return NULL;
+	}
+	bool minmax = fn == SOLAR_FN_MIN || fn == SOLAR_FN_MAX;
+	if (c->m == M_AFFINE && !minmax) {
+		solar_diag_error(s->d, x->span,
+				 "%s '%s' cannot be used in %s; only min and max can (%s)",
+				 fn >= 0 ? "function" : "cast", x->name, c->where, c->why);
+		return NULL;
+	}
+	if (c->m == M_COND || c->m == M_CONST || c->m == M_EXTENT || c->m == M_DEFAULT) {
+		if (c->m == M_COND)
+			solar_diag_error(s->d, x->span,
+					 "%s must be a comparison such as `i < N` (joined with and, "
+					 "or, not), not a call of '%s'",
+					 c->where, x->name);
+		else
+			solar_diag_error(s->d, x->span, "function calls cannot be used in %s; %s",
+					 c->where, c->why);
+		return NULL;
+	}
+	solar_expr *e = mk(s, fn >= 0 ? SOLAR_E_CALL : SOLAR_E_CAST, x->span, x->nargs);
+	if (fn >= 0)
+		e->fn = (solar_fn)fn;
+	else
+		e->dtype = (solar_dtype)dt;
+	e->name = fn >= 0 ? solar_fn_name((solar_fn)fn) : solar_dtype_name((solar_dtype)dt);
+	cls all = CL_CONST;
+	bool ok = true;
+	for (int i = 0; i < x->nargs; i++) {
+		cls k = CL_CONST;
+		e->args[i] = lower(s, x->args[i], c, &k);
+		ok &= e->args[i] != NULL;
+		all = join(all, e->args[i] ? k : CL_BAD);
+	}
+	*out = c->m == M_VALUE ? CL_VARY : all;
+	return ok ? e : NULL;
+}
+
+/* The divisor of `//` or `%` in an affine context: a positive constant. */
+static bool check_divisor(sema *s, const solar_expr *e, cls rk, const context *c)
+{
+	const solar_expr *r = e->args[1];
+	const char *op = solar_binop_text(e->binop);
+	if (rk == CL_VARY) {
+		solar_diag_error(s->d, r->span,
+				 "the divisor of '%s' in %s must be a constant (literals and consts); %s",
+				 op, c->where, factor(s, r));
+		return false;
+	}
+	int64_t v;
+	if (eval(s, r, r, &v))
+		return false;
+	if (v <= 0) {
+		solar_diag_error(s->d, r->span,
+				 "the divisor of '%s' in %s must be positive; '%s' is %" PRId64, op,
+				 c->where, snip(s, r->span), v);
+		return false;
+	}
+	return true;
+}
+
+static solar_expr *lower_bin(sema *s, const ast_expr *x, const context *c, cls *out)
+{
+	solar_binop op = x->op;
+	bool logic = op == SOLAR_OP_AND || op == SOLAR_OP_OR;
+	bool cmp = op >= SOLAR_OP_LT && op <= SOLAR_OP_NE;
+	const context *sub = c;
+	if (c->m == M_COND)
+		sub = logic ? &C_COND : cmp ? &C_COMPARED : c;
+	if (c->m == M_COND && !logic && !cmp) {
+		solar_diag_error(s->d, x->span,
+				 "%s must be a comparison such as `i < N` (joined with and, or, not); "
+				 "'%s' is not one",
+				 c->where, snip(s, x->span));
+		return NULL;
+	}
+	if (c == &C_COMPARED && (logic || cmp)) {
+		solar_diag_error(s->d, x->span, "'%s' cannot be used inside a comparison",
+				 solar_binop_text(op));
+		return NULL;
+	}
+	if (c->m != M_VALUE && c->m != M_COND && (logic || cmp)) {
+		solar_diag_error(s->d, x->span, "%s '%s' cannot be used in %s; %s",
+				 cmp ? "the comparison" : "the operator", solar_binop_text(op),
+				 c->where, c->why);
+		return NULL;
+	}
+	if (c->m != M_VALUE && c->m != M_COND && op == SOLAR_OP_DIV) {
+		solar_diag_error(s->d, x->span,
+				 "'/' is true division and cannot be used in %s; use // for floor "
+				 "division",
+				 c->where);
+		return NULL;
+	}
+	cls lk = CL_CONST, rk = CL_CONST;
+	solar_expr *l = lower(s, x->args[0], sub, &lk);
+	solar_expr *r = lower(s, x->args[1], sub, &rk);
+	if (!l || !r)
+		return NULL;
+	solar_expr *e = mk(s, SOLAR_E_BIN, x->span, 2);
+	e->binop = op;
+	e->args[0] = l;
+	e->args[1] = r;
+	*out = join(lk, rk);
+	if (c->m == M_AFFINE) {
+		if (op == SOLAR_OP_MUL && lk == CL_VARY && rk == CL_VARY) {
+			not_affine_product(s, e, c);
+			return NULL;
+		}
+		if ((op == SOLAR_OP_FLOORDIV || op == SOLAR_OP_MOD) && !check_divisor(s, e, rk, c))
+			return NULL;
+	}
+	return e;
+}
+
+/* Lowers one expression in context c; *out gets its affine class.  NULL after an error
+ * (reported once, at the smallest offending subexpression). */
+static solar_expr *lower(sema *s, const ast_expr *x, const context *c, cls *out)
+{
+	solar_expr *e;
+	cls k = CL_CONST;
+	*out = CL_BAD;
+	switch (x->kind) {
+	case AST_INT:
+		if (c->m == M_COND)
+			goto not_condition;
+		e = mk(s, SOLAR_E_INT, x->span, 0);
+		e->ival = x->ival;
+		*out = CL_CONST;
+		return e;
+	case AST_FLOAT:
+	case AST_INF:
+		if (c->m == M_COND)
+			goto not_condition;
+		if (c->m != M_VALUE) {
+			solar_diag_error(s->d, x->span, "%s '%s' cannot be used in %s; %s must be integers",
+					 x->kind == AST_INF ? "the value" : "float literal",
+					 x->kind == AST_INF ? "inf" : x->text, c->where, c->plural);
+			return NULL;
+		}
+		e = mk(s, x->kind == AST_INF ? SOLAR_E_INF : SOLAR_E_FLOAT, x->span, 0);
+		e->fval = x->fval;
+		e->name = x->kind == AST_FLOAT ? solar_arena_strdup(s->a, x->text) : NULL;
+		*out = CL_VARY;
+		return e;
+	case AST_NAME:
+		if (c->m == M_COND)
+			goto not_condition;
+		return lower_name(s, x, c, out);
+	case AST_INDEX:
+		if (c->m == M_COND)
+			goto not_condition;
+		return lower_access(s, x, c, out);
+	case AST_CALL:
+		return lower_call(s, x, c, out);
+	case AST_NEG:
+		if (c->m == M_COND)
+			goto not_condition;
+		e = mk(s, SOLAR_E_NEG, x->span, 1);
+		if (!(e->args[0] = lower(s, x->args[0], c, &k)))
+			return NULL;
+		*out = k;
+		return e;
+	case AST_NOT:
+		if (c == &C_COMPARED) {
+			solar_diag_error(s->d, x->span, "'not' cannot be used inside a comparison");
+			return NULL;
+		}
+		if (c->m != M_VALUE && c->m != M_COND) {
+			solar_diag_error(s->d, x->span, "the operator 'not' cannot be used in %s; %s",
+					 c->where, c->why);
+			return NULL;
+		}
+		e = mk(s, SOLAR_E_NOT, x->span, 1);
+		if (!(e->args[0] = lower(s, x->args[0], c, &k)))
+			return NULL;
+		*out = CL_VARY;
+		return e;
+	case AST_BIN:
+		return lower_bin(s, x, c, out);
+	}
+	return NULL;
+not_condition:
+	solar_diag_error(s->d, x->span,
+			 "%s must be a comparison such as `i < N` (joined with and, or, not); '%s' "
+			 "is not one",
+			 c->where, snip(s, x->span));
+	return NULL;
+}
+
+/* Lowers and evaluates an integer expression (const, extent, default, step). */
+static solar_expr *lower_int(sema *s, const ast_expr *x, const context *c, int64_t *v, int *r)
+{
+	cls k;
+	solar_expr *e = lower(s, x, c, &k);
+	*r = e ? eval(s, e, e, v) : EVAL_ERROR;
+	return e;
+}
+
+/* ---- statements --------------------------------------------------------------------- */
+
+static solar_block lower_block(sema *s, const ast_block *b);
+static solar_node *lower_node(sema *s, const ast_node *n);
+
+static bool nesting_ok(sema *s, solar_span at)
+{
+	if (s->nesting < SOLAR_MAX_NESTING)
+		return true;
+	solar_diag_error(s->d, at, "loops and `if`s are nested more than %d deep",
+			 SOLAR_MAX_NESTING);
+	return false;
+}
+
+/* Iterator k of a for header (k > 0: nested in the previous one, `joined`). */
+static solar_node *lower_for(sema *s, const ast_node *n, int k)
+{
+	const ast_iter *it = n->iters[k];
+	if (!nesting_ok(s, it->clause))
+		return NULL;
+	cls c;
+	s->defining = it->name;
+	solar_expr *lo = lower(s, it->lo, &C_BOUND, &c);
+	solar_expr *hi = lower(s, it->hi, &C_BOUND, &c);
+	solar_expr *step = NULL;
+	int64_t step_value = 1;
+	if (it->step) {
+		int r;
+		step = lower_int(s, it->step, &C_STEP, &step_value, &r);
+		if (!r && step_value <= 0)
+			solar_diag_error(s->d, it->step->span,
+					 "the step must be positive; '%s' is %" PRId64,
+					 snip(s, it->step->span), step_value);
+	}
+	s->defining = NULL;
+
+	int outer = find_iter(s, it->name);
+	const sym *g = sym_find(&s->globals, it->name);
+	if (outer >= 0) {
+		solar_diag_error(s->d, it->span,
+				 "iterator '%s' shadows the iterator '%s' of an enclosing loop",
+				 it->name, it->name);
+		solar_diag_note(s->d, s->iters[outer].span, "the enclosing '%s' is here", it->name);
+	} else if (g) {
+		solar_diag_error(s->d, it->span, "iterator '%s' has the same name as %s '%s'",
+				 it->name, sym_kind_name[g->kind], it->name);
+		solar_diag_note(s->d, decl_span(s, g), "%s '%s' is declared here",
+				sym_kind_name[g->kind], it->name);
+	}
+
+	s->iters = grow(s->a, s->iters, s->niters, &s->cap_iters, sizeof *s->iters);
+	int id = s->niters++;
+	s->iters[id] = (solar_iter){solar_arena_strdup(s->a, it->name), it->span};
+
+	solar_node *node = solar_arena_alloc(s->a, sizeof *node);
+	node->kind = SOLAR_N_FOR;
+	node->span = k == 0 ? n->span : it->clause;
+	node->loop.iter = id;
+	node->loop.lo = lo;
+	node->loop.hi = hi;
+	node->loop.step = step;
+	node->loop.step_value = step_value;
+	node->loop.joined = k > 0;
+
+	s->scope[s->nscope++] = id;
+	s->nesting++;
+	if (k + 1 < n->niters) {
+		solar_node *inner = lower_for(s, n, k + 1);
+		if (inner) {
+			node->loop.body.items = solar_arena_alloc(s->a, sizeof *node->loop.body.items);
+			node->loop.body.items[0] = inner;
+			node->loop.body.n = 1;
+		}
+	} else {
+		node->loop.body = lower_block(s, &n->body);
+	}
+	s->nesting--;
+	s->nscope--;
+	return node;
+}
+
+static solar_node *lower_if(sema *s, const ast_node *n)
+{
+	if (!nesting_ok(s, n->span))
+		return NULL;
+	cls c;
+	solar_node *node = solar_arena_alloc(s->a, sizeof *node);
+	node->kind = SOLAR_N_IF;
+	node->span = n->span;
+	node->cond.cond = lower(s, n->cond, &C_COND, &c);
+	s->nesting++;
+	node->cond.then = lower_block(s, &n->then);
+	/* `else if` nests an if in the else block, one level deeper, as in the IR */
+	node->cond.els = lower_block(s, &n->els);
+	s->nesting--;
+	return node;
+}
+
+static solar_node *lower_assign(sema *s, const ast_node *n)
+{
+	cls c;
+	int it = find_iter(s, n->name);
+	const sym *g = it >= 0 ? NULL : sym_find(&s->globals, n->name);
+	solar_expr **index = n->nindex ? solar_arena_alloc(s->a, (size_t)n->nindex * sizeof *index)
+				       : NULL;
+	for (int i = 0; i < n->nindex; i++)
+		index[i] = lower(s, n->index[i], &C_INDEX, &c);
+	solar_expr *value = lower(s, n->value, &C_VALUE, &c);
+	if (it >= 0 || (g && g->kind != SYM_TENSOR)) {
+		solar_diag_error(s->d, n->name_span, "cannot assign to '%s': it is %s, not a tensor",
+				 n->name,
+				 it >= 0 ? "a loop iterator" : g->kind == SYM_PARAM ? "a param" : "a const");
+		return NULL;
+	}
+	if (!g) {
+		undeclared(s, n->name, n->name_span);
+		return NULL;
+	}
+	solar_tensor *t = &s->p->tensors[g->index];
+	if (t->role == SOLAR_ROLE_IN) {
+		solar_diag_error(s->d, n->name_span,
+				 "cannot write '%s': it is declared `in`; declare it `inout` to "
+				 "update it in place, or `out` if the program only writes it",
+				 n->name);
+		solar_diag_note(s->d, t->span, "'%s' is declared here", n->name);
+		return NULL;
+	}
+	if (t->rank != n->nindex) {
+		rank_error(s, t, n->nindex, n->target_span);
+		return NULL;
+	}
+	if (!value)
+		return NULL;
+	for (int i = 0; i < n->nindex; i++)
+		if (!index[i])
+			return NULL;
+	s->written[g->index] = true;
+
+	solar_stmt *st = solar_arena_alloc(s->a, sizeof *st);
+	st->id = s->nstmts;
+	st->kernel = s->kernel;
+	st->span = n->span;
+	st->tensor = g->index;
+	st->index = index;
+	st->op = n->op;
+	st->value = value;
+	st->depth = s->nscope;
+	st->loops = solar_arena_memdup(s->a, s->scope, (size_t)s->nscope * sizeof *st->loops);
+	s->stmts = grow(s->a, s->stmts, s->nstmts, &s->cap_stmts, sizeof *s->stmts);
+	s->stmts[s->nstmts++] = st;
+
+	solar_node *node = solar_arena_alloc(s->a, sizeof *node);
+	node->kind = SOLAR_N_STMT;
+	node->span = n->span;
+	node->stmt = st;
+	return node;
+}
+
+static solar_node *lower_node(sema *s, const ast_node *n)
+{
+	switch (n->kind) {
+	case AST_FOR:
+		return lower_for(s, n, 0);
+	case AST_IF:
+		return lower_if(s, n);
+	case AST_ASSIGN:
+		return lower_assign(s, n);
+	default:
+		return NULL; /* declarations appear only at top level (grammar) */
+	}
+}
+
+static solar_block lower_block(sema *s, const ast_block *b)
+{
+	solar_block out = {0};
+	if (!b->n)
+		return out;
+	out.items = solar_arena_alloc(s->a, (size_t)b->n * sizeof *out.items);
+	for (int i = 0; i < b->n; i++) {
+		solar_node *node = lower_node(s, b->items[i]);
+		if (node)
+			out.items[out.n++] = node;
+	}
+	return out;
+}
+
+/* ---- the passes ----------------------------------------------------------------------- */
+
+static void check_header(sema *s)
+{
+	const ast_program *prog = &(ast_program){(ast_node **)s->ps->items.items, s->ps->items.n};
+	if (!prog->n || prog->items[0]->kind != AST_AIR) {
+		solar_span at = prog->n ? prog->items[0]->span : (solar_span){0, 0};
+		at.len = 0;
+		solar_diag_error(s->d, at, "missing `air 1;` header: an AIR file must begin with `air 1;`");
+	}
+	for (int i = 0; i < prog->n; i++) {
+		const ast_node *n = prog->items[i];
+		if (n->kind != AST_AIR)
+			continue;
+		if (i > 0)
+			solar_diag_error(s->d, n->span,
+					 "the `air` header must be the first statement of the file, "
+					 "and appear once");
+		else if (n->version != 1)
+			solar_diag_error(s->d, n->version_span,
+					 "AIR version %" PRId64 " is not supported; this solar reads "
+					 "version 1 (`air 1;`)",
+					 n->version);
+		else
+			s->p->air_version = 1;
+	}
+}
+
+/* Enters every declared name, in order, into the tables; reports duplicates. */
+static void declare(sema *s)
+{
+	const ast_list *items = &s->ps->items;
+	int np = 0, nc = 0, nt = 0;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		int *count = n->kind == AST_PARAM ? &np : n->kind == AST_CONST ? &nc
+						      : n->kind == AST_TENSORS ? &nt : NULL;
+		if (count)
+			*count += n->ndecls;
+	}
+	solar_program *p = s->p;
+	p->params = solar_arena_alloc(s->a, (size_t)np * sizeof *p->params);
+	p->consts = solar_arena_alloc(s->a, (size_t)nc * sizeof *p->consts);
+	p->tensors = solar_arena_alloc(s->a, (size_t)nt * sizeof *p->tensors);
+	s->param_bad = solar_arena_alloc(s->ps->arena, (size_t)np + 1);
+	s->const_bad = solar_arena_alloc(s->ps->arena, (size_t)nc + 1);
+	s->written = solar_arena_alloc(s->ps->arena, (size_t)nt + 1);
+	int group = 0;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_PARAM && n->kind != AST_CONST && n->kind != AST_TENSORS)
+			continue;
+		int dt = 0;
+		if (n->kind == AST_TENSORS) {
+			dt = solar_dtype_parse(n->dtype);
+			if (dt < 0) {
+				solar_diag_error(s->d, n->dtype_span, "unknown dtype '%s'%s", n->dtype,
+						 suggest_dtype(s, n->dtype));
+			}
+		}
+		for (int j = 0; j < n->ndecls; j++) {
+			const ast_decl *dc = n->decls[j];
+			int kind = n->kind == AST_PARAM ? SYM_PARAM
+				   : n->kind == AST_CONST ? SYM_CONST
+							  : SYM_TENSOR;
+			int index = kind == SYM_PARAM ? p->nparams
+				    : kind == SYM_CONST ? p->nconsts
+							: p->ntensors;
+			const char *name = solar_arena_strdup(s->a, dc->name);
+			sym *old = sym_add(s->ps->arena, &s->globals, name, kind, index);
+			if (old->kind != kind || old->index != index) {
+				solar_diag_error(s->d, dc->span, "duplicate declaration of '%s'", name);
+				solar_diag_note(s->d, decl_span(s, old),
+						"'%s' is first declared here, as a %s", name,
+						sym_kind_name[old->kind]);
+			}
+			if (kind == SYM_PARAM) {
+				p->params[p->nparams++] = (solar_param){.name = name, .span = dc->span};
+			} else if (kind == SYM_CONST) {
+				p->consts[p->nconsts++] = (solar_const){.name = name, .span = dc->span};
+			} else {
+				solar_tensor *t = &p->tensors[p->ntensors++];
+				t->name = name;
+				t->span = dc->span;
+				t->role = n->role;
+				t->dtype = dt < 0 ? SOLAR_DT_F32 : (solar_dtype)dt;
+				t->rank = dc->rank;
+				t->dims = solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->dims);
+				t->extent = solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->extent);
+				t->decl_span = n->span;
+				t->decl_group = group;
+			}
+		}
+		if (n->kind == AST_TENSORS)
+			group++;
+	}
+}
+
+/* Param defaults, then -D, then the params left without a value. */
+static void params(sema *s, const solar_define *defs, int ndefs)
+{
+	solar_program *p = s->p;
+	const ast_list *items = &s->ps->items;
+	int k = 0;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_PARAM)
+			continue;
+		for (int j = 0; j < n->ndecls; j++, k++) {
+			const ast_decl *dc = n->decls[j];
+			if (!dc->value)
+				continue;
+			int64_t v = 0;
+			int r;
+			lower_int(s, dc->value, &C_DEFAULT, &v, &r);
+			p->params[k].has_default = true;
+			p->params[k].default_value = v;
+			p->params[k].value = v;
+			s->param_bad[k] = r != EVAL_OK;
+		}
+	}
+	for (int i = 0; i < ndefs; i++) {
+		const sym *g = sym_find(&s->globals, defs[i].name);
+		if (!g) {
+			solar_diag_error_nowhere(s->d, "-D %s=%" PRId64 ": there is no param '%s'%s",
+						 defs[i].name, defs[i].value, defs[i].name,
+						 suggest_name(s, defs[i].name));
+		} else if (g->kind != SYM_PARAM) {
+			solar_diag_error_nowhere(s->d,
+						 "-D %s=%" PRId64 ": '%s' is a %s, not a param; only "
+						 "params can be set with -D",
+						 defs[i].name, defs[i].value, defs[i].name,
+						 sym_kind_name[g->kind]);
+			solar_diag_note(s->d, decl_span(s, g), "'%s' is declared here", defs[i].name);
+		} else {
+			p->params[g->index].value = defs[i].value;
+			p->params[g->index].overridden = true;
+			s->param_bad[g->index] = false;
+		}
+	}
+	for (int i = 0; i < p->nparams; i++) {
+		if (p->params[i].has_default || p->params[i].overridden)
+			continue;
+		solar_diag_error(s->d, p->params[i].span,
+				 "param '%s' has no default; give it with -D %s=VALUE",
+				 p->params[i].name, p->params[i].name);
+		s->param_bad[i] = true;
+	}
+}
+
+static void consts(sema *s)
+{
+	solar_program *p = s->p;
+	const ast_list *items = &s->ps->items;
+	int k = 0;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_CONST)
+			continue;
+		for (int j = 0; j < n->ndecls; j++, k++) {
+			int r;
+			s->const_limit = k;
+			p->consts[k].expr = lower_int(s, n->decls[j]->value, &C_CONSTDEF,
+						      &p->consts[k].value, &r);
+			s->const_bad[k] = r != EVAL_OK;
+		}
+	}
+	s->const_limit = p->nconsts;
+}
+
+static void extents(sema *s)
+{
+	solar_program *p = s->p;
+	const ast_list *items = &s->ps->items;
+	int k = 0;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_TENSORS)
+			continue;
+		for (int j = 0; j < n->ndecls; j++, k++) {
+			const ast_decl *dc = n->decls[j];
+			solar_tensor *t = &p->tensors[k];
+			for (int d = 0; d < dc->rank; d++) {
+				int r;
+				t->dims[d] = lower_int(s, dc->dims[d], &C_EXTENT, &t->extent[d], &r);
+				if (r == EVAL_OK && t->extent[d] <= 0)
+					solar_diag_error(s->d, dc->dims[d]->span,
+							 "extent of dimension %d of '%s' is %" PRId64
+							 "%s; extents must be positive",
+							 d + 1, t->name, t->extent[d],
+							 param_values(s, t->dims[d]));
+			}
+		}
+	}
+}
+
+static void kernel_attrs(sema *s, solar_kernel *k, const ast_node *n)
+{
+	bool seen = false;
+	for (int i = 0; i < n->nattrs; i++) {
+		const ast_attr *at = n->attrs[i];
+		if (strcmp(at->key, "math")) {
+			solar_diag_error(s->d, at->key_span,
+					 "unknown kernel attribute '%s'; the only attribute is `math` "
+					 "(strict or tf32)",
+					 at->key);
+			continue;
+		}
+		if (seen)
+			solar_diag_error(s->d, at->key_span, "the kernel attribute `math` is given twice");
+		seen = true;
+		if (!strcmp(at->value, "strict"))
+			k->math = SOLAR_MATH_STRICT;
+		else if (!strcmp(at->value, "tf32"))
+			k->math = SOLAR_MATH_TF32;
+		else
+			solar_diag_error(s->d, at->value_span,
+					 "unknown math mode '%s'; expected strict or tf32", at->value);
+	}
+}
+
+/* A unique name for an implicit kernel: the written tensor's, then _2, _3, ... */
+static const char *implicit_name(sema *s, symtab *taken, symtab *next, const char *base)
+{
+	if (!sym_find(taken, base)) {
+		sym_add(s->ps->arena, taken, base, 0, 0);
+		return base;
+	}
+	sym *counter = sym_add(s->ps->arena, next, base, 0, 2);
+	size_t size = strlen(base) + 24;
+	char *name = solar_arena_alloc(s->a, size);
+	for (;; counter->index++) {
+		snprintf(name, size, "%s_%d", base, counter->index);
+		if (!sym_find(taken, name))
+			break;
+	}
+	counter->index++;
+	sym_add(s->ps->arena, taken, name, 0, 0);
+	return name;
+}
+
+static void kernels(sema *s)
+{
+	const ast_list *items = &s->ps->items;
+	symtab taken = {0}, next = {0};
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_KERNEL)
+			continue;
+		sym *old = sym_add(s->ps->arena, &taken, n->name, 0, i);
+		if (old->index != i) {
+			const ast_node *first = items->items[old->index];
+			solar_diag_error(s->d, n->name_span, "duplicate kernel name '%s'", n->name);
+			solar_diag_note(s->d, first->name_span, "the first kernel '%s' is here",
+					n->name);
+		}
+	}
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_KERNEL && n->kind != AST_FOR && n->kind != AST_IF &&
+		    n->kind != AST_ASSIGN)
+			continue;
+		s->kernels = grow(s->a, s->kernels, s->nkernels, &s->cap_kernels, sizeof *s->kernels);
+		s->kernel = s->nkernels;
+		solar_kernel k = {.span = n->span, .first_stmt = s->nstmts};
+		if (n->kind == AST_KERNEL) {
+			k.name = solar_arena_strdup(s->a, n->name);
+			kernel_attrs(s, &k, n);
+			k.body = lower_block(s, &n->body);
+		} else {
+			k.implicit = true;
+			k.body = lower_block(s, &(ast_block){(ast_node **)&items->items[i], 1});
+		}
+		k.nstmts = s->nstmts - k.first_stmt;
+		if (k.implicit) {
+			const char *base = k.nstmts ? s->p->tensors[s->stmts[k.first_stmt]->tensor].name
+						    : "kernel";
+			k.name = implicit_name(s, &taken, &next, base);
+		}
+		s->kernels[s->nkernels++] = k;
+	}
+}
+
+static void unwritten_outputs(sema *s)
+{
+	for (int i = 0; i < s->p->ntensors; i++) {
+		const solar_tensor *t = &s->p->tensors[i];
+		if (t->role == SOLAR_ROLE_OUT && !s->written[i])
+			solar_diag_warning(s->d, t->span, "'%s' is declared `out` but never written",
+					   t->name);
+	}
+}
+
+solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_define *defs,
+			      int ndefs)
+{
+	sema s = {.ps = ps, .p = p, .a = p->arena, .d = ps->diag};
+	int before = solar_diag_errors(s.d);
+	check_header(&s);
+	declare(&s);
+	params(&s, defs, ndefs);
+	consts(&s);
+	extents(&s);
+	kernels(&s);
+	if (solar_diag_errors(s.d) != before)
+		return NULL;
+	unwritten_outputs(&s);
+	p->iters = s.iters;
+	p->niters = s.niters;
+	p->kernels = s.kernels;
+	p->nkernels = s.nkernels;
+	p->stmts = s.stmts;
+	p->nstmts = s.nstmts;
+	return p;
+}
+
+/* ---- the front end -------------------------------------------------------------------- */
+
+solar_program *solar_frontend_load(const char *file, const char *src, int32_t len,
+				   const solar_define *defs, int ndefs, solar_diag *d)
+{
+	if (!src || len < 0 || len > SOLAR_MAX_SOURCE_BYTES) {
+		solar_diag_error_nowhere(d, "the source is larger than the limit of %d bytes (64 MiB)",
+					 SOLAR_MAX_SOURCE_BYTES);
+		return NULL;
+	}
+	solar_arena *a = solar_arena_new();
+	solar_program *p = solar_arena_alloc(a, sizeof *p);
+	p->arena = a;
+	p->file = solar_arena_strdup(a, file ? file : "<input>");
+	char *copy = solar_arena_alloc(a, (size_t)len + 1);
+	memcpy(copy, src, (size_t)len);
+	p->src = copy;
+	p->src_len = len;
+
+	solar_pstate ps = {.arena = solar_arena_new(), .diag = d, .src = copy, .len = len};
+	bool ok = solar_parse(&ps) == 0 && solar_sema_run(&ps, p, defs, ndefs);
+	solar_arena_free(ps.arena);
+	if (!ok) {
+		solar_arena_free(a);
+		return NULL;
+	}
+	char *why = NULL;
+	size_t why_len = 0;
+	FILE *mem = open_memstream(&why, &why_len);
+	int bad = solar_ir_verify(p, mem ? mem : stderr);
+	if (mem)
+		fclose(mem);
+	if (bad) {
+		solar_diag_error_nowhere(d, "internal error: the IR of this file is inconsistent "
+					    "(a bug in solar): %s",
+					 why ? why : "");
+		solar_arena_free(a);
+		p = NULL;
+	}
+	free(why);
+	return p;
+}

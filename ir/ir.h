@@ -1,0 +1,254 @@
+/* ir.h - the AIR program as solar's passes see it.
+ *
+ * A program is a list of declarations (params, consts, tensors) and a list of kernels; a
+ * kernel is a tree of loop, conditional and statement nodes.  Every name is resolved: an
+ * expression refers to a param, const, iterator or tensor by index into the program's tables.
+ * Everything lives in the program's arena and is freed with solar_program_free.
+ *
+ * Multi-iterator headers (`for i in 0..N, j in 0..M {`) are nested FOR nodes; the inner one
+ * has `joined` set so that the printer writes the header back as it was.  Expressions keep
+ * the names the user wrote (a const is printed by name, its value is in the const table), so
+ * `solar fmt` output parses back to the same IR.
+ */
+#ifndef SOLAR_IR_H
+#define SOLAR_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arena.h"
+
+/* A place in the source: byte offset and length.  Line and column are computed only when a
+ * diagnostic is printed (frontend/diag.c). */
+typedef struct {
+	int32_t off, len;
+} solar_span;
+
+typedef enum {
+	SOLAR_DT_F64,
+	SOLAR_DT_F32,
+	SOLAR_DT_BF16,
+	SOLAR_DT_F16,
+	SOLAR_DT_F8E4M3,
+	SOLAR_DT_F8E5M2,
+	SOLAR_DT_I64,
+	SOLAR_DT_I32,
+	SOLAR_DT_I8,
+	SOLAR_DT_U8,
+	SOLAR_DT_BOOL,
+	SOLAR_DT_COUNT
+} solar_dtype;
+
+typedef enum { SOLAR_ROLE_IN, SOLAR_ROLE_OUT, SOLAR_ROLE_INOUT, SOLAR_ROLE_TMP } solar_role;
+
+typedef enum {
+	SOLAR_E_INT,    /* ival */
+	SOLAR_E_FLOAT,  /* fval; `name` holds the literal's text for printing */
+	SOLAR_E_INF,    /* +infinity (`-inf` is NEG of INF) */
+	SOLAR_E_PARAM,  /* sym: index into params */
+	SOLAR_E_CONST,  /* sym: index into consts */
+	SOLAR_E_ITER,   /* sym: index into iters */
+	SOLAR_E_ACCESS, /* tensor read: sym = tensor index, args = indices (nargs = rank) */
+	SOLAR_E_NEG,    /* args[0] */
+	SOLAR_E_NOT,    /* args[0]; conditions only */
+	SOLAR_E_BIN,    /* binop, args[0], args[1] */
+	SOLAR_E_CALL,   /* fn, args */
+	SOLAR_E_CAST    /* dtype, args[0] */
+} solar_expr_kind;
+
+typedef enum {
+	SOLAR_OP_ADD,
+	SOLAR_OP_SUB,
+	SOLAR_OP_MUL,
+	SOLAR_OP_DIV,      /* `/`: true division, values only */
+	SOLAR_OP_FLOORDIV, /* `//`: floor division by a positive constant in indices */
+	SOLAR_OP_MOD,      /* `%`: remainder with the sign of the divisor */
+	SOLAR_OP_LT,
+	SOLAR_OP_LE,
+	SOLAR_OP_GT,
+	SOLAR_OP_GE,
+	SOLAR_OP_EQ,
+	SOLAR_OP_NE,
+	SOLAR_OP_AND,
+	SOLAR_OP_OR
+} solar_binop;
+
+typedef enum {
+	SOLAR_FN_EXP,
+	SOLAR_FN_LOG,
+	SOLAR_FN_SQRT,
+	SOLAR_FN_RSQRT,
+	SOLAR_FN_TANH,
+	SOLAR_FN_ERF,
+	SOLAR_FN_SIGMOID,
+	SOLAR_FN_ABS,
+	SOLAR_FN_MAX,    /* 2+ args; also allowed in affine bounds and indices */
+	SOLAR_FN_MIN,    /* 2+ args; also allowed in affine bounds and indices */
+	SOLAR_FN_POW,
+	SOLAR_FN_SIN,
+	SOLAR_FN_COS,
+	SOLAR_FN_SELECT, /* select(cond, a, b) */
+	SOLAR_FN_COUNT
+} solar_fn;
+
+typedef struct solar_expr solar_expr;
+struct solar_expr {
+	solar_expr_kind kind;
+	solar_span span;
+	union {
+		int64_t ival;
+		double fval;
+		int sym;
+		solar_binop binop;
+		solar_fn fn;
+		solar_dtype dtype;
+	};
+	const char *name; /* FLOAT: literal text; otherwise the name as written, or NULL */
+	solar_expr **args;
+	int nargs;
+};
+
+typedef enum {
+	SOLAR_ASSIGN,  /* = */
+	SOLAR_ADD_TO,  /* += */
+	SOLAR_MUL_TO,  /* *= */
+	SOLAR_MAX_TO,  /* max= */
+	SOLAR_MIN_TO   /* min= */
+} solar_assign_op;
+
+typedef struct {
+	int id;          /* position in program order, 0-based, = index into program->stmts */
+	int kernel;      /* index of the kernel that holds it */
+	solar_span span;
+	int tensor;      /* written tensor */
+	solar_expr **index; /* rank entries (0 for a scalar tensor) */
+	solar_assign_op op;
+	solar_expr *value;
+	int depth;       /* number of enclosing FOR nodes */
+	int *loops;      /* iterator ids of the enclosing loops, outermost first (depth entries) */
+} solar_stmt;
+
+typedef enum { SOLAR_N_FOR, SOLAR_N_IF, SOLAR_N_STMT } solar_node_kind;
+
+typedef struct solar_node solar_node;
+typedef struct {
+	solar_node **items;
+	int n;
+} solar_block;
+
+struct solar_node {
+	solar_node_kind kind;
+	solar_span span;
+	union {
+		struct {
+			int iter;          /* iterator id */
+			solar_expr *lo;    /* inclusive */
+			solar_expr *hi;    /* exclusive */
+			solar_expr *step;  /* NULL for 1; a positive constant expression */
+			int64_t step_value;
+			bool joined;       /* written in the same header as its parent FOR */
+			solar_block body;
+		} loop;
+		struct {
+			solar_expr *cond;
+			solar_block then, els; /* els.n == 0 when absent */
+		} cond;
+		solar_stmt *stmt;
+	};
+};
+
+typedef enum { SOLAR_MATH_DEFAULT, SOLAR_MATH_STRICT, SOLAR_MATH_TF32 } solar_math;
+
+typedef struct {
+	const char *name;
+	solar_span span;
+	bool implicit;   /* made from a bare top-level nest, not a `kernel` block */
+	solar_math math; /* DEFAULT: the CLI's --math decides */
+	solar_block body;
+	int first_stmt, nstmts; /* its statements are stmts[first_stmt .. first_stmt+nstmts) */
+} solar_kernel;
+
+typedef struct {
+	const char *name;
+	solar_span span;
+	bool has_default;
+	int64_t value;   /* the default, or the -D override; valid after loading */
+	bool overridden; /* set by -D */
+	int64_t default_value; /* the default as declared (when has_default), whatever -D says */
+} solar_param;
+
+typedef struct {
+	const char *name;
+	solar_span span;
+	solar_expr *expr;
+	int64_t value;
+} solar_const;
+
+typedef struct {
+	const char *name;
+	solar_span span;
+	solar_role role;
+	solar_dtype dtype;
+	int rank;
+	solar_expr **dims;   /* rank extents, expressions of params and consts */
+	int64_t *extent;     /* rank extents evaluated with the current param values */
+	solar_span decl_span; /* the whole declaration statement (for printing groups) */
+	int decl_group;      /* tensors declared in one statement share a group number */
+} solar_tensor;
+
+typedef struct {
+	const char *name;
+	solar_span span;
+} solar_iter;
+
+typedef struct {
+	solar_arena *arena;
+	const char *file;   /* as given on the command line ("-" for stdin) */
+	const char *src;    /* the whole source text, NUL-terminated */
+	int32_t src_len;
+	int air_version;
+	solar_param *params;
+	int nparams;
+	solar_const *consts;
+	int nconsts;
+	solar_tensor *tensors;
+	int ntensors;
+	solar_iter *iters;
+	int niters;
+	solar_kernel *kernels;
+	int nkernels;
+	solar_stmt **stmts;
+	int nstmts;
+} solar_program;
+
+void solar_program_free(SOLAR_TAKE solar_program *p);
+
+const char *solar_dtype_name(solar_dtype t);
+int solar_dtype_bytes(solar_dtype t);        /* bool and 8-bit types: 1 */
+bool solar_dtype_is_float(solar_dtype t);
+/* Returns -1 when `name` is no dtype. */
+int solar_dtype_parse(const char *name);
+const char *solar_role_name(solar_role r);
+const char *solar_fn_name(solar_fn f);
+int solar_fn_parse(const char *name);        /* -1 when unknown */
+/* How many arguments a function takes: at least solar_fn_min_args, at most
+ * solar_fn_max_args (-1: no upper limit; max and min take 2 or more). */
+int solar_fn_min_args(solar_fn f);
+int solar_fn_max_args(solar_fn f);
+const char *solar_binop_text(solar_binop op); /* "+", "//", "and", ... */
+const char *solar_assign_text(solar_assign_op op); /* "=", "+=", "max=", ... */
+
+/* Writes the program in canonical AIR (what `solar fmt` prints). */
+void solar_ir_print(SOLAR_KEEP const solar_program *p, FILE *out);
+void solar_ir_print_expr(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e, FILE *out);
+
+/* Checks the IR's structural invariants (indices in range, ranks, program order, ...).
+ * Returns 0 when they hold; otherwise writes what is broken to `err` and returns -1.
+ * A failure is a bug in solar, not in the user's program. */
+int solar_ir_verify(SOLAR_KEEP const solar_program *p, FILE *err);
+
+/* Structural equality of two programs, ignoring spans (for the fmt round-trip test). */
+bool solar_ir_equal(SOLAR_KEEP const solar_program *a, SOLAR_KEEP const solar_program *b);
+
+#endif

@@ -1,0 +1,118 @@
+/* names.c - the spelling of dtypes, roles, functions and operators.
+ *
+ * One table per enum of ir.h, indexed by the enum value, so the text the parser accepts and
+ * the text the printer writes cannot drift apart.  Lookups by name are linear: the tables are
+ * short and the front end calls them once per name.
+ */
+#include <string.h>
+
+#include "ir.h"
+
+static const struct {
+	const char *name;
+	int bytes;
+	bool is_float;
+} dtypes[SOLAR_DT_COUNT] = {
+	[SOLAR_DT_F64] = {"f64", 8, true},        [SOLAR_DT_F32] = {"f32", 4, true},
+	[SOLAR_DT_BF16] = {"bf16", 2, true},      [SOLAR_DT_F16] = {"f16", 2, true},
+	[SOLAR_DT_F8E4M3] = {"f8e4m3", 1, true},  [SOLAR_DT_F8E5M2] = {"f8e5m2", 1, true},
+	[SOLAR_DT_I64] = {"i64", 8, false},       [SOLAR_DT_I32] = {"i32", 4, false},
+	[SOLAR_DT_I8] = {"i8", 1, false},         [SOLAR_DT_U8] = {"u8", 1, false},
+	[SOLAR_DT_BOOL] = {"bool", 1, false},
+};
+
+static const char *const fns[SOLAR_FN_COUNT] = {
+	[SOLAR_FN_EXP] = "exp",     [SOLAR_FN_LOG] = "log",         [SOLAR_FN_SQRT] = "sqrt",
+	[SOLAR_FN_RSQRT] = "rsqrt", [SOLAR_FN_TANH] = "tanh",       [SOLAR_FN_ERF] = "erf",
+	[SOLAR_FN_SIGMOID] = "sigmoid", [SOLAR_FN_ABS] = "abs",     [SOLAR_FN_MAX] = "max",
+	[SOLAR_FN_MIN] = "min",     [SOLAR_FN_POW] = "pow",         [SOLAR_FN_SIN] = "sin",
+	[SOLAR_FN_COS] = "cos",     [SOLAR_FN_SELECT] = "select",
+};
+
+static const char *const binops[] = {
+	[SOLAR_OP_ADD] = "+",       [SOLAR_OP_SUB] = "-", [SOLAR_OP_MUL] = "*",
+	[SOLAR_OP_DIV] = "/",       [SOLAR_OP_FLOORDIV] = "//", [SOLAR_OP_MOD] = "%",
+	[SOLAR_OP_LT] = "<",        [SOLAR_OP_LE] = "<=", [SOLAR_OP_GT] = ">",
+	[SOLAR_OP_GE] = ">=",       [SOLAR_OP_EQ] = "==", [SOLAR_OP_NE] = "!=",
+	[SOLAR_OP_AND] = "and",     [SOLAR_OP_OR] = "or",
+};
+
+static const char *const assigns[] = {
+	[SOLAR_ASSIGN] = "=",   [SOLAR_ADD_TO] = "+=", [SOLAR_MUL_TO] = "*=",
+	[SOLAR_MAX_TO] = "max=", [SOLAR_MIN_TO] = "min=",
+};
+
+static const char *const roles[] = {
+	[SOLAR_ROLE_IN] = "in", [SOLAR_ROLE_OUT] = "out", [SOLAR_ROLE_INOUT] = "inout",
+	[SOLAR_ROLE_TMP] = "tmp",
+};
+
+const char *solar_dtype_name(solar_dtype t)
+{
+	return (unsigned)t < SOLAR_DT_COUNT ? dtypes[t].name : "?";
+}
+
+int solar_dtype_bytes(solar_dtype t)
+{
+	return (unsigned)t < SOLAR_DT_COUNT ? dtypes[t].bytes : 0;
+}
+
+bool solar_dtype_is_float(solar_dtype t)
+{
+	return (unsigned)t < SOLAR_DT_COUNT && dtypes[t].is_float;
+}
+
+int solar_dtype_parse(const char *name)
+{
+	for (int i = 0; i < SOLAR_DT_COUNT; i++)
+		if (!strcmp(name, dtypes[i].name))
+			return i;
+	return -1;
+}
+
+const char *solar_role_name(solar_role r)
+{
+	return (unsigned)r < sizeof roles / sizeof *roles ? roles[r] : "?";
+}
+
+const char *solar_fn_name(solar_fn f)
+{
+	return (unsigned)f < SOLAR_FN_COUNT ? fns[f] : "?";
+}
+
+int solar_fn_parse(const char *name)
+{
+	for (int i = 0; i < SOLAR_FN_COUNT; i++)
+		if (!strcmp(name, fns[i]))
+			return i;
+	return -1;
+}
+
+const char *solar_binop_text(solar_binop op)
+{
+	return (unsigned)op < sizeof binops / sizeof *binops ? binops[op] : "?";
+}
+
+const char *solar_assign_text(solar_assign_op op)
+{
+	return (unsigned)op < sizeof assigns / sizeof *assigns ? assigns[op] : "?";
+}
+
+int solar_fn_min_args(solar_fn f)
+{
+	switch (f) {
+	case SOLAR_FN_MAX:
+	case SOLAR_FN_MIN:
+	case SOLAR_FN_POW:
+		return 2;
+	case SOLAR_FN_SELECT:
+		return 3;
+	default:
+		return 1;
+	}
+}
+
+int solar_fn_max_args(solar_fn f)
+{
+	return f == SOLAR_FN_MAX || f == SOLAR_FN_MIN ? -1 : solar_fn_min_args(f);
+}

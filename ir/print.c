@@ -1,0 +1,305 @@
+/* print.c - the IR back to canonical AIR text (what `solar fmt` prints).
+ *
+ * Canonical form: `air 1;`, then the params (one per line, with their declared defaults,
+ * whatever -D said), the consts (one per line, as written), the tensors (one declaration per
+ * group, as declared), then the kernels in program order; a blank line between sections and
+ * between kernels; two spaces of indent; one statement per line; a space around every binary
+ * operator; parentheses only where precedence needs them; float literals with the text the
+ * user wrote.  Explicit kernels print as `kernel` blocks, implicit ones as the bare top-level
+ * items they came from.  Comments are not part of the IR and are not printed.
+ *
+ * The one promise: the output parses back to an IR that solar_ir_equal accepts, and printing
+ * that IR again gives the same text.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "ir.h"
+
+/* Binding strength, low to high, as in the grammar (frontend/parser.y). */
+enum { P_OR = 1, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_NEG, P_PRIMARY };
+
+static int prec(const solar_expr *e)
+{
+	switch (e->kind) {
+	case SOLAR_E_NEG:
+		return P_NEG;
+	case SOLAR_E_NOT:
+		return P_NOT;
+	case SOLAR_E_BIN:
+		switch (e->binop) {
+		case SOLAR_OP_OR:
+			return P_OR;
+		case SOLAR_OP_AND:
+			return P_AND;
+		case SOLAR_OP_ADD:
+		case SOLAR_OP_SUB:
+			return P_ADD;
+		case SOLAR_OP_MUL:
+		case SOLAR_OP_DIV:
+		case SOLAR_OP_FLOORDIV:
+		case SOLAR_OP_MOD:
+			return P_MUL;
+		default:
+			return P_CMP;
+		}
+	case SOLAR_E_INT:
+		return e->ival < 0 ? P_NEG : P_PRIMARY;
+	default:
+		return P_PRIMARY;
+	}
+}
+
+static void print_expr(const solar_program *p, const solar_expr *e, FILE *out);
+
+static void operand(const solar_program *p, const solar_expr *e, bool parens, FILE *out)
+{
+	if (parens)
+		fputc('(', out);
+	print_expr(p, e, out);
+	if (parens)
+		fputc(')', out);
+}
+
+static void args(const solar_program *p, const solar_expr *e, FILE *out)
+{
+	for (int i = 0; i < e->nargs; i++) {
+		if (i)
+			fputs(", ", out);
+		print_expr(p, e->args[i], out);
+	}
+}
+
+static void print_float(const solar_expr *e, FILE *out)
+{
+	if (e->name) {
+		fputs(e->name, out);
+		return;
+	}
+	char buf[40];
+	snprintf(buf, sizeof buf, "%.17g", e->fval);
+	fputs(buf, out);
+	if (!strpbrk(buf, ".eEn")) /* keep it a float literal */
+		fputs(".0", out);
+}
+
+static void print_expr(const solar_program *p, const solar_expr *e, FILE *out)
+{
+	int mine = prec(e);
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		if (e->ival < 0) /* never made by the parser (it makes NEG of a literal) */
+			fprintf(out, "-%" PRIu64, (uint64_t)0 - (uint64_t)e->ival);
+		else
+			fprintf(out, "%" PRId64, e->ival);
+		return;
+	case SOLAR_E_FLOAT:
+		print_float(e, out);
+		return;
+	case SOLAR_E_INF:
+		fputs("inf", out);
+		return;
+	case SOLAR_E_PARAM:
+		fputs(p->params[e->sym].name, out);
+		return;
+	case SOLAR_E_CONST:
+		fputs(p->consts[e->sym].name, out);
+		return;
+	case SOLAR_E_ITER:
+		fputs(p->iters[e->sym].name, out);
+		return;
+	case SOLAR_E_ACCESS:
+		fputs(p->tensors[e->sym].name, out);
+		if (e->nargs) {
+			fputc('[', out);
+			args(p, e, out);
+			fputc(']', out);
+		}
+		return;
+	case SOLAR_E_NEG:
+		fputc('-', out);
+		operand(p, e->args[0], prec(e->args[0]) < P_PRIMARY, out);
+		return;
+	case SOLAR_E_NOT:
+		fputs("not ", out);
+		operand(p, e->args[0], prec(e->args[0]) < P_NOT, out);
+		return;
+	case SOLAR_E_BIN:
+		/* left-associative, comparisons non-associative */
+		operand(p, e->args[0],
+			prec(e->args[0]) < mine || (mine == P_CMP && prec(e->args[0]) == P_CMP), out);
+		fprintf(out, " %s ", solar_binop_text(e->binop));
+		operand(p, e->args[1], prec(e->args[1]) <= mine, out);
+		return;
+	case SOLAR_E_CALL:
+		fprintf(out, "%s(", solar_fn_name(e->fn));
+		args(p, e, out);
+		fputc(')', out);
+		return;
+	case SOLAR_E_CAST:
+		fprintf(out, "%s(", solar_dtype_name(e->dtype));
+		args(p, e, out);
+		fputc(')', out);
+		return;
+	}
+}
+
+void solar_ir_print_expr(const solar_program *p, const solar_expr *e, FILE *out)
+{
+	print_expr(p, e, out);
+}
+
+static void indent(int depth, FILE *out)
+{
+	for (int i = 0; i < depth; i++)
+		fputs("  ", out);
+}
+
+static void print_block(const solar_program *p, const solar_block *b, int depth, FILE *out);
+
+static void print_if(const solar_program *p, const solar_node *n, int depth, FILE *out)
+{
+	fputs("if ", out);
+	print_expr(p, n->cond.cond, out);
+	fputs(" {\n", out);
+	print_block(p, &n->cond.then, depth + 1, out);
+	indent(depth, out);
+	fputc('}', out);
+	const solar_block *els = &n->cond.els;
+	if (els->n == 1 && els->items[0]->kind == SOLAR_N_IF) {
+		fputs(" else ", out);
+		print_if(p, els->items[0], depth, out);
+		return;
+	}
+	if (els->n) {
+		fputs(" else {\n", out);
+		print_block(p, els, depth + 1, out);
+		indent(depth, out);
+		fputc('}', out);
+	}
+}
+
+static void print_node(const solar_program *p, const solar_node *n, int depth, FILE *out)
+{
+	indent(depth, out);
+	switch (n->kind) {
+	case SOLAR_N_FOR:
+		fputs("for ", out);
+		for (;;) {
+			fprintf(out, "%s in ", p->iters[n->loop.iter].name);
+			print_expr(p, n->loop.lo, out);
+			fputs("..", out);
+			print_expr(p, n->loop.hi, out);
+			if (n->loop.step) {
+				fputs(" step ", out);
+				print_expr(p, n->loop.step, out);
+			}
+			const solar_block *b = &n->loop.body;
+			if (b->n != 1 || b->items[0]->kind != SOLAR_N_FOR || !b->items[0]->loop.joined)
+				break;
+			fputs(", ", out);
+			n = b->items[0];
+		}
+		fputs(" {\n", out);
+		print_block(p, &n->loop.body, depth + 1, out);
+		indent(depth, out);
+		fputs("}\n", out);
+		return;
+	case SOLAR_N_IF:
+		print_if(p, n, depth, out);
+		fputc('\n', out);
+		return;
+	case SOLAR_N_STMT: {
+		const solar_stmt *s = n->stmt;
+		const solar_tensor *t = &p->tensors[s->tensor];
+		fputs(t->name, out);
+		if (t->rank) {
+			fputc('[', out);
+			for (int i = 0; i < t->rank; i++) {
+				if (i)
+					fputs(", ", out);
+				print_expr(p, s->index[i], out);
+			}
+			fputc(']', out);
+		}
+		fprintf(out, " %s ", solar_assign_text(s->op));
+		print_expr(p, s->value, out);
+		fputs(";\n", out);
+		return;
+	}
+	}
+}
+
+static void print_block(const solar_program *p, const solar_block *b, int depth, FILE *out)
+{
+	for (int i = 0; i < b->n; i++)
+		print_node(p, b->items[i], depth, out);
+}
+
+static void print_tensor(const solar_program *p, const solar_tensor *t, FILE *out)
+{
+	fputs(t->name, out);
+	if (!t->rank)
+		return;
+	fputc('[', out);
+	for (int d = 0; d < t->rank; d++) {
+		if (d)
+			fputs(", ", out);
+		print_expr(p, t->dims[d], out);
+	}
+	fputc(']', out);
+}
+
+void solar_ir_print(const solar_program *p, FILE *out)
+{
+	fprintf(out, "air %d;\n", p->air_version ? p->air_version : 1);
+	if (p->nparams)
+		fputc('\n', out);
+	for (int i = 0; i < p->nparams; i++) {
+		const solar_param *par = &p->params[i];
+		fprintf(out, "param %s", par->name);
+		if (par->has_default) {
+			if (par->default_value == INT64_MIN)
+				fprintf(out, " = %" PRId64 " - 1", INT64_MIN + 1);
+			else
+				fprintf(out, " = %" PRId64, par->default_value);
+		}
+		fputs(";\n", out);
+	}
+	if (p->nconsts)
+		fputc('\n', out);
+	for (int i = 0; i < p->nconsts; i++) {
+		fprintf(out, "const %s = ", p->consts[i].name);
+		print_expr(p, p->consts[i].expr, out);
+		fputs(";\n", out);
+	}
+	if (p->ntensors)
+		fputc('\n', out);
+	for (int i = 0; i < p->ntensors;) {
+		const solar_tensor *t = &p->tensors[i];
+		fprintf(out, "%s ", solar_role_name(t->role));
+		int j = i;
+		do {
+			if (j > i)
+				fputs(", ", out);
+			print_tensor(p, &p->tensors[j], out);
+			j++;
+		} while (j < p->ntensors && p->tensors[j].decl_group == t->decl_group);
+		fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
+		i = j;
+	}
+	for (int k = 0; k < p->nkernels; k++) {
+		const solar_kernel *kn = &p->kernels[k];
+		fputc('\n', out);
+		if (kn->implicit) {
+			print_block(p, &kn->body, 0, out);
+			continue;
+		}
+		fprintf(out, "kernel %s ", kn->name);
+		if (kn->math != SOLAR_MATH_DEFAULT)
+			fprintf(out, "[math = %s] ", kn->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+		fputs("{\n", out);
+		print_block(p, &kn->body, 1, out);
+		fputs("}\n", out);
+	}
+}

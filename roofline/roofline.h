@@ -1,0 +1,52 @@
+/* roofline.h - the three speed-of-light bounds of a program on a device.
+ *
+ * Every bound is a time no execution of the program can beat on the device: the maximum over
+ * resources (each datapath: ops / peak; each memory level: bytes / bandwidth) of the time that
+ * resource alone needs, perfect overlap assumed.  They differ in the traffic they charge
+ * (docs/bounds.md): unfused (each kernel alone), fused (compulsory traffic of the whole program)
+ * and cache-aware (fused, with the segment rules for a finite on-chip capacity).
+ */
+#ifndef SOLAR_ROOFLINE_H
+#define SOLAR_ROOFLINE_H
+
+#include <stdio.h>
+
+#include "analysis/work.h"
+#include "devices/device.h"
+
+typedef enum {
+	SOLAR_RES_DRAM,
+	SOLAR_RES_L2,
+	SOLAR_RES_OPS /* + unit * SOLAR_PREC_COUNT + prec */
+} solar_resource_base;
+
+#define SOLAR_RES_COUNT (SOLAR_RES_OPS + SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT)
+
+typedef struct {
+	double time_s;
+	int limiter;                     /* resource index */
+	double res_s[SOLAR_RES_COUNT];   /* time each resource alone needs */
+	double dram_bytes, l2_bytes;     /* traffic charged at each level */
+	double ops;                      /* all operations */
+} solar_roof;
+
+typedef struct {
+	int nkernels;
+	solar_roof *kernel;              /* unfused, per kernel */
+	solar_roof unfused, fused, cache_aware;
+	double l2_carry_bytes;           /* capacity that may survive between launches */
+	double capacity_dram_bytes;      /* S for DRAM traffic (l2 + smem + regs); 0 if unknown */
+	double capacity_l2_bytes;        /* S for L2 traffic (smem + regs); 0 if unknown */
+	int cache_rule_stmt;             /* statement whose segment rule set the DRAM traffic, or -1 */
+	bool missing_peak;               /* some work had no peak and used the fastest one */
+} solar_bounds;
+
+/* Computes all bounds.  Returns 0, or -1 after a message on err (device lacks DRAM figures). */
+int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
+			 solar_bounds *out, FILE *err);
+void solar_bounds_free(solar_bounds *b);
+
+/* "dram", "l2", "tensor.bf16", "simt.f32", "sfu.f32" */
+const char *solar_resource_name(int res, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,624 @@
+/* test_count.c - the exact integer-point counter (analysis/count.c).
+ *
+ * Three kinds of checks:
+ *   - a property test: thousands of random bounded sets (fixed seed; 1-4 dimensions, unions of
+ *     1-3 disjuncts, `mod`, `//` and existential constraints, coefficients up to +-3) counted by
+ *     summation only and compared with isl_set_count_val, which enumerates;
+ *   - closed forms at sizes far beyond enumeration (causal triangle at N = 1e6, a 2^70 box);
+ *   - footprints of strided, dilated, padded convolutions against brute-force marking arrays.
+ * Timing is not asserted here; see bench/count_bench.c.
+ */
+#include "analysis/count.h"
+
+#include <gmp.h>
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/options.h>
+#include <isl/point.h>
+#include <isl/polynomial.h>
+#include <isl/space.h>
+#include <isl/set.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+#include <isl/val_gmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failures++;                                                                \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
+	} while (0)
+
+/* Options that force the summation engine even on tiny sets. */
+static solar_count_options summation_only(void)
+{
+	solar_count_options o = solar_count_defaults();
+	o.enumerate_below = 0;
+	o.fallback_below = 0;
+	return o;
+}
+
+/* Counts `text` (summation only) and compares with the decimal `expect`. */
+static void expect_count(isl_ctx *ctx, const char *text, const char *expect)
+{
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	solar_count_options o = summation_only();
+	const char *why = NULL;
+	isl_val *v = solar_count_set_opt(set, &o, &why);
+	isl_val *want = isl_val_read_from_str(ctx, expect);
+	CHECK(v && isl_val_eq(v, want), "%s: expected %s, got %s (%s)", text, expect,
+	      v ? isl_val_to_str(v) : "NULL", why ? why : "");
+	/* the default path (which may enumerate small sets) must agree too */
+	isl_val *d = solar_count_set(set, &why);
+	CHECK(d && isl_val_eq(d, want), "%s: default path disagrees", text);
+	isl_val_free(d);
+	isl_val_free(v);
+	isl_val_free(want);
+	isl_set_free(set);
+}
+
+static void expect_count_mpz(isl_ctx *ctx, const char *text, const mpz_t expect)
+{
+	char *s = mpz_get_str(NULL, 10, expect);
+	expect_count(ctx, text, s);
+	free(s);
+}
+
+/* Counts `text` both ways and compares; returns false on a mismatch. */
+static bool agrees_with_isl(isl_ctx *ctx, const char *text)
+{
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	if (!set) {
+		fprintf(stderr, "cannot parse %s\n", text);
+		return false;
+	}
+	solar_count_options o = summation_only();
+	const char *why = NULL;
+	isl_val *v = solar_count_set_opt(set, &o, &why);
+	isl_val *w = isl_set_count_val(set);
+	bool ok = v && w && isl_val_eq(v, w);
+	if (!ok) {
+		char *ws = w ? isl_val_to_str(w) : NULL;
+		char *vs = v ? isl_val_to_str(v) : NULL;
+		fprintf(stderr, "mismatch: %s\n  isl %s, solar %s (%s)\n", text, ws ? ws : "NULL",
+			vs ? vs : "NULL", why ? why : "");
+		free(ws);
+		free(vs);
+	}
+	isl_val_free(v);
+	isl_val_free(w);
+	isl_set_free(set);
+	return ok;
+}
+
+/* --- random sets --------------------------------------------------------------------------- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* Uniform in [lo, hi]. */
+static int pick(int lo, int hi)
+{
+	return lo + (int)(next() % (uint64_t)(hi - lo + 1));
+}
+
+typedef struct {
+	char *s;
+	size_t n, cap;
+} buf;
+
+static void put(buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+		va_end(ap);
+		if ((size_t)k < b->cap - b->n) {
+			b->n += (size_t)k;
+			return;
+		}
+		b->cap = b->cap * 2 + (size_t)k + 64;
+		b->s = realloc(b->s, b->cap);
+	}
+}
+
+static const char *const VARS[] = {"a", "b", "c", "d"};
+
+/* A random affine expression over the first `dims` variables, coefficients in [-cmax, cmax]. */
+static void put_expr(buf *b, int dims, int cmax, const char *extra)
+{
+	put(b, "%d", pick(-8, 8));
+	for (int k = 0; k < dims; k++) {
+		int a = pick(-cmax, cmax);
+		if (a)
+			put(b, " + %d%s", a, VARS[k]);
+	}
+	if (extra)
+		put(b, " + %d%s", pick(1, cmax), extra);
+}
+
+static void put_disjunct(buf *b, int dims, int cmax)
+{
+	put(b, "(");
+	for (int k = 0; k < dims; k++) {
+		int lo = pick(-6, 3);
+		put(b, "%s%d <= %s <= %d", k ? " and " : "", lo, VARS[k], lo + pick(0, 11));
+	}
+	int n = pick(0, 3);
+	for (int i = 0; i < n; i++) {
+		put(b, " and ");
+		switch (pick(0, 6)) {
+		case 0:
+		case 1:
+			put_expr(b, dims, cmax, NULL);
+			put(b, " >= 0");
+			break;
+		case 2:
+			put(b, "(");
+			put_expr(b, dims, cmax, NULL);
+			put(b, ") mod %d %s %d", pick(2, 4), pick(0, 1) ? "=" : "<=", pick(0, 1));
+			break;
+		case 3:
+			put(b, "%d%s <= (", pick(1, cmax), VARS[pick(0, dims - 1)]);
+			put_expr(b, dims, cmax, NULL);
+			put(b, ")//%d + %d", pick(2, 4), pick(0, 4));
+			break;
+		case 4:
+			put(b, "(exists e: %d*e <= ", pick(2, 4));
+			put_expr(b, dims, cmax, NULL);
+			put(b, " <= %d*e + %d and ", pick(1, 3), pick(0, 2));
+			put_expr(b, dims, cmax, "e");
+			put(b, " >= 0)");
+			break;
+		case 5:
+			put(b, "(exists e: %s = %d*e + ", VARS[pick(0, dims - 1)], pick(2, 3));
+			put_expr(b, dims, 1, NULL);
+			put(b, ")");
+			break;
+		default:
+			put_expr(b, dims, cmax, NULL);
+			put(b, " = 0");
+			break;
+		}
+	}
+	put(b, ")");
+}
+
+static void random_sets(isl_ctx *ctx, int count)
+{
+	buf b = {malloc(256), 0, 256};
+	int mismatches = 0;
+	for (int t = 0; t < count; t++) {
+		int dims = pick(1, 4), nd = pick(1, 3), cmax = t % 3 == 0 ? 1 : 3;
+		b.n = 0;
+		put(&b, "{ [");
+		for (int k = 0; k < dims; k++)
+			put(&b, "%s%s", k ? ", " : "", VARS[k]);
+		put(&b, "] : ");
+		for (int i = 0; i < nd; i++) {
+			if (i)
+				put(&b, " or ");
+			put_disjunct(&b, dims, cmax);
+		}
+		put(&b, " }");
+		if (!agrees_with_isl(ctx, b.s))
+			mismatches++;
+	}
+	printf("random sets: %d counted, %d mismatches\n", count, mismatches);
+	CHECK(mismatches == 0, "%d of %d random sets disagree with isl_set_count_val", mismatches,
+	      count);
+	free(b.s);
+}
+
+/* --- closed forms -------------------------------------------------------------------------- */
+
+static void closed_forms(isl_ctx *ctx)
+{
+	mpz_t n, t;
+	mpz_inits(n, t, NULL);
+
+	/* matmul box */
+	expect_count(ctx, "{ S[i, j, k] : 0 <= i < 1024 and 0 <= j < 512 and 0 <= k < 256 }",
+		     "134217728");
+	expect_count(ctx, "{ S[i, j, k] : 0 <= i < 8192 and 0 <= j < 8192 and 0 <= k < 8192 }",
+		     "549755813888");
+
+	/* causal triangle N(N+1)/2, at N = 512 and N = 1e6, and with batch dims */
+	expect_count(ctx, "{ [i, j] : 0 <= j <= i < 512 }", "131328");
+	expect_count(ctx, "{ [i, j] : 0 <= j <= i < 1000000 }", "500000500000");
+	mpz_set_ui(n, 32768);
+	mpz_mul_ui(t, n, 32769);
+	mpz_divexact_ui(t, t, 2);
+	mpz_mul_ui(t, t, 8 * 32 * 128);
+	expect_count_mpz(ctx,
+			 "{ QK[b, h, i, j, d] : 0 <= b < 8 and 0 <= h < 32 and 0 <= j <= i < 32768 "
+			 "and 0 <= d < 128 }",
+			 t);
+
+	/* sliding window of width W: sum_i min(i + 1, W) = W(W+1)/2 + (T - W) W */
+	expect_count(ctx, "{ [i, j] : 0 <= i < 1000000 and i - 4096 < j <= i and j >= 0 }",
+		     "4087613440");
+	expect_count(ctx, "{ [i, j] : 0 <= i < 100 and i - 7 < j <= i + 3 and 0 <= j < 100 }",
+		     "973");
+
+	/* k <= min(i, j): sum_{m=0}^{N-1} (m + 1)(2(N - 1 - m) + 1) */
+	for (int N = 7; N <= 3000; N += 2993) {
+		mpz_set_ui(n, 0);
+		for (long m = 0; m < N; m++)
+			mpz_add_ui(n, n, (unsigned long)((m + 1) * (2 * (N - 1 - m) + 1)));
+		char text[160];
+		snprintf(text, sizeof text,
+			 "{ [i, j, k] : 0 <= i < %d and 0 <= j < %d and 0 <= k <= i and k <= j }", N,
+			 N);
+		expect_count_mpz(ctx, text, n);
+	}
+
+	/* a 2^70-point box: beyond 64 bits */
+	expect_count(ctx, "{ [i, j] : 0 <= i < 34359738368 and 0 <= j < 34359738368 }",
+		     "1180591620717411303424");
+	expect_count(ctx,
+		     "{ [i, j, k] : 0 <= i < 34359738368 and 0 <= j <= i and 0 <= k < 1048576 }",
+		     "618970019660704535959044096"); /* 2^35 (2^35 + 1) / 2 * 2^20 */
+
+	/* a big convolution domain: N256 K512 C256 28x28 3x3 */
+	expect_count(ctx,
+		     "{ S[n, k, c, oh, ow, r, s] : 0 <= n < 256 and 0 <= k < 512 and 0 <= c < 256 "
+		     "and 0 <= oh < 28 and 0 <= ow < 28 and 0 <= r < 3 and 0 <= s < 3 }",
+		     "236760072192");
+
+	/* mod and strides at a large size */
+	expect_count(ctx, "{ [i, j] : 0 <= i < 1000000 and 0 <= j <= i and (i + j) mod 3 = 0 }",
+		     "166666833334");
+	expect_count(ctx, "{ [i, j] : 0 <= i < 1000000 and 0 <= 2j <= i }", "250000500000");
+
+	mpz_clears(n, t, NULL);
+}
+
+/* --- convolution footprints ---------------------------------------------------------------- */
+
+/* Input footprint of a 2-D convolution over an H x W image with an R x S kernel, stride st,
+ * dilation dl and padding pd (N images, C channels): the image of the iteration domain under
+ * the access In[n, c, st*oh + dl*r - pd, st*ow + dl*s - pd], intersected with the tensor shape.
+ * Compared with a brute-force marking array. */
+static void conv_footprint(isl_ctx *ctx, int N, int C, int H, int W, int R, int S, int st, int dl,
+			   int pd)
+{
+	int OH = (H + 2 * pd - dl * (R - 1) - 1) / st + 1;
+	int OW = (W + 2 * pd - dl * (S - 1) - 1) / st + 1;
+	char text[1024];
+	snprintf(text, sizeof text,
+		 "{ S[n, k, c, oh, ow, r, s] -> In[n, c, %d oh + %d r - %d, %d ow + %d s - %d] : "
+		 "0 <= n < %d and 0 <= k < 4 and 0 <= c < %d and 0 <= oh < %d and 0 <= ow < %d "
+		 "and 0 <= r < %d and 0 <= s < %d }",
+		 st, dl, pd, st, dl, pd, N, C, OH, OW, R, S);
+	isl_map *acc = isl_map_read_from_str(ctx, text);
+	snprintf(text, sizeof text,
+		 "{ In[n, c, h, w] : 0 <= n < %d and 0 <= c < %d and 0 <= h < %d and 0 <= w < %d }",
+		 N, C, H, W);
+	isl_set *shape = isl_set_read_from_str(ctx, text);
+	isl_set *fp = isl_set_intersect(isl_map_range(acc), shape);
+
+	bool *mark = calloc((size_t)H * (size_t)W, 1);
+	for (int oh = 0; oh < OH; oh++)
+		for (int ow = 0; ow < OW; ow++)
+			for (int r = 0; r < R; r++)
+				for (int s = 0; s < S; s++) {
+					int h = st * oh + dl * r - pd, w = st * ow + dl * s - pd;
+					if (h >= 0 && h < H && w >= 0 && w < W)
+						mark[h * W + w] = true;
+				}
+	long cnt = 0;
+	for (int i = 0; i < H * W; i++)
+		cnt += mark[i];
+	cnt *= (long)N * C;
+	free(mark);
+
+	solar_count_options o = summation_only();
+	const char *why = NULL;
+	isl_val *v = solar_count_set_opt(fp, &o, &why);
+	CHECK(v && isl_val_get_num_si(v) == cnt,
+	      "conv footprint H%d W%d R%d S%d stride %d dilation %d pad %d: expected %ld, got %s (%s)",
+	      H, W, R, S, st, dl, pd, cnt, v ? isl_val_to_str(v) : "NULL", why ? why : "");
+	isl_val_free(v);
+	isl_set_free(fp);
+}
+
+static void conv_footprints(isl_ctx *ctx)
+{
+	conv_footprint(ctx, 2, 3, 16, 16, 3, 3, 2, 2, 1); /* stride 2, dilation 2, padding 1 */
+	conv_footprint(ctx, 1, 2, 17, 13, 3, 3, 2, 1, 1); /* stride 2, pad 1 */
+	conv_footprint(ctx, 1, 1, 32, 32, 2, 2, 4, 1, 0); /* kernel 2, stride 4: gaps */
+	conv_footprint(ctx, 1, 1, 33, 31, 1, 1, 2, 1, 0); /* 1x1, stride 2 */
+	conv_footprint(ctx, 2, 2, 20, 20, 3, 3, 1, 2, 2); /* dilation 2, pad 2 */
+	conv_footprint(ctx, 1, 1, 40, 40, 3, 3, 3, 3, 1); /* stride 3, dilation 3 */
+	conv_footprint(ctx, 1, 1, 28, 28, 5, 5, 3, 2, 0); /* stride 3, dilation 2 */
+	conv_footprint(ctx, 1, 1, 29, 29, 3, 3, 2, 2, 1);
+	conv_footprint(ctx, 3, 4, 224, 224, 7, 7, 2, 1, 3); /* ResNet stem */
+	conv_footprint(ctx, 1, 1, 30, 30, 2, 3, 5, 1, 1);   /* gaps, uneven kernel */
+}
+
+/* --- API contract -------------------------------------------------------------------------- */
+
+static void contract(isl_ctx *ctx)
+{
+	const char *why = NULL;
+	isl_set *s = isl_set_read_from_str(ctx, "{ [i] : i >= 0 }");
+	isl_val *v = solar_count_set(s, &why);
+	CHECK(!v && why && strstr(why, "unbounded"), "unbounded set: %s", why ? why : "no reason");
+	isl_val_free(v);
+	isl_set_free(s);
+
+	why = NULL;
+	s = isl_set_read_from_str(ctx, "[N] -> { [i] : 0 <= i < N <= 10 }");
+	v = solar_count_set(s, &why);
+	CHECK(!v && why && strstr(why, "parameters"), "parameters: %s", why ? why : "no reason");
+	isl_val_free(v);
+	isl_set_free(s);
+
+	/* parameters that the set does not involve are harmless */
+	s = isl_set_read_from_str(ctx, "[N] -> { [i] : 0 <= i < 10 }");
+	v = solar_count_set(s, NULL);
+	CHECK(v && isl_val_get_num_si(v) == 10, "uninvolved parameter");
+	isl_val_free(v);
+	isl_set_free(s);
+
+	v = solar_count_set(NULL, &why);
+	CHECK(!v, "NULL set");
+
+	s = isl_set_read_from_str(ctx, "{ [i, j] : 0 <= i < 10 and i < j < 5 and j > 7 }");
+	v = solar_count_set(s, NULL);
+	CHECK(v && isl_val_is_zero(v), "empty set");
+	isl_val_free(v);
+	isl_set_free(s);
+
+	s = isl_set_read_from_str(ctx, "{ [] }");
+	v = solar_count_set(s, NULL);
+	CHECK(v && isl_val_is_one(v), "zero-dimensional universe");
+	isl_val_free(v);
+	isl_set_free(s);
+
+	/* union of accesses, and the union-set entry point */
+	expect_count(ctx, "{ [x] : exists i : 0 <= i < 1000 and (x = 2i or x = 2i + 1 or x = 2i + 3) }",
+		     "2001");
+	isl_union_set *u = isl_union_set_read_from_str(
+		ctx, "{ A[i, j] : 0 <= j <= i < 100000; B[k] : 0 <= k < 7; C[] }");
+	v = solar_count_union_set(u, &why);
+	CHECK(v && isl_val_get_num_si(v) == 5000050000L + 7 + 1, "union set");
+	isl_val_free(v);
+	isl_union_set_free(u);
+
+	/* an operation limit turns into a clean failure, not a hang or a wrong number */
+	s = isl_set_read_from_str(ctx, "{ [i, j, k] : 0 <= i < 1000 and 0 <= j <= i and "
+				       "0 <= 3k <= i + 2j and (i + j + k) mod 7 < 3 }");
+	isl_ctx_reset_operations(ctx);
+	isl_ctx_set_max_operations(ctx, 20);
+	why = NULL;
+	v = solar_count_set(s, &why);
+	CHECK(!v && why && strstr(why, "operation limit"), "operation limit: %s",
+	      why ? why : "no reason");
+	isl_val_free(v);
+	isl_ctx_set_max_operations(ctx, 0);
+	isl_ctx_reset_operations(ctx);
+	isl_ctx_reset_error(ctx);
+	isl_set_free(s);
+}
+
+/* --- symbolic counts ----------------------------------------------------------------------- */
+
+/* Evaluates the symbolic count of `set` at the parameter values `vals` and compares with the
+ * numeric count of the set with its parameters fixed.  Returns false on a mismatch. */
+static bool symbolic_agrees_at(isl_ctx *ctx, isl_set *set, isl_pw_qpolynomial *pwqp,
+			       const long *vals)
+{
+	isl_size np = isl_set_dim(set, isl_dim_param);
+	isl_space *ps = isl_space_params(isl_set_get_space(set));
+	isl_point *pt = isl_point_zero(ps);
+	isl_set *fixed = isl_set_copy(set);
+	for (int k = 0; k < np; k++) {
+		pt = isl_point_set_coordinate_val(pt, isl_dim_param, k, isl_val_int_from_si(ctx, vals[k]));
+		fixed = isl_set_fix_si(fixed, isl_dim_param, (unsigned)k, (int)vals[k]);
+	}
+	fixed = isl_set_project_out(fixed, isl_dim_param, 0, (unsigned)np);
+	isl_val *got = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(pwqp), pt);
+	isl_val *want = isl_set_count_val(fixed);
+	bool ok = got && want && isl_val_eq(got, want);
+	if (!ok) {
+		char *ss = isl_set_to_str(set), *ps2 = isl_pw_qpolynomial_to_str(pwqp);
+		char *gs = got ? isl_val_to_str(got) : NULL, *ws = want ? isl_val_to_str(want) : NULL;
+		fprintf(stderr, "symbolic mismatch: %s\n  count %s\n  at", ss, ps2);
+		for (int k = 0; k < np; k++)
+			fprintf(stderr, " %ld", vals[k]);
+		fprintf(stderr, ": symbolic %s, enumeration %s\n", gs ? gs : "NULL", ws ? ws : "NULL");
+		free(ss);
+		free(ps2);
+		free(gs);
+		free(ws);
+	}
+	isl_val_free(got);
+	isl_val_free(want);
+	isl_set_free(fixed);
+	return ok;
+}
+
+/* A shape the symbolic counter must handle: checked on a grid of small parameter values. */
+static void symbolic_shape(isl_ctx *ctx, const char *text, int lo, int hi)
+{
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	const char *why = NULL;
+	isl_pw_qpolynomial *c = solar_count_set_symbolic(set, &why);
+	CHECK(c, "symbolic count of %s failed: %s", text, why ? why : "");
+	isl_size np = isl_set_dim(set, isl_dim_param);
+	long vals[4] = {0};
+	int mismatches = 0;
+	for (long g = 0; c && np <= 4; g++) {
+		long r = g;
+		for (int k = 0; k < np; k++) {
+			vals[k] = lo + r % (hi - lo + 1);
+			r /= hi - lo + 1;
+		}
+		if (r)
+			break;
+		mismatches += !symbolic_agrees_at(ctx, set, c, vals);
+	}
+	CHECK(mismatches == 0, "%s: %d symbolic mismatches", text, mismatches);
+	isl_pw_qpolynomial_free(c);
+	isl_set_free(set);
+}
+
+/* The symbolic count evaluated at one large parameter point equals `expect`. */
+static void symbolic_value(isl_ctx *ctx, const char *text, const long *vals, const char *expect)
+{
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	isl_pw_qpolynomial *c = solar_count_set_symbolic(set, NULL);
+	isl_size np = isl_set_dim(set, isl_dim_param);
+	isl_point *pt = isl_point_zero(isl_space_params(isl_set_get_space(set)));
+	for (int k = 0; k < np; k++)
+		pt = isl_point_set_coordinate_val(pt, isl_dim_param, k, isl_val_int_from_si(ctx, vals[k]));
+	isl_val *got = isl_pw_qpolynomial_eval(c, pt);
+	isl_val *want = isl_val_read_from_str(ctx, expect);
+	CHECK(got && isl_val_eq(got, want), "%s at large parameters: expected %s", text, expect);
+	isl_val_free(got);
+	isl_val_free(want);
+	isl_set_free(set);
+}
+
+static void symbolic_counts(isl_ctx *ctx)
+{
+	symbolic_shape(ctx, "[N, M, K] -> { [i, j, k] : 0 <= i < N and 0 <= j < M and 0 <= k < K }",
+		       -1, 6);
+	symbolic_shape(ctx, "[N] -> { [i, j] : 0 <= j <= i < N }", -2, 40);
+	symbolic_shape(ctx, "[B, T] -> { [b, i, j] : 0 <= b < B and 0 <= j <= i < T }", -1, 12);
+	symbolic_shape(ctx, "[T, W] -> { [i, j] : 0 <= i < T and i - W < j <= i and j >= 0 }", -1,
+		       14);
+	symbolic_shape(ctx, "[N] -> { [i, j, k] : 0 <= i < N and 0 <= j < N and 0 <= k <= i and "
+			    "k <= j }",
+		       -1, 25);
+	symbolic_shape(ctx, "[N, M] -> { [i, j] : 0 <= i < N and 0 <= j < M and i + j <= N }", -1,
+		       12);
+	symbolic_shape(ctx, "[N] -> { [i] : 0 <= i < N and i mod 3 = 0 }", -2, 40);
+	symbolic_shape(ctx, "[N] -> { [i] : 0 <= i <= N // 3 }", -2, 40);
+	symbolic_shape(ctx, "[N] -> { [i, j] : 0 <= i < N and 0 <= 2j <= i }", -2, 30);
+	/* padded, strided, dilated convolution rows: footprint in h of oh < H, r < 3 */
+	symbolic_shape(ctx, "[H] -> { [h] : exists oh, r : h = 2oh + 2r - 1 and 0 <= oh < H and "
+			    "0 <= r < 3 and 0 <= h < 2H }",
+		       -1, 30);
+	symbolic_shape(ctx, "[H, R] -> { [oh, r] : 0 <= oh and oh + r < H and 0 <= r < R }", -1,
+		       12);
+
+	long big[3] = {1000000, 0, 0};
+	symbolic_value(ctx, "[N] -> { [i, j] : 0 <= j <= i < N }", big, "500000500000");
+	long box[3] = {34359738368L, 34359738368L, 0};
+	symbolic_value(ctx, "[N, M] -> { [i, j] : 0 <= i < N and 0 <= j < M }", box,
+		       "1180591620717411303424");
+
+	/* out of reach: a clean NULL and a reason */
+	const char *why = NULL;
+	isl_set *s = isl_set_read_from_str(ctx, "[N] -> { [i] : i >= N }");
+	isl_pw_qpolynomial *c = solar_count_set_symbolic(s, &why);
+	CHECK(!c && why && strstr(why, "unbounded"), "symbolic unbounded: %s", why ? why : "");
+	isl_pw_qpolynomial_free(c);
+	isl_set_free(s);
+	why = NULL;
+	s = isl_set_read_from_str(ctx, "[N] -> { [i] : 0 <= 5000i <= N }");
+	c = solar_count_set_symbolic(s, &why);
+	CHECK(!c && why, "symbolic with a huge stride should give up cleanly");
+	isl_pw_qpolynomial_free(c);
+	isl_set_free(s);
+}
+
+/* Random parametric sets: box-bounded variables (so bounded for all parameter values) with
+ * constraints that mix variables and the parameters N, M. */
+static void random_symbolic(isl_ctx *ctx, int count)
+{
+	buf b = {malloc(256), 0, 256};
+	int mismatches = 0, given_up = 0;
+	for (int t = 0; t < count; t++) {
+		int dims = pick(1, 3), nd = pick(1, 2), cmax = t % 2 ? 1 : 2;
+		b.n = 0;
+		put(&b, "[N, M] -> { [");
+		for (int k = 0; k < dims; k++)
+			put(&b, "%s%s", k ? ", " : "", VARS[k]);
+		put(&b, "] : ");
+		for (int i = 0; i < nd; i++) {
+			put(&b, "%s(", i ? " or " : "");
+			for (int k = 0; k < dims; k++)
+				put(&b, "%s%d <= %s <= %d", k ? " and " : "", pick(-3, 0), VARS[k],
+				    pick(2, 10));
+			int n = pick(1, 3);
+			for (int j = 0; j < n; j++) {
+				put(&b, " and ");
+				int kind = pick(0, 3);
+				if (kind == 3) {
+					put(&b, "(");
+					put_expr(&b, dims, cmax, NULL);
+					put(&b, ") mod %d = 0", pick(2, 3));
+					continue;
+				}
+				put_expr(&b, dims, cmax, NULL);
+				put(&b, " %s %dN + %dM", kind == 2 ? "<=" : ">=", pick(-1, 1),
+				    pick(-1, 1));
+			}
+			put(&b, ")");
+		}
+		put(&b, " }");
+		isl_set *set = isl_set_read_from_str(ctx, b.s);
+		const char *why = NULL;
+		isl_pw_qpolynomial *c = solar_count_set_symbolic(set, &why);
+		if (!c) {
+			given_up++;
+		} else {
+			for (int e = 0; e < 6; e++) {
+				long vals[2] = {pick(-4, 14), pick(-4, 14)};
+				if (!symbolic_agrees_at(ctx, set, c, vals)) {
+					mismatches++;
+					break;
+				}
+			}
+		}
+		isl_pw_qpolynomial_free(c);
+		isl_set_free(set);
+	}
+	printf("random parametric sets: %d counted symbolically, %d given up, %d mismatches\n",
+	       count - given_up, given_up, mismatches);
+	CHECK(mismatches == 0, "%d random parametric sets disagree", mismatches);
+	CHECK(given_up * 10 < count, "symbolic counter gave up on %d of %d sets", given_up, count);
+	free(b.s);
+}
+
+int main(void)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	contract(ctx);
+	closed_forms(ctx);
+	conv_footprints(ctx);
+	random_sets(ctx, 2400);
+	symbolic_counts(ctx);
+	random_symbolic(ctx, 400);
+	isl_ctx_free(ctx);
+	if (failures) {
+		fprintf(stderr, "test_count: %d failure(s)\n", failures);
+		return 1;
+	}
+	printf("test_count: ok\n");
+	return 0;
+}
