@@ -121,33 +121,54 @@ static isl_stat report_uninit(isl_set *set, void *user)
 	return isl_stat_ok;
 }
 
+solar_analysis *solar_analysis_new(const solar_program *p, solar_diag *d)
+{
+	solar_analysis *a = calloc(1, sizeof *a);
+	a->ctx = solar_isl_ctx_new();
+	a->model = solar_model_build(p, a->ctx, false, d);
+	if (a->model && solar_model_flow(a->model, &a->dep, &a->no_source) < 0) {
+		solar_diag_error_nowhere(d, "dataflow analysis failed (%s)",
+					 isl_ctx_last_error(a->ctx) == isl_error_quota
+						 ? "ISL operation limit reached"
+						 : "ISL error");
+		solar_model_free(a->model);
+		a->model = NULL;
+	}
+	if (!a->model) {
+		solar_analysis_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void solar_analysis_free(solar_analysis *a)
+{
+	if (!a)
+		return;
+	isl_union_map_free(a->dep);
+	isl_union_set_free(a->no_source);
+	solar_model_free(a->model);
+	isl_ctx_free(a->ctx);
+	free(a);
+}
+
+int solar_analysis_run_checks(solar_analysis *a, solar_diag *d)
+{
+	int errors = check_bounds(a->model, d);
+	if (!errors) {
+		struct uninit_ctx c = {a->model, d, 0};
+		isl_union_set_foreach_set(a->no_source, report_uninit, &c);
+		errors += c.errors;
+	}
+	return errors;
+}
+
 int solar_analysis_check(const solar_program *p, solar_diag *d)
 {
-	isl_ctx *ctx = solar_isl_ctx_new();
-	solar_model *m = solar_model_build(p, ctx, false, d);
-	int errors = 0;
-	if (!m) {
-		errors = 1;
-		goto out;
-	}
-	errors += check_bounds(m, d);
-	if (!errors) {
-		isl_union_set *nosrc = NULL;
-		if (solar_model_flow(m, NULL, &nosrc) < 0) {
-			solar_diag_error_nowhere(d, "dataflow analysis failed (%s)",
-						 isl_ctx_last_error(ctx) == isl_error_quota
-							 ? "ISL operation limit reached"
-							 : "ISL error");
-			errors++;
-		} else {
-			struct uninit_ctx c = {m, d, 0};
-			isl_union_set_foreach_set(nosrc, report_uninit, &c);
-			errors += c.errors;
-		}
-		isl_union_set_free(nosrc);
-	}
-	solar_model_free(m);
-out:
-	isl_ctx_free(ctx);
+	solar_analysis *a = solar_analysis_new(p, d);
+	if (!a)
+		return 1;
+	int errors = solar_analysis_run_checks(a, d);
+	solar_analysis_free(a);
 	return errors;
 }

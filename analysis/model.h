@@ -69,6 +69,14 @@ int solar_model_flow(const solar_model *m, __isl_give isl_union_map **dep,
 /* The access relation of the END reader of tensor t: E<t>[...] -> T<t>[...]. */
 __isl_give isl_map *solar_model_end_access(const solar_model *m, int t);
 
+/* What solar_analysis holds (analysis.h). */
+struct solar_analysis {
+	isl_ctx *ctx;
+	solar_model *model;
+	isl_union_map *dep;      /* see solar_model_flow */
+	isl_union_set *no_source;
+};
+
 /* Names used in ISL tuples. */
 void solar_model_stmt_name(char *buf, size_t n, int stmt);
 void solar_model_ref_name(char *buf, size_t n, int ref);

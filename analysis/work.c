@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "count.h"
 #include "model.h"
 
@@ -121,6 +122,8 @@ static bool has_access(const solar_expr *e)
 static void count_expr(const solar_program *p, const solar_expr *e, solar_prec prec,
 		       solar_op_mix *mix)
 {
+	if (e->kind == SOLAR_E_ACCESS)
+		return; /* index arithmetic is address computation, not work */
 	for (int i = 0; i < e->nargs; i++)
 		count_expr(p, e->args[i], prec, mix);
 	switch (e->kind) {
@@ -145,6 +148,25 @@ static bool uses_iter(const solar_expr *e, int iter)
 	for (int i = 0; i < e->nargs; i++)
 		if (uses_iter(e->args[i], iter))
 			return true;
+	return false;
+}
+
+/* Whether an operand reads a tensor and is reused across the output: some iterator of the
+ * output index does not appear in it (A[i, k] is reused along j in C[i, j]).  A matrix unit
+ * needs reuse on both sides; a product whose operand changes with every output element (a
+ * dot product, a GEMV, x * x) is vector work and bandwidth-bound. */
+static bool reuses(const solar_program *p, const solar_stmt *s, const solar_expr *operand)
+{
+	if (!has_access(operand))
+		return false;
+	const solar_tensor *out = &p->tensors[s->tensor];
+	for (int k = 0; k < s->depth; k++) {
+		bool in_out = false;
+		for (int j = 0; j < out->rank && !in_out; j++)
+			in_out = uses_iter(s->index[j], s->loops[k]);
+		if (in_out && !uses_iter(operand, s->loops[k]))
+			return true;
+	}
 	return false;
 }
 
@@ -199,7 +221,7 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 	 * tensors: one multiply-accumulate (2 ops) on the tensor unit at the narrowest operand
 	 * precision where the unit supports it, else on SIMT. */
 	if (s->op == SOLAR_ADD_TO && red > 0 && v->kind == SOLAR_E_BIN &&
-	    v->binop == SOLAR_OP_MUL && has_access(v->args[0]) && has_access(v->args[1])) {
+	    v->binop == SOLAR_OP_MUL && reuses(p, s, v->args[0]) && reuses(p, s, v->args[1])) {
 		int ta = expr_dtype(p, v->args[0]), tb = expr_dtype(p, v->args[1]);
 		solar_dtype t = (solar_dtype)(dtype_width(ta) <= dtype_width(tb) ? ta : tb);
 		bool on_tensor;
@@ -400,14 +422,29 @@ static void scope_data(const solar_model *m, isl_union_map *dep, isl_union_set *
 
 solar_work *solar_work_count(const solar_program *p, solar_math math, solar_diag *d)
 {
-	isl_ctx *ctx = solar_isl_ctx_new();
-	solar_model *m = solar_model_build(p, ctx, false, d);
-	if (!m) {
-		isl_ctx_free(ctx);
+	solar_analysis *a = solar_analysis_new(p, d);
+	return a ? solar_work_count_from(a, math, d) : NULL;
+}
+
+solar_work *solar_work_check_and_count(const solar_program *p, solar_math math, solar_diag *d)
+{
+	solar_analysis *a = solar_analysis_new(p, d);
+	if (!a)
+		return NULL;
+	if (solar_analysis_run_checks(a, d)) {
+		solar_analysis_free(a);
 		return NULL;
 	}
+	return solar_work_count_from(a, math, d);
+}
+
+solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag *d)
+{
+	const solar_model *m = a->model;
+	const solar_program *p = m->prog;
 	solar_work *w = calloc(1, sizeof *w);
-	w->ctx = ctx;
+	w->ctx = a->ctx;
+	w->analysis = a;
 	w->prog = p;
 	w->math_default = math;
 	w->stmt = calloc((size_t)p->nstmts + 1, sizeof *w->stmt);
@@ -433,19 +470,10 @@ solar_work *solar_work_count(const solar_program *p, solar_math math, solar_diag
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
-	isl_union_map *dep = NULL;
-	isl_union_set *nosrc = NULL;
-	if (!failed && solar_model_flow(m, &dep, &nosrc) < 0) {
-		solar_diag_error_nowhere(d, "dataflow analysis failed");
-		failed = 1;
-	}
 	for (int k = 0; k < p->nkernels && !failed; k++)
-		scope_data(m, dep, nosrc, k, &w->kernel[k], d, &failed);
+		scope_data(m, a->dep, a->no_source, k, &w->kernel[k], d, &failed);
 	if (!failed)
-		scope_data(m, dep, nosrc, -1, &w->total, d, &failed);
-	isl_union_map_free(dep);
-	isl_union_set_free(nosrc);
-	solar_model_free(m);
+		scope_data(m, a->dep, a->no_source, -1, &w->total, d, &failed);
 	if (failed) {
 		solar_work_free(w);
 		return NULL;
@@ -481,6 +509,6 @@ void solar_work_free(solar_work *w)
 	scope_free(p, &w->total);
 	free(w->stmt);
 	free(w->kernel);
-	isl_ctx_free(w->ctx);
+	solar_analysis_free(w->analysis);
 	free(w);
 }

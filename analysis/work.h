@@ -64,8 +64,11 @@ typedef struct {
 	solar_tensor_data *tensor; /* per tensor */
 } solar_scope_work;
 
+typedef struct solar_analysis solar_analysis;
+
 typedef struct {
 	isl_ctx *ctx;
+	solar_analysis *analysis; /* owned: the counts' isl_vals live in its context */
 	const solar_program *prog;
 	solar_math math_default;
 	solar_stmt_work *stmt;
@@ -77,6 +80,13 @@ typedef struct {
  * Returns NULL after reporting through d on failure (ISL limit, count failure). */
 SOLAR_GIVE solar_work *solar_work_count(SOLAR_KEEP const solar_program *p, solar_math math,
 					solar_diag *d);
+/* The same on an analysis already built (and checked); takes it, also on failure. */
+SOLAR_GIVE solar_work *solar_work_count_from(SOLAR_TAKE solar_analysis *a, solar_math math,
+					     solar_diag *d);
+/* solar count's and solar analyze's path: the checks of `solar check`, then the counts, on
+ * one analysis.  NULL when either reported an error through d. */
+SOLAR_GIVE solar_work *solar_work_check_and_count(SOLAR_KEEP const solar_program *p,
+						  solar_math math, solar_diag *d);
 void solar_work_free(SOLAR_TAKE solar_work *w);
 
 /* Per-instance operation mix of a statement under a math mode. */

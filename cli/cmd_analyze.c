@@ -394,11 +394,7 @@ int solar_cmd_analyze(const solar_opts *o)
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
-	if (solar_analysis_check(l.prog, l.diag)) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
-	w = solar_work_count(l.prog, o->math, l.diag);
+	w = solar_work_check_and_count(l.prog, o->math, l.diag);
 	if (!w) {
 		rc = SOLAR_EXIT_ERRORS;
 		goto done;

@@ -191,11 +191,8 @@ int solar_cmd_count(const solar_opts *o)
 	if (o->symbolic) {
 		rc = solar_symbolic_report(l.prog, o->format == SOLAR_FMT_JSON, out, l.diag);
 		solar_diag_finish(l.diag);
-	} else if (solar_analysis_check(l.prog, l.diag)) {
-		solar_diag_finish(l.diag);
-		rc = SOLAR_EXIT_ERRORS;
 	} else {
-		solar_work *w = solar_work_count(l.prog, o->math, l.diag);
+		solar_work *w = solar_work_check_and_count(l.prog, o->math, l.diag);
 		if (!w) {
 			solar_diag_finish(l.diag);
 			rc = SOLAR_EXIT_ERRORS;

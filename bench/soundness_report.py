@@ -1,0 +1,83 @@
+"""Compares measured times with solar's bounds and writes docs/soundness.md.
+
+    python3 bench/soundness_report.py bench/results/soundness-h200-DATE.json [build/solar]
+
+For every example and every measured path (eager PyTorch, and the best library path where
+bench/soundness.py timed one) it runs `solar analyze --json` with devices/h200-sxm.json (with
+`--math tf32` for paths that ran with TF32) and checks measured >= bound.  The minimum over runs
+is compared, not the median: the bound must hold for the fastest run.  The unfused bound is
+compared only with code that runs the kernels as written (eager); fused code (SDPA flash) is
+compared with the fused and cache-aware bounds.  Exits 1 on any violation.
+"""
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEVICE = "devices/h200-sxm.json"
+
+
+def analyze(solar, name, math):
+    cmd = [solar, "analyze", f"examples/{name}.air", "--device", DEVICE, "--json"]
+    if math == "tf32":
+        cmd += ["--math", "tf32"]
+    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def us(s):
+    return f"{s * 1e6:.1f} us"
+
+
+def main():
+    data = json.loads(pathlib.Path(sys.argv[1]).read_text())
+    solar = sys.argv[2] if len(sys.argv) > 2 else str(ROOT / "build" / "solar")
+    rows, violations = [], 0
+    for name, paths in sorted(data["examples"].items()):
+        for label, m in paths.items():
+            if "min_s" not in m:
+                rows.append(f"| {name} | {label} | not run: {m.get('error', '?')} | | | | |")
+                continue
+            a = analyze(solar, name, m["math"])
+            fused_code = label != "eager"
+            cells = []
+            for key in ("unfused", "cache_aware", "fused"):
+                t = a[key]["time_s"]
+                if key == "unfused" and fused_code:
+                    cells.append("n/a (fused code)")
+                    continue
+                ratio = m["min_s"] / t
+                bad = ratio < 1
+                violations += bad
+                cells.append(f"{us(t)} ({ratio:.2f}x){' **VIOLATION**' if bad else ''}")
+            rows.append(f"| {name} | {label} ({m['math']}) | {us(m['min_s'])} | "
+                        + " | ".join(cells) + f" | {a['fused']['limited_by']} |")
+    head = f"""# Soundness: measured times against solar's bounds
+
+The promise: no measured time is below a bound. Each row is one example timed at its default
+size on the machine below; the cells give the bound and measured / bound (must be >= 1).
+
+- Device: {data['device']}, PyTorch {data['torch']}, CUDA {data['cuda']}; descriptor `{DEVICE}`
+  (datasheet figures).
+- Method (bench/soundness.py): {data['warmup']} warm-ups, {data['runs']} timed runs with CUDA
+  events, the L2 flushed before each run ({data['l2_flush_bytes'] >> 20} MiB overwritten); the
+  minimum over runs is compared. Math flags: matmul TF32 off, cuDNN TF32 on (PyTorch defaults);
+  the `cublas_tf32` path turns matmul TF32 on and is compared with `--math tf32` bounds.
+- Clocks were not locked (the lease forbids changing settings); the descriptor's peaks are the
+  datasheet's maximum-clock figures, which no run can exceed.
+- Date and command: 2026-11-29, `python3 bench/soundness.py OUT.json` on the H200, then
+  `python3 bench/soundness_report.py {sys.argv[1]}` here.
+
+**Violations: {violations}.**
+
+| example | path | measured (min) | unfused | cache-aware | fused | fused limited by |
+|---|---|---|---|---|---|---|
+"""
+    (ROOT / "docs" / "soundness.md").write_text(head + "\n".join(rows) + "\n")
+    print(f"{len(rows)} rows, {violations} violations")
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
