@@ -53,7 +53,7 @@ static const char WHY_INTERNAL[] = "internal error: non-integral or inconsistent
 static const char WHY_SYMBOLIC[] =
 	"symbolic count needs a bound with a non-unit coefficient or a parametric enumeration";
 
-enum { MAX_VARS = 60 };
+enum { MAX_VARS = 60, SYM_LEVELS = 40, MAX_SYMBOLIC_PIECES = 512 };
 
 solar_count_options solar_count_defaults(void)
 {
@@ -116,7 +116,8 @@ typedef struct counter {
 	/* symbolic count: the parameters' space, the pieces found so far, and for each symbol slot
 	 * k the residue class it stands for: parameter k = sym_m[k] * slot k + sym_r[k] */
 	isl_space *param_space;
-	isl_pw_qpolynomial *sym_sum;
+	isl_pw_qpolynomial **sym_acc; /* sym_acc[k]: sum of 2^k pieces, or NULL (a binary counter) */
+	long leaves, max_leaves;
 	mpz_t *sym_m, *sym_r;
 	int (*leaf)(struct counter *c, struct sys *s, struct poly *p);
 } counter;
@@ -886,8 +887,18 @@ static int leaf_symbolic(counter *c, sys *s, poly *p)
 		isl_set_free(dom);
 		return fail(c, WHY_ISL);
 	}
-	c->sym_sum = isl_pw_qpolynomial_add(c->sym_sum, isl_pw_qpolynomial_alloc(dom, qp));
-	return c->sym_sum ? 0 : fail(c, WHY_ISL);
+	if (++c->leaves > c->max_leaves)
+		return fail(c, WHY_PIECES);
+	/* adding pieces one by one to a growing sum makes ISL split ever more domains; pairing
+	 * sums of equal size keeps the work near n log n */
+	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(dom, qp);
+	int k = 0;
+	for (; k < SYM_LEVELS - 1 && c->sym_acc[k]; k++) {
+		piece = isl_pw_qpolynomial_add(c->sym_acc[k], piece);
+		c->sym_acc[k] = NULL;
+	}
+	c->sym_acc[k] = c->sym_acc[k] ? isl_pw_qpolynomial_add(c->sym_acc[k], piece) : piece;
+	return c->sym_acc[k] ? 0 : fail(c, WHY_ISL);
 }
 
 /* Step 3: sum variable x, whose inequalities all have +-1 coefficients, chamber by chamber. */
@@ -1386,7 +1397,6 @@ static void counter_clear(counter *c)
 	free(c->faul);
 	mpq_clear(c->total);
 	isl_space_free(c->param_space);
-	isl_pw_qpolynomial_free(c->sym_sum);
 	for (int k = 0; c->sym_m && k < c->nsym; k++)
 		mpz_clears(c->sym_m[k], c->sym_r[k], NULL);
 	free(c->sym_m);
@@ -1664,11 +1674,12 @@ __isl_give isl_val *solar_count_union_set(__isl_keep isl_union_set *uset, const 
 
 typedef struct {
 	isl_space *param_space;
-	isl_pw_qpolynomial *sum;
+	isl_pw_qpolynomial *acc[SYM_LEVELS];
+	long leaves;
 	const char *why;
 } sym_walk;
 
-/* Adds the symbolic count of one basic set (taken) to w->sum. */
+/* Adds the symbolic count of one basic set (taken) to w->acc. */
 static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 {
 	sym_walk *w = user;
@@ -1685,8 +1696,9 @@ static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 	c.symbolic = true;
 	c.leaf = leaf_symbolic;
 	c.param_space = isl_space_copy(w->param_space);
-	c.sym_sum = w->sum;
-	w->sum = NULL;
+	c.sym_acc = w->acc;
+	c.leaves = w->leaves;
+	c.max_leaves = MAX_SYMBOLIC_PIECES;
 	c.sym_m = xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_m);
 	c.sym_r = xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_r);
 	for (int k = 0; k < np; k++) {
@@ -1709,8 +1721,7 @@ static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 	}
 	if (rc < 0)
 		w->why = c.why ? c.why : WHY_INTERNAL;
-	w->sum = c.sym_sum;
-	c.sym_sum = NULL;
+	w->leaves = c.leaves;
 	poly_clear(&p);
 	sys_clear(&c, &s);
 	counter_clear(&c);
@@ -1724,6 +1735,7 @@ __isl_give isl_pw_qpolynomial *solar_count_set_symbolic(__isl_keep isl_set *set_
 	const char *dummy;
 	if (!why)
 		why = &dummy;
+	*why = NULL;
 	if (!set_with_params) {
 		*why = WHY_ISL;
 		return NULL;
@@ -1733,24 +1745,27 @@ __isl_give isl_pw_qpolynomial *solar_count_set_symbolic(__isl_keep isl_set *set_
 		*why = bounded < 0 ? WHY_ISL : WHY_UNBOUNDED;
 		return NULL;
 	}
-	sym_walk w = {isl_space_params(isl_set_get_space(set_with_params)), NULL, NULL};
+	sym_walk w = {.param_space = isl_space_params(isl_set_get_space(set_with_params))};
 	isl_qpolynomial *zero = isl_qpolynomial_zero_on_domain(isl_space_copy(w.param_space));
-	w.sum = isl_pw_qpolynomial_zero(isl_qpolynomial_get_space(zero));
+	isl_pw_qpolynomial *sum = isl_pw_qpolynomial_zero(isl_qpolynomial_get_space(zero));
 	isl_qpolynomial_free(zero);
 	isl_set *d = isl_set_copy(set_with_params);
 	d = isl_set_compute_divs(d);
 	d = isl_set_make_disjoint(d);
 	d = isl_set_compute_divs(d);
-	if (!d || !w.sum || isl_set_foreach_basic_set(d, walk_basic_set_symbolic, &w) < 0) {
+	bool ok = d && sum && isl_set_foreach_basic_set(d, walk_basic_set_symbolic, &w) == 0;
+	for (int k = 0; k < SYM_LEVELS; k++)
+		if (w.acc[k])
+			sum = isl_pw_qpolynomial_add(sum, w.acc[k]);
+	if (!ok || !sum) {
 		*why = w.why ? w.why : WHY_ISL;
-		isl_pw_qpolynomial_free(w.sum);
-		w.sum = NULL;
+		sum = isl_pw_qpolynomial_free(sum);
 	}
 	isl_set_free(d);
 	isl_space_free(w.param_space);
-	if (w.sum)
-		w.sum = isl_pw_qpolynomial_coalesce(w.sum);
-	if (!w.sum && !*why)
+	if (sum)
+		sum = isl_pw_qpolynomial_coalesce(sum);
+	if (!sum && !*why)
 		*why = WHY_ISL;
-	return w.sum;
+	return sum;
 }

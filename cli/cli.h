@@ -7,7 +7,9 @@
 #define SOLAR_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+#include "devices/device.h"
 #include "frontend/frontend.h"
 
 enum { SOLAR_EXIT_OK = 0, SOLAR_EXIT_ERRORS = 1, SOLAR_EXIT_USAGE = 2 };
@@ -29,6 +31,27 @@ typedef struct {
 	double measured_s; /* < 0 when absent */
 	const char *measured_file;
 	const char *out;  /* -o FILE */
+	/* provision, sweep, report (docs/provision.md, docs/report.md) */
+	double target_s;          /* --target-time TIME (or RATE in Hz); 0 when absent */
+	const char *bound;        /* --bound unfused|fused|cache-aware|all */
+	const char **sets;        /* --set PATH=VALUE device overrides */
+	int nsets;
+	const char **vary;        /* --vary NAME=FROM..TO */
+	int nvary;
+	int steps;                /* --steps N; 0: the command's default */
+	const char *svg_out;      /* --svg FILE */
+	const char *md_out;       /* --md FILE */
+	const char *json_out;     /* report: --json FILE */
+	const char *baseline;     /* --baseline FILE */
+	double max_headroom;      /* --max-headroom X, when has_max_headroom */
+	double max_regression;    /* --max-regression R (relative), when has_max_regression */
+	bool has_max_headroom, has_max_regression;
+	/* validate (docs/validate.md) */
+	const char *ref;          /* --ref MODEL.py: the PyTorch original */
+	const char *backend;      /* --backend cpu|cuda; NULL: cpu */
+	const char *tol;          /* --tol REL: relative tolerance passed to the harness */
+	const char *keep;         /* --keep DIR: work there and keep the files */
+	double timeout_s;         /* --timeout SECONDS per step; 0: the default */
 } solar_opts;
 
 /* A loaded program with its diagnostics context and source buffer. */
@@ -52,5 +75,19 @@ int solar_cmd_count(const solar_opts *o);
 int solar_cmd_graph(const solar_opts *o);
 int solar_cmd_analyze(const solar_opts *o);
 int solar_cmd_device(const solar_opts *o);
+int solar_cmd_provision(const solar_opts *o);
+int solar_cmd_sweep(const solar_opts *o);
+int solar_cmd_report(const solar_opts *o);
+int solar_cmd_validate(const solar_opts *o);
+
+/* What-if helpers (cli/cmd_provision.c).  A quantity is a positive number with an optional
+ * unit (B, B/s, FLOP/s, OP/s, Hz; prefixes k M G T P and Ki Mi Gi Ti): "16MB", "2TB/s", "8e12";
+ * *unit is the canonical unit, "" when none.  Returns 0, or -1 when s is not one. */
+int solar_cli_parse_quantity(const char *s, double *value, const char **unit);
+/* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */
+SOLAR_GIVE solar_device *solar_cli_load_device(const solar_opts *o);
+/* "205 GB/s"; a factor rounded up to 3 significant digits ("20.3x", "any" for 0). */
+const char *solar_cli_fmt_quantity(char *buf, size_t n, double v, const char *unit);
+const char *solar_cli_fmt_factor(char *buf, size_t n, double f);
 
 #endif

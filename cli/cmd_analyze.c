@@ -170,8 +170,12 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	for (int i = 0; i < p->nparams; i++)
 		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
 			(long long)p->params[i].value);
-	fprintf(out, "   on %s, math %s\n", dev->name,
-		o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	fprintf(out, "   on %s, math %s", dev->name, o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	for (int k = 0; k < p->nkernels; k++)
+		if (p->kernels[k].math != SOLAR_MATH_DEFAULT)
+			fprintf(out, " (%s: %s)", p->kernels[k].name,
+				p->kernels[k].math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	fputs("\n", out);
 	if (!md)
 		print_peaks(out, dev, w);
 	fputs("\n", out);
@@ -256,6 +260,10 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			b->cache_rule_stmt, st);
 		free(st);
 	}
+	if (b->l2_carry_bytes > 0)
+		fprintf(out, "DRAM traffic is what exceeds the %sB the L2 may hold across launches "
+			     "(docs/bounds.md#warm-l2).\n",
+			solar_fmt_si(t1, sizeof t1, b->l2_carry_bytes));
 	if (b->capacity_dram_bytes <= 0)
 		fputs("Note: the descriptor lacks on-chip capacities; cache-aware = fused.\n", out);
 	if (b->missing_peak)

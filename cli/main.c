@@ -24,6 +24,10 @@ static const char usage[] =
 	"  analyze FILE         speed-of-light bounds on a device (--device FILE)\n"
 	"  device probe         write a descriptor for the local GPU\n"
 	"  device show FILE     print a descriptor with its base resolved\n"
+	"  provision FILE       what each resource must be to meet --target-time (inverse roofline)\n"
+	"  sweep FILE           bound times over a grid of device figures (--vary, --svg)\n"
+	"  report MANIFEST      headroom report of many models: Markdown, JSON, SVG; CI gate\n"
+	"  validate FILE --ref MODEL.py   run the AIR program and its PyTorch original, compare\n"
 	"\n"
 	"options:\n"
 	"  -D NAME=VALUE        override a param (repeatable)\n"
@@ -33,6 +37,21 @@ static const char usage[] =
 	"  --format table|md|json|csv, --json   output format\n"
 	"  --symbolic           count: keep params symbolic\n"
 	"  -o FILE              write the output to FILE\n"
+	"  --set PATH=VALUE     override a device figure (memory.dram.bandwidth_bytes_per_s=8TB/s)\n"
+	"  --target-time TIME   provision: the time to meet (2ms, or a rate such as 500Hz)\n"
+	"  --bound B            provision: unfused, fused, cache-aware or all; report: the gated bound\n"
+	"  --vary NAME=A..B     sweep: a figure's range (dram_bw=0.5x..8x, l2=16MB..256MB)\n"
+	"  --steps N            sweep: points per varied figure (geometric)\n"
+	"  --svg FILE           sweep, report: write an SVG chart\n"
+	"  --md FILE, --json FILE   report: write the Markdown or JSON report\n"
+	"  --baseline FILE      report: an earlier JSON report to compare with\n"
+	"  --max-headroom X     report: fail (exit 1) when a headroom exceeds X\n"
+	"  --max-regression R   report: fail when a headroom grew by more than R (0.1 = 10%)\n"
+	"  --ref MODEL.py       validate: the PyTorch original (examples/*.py)\n"
+	"  --backend cpu|cuda   validate: run the AIR program as C on the CPU or CUDA on the GPU\n"
+	"  --tol REL            validate: relative tolerance (default: the harness's, per dtype)\n"
+	"  --keep DIR           validate: work in DIR and keep its files (inputs, outputs, code)\n"
+	"  --timeout SECONDS    validate: limit of each step (default 1200)\n"
 	"  -h, --help           this text\n"
 	"  --version            print the version\n"
 	"\n"
@@ -88,6 +107,8 @@ static const struct {
 } commands[] = {
 	{"check", solar_cmd_check}, {"fmt", solar_cmd_fmt},         {"count", solar_cmd_count},
 	{"graph", solar_cmd_graph}, {"analyze", solar_cmd_analyze}, {"device", solar_cmd_device},
+	{"provision", solar_cmd_provision}, {"sweep", solar_cmd_sweep}, {"report", solar_cmd_report},
+	{"validate", solar_cmd_validate},
 };
 
 int main(int argc, char **argv)
@@ -114,6 +135,8 @@ int main(int argc, char **argv)
 	solar_opts o = {.cmd = argv[1], .measured_s = -1, .math = SOLAR_MATH_STRICT};
 	o.files = calloc((size_t)argc, sizeof *o.files);
 	o.defs = calloc((size_t)argc, sizeof *o.defs);
+	o.sets = calloc((size_t)argc, sizeof *o.sets);
+	o.vary = calloc((size_t)argc, sizeof *o.vary);
 	int rc = SOLAR_EXIT_OK;
 	bool only_files = false;
 	for (int i = 2; i < argc && rc == SOLAR_EXIT_OK; i++) {
@@ -143,6 +166,9 @@ int main(int argc, char **argv)
 				goto done;
 			}
 			o.ndefs++;
+		} else if (!strcmp(a, "--json") && !strcmp(o.cmd, "report")) {
+			NEEDS_VALUE(); /* report writes several outputs: --json FILE */
+			o.json_out = val;
 		} else if (!strcmp(a, "--json")) {
 			o.format = SOLAR_FMT_JSON;
 		} else if (!strcmp(a, "--format")) {
@@ -195,6 +221,90 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "-o")) {
 			NEEDS_VALUE();
 			o.out = val;
+		} else if (!strcmp(a, "--set")) {
+			NEEDS_VALUE();
+			o.sets[o.nsets++] = val;
+		} else if (!strcmp(a, "--vary")) {
+			NEEDS_VALUE();
+			o.vary[o.nvary++] = val;
+		} else if (!strcmp(a, "--target-time")) {
+			NEEDS_VALUE();
+			o.target_s = solar_cli_parse_time(val);
+			size_t vl = strlen(val);
+			if (o.target_s < 0 && vl > 2 && !strcmp(val + vl - 2, "Hz")) {
+				char *hz_end;
+				double hz = strtod(val, &hz_end);
+				if (hz_end == val + vl - 2 && isfinite(hz) && hz > 0)
+					o.target_s = 1 / hz;
+			}
+			if (o.target_s <= 0) {
+				rc = bad_usage("--target-time expects a time such as 2ms or a rate such "
+					       "as 500Hz, not '%s'",
+					       val);
+				goto done;
+			}
+		} else if (!strcmp(a, "--bound")) {
+			NEEDS_VALUE();
+			o.bound = val;
+		} else if (!strcmp(a, "--steps")) {
+			NEEDS_VALUE();
+			char *end;
+			long n = strtol(val, &end, 10);
+			if (*end || end == val || n < 2 || n > 1000) {
+				rc = bad_usage("--steps expects an integer from 2 to 1000, not '%s'", val);
+				goto done;
+			}
+			o.steps = (int)n;
+		} else if (!strcmp(a, "--svg") || !strcmp(a, "--md") || !strcmp(a, "--baseline")) {
+			NEEDS_VALUE();
+			*(a[2] == 's' ? &o.svg_out : a[2] == 'm' ? &o.md_out : &o.baseline) = val;
+		} else if (!strcmp(a, "--max-headroom") || !strcmp(a, "--max-regression")) {
+			NEEDS_VALUE();
+			char *end;
+			double x = strtod(val, &end);
+			bool headroom = a[6] == 'h';
+			if (end == val || !isfinite(x) || x < 0 || (headroom && x <= 0) ||
+			    (*end && strcmp(end, headroom ? "x" : "%"))) {
+				rc = bad_usage(headroom ? "--max-headroom expects a factor such as 10 "
+							  "or 10x, not '%s'"
+							: "--max-regression expects a fraction such as "
+							  "0.1 or 10%%, not '%s'",
+					       val);
+				goto done;
+			}
+			if (headroom) {
+				o.max_headroom = x;
+				o.has_max_headroom = true;
+			} else {
+				o.max_regression = *end == '%' ? x / 100 : x;
+				o.has_max_regression = true;
+			}
+		} else if (!strcmp(a, "--ref") || !strcmp(a, "--keep")) {
+			NEEDS_VALUE();
+			*(a[2] == 'r' ? &o.ref : &o.keep) = val;
+		} else if (!strcmp(a, "--backend")) {
+			NEEDS_VALUE();
+			if (strcmp(val, "cpu") && strcmp(val, "cuda")) {
+				rc = bad_usage("--backend expects cpu or cuda, not '%s'", val);
+				goto done;
+			}
+			o.backend = val;
+		} else if (!strcmp(a, "--tol") || !strcmp(a, "--timeout")) {
+			NEEDS_VALUE();
+			char *end;
+			double x = strtod(val, &end);
+			if (end == val || *end || !isfinite(x) || x <= 0) {
+				rc = bad_usage(a[3] == 'o' ? "--tol expects a positive number such as "
+							     "1e-3, not '%s'"
+							   : "--timeout expects a positive number of "
+							     "seconds, not '%s'",
+					       val);
+				goto done;
+			}
+			if (a[3] == 'o')
+				o.tol = val;
+			else
+				o.timeout_s = x;
 		} else {
 			rc = bad_usage("unknown option '%s'", a);
 			goto done;
@@ -207,5 +317,7 @@ done:
 		free((void *)o.defs[i].name);
 	free(o.defs);
 	free(o.files);
+	free(o.sets);
+	free(o.vary);
 	return rc;
 }

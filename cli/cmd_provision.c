@@ -1,0 +1,433 @@
+/* cmd_provision.c - `solar provision FILE --device D --target-time T [--bound B] [--set P=V]`.
+ *
+ * The inverse roofline: for each resource of the device (DRAM bandwidth, L2 bandwidth, the
+ * peak of each datapath the program uses, L2 and on-chip capacity), the smallest factor of that
+ * resource alone that makes a bound meet the target time, which resource binds now, and, when
+ * no resource alone can, which must scale together and by how much.  The answers come from
+ * roofline/provision.c (exact recomputation and bisection).  Also home of the helpers the
+ * what-if commands share: quantities with units and `--set` overrides.  Docs: docs/provision.md.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/work.h"
+#include "cli.h"
+#include "output.h"
+#include "roofline/provision.h"
+
+/* ---- quantities ------------------------------------------------------------------------ */
+
+int solar_cli_parse_quantity(const char *s, double *value, const char **unit)
+{
+	static const char *const units[] = {"B/s", "B", "FLOP/s", "OP/s", "FLOPS", "OPS", "Hz"};
+	static const char *const canon[] = {"B/s", "B", "FLOP/s", "OP/s", "FLOP/s", "OP/s", "Hz"};
+	static const struct {
+		const char *p;
+		double scale;
+	} prefix[] = {{"Ki", 1024.0},
+		      {"Mi", 1048576.0},
+		      {"Gi", 1073741824.0},
+		      {"Ti", 1099511627776.0},
+		      {"k", 1e3},
+		      {"K", 1e3},
+		      {"M", 1e6},
+		      {"G", 1e9},
+		      {"T", 1e12},
+		      {"P", 1e15},
+		      {"", 1}};
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v <= 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (!*end) {
+		*value = v;
+		*unit = "";
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) {
+		size_t pl = strlen(prefix[i].p);
+		if (strncmp(end, prefix[i].p, pl))
+			continue;
+		for (size_t u = 0; u < sizeof units / sizeof *units; u++)
+			if (!strcmp(end + pl, units[u])) {
+				*value = v * prefix[i].scale;
+				*unit = canon[u];
+				return 0;
+			}
+	}
+	return -1;
+}
+
+/* The unit a figure path is measured in. */
+static const char *path_unit(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 21 && !strcmp(path + n - 21, "bandwidth_bytes_per_s"))
+		return "B/s";
+	if (n >= 14 && !strcmp(path + n - 14, "capacity_bytes"))
+		return "B";
+	if (!strcmp(path, "clock_hz"))
+		return "Hz";
+	if (!strncmp(path, "peak.", 5) || !strncmp(path, "sparse_peak.", 12))
+		return strstr(path, ".i") ? "OP/s" : "FLOP/s";
+	return "";
+}
+
+solar_device *solar_cli_load_device(const solar_opts *o)
+{
+	solar_device *d = solar_device_load(o->device, stderr);
+	for (int i = 0; d && i < o->nsets; i++) {
+		const char *eq = strchr(o->sets[i], '=');
+		char path[128];
+		double v;
+		const char *unit;
+		if (!eq || eq == o->sets[i] || (size_t)(eq - o->sets[i]) >= sizeof path) {
+			fprintf(stderr, "solar: --set expects PATH=VALUE, not '%s'\n", o->sets[i]);
+			goto fail;
+		}
+		memcpy(path, o->sets[i], (size_t)(eq - o->sets[i]));
+		path[eq - o->sets[i]] = '\0';
+		if (solar_cli_parse_quantity(eq + 1, &v, &unit) < 0) {
+			fprintf(stderr, "solar: --set %s: '%s' is not a positive number (units: B, "
+					"B/s, FLOP/s, OP/s, Hz with k M G T P or Ki Mi Gi Ti)\n",
+				path, eq + 1);
+			goto fail;
+		}
+		const char *want = path_unit(path);
+		if (unit[0] && want[0] && strcmp(unit, want) && strcmp(path, "sm_count")) {
+			fprintf(stderr, "solar: --set %s: expected a value in %s, not '%s'\n", path,
+				want, eq + 1);
+			goto fail;
+		}
+		if (solar_device_set(d, path, v, stderr) < 0)
+			goto fail;
+	}
+	return d;
+fail:
+	solar_device_free(d);
+	return NULL;
+}
+
+/* "205 GB/s", "4.19 MB", "42.6 TFLOP/s" */
+const char *solar_cli_fmt_quantity(char *buf, size_t n, double v, const char *unit)
+{
+	char si[32];
+	if (!isfinite(v)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	solar_fmt_si(si, sizeof si, v);
+	size_t l = strlen(si);
+	if (l && si[l - 1] == ' ')
+		si[--l] = '\0';
+	if (strchr(si, ' ')) /* "4.19 M" */
+		snprintf(buf, n, "%s%s", si, unit);
+	else
+		snprintf(buf, n, "%s %s", si, unit);
+	return buf;
+}
+
+/* A factor rounded UP to 3 significant digits, so the printed factor still suffices. */
+const char *solar_cli_fmt_factor(char *buf, size_t n, double f)
+{
+	if (f <= 0) {
+		snprintf(buf, n, "any");
+		return buf;
+	}
+	if (!isfinite(f)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	double scale = pow(10, floor(log10(f)) - 2);
+	double up = ceil(f / scale * (1 - 1e-7)) * scale;
+	snprintf(buf, n, "%.3gx", up);
+	return buf;
+}
+
+/* ---- provision -------------------------------------------------------------------------- */
+
+static const char *bound_title(solar_bound_kind k)
+{
+	static const char *const t[] = {"unfused (kernels as written)", "cache-aware (fused, on-chip)",
+					"fused (compulsory traffic)"};
+	return t[k];
+}
+
+static bool is_peak(const solar_knob *k)
+{
+	return k->resource >= SOLAR_RES_OPS;
+}
+
+/* The knobs needing more than they have, binding knob first, then by factor. */
+static int needs_order(const solar_provision *p, int *order)
+{
+	int n = 0;
+	if (p->binding >= 0 && p->knob[p->binding].factor > 1 && isfinite(p->knob[p->binding].factor))
+		order[n++] = p->binding;
+	for (int i = 0; i < p->nknobs; i++)
+		if (i != p->binding && p->knob[i].factor > 1 && isfinite(p->knob[i].factor))
+			order[n++] = i;
+	for (int a = (p->binding >= 0 && n && order[0] == p->binding); a < n; a++)
+		for (int b = a + 1; b < n; b++)
+			if (p->knob[order[b]].factor < p->knob[order[a]].factor) {
+				int t = order[a];
+				order[a] = order[b];
+				order[b] = t;
+			}
+	return n;
+}
+
+static void scaled_text(char *buf, size_t n, const solar_knob *k, double f)
+{
+	char a[48], b[48], fx[32];
+	solar_cli_fmt_factor(fx, sizeof fx, f);
+	if (isfinite(k->headline))
+		snprintf(buf, n, "%s %s (%s -> %s)", fx, k->label,
+			 solar_cli_fmt_quantity(a, sizeof a, k->headline, k->unit),
+			 solar_cli_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
+	else
+		snprintf(buf, n, "%s %s", fx, k->label);
+}
+
+/* The verdict of one bound in a sentence or two (docs/provision.md, "Reading the output"). */
+static void verdict(FILE *out, const solar_provision *p)
+{
+	char line[256], t1[32];
+	int order[SOLAR_RES_COUNT + 8];
+	if (p->time_s <= p->target_s) {
+		fprintf(out, "  already meets the target (%.3gx to spare)\n", p->target_s / p->time_s);
+		return;
+	}
+	if (p->single) {
+		int n = needs_order(p, order);
+		fputs("  needs ", out);
+		for (int i = 0; i < n; i++) {
+			scaled_text(line, sizeof line, &p->knobs[order[i]], p->knob[order[i]].factor);
+			fprintf(out, "%s%s", i ? ", or " : "", line);
+		}
+	} else {
+		fputs("  no single resource reaches the target:", out);
+		bool first = true;
+		for (int i = 0; i < p->nknobs; i++) {
+			const solar_provision_knob *r = &p->knob[i];
+			if (p->knobs[i].kind != SOLAR_KNOB_RATE || p->knobs[i].resource < 0 ||
+			    r->floor_s <= 0 || p->knob[i].factor <= 1)
+				continue;
+			char lim[48];
+			solar_resource_name(r->floor_limiter, lim, sizeof lim);
+			fprintf(out, "%s %s alone gets to %s at best (then %s limits)",
+				first ? "" : ";", p->knobs[i].label,
+				solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
+			first = false;
+		}
+		fputs("\n  scale together: ", out);
+		if (!p->joint_ok)
+			fputs("no scaling of the rates reaches it (capacity-limited)", out);
+		for (int a = 0; p->joint_ok && a < p->njoint; a++) {
+			scaled_text(line, sizeof line, &p->knobs[p->joint[a]], p->joint_factor[a]);
+			fprintf(out, "%s%s", a ? " and " : "", line);
+		}
+	}
+	/* What already suffices. */
+	bool any_peak = false, all_peaks = true;
+	for (int i = 0; i < p->nknobs; i++)
+		if (is_peak(&p->knobs[i])) {
+			any_peak = true;
+			all_peaks &= p->knob[i].factor <= 1;
+		}
+	if (any_peak && all_peaks)
+		fputs("; compute already suffices", out);
+	for (int i = 0; i < p->nknobs; i++)
+		if (!is_peak(&p->knobs[i]) && p->knobs[i].kind == SOLAR_KNOB_RATE &&
+		    p->knob[i].factor <= 1)
+			fprintf(out, "; %s already suffices", p->knobs[i].label);
+	fputs("\n", out);
+}
+
+static void print_bound(FILE *out, const solar_provision *p)
+{
+	char t1[32], t2[32], lim[48], now[48], need[48], fx[32];
+	solar_fmt_time(t1, sizeof t1, p->time_s);
+	solar_resource_name(p->limiter, lim, sizeof lim);
+	fprintf(out, "%s: %s, limited by %s; ", bound_title(p->bound), t1, lim);
+	if (p->time_s <= p->target_s)
+		fprintf(out, "meets the target\n");
+	else
+		fprintf(out, "misses the target by %.3gx\n", p->time_s / p->target_s);
+	verdict(out, p);
+	fprintf(out, "  %-34s %-14s %-14s %-10s %s\n", "resource", "now",
+		(snprintf(t2, sizeof t2, "to meet %s", solar_fmt_time(t1, sizeof t1, p->target_s)), t2),
+		"factor", "");
+	for (int i = 0; i < p->nknobs; i++) {
+		const solar_knob *k = &p->knobs[i];
+		const solar_provision_knob *r = &p->knob[i];
+		solar_cli_fmt_quantity(now, sizeof now, k->headline, k->unit);
+		const char *note = "";
+		char buf[96];
+		if (r->factor <= 0) {
+			snprintf(need, sizeof need, "any");
+			note = "does not limit";
+		} else if (!isfinite(r->factor)) {
+			snprintf(need, sizeof need, "-");
+			solar_resource_name(r->floor_limiter, lim, sizeof lim);
+			snprintf(buf, sizeof buf, "cannot alone: %s at best, then %s limits",
+				 solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
+			note = buf;
+		} else {
+			solar_cli_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
+			note = r->factor <= 1 ? "suffices" : "";
+		}
+		fprintf(out, "  %-34s %-14s %-14s %-10s %s%s%s\n", k->label, now, need,
+			solar_cli_fmt_factor(fx, sizeof fx, r->factor), note,
+			i == p->binding && note[0] ? ", " : "", i == p->binding ? "limits now" : "");
+	}
+}
+
+static cJSON *num_or_null(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *json_bound(const solar_provision *p)
+{
+	char lim[48];
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "time_s", p->time_s);
+	cJSON_AddStringToObject(j, "limited_by", solar_resource_name(p->limiter, lim, sizeof lim));
+	cJSON_AddBoolToObject(j, "meets_target", p->time_s <= p->target_s);
+	cJSON_AddNumberToObject(j, "ratio_to_target", p->time_s / p->target_s);
+	if (p->binding >= 0)
+		cJSON_AddStringToObject(j, "binding", p->knobs[p->binding].name);
+	else
+		cJSON_AddNullToObject(j, "binding");
+	cJSON_AddBoolToObject(j, "reachable_by_one_resource", p->single);
+	cJSON *rs = cJSON_AddArrayToObject(j, "resources");
+	for (int i = 0; i < p->nknobs; i++) {
+		const solar_knob *k = &p->knobs[i];
+		const solar_provision_knob *r = &p->knob[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", k->name);
+		cJSON_AddStringToObject(e, "label", k->label);
+		cJSON_AddStringToObject(e, "unit", k->unit);
+		cJSON *figs = cJSON_AddArrayToObject(e, "figures");
+		for (int f = 0; f < k->nfig; f++)
+			cJSON_AddItemToArray(figs, cJSON_CreateString(k->path[f]));
+		cJSON_AddItemToObject(e, "now", num_or_null(k->headline));
+		/* factor: null = no factor reaches the target alone; 0 = any value meets it */
+		cJSON_AddItemToObject(e, "factor", num_or_null(r->factor));
+		cJSON_AddItemToObject(e, "needed", num_or_null(k->headline * r->factor));
+		cJSON_AddNumberToObject(e, "unlimited_time_s", r->floor_s);
+		cJSON_AddStringToObject(e, "unlimited_limited_by",
+					solar_resource_name(r->floor_limiter, lim, sizeof lim));
+		cJSON_AddItemToArray(rs, e);
+	}
+	if (!p->single) {
+		cJSON *js = cJSON_AddArrayToObject(j, "scale_together");
+		for (int a = 0; p->joint_ok && a < p->njoint; a++) {
+			const solar_knob *k = &p->knobs[p->joint[a]];
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "name", k->name);
+			cJSON_AddNumberToObject(e, "factor", p->joint_factor[a]);
+			cJSON_AddItemToObject(e, "needed", num_or_null(k->headline * p->joint_factor[a]));
+			cJSON_AddItemToArray(js, e);
+		}
+	}
+	return j;
+}
+
+int solar_cmd_provision(const solar_opts *o)
+{
+	if (o->nfiles != 1 || !o->device || o->target_s <= 0) {
+		fputs("solar: provision needs one FILE, --device FILE and --target-time TIME\n"
+		      "Try 'solar --help'.\n",
+		      stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	int bounds[SOLAR_BOUND_COUNT], nb = 0;
+	if (!o->bound || !strcmp(o->bound, "all")) {
+		for (int k = 0; k < SOLAR_BOUND_COUNT; k++)
+			bounds[nb++] = k;
+	} else if ((bounds[0] = solar_bound_parse(o->bound)) >= 0) {
+		nb = 1;
+	} else {
+		fprintf(stderr, "solar: --bound expects unfused, fused, cache-aware or all, not '%s'\n"
+				"Try 'solar --help'.\n",
+			o->bound);
+		return SOLAR_EXIT_USAGE;
+	}
+	solar_device *dev = solar_cli_load_device(o);
+	if (!dev)
+		return SOLAR_EXIT_USAGE;
+	solar_loaded l;
+	int rc = solar_cli_load(o->files[0], o, &l);
+	if (rc != SOLAR_EXIT_OK) {
+		solar_device_free(dev);
+		return rc;
+	}
+	solar_knob *knobs = NULL;
+	solar_provision p[SOLAR_BOUND_COUNT] = {0};
+	int np = 0;
+	FILE *out = NULL;
+	solar_work *w = solar_work_check_and_count(l.prog, o->math, l.diag);
+	if (!w) {
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	int nk = solar_knobs_default(w, dev, &knobs);
+	for (; np < nb; np++)
+		if (solar_provision_compute(w, dev, knobs, nk, bounds[np], o->target_s, &p[np],
+					    stderr) < 0) {
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
+	out = solar_out_open(o);
+	if (!out) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	if (o->format == SOLAR_FMT_JSON) {
+		cJSON *j = solar_json_program(o->files[0], l.prog);
+		cJSON *d = cJSON_AddObjectToObject(j, "device");
+		cJSON_AddStringToObject(d, "name", dev->name);
+		cJSON_AddStringToObject(d, "file", o->device);
+		cJSON *sets = cJSON_AddArrayToObject(d, "set");
+		for (int i = 0; i < o->nsets; i++)
+			cJSON_AddItemToArray(sets, cJSON_CreateString(o->sets[i]));
+		cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+		cJSON_AddNumberToObject(j, "target_s", o->target_s);
+		cJSON *bs = cJSON_AddObjectToObject(j, "bounds");
+		for (int i = 0; i < np; i++)
+			cJSON_AddItemToObject(bs, solar_bound_key(p[i].bound), json_bound(&p[i]));
+		solar_json_print(out, j);
+	} else {
+		char t1[32];
+		solar_out_header(out, o->files[0], l.prog);
+		fprintf(out, "  on %s, math %s\n", dev->name,
+			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+		for (int i = 0; i < o->nsets; i++)
+			fprintf(out, "  --set %s\n", o->sets[i]);
+		fprintf(out, "target %s (%.4g Hz)\n", solar_fmt_time(t1, sizeof t1, o->target_s),
+			1 / o->target_s);
+		for (int i = 0; i < np; i++) {
+			fputs("\n", out);
+			print_bound(out, &p[i]);
+		}
+		fputs("\nEach factor scales one resource with the others as given; rules: "
+		      "docs/provision.md.\n",
+		      out);
+	}
+	solar_out_close(o, out);
+done:
+	for (int i = 0; i < np; i++)
+		solar_provision_free(&p[i]);
+	free(knobs);
+	solar_diag_finish(l.diag);
+	solar_work_free(w);
+	solar_cli_unload(&l);
+	solar_device_free(dev);
+	return rc;
+}

@@ -1,0 +1,547 @@
+/* cmd_validate.c - `solar validate FILE --ref MODEL.py [--backend cpu|cuda] [--tol REL]
+ *                   [--keep DIR] [--device D.json] [--json]`.
+ *
+ * Checks that an AIR program computes what its PyTorch original computes, on the same inputs,
+ * and sets the original's measured time against the bounds (docs/validate.md):
+ *   1. load and check the AIR;
+ *   2. DIR/air.json: the AIR's tensors (name, role, dtype, shape) in declaration order;
+ *   3. `harness.py run`: the harness binds the tensors to the PyTorch model, writes the inputs
+ *      DIR/in_<name>.npy and the reference outputs DIR/ref_<name>.npy, times the model
+ *      (DIR/ref.json);
+ *   4. the AIR program, generated as C (CPU) or CUDA (GPU), reads the same inputs and writes
+ *      DIR/air_<name>.npy;
+ *   5. `harness.py compare` compares per output and prints JSON, which is reported here with
+ *      the times and, given --device, the three bounds and the headroom = reference / bound.
+ * Exit status: 0 every output matches, 1 a mismatch (or errors in the AIR), 2 usage or
+ * environment errors (no harness, no compiler, no GPU, the reference failed).
+ */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "analysis/work.h"
+#include "cli.h"
+#include "output.h"
+#include "roofline/roofline.h"
+#include "validate/validate.h"
+
+#define DEFAULT_TIMEOUT_S 1200.0
+
+static bool readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate), the
+ * source tree solar was built from, or the current directory. */
+static char *find_harness(void)
+{
+	const char *env = getenv("SOLAR_HARNESS");
+	if (env && *env)
+		return strdup(env);
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	char path[PATH_MAX + 64];
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py"};
+		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+			snprintf(path, sizeof path, "%s%s", exe, rel[i]);
+			if (readable(path))
+				return strdup(path);
+		}
+	}
+	snprintf(path, sizeof path, "%s/validate/harness.py", SOLAR_SOURCE_DIR);
+	if (readable(path))
+		return strdup(path);
+	if (readable("validate/harness.py"))
+		return strdup("validate/harness.py");
+	return NULL;
+}
+
+/* Removes a directory tree that this command created. */
+static void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			size_t n = strlen(path) + strlen(e->d_name) + 2;
+			char *child = malloc(n);
+			snprintf(child, n, "%s/%s", path, e->d_name);
+			struct stat st;
+			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
+				remove_tree(child);
+			else
+				unlink(child);
+			free(child);
+		}
+		closedir(d);
+	}
+	rmdir(path);
+}
+
+static char *join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *s = malloc(n);
+	snprintf(s, n, "%s/%s", dir, name);
+	return s;
+}
+
+static int write_json(const char *path, cJSON *j)
+{
+	char *s = cJSON_Print(j);
+	FILE *f = fopen(path, "w");
+	int rc = f && fprintf(f, "%s\n", s) > 0 ? 0 : -1;
+	if (f && fclose(f))
+		rc = -1;
+	free(s);
+	if (rc)
+		fprintf(stderr, "solar: cannot write %s: %s\n", path, strerror(errno));
+	return rc;
+}
+
+/* DIR/air.json: {"program", "params", "tensors": [{"name", "role", "dtype", "shape"}]}. */
+static cJSON *air_json(const char *file, const solar_program *p)
+{
+	cJSON *j = solar_json_program(file, p);
+	cJSON *ts = cJSON_AddArrayToObject(j, "tensors");
+	for (int i = 0; i < p->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", t->name);
+		cJSON_AddStringToObject(e, "role", solar_role_name(t->role));
+		cJSON_AddStringToObject(e, "dtype", solar_dtype_name(t->dtype));
+		cJSON *sh = cJSON_AddArrayToObject(e, "shape");
+		for (int k = 0; k < t->rank; k++)
+			cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)t->extent[k]));
+		cJSON_AddItemToArray(ts, e);
+	}
+	return j;
+}
+
+/* DIR/air_run.json: how the AIR program ran and what its output files hold. */
+static cJSON *run_json(const solar_program *p, const char *backend, const solar_run *r)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "backend", backend);
+	cJSON_AddStringToObject(j, "device", r->device);
+	cJSON_AddNumberToObject(j, "compile_s", r->compile_s);
+	cJSON_AddNumberToObject(j, "run_s", r->run_s);
+	cJSON *ks = cJSON_AddArrayToObject(j, "kernels");
+	for (int k = 0; k < p->nkernels; k++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", p->kernels[k].name);
+		cJSON_AddNumberToObject(e, "run_s", r->kernel_s[k]);
+		cJSON_AddItemToArray(ks, e);
+	}
+	cJSON *outs = cJSON_AddArrayToObject(j, "outputs");
+	for (int i = 0; i < p->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		if (t->role != SOLAR_ROLE_OUT && t->role != SOLAR_ROLE_INOUT)
+			continue;
+		bool widened;
+		solar_npy_type nt = solar_npy_out_type(t->dtype, &widened);
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", t->name);
+		cJSON_AddStringToObject(e, "dtype", t->dtype == SOLAR_DT_BOOL ? "bool"
+											: solar_dtype_name(t->dtype));
+		cJSON_AddStringToObject(e, "npy_dtype", solar_npy_descr(nt));
+		cJSON_AddBoolToObject(e, "widened", widened);
+		cJSON_AddItemToArray(outs, e);
+	}
+	return j;
+}
+
+static cJSON *read_json(const char *path)
+{
+	int32_t len;
+	char *text = solar_read_file(path, &len);
+	if (!text)
+		return NULL;
+	cJSON *j = cJSON_Parse(text);
+	free(text);
+	return j;
+}
+
+/* The python interpreter: $SOLAR_PYTHON or python3. */
+static const char *python(void)
+{
+	const char *py = getenv("SOLAR_PYTHON");
+	return py && *py ? py : "python3";
+}
+
+typedef struct {
+	const solar_opts *o;
+	const char *harness, *dir, *air_path, *device; /* device: "cuda" or "cpu" for torch */
+	double timeout_s;
+} ctx;
+
+/* harness.py run: 0, or an exit code (its stderr already explained). */
+static int harness_run(const ctx *c)
+{
+	int n = 0;
+	char **argv = calloc((size_t)(16 + 2 * c->o->ndefs), sizeof *argv);
+	argv[n++] = (char *)python();
+	argv[n++] = (char *)c->harness;
+	argv[n++] = "run";
+	argv[n++] = "--ref";
+	argv[n++] = (char *)c->o->ref;
+	argv[n++] = "--air";
+	argv[n++] = (char *)c->air_path;
+	argv[n++] = "--dir";
+	argv[n++] = (char *)c->dir;
+	argv[n++] = "--device";
+	argv[n++] = (char *)c->device;
+	char **defs = calloc((size_t)c->o->ndefs + 1, sizeof *defs);
+	for (int i = 0; i < c->o->ndefs; i++) {
+		size_t len = strlen(c->o->defs[i].name) + 32;
+		defs[i] = malloc(len);
+		snprintf(defs[i], len, "%s=%lld", c->o->defs[i].name, (long long)c->o->defs[i].value);
+		argv[n++] = "-D";
+		argv[n++] = defs[i];
+	}
+	solar_proc pr;
+	int rc = 0;
+	if (solar_proc_run(argv, false, 2, false, c->timeout_s, &pr) < 0) {
+		fprintf(stderr, "solar: cannot run the reference harness with '%s': %s (set "
+				"SOLAR_PYTHON)\n",
+			argv[0], strerror(errno));
+		rc = SOLAR_EXIT_USAGE;
+	} else if (pr.timed_out) {
+		fprintf(stderr, "solar: the reference harness ran past the time limit of %g s\n",
+			c->timeout_s);
+		rc = SOLAR_EXIT_USAGE;
+	} else if (pr.status != 0) {
+		if (pr.status != 2)
+			fprintf(stderr, "solar: the reference harness failed (exit %d)\n", pr.status);
+		rc = SOLAR_EXIT_USAGE;
+	}
+	solar_proc_free(&pr);
+	for (int i = 0; i < c->o->ndefs; i++)
+		free(defs[i]);
+	free(defs);
+	free(argv);
+	return rc;
+}
+
+/* harness.py compare: its JSON, or NULL after a message. */
+static cJSON *harness_compare(const ctx *c)
+{
+	char *argv[] = {(char *)python(), (char *)c->harness, "compare", "--air",
+			(char *)c->air_path, "--dir", (char *)c->dir, NULL, NULL, NULL};
+	if (c->o->tol) {
+		argv[7] = "--tol";
+		argv[8] = (char *)c->o->tol;
+	}
+	solar_proc pr;
+	if (solar_proc_run(argv, true, 1, false, c->timeout_s, &pr) < 0) {
+		fprintf(stderr, "solar: cannot run the reference harness: %s\n", strerror(errno));
+		return NULL;
+	}
+	cJSON *j = pr.out ? cJSON_Parse(pr.out) : NULL;
+	if (!cJSON_IsObject(j) || !cJSON_IsArray(cJSON_GetObjectItem(j, "outputs"))) {
+		fprintf(stderr, "solar: the harness's comparison (exit %d%s) printed no JSON result\n",
+			pr.status, pr.timed_out ? ", timed out" : "");
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	solar_proc_free(&pr);
+	return j;
+}
+
+static double num_or(cJSON *j, const char *key, double dflt)
+{
+	cJSON *v = cJSON_GetObjectItem(j, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *str_or(cJSON *j, const char *key, const char *dflt)
+{
+	cJSON *v = cJSON_GetObjectItem(j, key);
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
+			const char *backend, const solar_run *r, cJSON *ref, cJSON *cmp,
+			const solar_device *dev, const solar_bounds *b, const char *dir)
+{
+	char t1[32], t2[32];
+	fputs("validate ", out);
+	solar_out_header(out, o->files[0], p);
+	fprintf(out, "  AIR program: %s backend, %s\n", backend, r->device);
+	fprintf(out, "  reference:   %s on %s\n\n", o->ref, !strcmp(backend, "cuda") ? "cuda" : "cpu");
+	fprintf(out, "%-16s %-7s %-11s %-11s %-9s %s\n", "output", "dtype", "max_abs", "rel_l2",
+		"tol", "result");
+	cJSON *e;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(cmp, "outputs"))
+	{
+		const char *name = str_or(e, "name", "?");
+		const char *dt = "?";
+		for (int i = 0; i < p->ntensors; i++)
+			if (!strcmp(p->tensors[i].name, name))
+				dt = solar_dtype_name(p->tensors[i].dtype);
+		char a[32] = "-", rl[32] = "-", tl[32] = "-";
+		double v;
+		if (!isnan(v = num_or(e, "max_abs", NAN)))
+			snprintf(a, sizeof a, "%.3g", v);
+		if (!isnan(v = num_or(e, "rel_l2", NAN)))
+			snprintf(rl, sizeof rl, "%.3g", v);
+		if (!isnan(v = num_or(e, "tol", NAN)))
+			snprintf(tl, sizeof tl, "%.3g", v);
+		bool pass = cJSON_IsTrue(cJSON_GetObjectItem(e, "pass"));
+		const char *reason = str_or(e, "reason", "");
+		fprintf(out, "%-16s %-7s %-11s %-11s %-9s %s%s%s\n", name, dt, a, rl, tl,
+			pass ? "PASS" : "FAIL", !pass && *reason ? ": " : "", !pass ? reason : "");
+	}
+	fprintf(out, "\nAIR program:  compile %s, run %s", solar_fmt_time(t1, sizeof t1, r->compile_s),
+		solar_fmt_time(t2, sizeof t2, r->run_s));
+	if (p->nkernels > 1) {
+		fputs(" (", out);
+		for (int k = 0; k < p->nkernels; k++)
+			fprintf(out, "%s%s %s", k ? ", " : "", p->kernels[k].name,
+				solar_fmt_time(t1, sizeof t1, r->kernel_s[k]));
+		fputs(")", out);
+	}
+	fputs("\n", out);
+	double ref_s = num_or(ref, "time_s", -1);
+	if (ref_s > 0)
+		fprintf(out, "reference:    %s (median)\n", solar_fmt_time(t1, sizeof t1, ref_s));
+	else
+		fputs("reference:    not timed\n", out);
+	if (dev && b) {
+		struct {
+			const char *name;
+			const solar_roof *r;
+		} rows[3] = {{"unfused", &b->unfused},
+			     {"cache-aware", &b->cache_aware},
+			     {"fused", &b->fused}};
+		fprintf(out, "\nbound on %s%s\n", dev->name,
+			ref_s > 0 ? "         time        headroom (reference / bound)" : "");
+		for (int i = 0; i < 3; i++) {
+			char rb[48], hr[32] = "";
+			if (ref_s > 0 && rows[i].r->time_s > 0)
+				snprintf(hr, sizeof hr, "%.3gx", ref_s / rows[i].r->time_s);
+			fprintf(out, "  %-13s %-10s %-14s %s\n", rows[i].name,
+				solar_fmt_time(t1, sizeof t1, rows[i].r->time_s),
+				solar_resource_name(rows[i].r->limiter, rb, sizeof rb), hr);
+		}
+	}
+	if (dir)
+		fprintf(out, "\nfiles kept in %s\n", dir);
+	fprintf(out, "\n%s\n", cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) ? "PASS" : "FAIL");
+}
+
+static cJSON *json_result(const solar_opts *o, const solar_program *p, const char *backend,
+			  const solar_run *r, cJSON *ref, cJSON *cmp, const solar_device *dev,
+			  const solar_bounds *b, const char *dir)
+{
+	cJSON *j = solar_json_program(o->files[0], p);
+	cJSON_AddStringToObject(j, "backend", backend);
+	cJSON_AddBoolToObject(j, "pass", cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")));
+	cJSON_AddItemToObject(j, "outputs",
+			      cJSON_Duplicate(cJSON_GetObjectItem(cmp, "outputs"), true));
+	cJSON *air = cJSON_AddObjectToObject(j, "air");
+	cJSON_AddStringToObject(air, "device", r->device);
+	cJSON_AddNumberToObject(air, "compile_s", r->compile_s);
+	cJSON_AddNumberToObject(air, "run_s", r->run_s);
+	cJSON *ks = cJSON_AddArrayToObject(air, "kernels");
+	for (int k = 0; k < p->nkernels; k++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", p->kernels[k].name);
+		cJSON_AddNumberToObject(e, "run_s", r->kernel_s[k]);
+		cJSON_AddItemToArray(ks, e);
+	}
+	cJSON *rf = cJSON_AddObjectToObject(j, "reference");
+	cJSON_AddStringToObject(rf, "file", o->ref);
+	cJSON_AddStringToObject(rf, "device", !strcmp(backend, "cuda") ? "cuda" : "cpu");
+	double ref_s = num_or(ref, "time_s", -1);
+	if (ref_s > 0)
+		cJSON_AddNumberToObject(rf, "time_s", ref_s);
+	else
+		cJSON_AddNullToObject(rf, "time_s");
+	cJSON *flags = cJSON_GetObjectItem(ref, "flags");
+	if (flags)
+		cJSON_AddItemToObject(rf, "flags", cJSON_Duplicate(flags, true));
+	if (dev && b) {
+		cJSON *bs = cJSON_AddObjectToObject(j, "bounds");
+		cJSON *d = cJSON_AddObjectToObject(bs, "device");
+		cJSON_AddStringToObject(d, "name", dev->name);
+		cJSON_AddStringToObject(d, "file", o->device);
+		const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
+		const char *names[3] = {"unfused", "cache_aware", "fused"};
+		for (int i = 0; i < 3; i++) {
+			char rb[48];
+			cJSON *e = cJSON_AddObjectToObject(bs, names[i]);
+			cJSON_AddNumberToObject(e, "time_s", rows[i]->time_s);
+			cJSON_AddStringToObject(e, "limited_by",
+						solar_resource_name(rows[i]->limiter, rb, sizeof rb));
+			if (ref_s > 0 && rows[i]->time_s > 0)
+				cJSON_AddNumberToObject(e, "headroom", ref_s / rows[i]->time_s);
+			else
+				cJSON_AddNullToObject(e, "headroom");
+		}
+	}
+	if (dir)
+		cJSON_AddStringToObject(j, "dir", dir);
+	else
+		cJSON_AddNullToObject(j, "dir");
+	return j;
+}
+
+/* A fresh working directory: --keep DIR (created if missing), else one under $TMPDIR. */
+static char *make_dir(const solar_opts *o)
+{
+	if (o->keep) {
+		if (mkdir(o->keep, 0777) < 0 && errno != EEXIST) {
+			fprintf(stderr, "solar: cannot create %s: %s\n", o->keep, strerror(errno));
+			return NULL;
+		}
+		return strdup(o->keep);
+	}
+	const char *tmp = getenv("TMPDIR");
+	char *dir = join(tmp && *tmp ? tmp : "/tmp", "solar-validate-XXXXXX");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "solar: cannot create a directory under %s: %s\n",
+			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+int solar_cmd_validate(const solar_opts *o)
+{
+	if (o->nfiles != 1 || !o->ref) {
+		fputs(o->nfiles != 1 ? "solar: validate needs exactly one FILE\n"
+				     : "solar: validate needs --ref MODEL.py (the PyTorch original)\n",
+		      stderr);
+		fputs("Try 'solar --help'.\n", stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	if (!readable(o->ref)) {
+		fprintf(stderr, "solar: %s: %s\n", o->ref, strerror(errno));
+		return SOLAR_EXIT_USAGE;
+	}
+	const char *backend = o->backend ? o->backend : "cpu";
+	char why[512];
+	if (!strcmp(backend, "cuda") && solar_cuda_available(why, sizeof why) < 0) {
+		fprintf(stderr, "solar: the CUDA backend is unavailable: %s\n", why);
+		return SOLAR_EXIT_USAGE;
+	}
+	solar_device *dev = NULL;
+	if (o->device && !(dev = solar_cli_load_device(o)))
+		return SOLAR_EXIT_USAGE;
+	solar_loaded l;
+	int rc = solar_cli_load(o->files[0], o, &l);
+	if (rc != SOLAR_EXIT_OK) {
+		solar_device_free(dev);
+		return rc;
+	}
+	const solar_program *p = l.prog;
+	char *harness = NULL, *dir = NULL, *air_path = NULL;
+	cJSON *ref = NULL, *cmp = NULL;
+	solar_run run = {0};
+	solar_work *w = NULL;
+	solar_bounds b = {0};
+	bool have_bounds = false;
+	solar_analysis *a = solar_analysis_new(p, l.diag);
+	if (!a || solar_analysis_run_checks(a, l.diag)) {
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	if (!(harness = find_harness())) {
+		fputs("solar: cannot find validate/harness.py (set SOLAR_HARNESS)\n", stderr);
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	if (!(dir = make_dir(o))) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	air_path = join(dir, "air.json");
+	cJSON *aj = air_json(o->files[0], p);
+	int wrc = write_json(air_path, aj);
+	cJSON_Delete(aj);
+	if (wrc) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	ctx c = {o, harness, dir, air_path, !strcmp(backend, "cuda") ? "cuda" : "cpu",
+		 o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S};
+
+	if ((rc = harness_run(&c)) != 0)
+		goto done;
+	char *ref_path = join(dir, "ref.json");
+	ref = read_json(ref_path);
+	free(ref_path);
+	if (!cJSON_IsObject(ref) || !cJSON_IsTrue(cJSON_GetObjectItem(ref, "ok"))) {
+		fprintf(stderr, "solar: the reference did not run: %s\n",
+			str_or(ref, "error", "no DIR/ref.json with \"ok\": true"));
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+
+	rc = !strcmp(backend, "cuda") ? solar_run_cuda(p, o->files[0], a, dir, c.timeout_s, &run, stderr)
+				      : solar_run_c(p, o->files[0], dir, c.timeout_s, &run, stderr);
+	if (rc)
+		goto done;
+	char *run_path = join(dir, "air_run.json");
+	cJSON *rj = run_json(p, backend, &run);
+	write_json(run_path, rj);
+	cJSON_Delete(rj);
+	free(run_path);
+
+	if (!(cmp = harness_compare(&c))) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	if (dev) {
+		w = solar_work_check_and_count(p, o->math, l.diag);
+		if (w && solar_bounds_compute(w, dev, &b, stderr) == 0)
+			have_bounds = true;
+	}
+	FILE *out = solar_out_open(o);
+	if (!out) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	if (o->format == SOLAR_FMT_JSON)
+		solar_json_print(out, json_result(o, p, backend, &run, ref, cmp, dev,
+						  have_bounds ? &b : NULL, o->keep ? dir : NULL));
+	else
+		print_table(out, o, p, backend, &run, ref, cmp, dev, have_bounds ? &b : NULL,
+			    o->keep ? dir : NULL);
+	solar_out_close(o, out);
+	rc = cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) ? SOLAR_EXIT_OK : SOLAR_EXIT_ERRORS;
+
+done:
+	if (dir && !o->keep)
+		remove_tree(dir);
+	cJSON_Delete(ref);
+	cJSON_Delete(cmp);
+	solar_run_free(&run);
+	solar_bounds_free(&b);
+	solar_work_free(w);
+	solar_analysis_free(a);
+	solar_diag_finish(l.diag);
+	solar_cli_unload(&l);
+	solar_device_free(dev);
+	free(harness);
+	free(dir);
+	free(air_path);
+	return rc;
+}

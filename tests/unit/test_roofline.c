@@ -1,0 +1,133 @@
+/* test_roofline.c - invariants of the three bounds on every example and several devices:
+ *   fused <= unfused, fused <= cache-aware (compulsory traffic is the floor), and no bound
+ *   increases when a bandwidth, a peak or an on-chip capacity grows.
+ * Runs from the repository root (reads every example and several device descriptors).
+ */
+#define _XOPEN_SOURCE 700
+
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/work.h"
+#include "devices/device.h"
+#include "frontend/frontend.h"
+#include "roofline/roofline.h"
+
+static int checks, failures;
+
+#define CHECK(cond, ...)                                                                   \
+	do {                                                                               \
+		checks++;                                                                  \
+		if (!(cond)) {                                                             \
+			failures++;                                                        \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__);                                      \
+			fputc('\n', stderr);                                               \
+		}                                                                          \
+	} while (0)
+
+static const double eps = 1e-12;
+
+static void bounds(const solar_work *w, const solar_device *d, double t[3])
+{
+	solar_bounds b;
+	if (solar_bounds_compute(w, d, &b, stderr) < 0) {
+		t[0] = t[1] = t[2] = -1;
+		return;
+	}
+	t[0] = b.unfused.time_s;
+	t[1] = b.fused.time_s;
+	t[2] = b.cache_aware.time_s;
+	solar_bounds_free(&b);
+}
+
+/* Scales one figure of a fresh copy of the device by `factor`; returns the bounds. */
+static void scaled(const solar_work *w, const char *devfile, const char *path, double factor,
+		   double t[3])
+{
+	solar_device *d = solar_device_load(devfile, stderr);
+	const char *dot = strrchr(path, '.');
+	double v = -1;
+	if (!strncmp(path, "memory.", 7)) {
+		char level[32];
+		size_t n = (size_t)(strchr(path + 7, '.') - (path + 7));
+		memcpy(level, path + 7, n);
+		level[n] = '\0';
+		const solar_mem_level *l = solar_device_level(d, level);
+		const solar_figure *f = !l ? NULL
+					: !strcmp(dot + 1, "capacity_bytes") ? &l->capacity_bytes
+									     : &l->bandwidth_bytes_per_s;
+		if (f && f->present)
+			v = f->value;
+	} else {
+		int u = -1, q = -1;
+		char unit[32];
+		size_t n = (size_t)(dot - (path + 5));
+		memcpy(unit, path + 5, n);
+		unit[n] = '\0';
+		u = solar_unit_parse(unit);
+		q = solar_prec_parse(dot + 1);
+		if (u >= 0 && q >= 0 && d->peak[u][q].present)
+			v = d->peak[u][q].value;
+	}
+	if (v > 0)
+		solar_device_set(d, path, v * factor, stderr);
+	bounds(w, d, t);
+	solar_device_free(d);
+}
+
+int main(void)
+{
+	static const char *devices[] = {"devices/h200-sxm.json", "devices/b200.json",
+					"devices/a100-sxm-80gb.json", "devices/jetson-agx-orin-64gb.json"};
+	static const char *figures[] = {"memory.dram.bandwidth_bytes_per_s", "memory.l2.capacity_bytes",
+					"memory.smem.capacity_bytes", "memory.regs.capacity_bytes",
+					"peak.tensor.bf16", "peak.tensor.tf32", "peak.simt.f32",
+					"peak.sfu.f32", "peak.tensor.f16"};
+	glob_t g;
+	if (glob("examples/*.air", 0, NULL, &g) || g.gl_pathc < 12) {
+		fprintf(stderr, "test_roofline: run from the repository root (examples/*.air)\n");
+		return 1;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		const char *file = g.gl_pathv[i];
+		int32_t len;
+		char *src = solar_read_file(file, &len);
+		solar_diag *dg = solar_diag_new(file, src, len, stderr);
+		solar_program *p = solar_frontend_load(file, src, len, NULL, 0, dg);
+		solar_work *w = p ? solar_work_check_and_count(p, SOLAR_MATH_STRICT, dg) : NULL;
+		CHECK(w != NULL, "%s does not count", file);
+		for (size_t k = 0; w && k < sizeof devices / sizeof *devices; k++) {
+			solar_device *d = solar_device_load(devices[k], stderr);
+			double t[3];
+			bounds(w, d, t);
+			solar_device_free(d);
+			CHECK(t[1] > 0, "%s on %s: fused bound %g", file, devices[k], t[1]);
+			CHECK(t[1] <= t[0] * (1 + eps), "%s on %s: fused %g > unfused %g", file,
+			      devices[k], t[1], t[0]);
+			CHECK(t[1] <= t[2] * (1 + eps), "%s on %s: fused %g > cache-aware %g", file,
+			      devices[k], t[1], t[2]);
+			for (size_t f = 0; f < sizeof figures / sizeof *figures; f++) {
+				double up[3], down[3];
+				scaled(w, devices[k], figures[f], 2.0, up);
+				scaled(w, devices[k], figures[f], 0.5, down);
+				for (int j = 0; j < 3; j++) {
+					CHECK(up[j] <= t[j] * (1 + eps),
+					      "%s on %s: bound %d rose from %g to %g with 2x %s", file,
+					      devices[k], j, t[j], up[j], figures[f]);
+					CHECK(down[j] >= t[j] * (1 - eps),
+					      "%s on %s: bound %d fell from %g to %g with 0.5x %s", file,
+					      devices[k], j, t[j], down[j], figures[f]);
+				}
+			}
+		}
+		solar_work_free(w);
+		solar_program_free(p);
+		solar_diag_free(dg);
+		free(src);
+	}
+	globfree(&g);
+	printf("test_roofline: %d checks, %d failures\n", checks, failures);
+	return failures != 0;
+}
