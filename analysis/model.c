@@ -647,7 +647,24 @@ static isl_schedule *sched_block(const solar_model *m, const solar_block *blk, i
 
 int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
 {
-	isl_union_map *sink = solar_model_accesses(m, false, 0, m->prog->nstmts);
+	/* Reads of tensors that no statement writes have no source: they skip the analysis. */
+	bool *written = calloc((size_t)m->prog->ntensors + 1, sizeof *written);
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].write)
+			written[m->refs[r].tensor] = true;
+	isl_union_map *sink = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	isl_union_set *unwritten = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
+	for (int r = 0; r < m->nrefs; r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (ref->write)
+			continue;
+		if (written[ref->tensor])
+			sink = isl_union_map_add_map(sink, isl_map_copy(ref->access));
+		else
+			unwritten = isl_union_set_add_set(unwritten,
+							  isl_map_domain(isl_map_copy(ref->access)));
+	}
+	free(written);
 	isl_schedule *sched = NULL;
 	for (int k = 0; k < m->prog->nkernels; k++)
 		sched = seq(sched, sched_block(m, &m->prog->kernels[k].body, 0));
@@ -671,12 +688,17 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 		ai, solar_model_accesses(m, true, 0, m->prog->nstmts));
 	ai = isl_union_access_info_set_schedule(ai, sched);
 	isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
-	if (!flow)
+	if (!flow) {
+		isl_union_set_free(unwritten);
 		return -1;
+	}
 	if (dep)
 		*dep = isl_union_flow_get_must_dependence(flow);
 	if (no_source)
-		*no_source = isl_union_map_domain(isl_union_flow_get_must_no_source(flow));
+		*no_source = isl_union_set_union(
+			isl_union_map_domain(isl_union_flow_get_must_no_source(flow)), unwritten);
+	else
+		isl_union_set_free(unwritten);
 	isl_union_flow_free(flow);
 	if ((dep && !*dep) || (no_source && !*no_source))
 		return -1;
