@@ -3,7 +3,7 @@
  * Counts the program exactly, computes the three bounds on the device and prints them per
  * kernel and in total, with the limiting resource and, given measured times, the headroom
  * (measured / bound).  Layout follows shared/design/analyze-output.md; the JSON schema is in
- * docs/analyze-json.md.
+ * docs/json.md.
  */
 #include <cjson/cJSON.h>
 #include <math.h>

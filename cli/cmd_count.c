@@ -3,7 +3,7 @@
  * Prints the exact work and data of a program: per statement (instances, operations per
  * instance and in total by datapath), per kernel and for the whole program (per tensor:
  * distinct elements read and written, elements loaded from and stored to DRAM, bytes).
- * The JSON schema is in docs/count-json.md.
+ * The JSON schema is in docs/json.md.
  */
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -1,2 +1,1313 @@
+/* cmd_report.c - `solar report MANIFEST [--baseline OLD.json] [--max-headroom X]
+ *                 [--max-regression R] [--bound B] [--md FILE] [--json FILE] [--svg FILE]`.
+ *
+ * The headroom report for CI.  A manifest (JSON, docs/report.md) lists models: an AIR file, a
+ * device, params, math mode and a measured time (a number, a `solar validate --json` result, or
+ * an Nsight Compute CSV of kernel durations).  For each, the three bounds and headroom =
+ * measured / bound; against a baseline report, the change in headroom.  Outputs: a Markdown
+ * summary (stdout unless --md; fit for a PR comment or $GITHUB_STEP_SUMMARY), a JSON report
+ * that is itself a valid --baseline, and an SVG roofline chart.
+ *
+ * Exit status is the gate: 0 within the limits, 1 when a headroom exceeds --max-headroom or
+ * grew by more than --max-regression since the baseline, 2 on usage or input errors, each
+ * error naming the file and the JSON path (`ci/solar.json: entries[2].measured: ...`).
+ */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis/work.h"
 #include "cli.h"
-int solar_cmd_report(const solar_opts *o) { (void)o; return 2; }
+#include "output.h"
+#include "roofline/provision.h"
+#include "svg.h"
+
+typedef struct {
+	char *name;
+	double ops, dram_bytes, time_s;
+	int limiter;
+	double measured_s; /* < 0: unknown */
+} kernel_row;
+
+typedef struct {
+	char *name;
+	char *air;         /* as written in the manifest */
+	char *device_file; /* as written in the manifest */
+	char *device_name;
+	char *math;
+	cJSON *params;     /* {"B": 8} after -D resolution: the program's params */
+	double measured_s; /* < 0: none */
+	char *measured_from;
+	double bound_s[SOLAR_BOUND_COUNT];
+	int limiter[SOLAR_BOUND_COUNT];
+	double bound_dram_bytes[SOLAR_BOUND_COUNT];
+	double ops;
+	kernel_row *kernel;
+	int nkernels;
+	double max_headroom; /* < 0: none */
+	/* baseline */
+	bool has_base;
+	double base_headroom, base_measured_s; /* < 0: none */
+	/* gate */
+	bool fail;
+	char reasons[512];
+	/* roofline chart */
+	solar_device *dev;
+} entry;
+
+typedef struct {
+	const char *file; /* the manifest */
+	char *dir;        /* its folder, for relative paths */
+	bool error;
+	solar_bound_kind bound;
+} ctx;
+
+/* `FILE: PATH: message` on stderr, and the run becomes an input error (exit 2). */
+static void input_error(ctx *c, const char *file, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "solar: %s: %s%s", file, path ? path : "", path ? ": " : "");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	c->error = true;
+}
+
+static char *resolve(const ctx *c, const char *path)
+{
+	if (path[0] == '/' || !c->dir[0])
+		return strdup(path);
+	size_t n = strlen(c->dir) + strlen(path) + 2;
+	char *s = malloc(n);
+	snprintf(s, n, "%s/%s", c->dir, path);
+	return s;
+}
+
+static cJSON *parse_json_file(ctx *c, const char *file)
+{
+	int32_t len;
+	char *text = solar_read_file(file, &len);
+	if (!text) {
+		c->error = true;
+		return NULL;
+	}
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
+	if (!j) {
+		int line = 1, col = 1;
+		for (const char *p = text; end && p < end; p++, col++)
+			if (*p == '\n') {
+				line++;
+				col = 0;
+			}
+		fprintf(stderr, "solar: %s:%d:%d: invalid JSON\n", file, line, col);
+		c->error = true;
+	}
+	free(text);
+	return j;
+}
+
+/* 6 significant digits: the reports stay stable across builds and readable. */
+static double r6(double v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%.6g", v);
+	return strtod(buf, NULL);
+}
+
+static cJSON *num(double v)
+{
+	return v >= 0 && isfinite(v) ? cJSON_CreateNumber(r6(v)) : cJSON_CreateNull();
+}
+
+static double entry_headroom(const entry *e, solar_bound_kind k)
+{
+	return e->measured_s > 0 && e->bound_s[k] > 0 ? e->measured_s / e->bound_s[k] : -1;
+}
+
+/* ---- measured times ------------------------------------------------------------------------ */
+
+/* The reference time of a `solar validate --json` result (docs/report.md lists the keys). */
+static double validate_time(ctx *c, const char *file, bool *failed)
+{
+	cJSON *j = parse_json_file(c, file);
+	if (!j)
+		return -1;
+	static const char *const keys[][2] = {{"reference", "time_s"},	  {"reference", "median_s"},
+					      {"reference", "measured_s"}, {"reference_time_s", NULL},
+					      {"measured_s", NULL},	   {"time_s", NULL}};
+	double t = -1;
+	for (size_t i = 0; i < sizeof keys / sizeof *keys && t < 0; i++) {
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(j, keys[i][0]);
+		if (v && keys[i][1])
+			v = cJSON_GetObjectItemCaseSensitive(v, keys[i][1]);
+		if (cJSON_IsNumber(v) && v->valuedouble > 0)
+			t = v->valuedouble;
+		else if (cJSON_IsString(v))
+			t = solar_cli_parse_time(v->valuestring);
+	}
+	cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
+	cJSON *pass = cJSON_GetObjectItemCaseSensitive(j, "pass");
+	*failed = (cJSON_IsString(st) && !strcasecmp(st->valuestring, "fail")) || cJSON_IsFalse(pass);
+	if (t <= 0)
+		input_error(c, file, "reference.time_s", "no reference time (expected a positive "
+							 "reference.time_s, reference.median_s or "
+							 "measured_s)");
+	cJSON_Delete(j);
+	return t;
+}
+
+/* One CSV record (RFC 4180 quoting) from *p; fields point into a copy owned by the caller. */
+static int csv_record(char **p, char **field, int max)
+{
+	int n = 0;
+	char *s = *p;
+	if (!*s)
+		return -1;
+	for (;;) {
+		char *out = s, *start = s;
+		if (*s == '"') {
+			s++;
+			for (;;) {
+				if (!*s)
+					break;
+				if (*s == '"' && s[1] == '"') {
+					*out++ = '"';
+					s += 2;
+				} else if (*s == '"') {
+					s++;
+					break;
+				} else {
+					*out++ = *s++;
+				}
+			}
+			while (*s && *s != ',' && *s != '\n' && *s != '\r')
+				s++;
+		} else {
+			while (*s && *s != ',' && *s != '\n' && *s != '\r')
+				out = ++s;
+			out = s;
+		}
+		char sep = *s;
+		*out = '\0';
+		if (n < max)
+			field[n++] = start;
+		if (sep == ',') {
+			s++;
+			continue;
+		}
+		if (sep == '\r')
+			s++;
+		if (*s == '\n')
+			s++;
+		break;
+	}
+	*p = s;
+	return n;
+}
+
+/* A duration cell: "12,345.6" (thousands separators dropped); -1 if not a number. */
+static double csv_number(const char *s)
+{
+	char buf[64];
+	size_t n = 0;
+	for (; *s && n + 1 < sizeof buf; s++)
+		if (*s != ',' && *s != ' ')
+			buf[n++] = *s;
+	buf[n] = '\0';
+	char *end;
+	double v = strtod(buf, &end);
+	return n && !*end && isfinite(v) && v >= 0 ? v : -1;
+}
+
+static double unit_scale(const char *u)
+{
+	static const struct {
+		const char *name;
+		double s;
+	} t[] = {{"nsecond", 1e-9}, {"ns", 1e-9},     {"usecond", 1e-6}, {"us", 1e-6},
+		 {"msecond", 1e-3}, {"ms", 1e-3},     {"second", 1},	  {"s", 1}};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (!strcmp(u, t[i].name))
+			return t[i].s;
+	return -1;
+}
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return false;
+}
+
+/* Kernel durations from `ncu --csv --page raw --metrics gpu__time_duration.sum` (docs/report.md,
+ * "Nsight Compute"): rows matched to AIR kernels by name, else by launch order. */
+static double ncu_times(ctx *c, const char *file, entry *e)
+{
+	int32_t len;
+	char *text = solar_read_file(file, &len);
+	if (!text) {
+		c->error = true;
+		return -1;
+	}
+	/* ncu may print "==PROF==" lines before the table */
+	char *p = text;
+	while (!strncmp(p, "==", 2) && strchr(p, '\n'))
+		p = strchr(p, '\n') + 1;
+	char *head[64], *f[64];
+	int nh = csv_record(&p, head, 64), col_name = -1, col_time = -1, col_id = -1;
+	for (int i = 0; i < nh; i++) {
+		if (!strcmp(head[i], "gpu__time_duration.sum"))
+			col_time = i;
+		else if (!strcmp(head[i], "Kernel Name") || !strcmp(head[i], "Function Name") ||
+			 (col_name < 0 && !strcmp(head[i], "Name")))
+			col_name = i;
+		else if (!strcmp(head[i], "ID"))
+			col_id = i;
+	}
+	double total = -1;
+	if (col_time < 0 || col_name < 0) {
+		input_error(c, file, "line 1",
+			    "expected the columns \"Kernel Name\" and \"gpu__time_duration.sum\" "
+			    "(ncu --csv --page raw --metrics gpu__time_duration.sum)");
+		free(text);
+		return -1;
+	}
+	int cap = 64, nr = 0, line = 1;
+	double *dur = malloc(sizeof *dur * (size_t)cap);
+	char **kname = malloc(sizeof *kname * (size_t)cap);
+	double scale = 1e-9; /* gpu__time_duration is in nanoseconds unless a unit row says */
+	int n;
+	while ((n = csv_record(&p, f, 64)) >= 0) {
+		line++;
+		if (n <= col_time || n <= col_name)
+			continue;
+		double v = csv_number(f[col_time]);
+		if (v < 0) {
+			double s = unit_scale(f[col_time]);
+			if (s > 0 && nr == 0) {
+				scale = s;
+				continue;
+			}
+			char where[32];
+			snprintf(where, sizeof where, "line %d", line);
+			input_error(c, file, where, "gpu__time_duration.sum: '%s' is not a duration",
+				    f[col_time]);
+			goto done;
+		}
+		if (nr == cap) {
+			cap *= 2;
+			dur = realloc(dur, sizeof *dur * (size_t)cap);
+			kname = realloc(kname, sizeof *kname * (size_t)cap);
+		}
+		(void)col_id; /* rows are in launch order already (ncu numbers them by ID) */
+		dur[nr] = v;
+		kname[nr++] = strdup(f[col_name]);
+	}
+	for (int i = 0; i < nr; i++)
+		dur[i] *= scale;
+	if (nr == 0) {
+		input_error(c, file, NULL, "no kernel rows");
+		goto done;
+	}
+	/* By name: every row names at most one AIR kernel and every AIR kernel is named. */
+	int *owner = malloc(sizeof *owner * (size_t)nr);
+	int *hits = calloc((size_t)e->nkernels + 1, sizeof *hits);
+	bool by_name = true;
+	for (int i = 0; i < nr && by_name; i++) {
+		owner[i] = -1;
+		for (int k = 0; k < e->nkernels; k++)
+			if (contains_ci(kname[i], e->kernel[k].name)) {
+				if (owner[i] >= 0)
+					by_name = false;
+				owner[i] = k;
+			}
+		if (owner[i] >= 0)
+			hits[owner[i]]++;
+	}
+	int runs = nr;
+	for (int k = 0; k < e->nkernels && by_name; k++) {
+		if (!hits[k])
+			by_name = false;
+		else if (hits[k] < runs)
+			runs = hits[k];
+	}
+	if (!by_name) {
+		if (nr % e->nkernels) {
+			input_error(c, file, NULL,
+				    "%d kernel rows: neither every AIR kernel matched by name (%s...) "
+				    "nor a multiple of the %d AIR kernels for matching by launch order",
+				    nr, e->kernel[0].name, e->nkernels);
+			free(owner);
+			free(hits);
+			goto done;
+		}
+		runs = nr / e->nkernels;
+		for (int i = 0; i < nr; i++)
+			owner[i] = i % e->nkernels;
+	}
+	total = 0;
+	for (int k = 0; k < e->nkernels; k++)
+		e->kernel[k].measured_s = 0;
+	for (int i = 0; i < nr; i++) {
+		total += dur[i] / runs;
+		if (owner[i] >= 0)
+			e->kernel[owner[i]].measured_s += dur[i] / runs;
+	}
+	free(owner);
+	free(hits);
+	if (total <= 0) {
+		input_error(c, file, NULL, "the kernel durations add up to zero");
+		total = -1;
+	}
+done:
+	for (int i = 0; i < nr; i++)
+		free(kname[i]);
+	free(kname);
+	free(dur);
+	free(text);
+	return total;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcasecmp(s + a - b, suffix);
+}
+
+/* entries[i].measured: a number of seconds, a time string, a file (.json: validate, .csv:
+ * ncu), or {"validate": FILE} / {"ncu": FILE}. */
+static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
+{
+	const char *file = NULL, *kind = NULL;
+	char where[96];
+	snprintf(where, sizeof where, "%s.measured", path);
+	if (cJSON_IsNumber(m)) {
+		if (m->valuedouble <= 0)
+			input_error(c, c->file, where, "expected a positive time in seconds");
+		e->measured_s = m->valuedouble;
+		e->measured_from = strdup("manifest");
+		return;
+	}
+	if (cJSON_IsString(m)) {
+		double t = solar_cli_parse_time(m->valuestring);
+		if (t > 0) {
+			e->measured_s = t;
+			e->measured_from = strdup("manifest");
+			return;
+		}
+		file = m->valuestring;
+		kind = ends_with(file, ".csv") ? "ncu" : ends_with(file, ".json") ? "validate" : NULL;
+	} else if (cJSON_IsObject(m) && m->child && !m->child->next && cJSON_IsString(m->child) &&
+		   (!strcmp(m->child->string, "validate") || !strcmp(m->child->string, "ncu"))) {
+		file = m->child->valuestring;
+		kind = m->child->string;
+	}
+	if (!kind) {
+		input_error(c, c->file, where,
+			    "expected a time (0.0012 or \"1.2ms\"), a file (*.json from solar "
+			    "validate --json, *.csv from ncu --csv), or {\"validate\": FILE} or "
+			    "{\"ncu\": FILE}");
+		return;
+	}
+	char *full = resolve(c, file);
+	size_t n = strlen(kind) + strlen(file) + 2;
+	e->measured_from = malloc(n);
+	snprintf(e->measured_from, n, "%s:%s", kind, file);
+	bool failed = false;
+	if (!strcmp(kind, "ncu"))
+		e->measured_s = ncu_times(c, full, e);
+	else
+		e->measured_s = validate_time(c, full, &failed);
+	if (failed) {
+		e->fail = true;
+		snprintf(e->reasons + strlen(e->reasons), sizeof e->reasons - strlen(e->reasons),
+			 "%svalidation failed (%s)", e->reasons[0] ? "; " : "", file);
+	}
+	free(full);
+}
+
+/* ---- one entry ------------------------------------------------------------------------------- */
+
+static const char *json_string(ctx *c, cJSON *obj, const char *key, const char *path,
+			       const char *fallback, bool required)
+{
+	cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!v) {
+		if (required && !fallback)
+			input_error(c, c->file, path, "missing \"%s\"", key);
+		return fallback;
+	}
+	if (!cJSON_IsString(v) || !v->valuestring[0]) {
+		char where[96];
+		snprintf(where, sizeof where, "%s.%s", path, key);
+		input_error(c, c->file, where, "expected a non-empty string");
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+static char *default_name(const char *air, cJSON *params)
+{
+	const char *base = strrchr(air, '/');
+	base = base ? base + 1 : air;
+	size_t n = strlen(base) + 256;
+	char *s = malloc(n);
+	snprintf(s, n, "%.*s", (int)(ends_with(base, ".air") ? strlen(base) - 4 : strlen(base)), base);
+	cJSON *p;
+	cJSON_ArrayForEach(p, params)
+	{
+		size_t l = strlen(s);
+		snprintf(s + l, n - l, "%s%s=%.0f", p == params->child ? " " : ",", p->string,
+			 p->valuedouble);
+	}
+	return s;
+}
+
+static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
+{
+	char path[48];
+	snprintf(path, sizeof path, "entries[%d]", idx);
+	e->measured_s = -1;
+	e->max_headroom = -1;
+	e->base_headroom = e->base_measured_s = -1;
+	if (!cJSON_IsObject(ej)) {
+		input_error(c, c->file, path, "expected an object");
+		return;
+	}
+	static const char *const known[] = {"name", "air",	"device",	"params",
+					    "math", "measured", "max_headroom", "set"};
+	cJSON *it;
+	cJSON_ArrayForEach(it, ej)
+	{
+		bool ok = false;
+		for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+			ok |= !strcmp(it->string, known[i]);
+		if (!ok) {
+			char where[96];
+			snprintf(where, sizeof where, "%s.%s", path, it->string);
+			input_error(c, c->file, where, "unknown key (expected name, air, device, params, "
+						       "math, measured, max_headroom or set)");
+		}
+	}
+	const char *air = json_string(c, ej, "air", path, NULL, true);
+	const char *dev = json_string(c, ej, "device", path,
+				      json_string(c, defaults, "device", "defaults", NULL, false), true);
+	const char *math = json_string(c, ej, "math", path,
+				       json_string(c, defaults, "math", "defaults", "strict", false),
+				       false);
+	if (!air || !dev || !math)
+		return;
+	if (strcmp(math, "strict") && strcmp(math, "tf32")) {
+		char where[96];
+		snprintf(where, sizeof where, "%s.math", path);
+		input_error(c, c->file, where, "expected \"strict\" or \"tf32\"");
+		return;
+	}
+	e->air = strdup(air);
+	e->device_file = strdup(dev);
+	e->math = strdup(math);
+
+	/* params -> -D */
+	solar_opts o = {.math = !strcmp(math, "tf32") ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT};
+	cJSON *params = cJSON_GetObjectItemCaseSensitive(ej, "params");
+	int np = cJSON_GetArraySize(params);
+	solar_define *defs = calloc((size_t)np + 1, sizeof *defs);
+	if (params && !cJSON_IsObject(params)) {
+		char where[96];
+		snprintf(where, sizeof where, "%s.params", path);
+		input_error(c, c->file, where, "expected an object {\"NAME\": INTEGER}");
+		free(defs);
+		return;
+	}
+	int nd = 0;
+	cJSON_ArrayForEach(it, params)
+	{
+		if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble)) {
+			char where[96];
+			snprintf(where, sizeof where, "%s.params.%s", path, it->string);
+			input_error(c, c->file, where, "expected an integer");
+			continue;
+		}
+		defs[nd].name = it->string;
+		defs[nd++].value = (int64_t)it->valuedouble;
+	}
+	o.defs = defs;
+	o.ndefs = nd;
+	cJSON *mh = cJSON_GetObjectItemCaseSensitive(ej, "max_headroom");
+	if (mh) {
+		if (!cJSON_IsNumber(mh) || mh->valuedouble <= 0) {
+			char where[96];
+			snprintf(where, sizeof where, "%s.max_headroom", path);
+			input_error(c, c->file, where, "expected a positive number");
+		} else
+			e->max_headroom = mh->valuedouble;
+	}
+
+	/* the device, with its overrides */
+	char *dev_path = resolve(c, dev);
+	e->dev = solar_device_load(dev_path, stderr);
+	free(dev_path);
+	if (!e->dev) {
+		fprintf(stderr, "solar: %s: %s.device: cannot load '%s'\n", c->file, path, dev);
+		c->error = true;
+		free(defs);
+		return;
+	}
+	cJSON *sets = cJSON_GetObjectItemCaseSensitive(ej, "set");
+	cJSON_ArrayForEach(it, sets)
+	{
+		char where[160];
+		snprintf(where, sizeof where, "%s.set.%s", path, it->string);
+		double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
+		const char *unit;
+		if (cJSON_IsString(it) && solar_cli_parse_quantity(it->valuestring, &v, &unit) < 0)
+			v = -1;
+		if (v <= 0 || solar_device_set(e->dev, it->string, v, stderr) < 0)
+			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
+	}
+	e->device_name = strdup(e->dev->name);
+
+	/* the program, its counts and bounds */
+	char *air_path = resolve(c, air);
+	solar_loaded l;
+	int rc = solar_cli_load(air_path, &o, &l);
+	free(air_path);
+	if (rc != SOLAR_EXIT_OK) {
+		fprintf(stderr, "solar: %s: %s.air: '%s' has errors\n", c->file, path, air);
+		c->error = true;
+		free(defs);
+		if (l.diag)
+			solar_diag_finish(l.diag);
+		solar_cli_unload(&l);
+		return;
+	}
+	solar_work *w = solar_work_check_and_count(l.prog, o.math, l.diag);
+	solar_bounds b = {0};
+	if (!w || solar_bounds_compute(w, e->dev, &b, stderr) < 0) {
+		fprintf(stderr, "solar: %s: %s: cannot bound '%s' on '%s'\n", c->file, path, air, dev);
+		c->error = true;
+	} else {
+		e->params = cJSON_CreateObject();
+		for (int i = 0; i < l.prog->nparams; i++)
+			cJSON_AddNumberToObject(e->params, l.prog->params[i].name,
+						(double)l.prog->params[i].value);
+		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
+			const solar_roof *r = solar_bound_roof(&b, k);
+			e->bound_s[k] = r->time_s;
+			e->limiter[k] = r->limiter;
+			e->bound_dram_bytes[k] = r->dram_bytes;
+		}
+		e->ops = b.fused.ops;
+		e->nkernels = l.prog->nkernels;
+		e->kernel = calloc((size_t)e->nkernels + 1, sizeof *e->kernel);
+		for (int k = 0; k < e->nkernels; k++) {
+			e->kernel[k].name = strdup(l.prog->kernels[k].name);
+			e->kernel[k].ops = b.kernel[k].ops;
+			e->kernel[k].dram_bytes = b.kernel[k].dram_bytes;
+			e->kernel[k].time_s = b.kernel[k].time_s;
+			e->kernel[k].limiter = b.kernel[k].limiter;
+			e->kernel[k].measured_s = -1;
+		}
+		const char *name = json_string(c, ej, "name", path, NULL, false);
+		e->name = name ? strdup(name) : default_name(air, params);
+		cJSON *m = cJSON_GetObjectItemCaseSensitive(ej, "measured");
+		if (m)
+			load_measured(c, m, path, e);
+	}
+	solar_bounds_free(&b);
+	solar_work_free(w);
+	solar_diag_finish(l.diag);
+	solar_cli_unload(&l);
+	free(defs);
+}
+
+static void entry_free(entry *e)
+{
+	free(e->name);
+	free(e->air);
+	free(e->device_file);
+	free(e->device_name);
+	free(e->math);
+	free(e->measured_from);
+	cJSON_Delete(e->params);
+	for (int k = 0; k < e->nkernels; k++)
+		free(e->kernel[k].name);
+	free(e->kernel);
+	solar_device_free(e->dev);
+}
+
+/* ---- baseline and gate --------------------------------------------------------------------- */
+
+/* Reads headroom and measured time per entry name from an earlier JSON report. */
+static void load_baseline(ctx *c, const char *file, entry *es, int n, cJSON **removed)
+{
+	cJSON *j = parse_json_file(c, file);
+	if (!j)
+		return;
+	cJSON *ents = cJSON_GetObjectItemCaseSensitive(j, "entries");
+	if (!cJSON_IsObject(j) || !cJSON_IsArray(ents)) {
+		input_error(c, file, "entries", "expected an array (is this a solar report --json "
+						"file?)");
+		cJSON_Delete(j);
+		return;
+	}
+	*removed = cJSON_CreateArray();
+	int i = 0;
+	cJSON *be;
+	cJSON_ArrayForEach(be, ents)
+	{
+		char where[64];
+		snprintf(where, sizeof where, "entries[%d]", i++);
+		cJSON *name = cJSON_GetObjectItemCaseSensitive(be, "name");
+		cJSON *h = cJSON_GetObjectItemCaseSensitive(be, "headroom");
+		cJSON *m = cJSON_GetObjectItemCaseSensitive(be, "measured_s");
+		if (!cJSON_IsString(name)) {
+			input_error(c, file, where, "expected \"name\": a string");
+			continue;
+		}
+		if (h && !cJSON_IsNumber(h) && !cJSON_IsNull(h)) {
+			strncat(where, ".headroom", sizeof where - strlen(where) - 1);
+			input_error(c, file, where, "expected a number or null");
+			continue;
+		}
+		bool found = false;
+		for (int k = 0; k < n; k++)
+			if (es[k].name && !strcmp(es[k].name, name->valuestring)) {
+				found = true;
+				es[k].has_base = true;
+				es[k].base_headroom = cJSON_IsNumber(h) ? h->valuedouble : -1;
+				es[k].base_measured_s = cJSON_IsNumber(m) ? m->valuedouble : -1;
+			}
+		if (!found)
+			cJSON_AddItemToArray(*removed, cJSON_CreateString(name->valuestring));
+	}
+	cJSON_Delete(j);
+}
+
+static void add_reason(entry *e, const char *fmt, ...)
+{
+	size_t l = strlen(e->reasons);
+	if (l)
+		l += (size_t)snprintf(e->reasons + l, sizeof e->reasons - l, "; ");
+	va_list ap;
+	va_start(ap, fmt);
+	if (l < sizeof e->reasons)
+		vsnprintf(e->reasons + l, sizeof e->reasons - l, fmt, ap);
+	va_end(ap);
+	e->fail = true;
+}
+
+static void gate(const solar_opts *o, const ctx *c, entry *e)
+{
+	double h = entry_headroom(e, c->bound);
+	double limit = e->max_headroom > 0 ? e->max_headroom : o->has_max_headroom ? o->max_headroom : -1;
+	if (h > 0 && limit > 0 && r6(h) > limit)
+		add_reason(e, "headroom %.3gx > %.3gx", h, limit);
+	if (h > 0 && e->has_base && e->base_headroom > 0 && o->has_max_regression) {
+		double change = r6(h) / e->base_headroom - 1;
+		if (change > o->max_regression + 1e-12)
+			add_reason(e, "headroom +%.1f%% since the baseline > %.1f%%", change * 100,
+				   o->max_regression * 100);
+	}
+}
+
+/* ---- outputs --------------------------------------------------------------------------------- */
+
+static const char *res(int r, char *buf, size_t n)
+{
+	return solar_resource_name(r, buf, n);
+}
+
+/* "34.4 G", "256" (no trailing blank) */
+static const char *si(char *buf, size_t n, double v)
+{
+	solar_fmt_si(buf, n, v);
+	size_t l = strlen(buf);
+	if (l && buf[l - 1] == ' ')
+		buf[l - 1] = '\0';
+	return buf;
+}
+
+static const char *md_escape(char *buf, size_t n, const char *s)
+{
+	size_t j = 0;
+	for (; *s && j + 2 < n; s++) {
+		if (*s == '|')
+			buf[j++] = '\\';
+		buf[j++] = *s;
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+static void fmt_headroom(char *buf, size_t n, double h)
+{
+	if (h <= 0)
+		snprintf(buf, n, "-");
+	else if (h < 1000)
+		snprintf(buf, n, "%.3gx", h);
+	else
+		snprintf(buf, n, "%.0fx", r6(h) >= 1e6 ? h : (double)lround(h));
+}
+
+static void write_md(FILE *out, const solar_opts *o, const ctx *c, entry *es, int n,
+		     const cJSON *removed, int failures)
+{
+	char t[SOLAR_BOUND_COUNT][32], m[32], h[32], rb[48], nm[160], dn[160], ch[64], why[600];
+	fputs("## solar: speed-of-light headroom\n\n", out);
+	fprintf(out, "%s: ", failures ? "**FAIL**" : "**PASS**");
+	if (failures)
+		fprintf(out, "%d of %d models over the limits", failures, n);
+	else
+		fprintf(out, "%d model%s within the limits", n, n == 1 ? "" : "s");
+	fprintf(out, " (headroom = measured / %s bound", solar_bound_name(c->bound));
+	if (o->has_max_headroom)
+		fprintf(out, "; max headroom %gx", o->max_headroom);
+	if (o->has_max_regression)
+		fprintf(out, "; max regression %g%%", o->max_regression * 100);
+	fputs(").\n\n", out);
+	fputs("| model | device | measured | unfused | cache-aware | fused | headroom | limited by | "
+	      "vs baseline | status |\n|---|---|---|---|---|---|---|---|---|---|\n",
+	      out);
+	for (int i = 0; i < n; i++) {
+		entry *e = &es[i];
+		for (int k = 0; k < SOLAR_BOUND_COUNT; k++)
+			solar_fmt_time(t[k], sizeof t[k], e->bound_s[k]);
+		if (e->measured_s > 0)
+			solar_fmt_time(m, sizeof m, e->measured_s);
+		else
+			snprintf(m, sizeof m, "-");
+		double hr = entry_headroom(e, c->bound);
+		fmt_headroom(h, sizeof h, hr);
+		if (e->has_base && e->base_headroom > 0 && hr > 0)
+			snprintf(ch, sizeof ch, "%+.1f%%", (r6(hr) / e->base_headroom - 1) * 100);
+		else
+			snprintf(ch, sizeof ch, "%s", e->has_base || !o->baseline ? "-" : "new");
+		fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
+			md_escape(nm, sizeof nm, e->name), md_escape(dn, sizeof dn, e->device_name), m,
+			t[0], t[1], t[2], h, res(e->limiter[c->bound], rb, sizeof rb), ch,
+			e->fail ? "**fail**" : "ok", e->fail ? ": " : "",
+			e->fail ? md_escape(why, sizeof why, e->reasons) : "");
+	}
+	if (o->baseline) {
+		fputs("\n### Since the baseline\n\n", out);
+		int lines = 0;
+		for (int i = 0; i < n; i++) {
+			entry *e = &es[i];
+			double hr = entry_headroom(e, c->bound);
+			if (!e->has_base) {
+				fprintf(out, "- new: %s\n", md_escape(nm, sizeof nm, e->name));
+				lines++;
+				continue;
+			}
+			if (hr <= 0 || e->base_headroom <= 0)
+				continue;
+			char a[32], b[32];
+			fmt_headroom(a, sizeof a, e->base_headroom);
+			fmt_headroom(b, sizeof b, hr);
+			double change = r6(hr) / e->base_headroom - 1;
+			fprintf(out, "- %s: headroom %s -> %s (%+.1f%%)", md_escape(nm, sizeof nm, e->name),
+				a, b, change * 100);
+			if (e->base_measured_s > 0 && e->measured_s > 0)
+				fprintf(out, ", measured %s -> %s",
+					solar_fmt_time(a, sizeof a, e->base_measured_s),
+					solar_fmt_time(b, sizeof b, e->measured_s));
+			if (o->has_max_regression && change > o->max_regression + 1e-12)
+				fprintf(out, " **over the %g%% limit**", o->max_regression * 100);
+			fputs("\n", out);
+			lines++;
+		}
+		const cJSON *r;
+		cJSON_ArrayForEach(r, removed)
+		{
+			fprintf(out, "- removed: %s\n", md_escape(nm, sizeof nm, r->valuestring));
+			lines++;
+		}
+		if (!lines)
+			fputs("No model in the baseline has a headroom to compare.\n", out);
+	}
+	for (int i = 0; i < n; i++) {
+		entry *e = &es[i];
+		bool have_k = false;
+		for (int k = 0; k < e->nkernels; k++)
+			have_k |= e->kernel[k].measured_s >= 0;
+		fprintf(out, "\n<details><summary>Kernels of %s</summary>\n\n",
+			md_escape(nm, sizeof nm, e->name));
+		fprintf(out, "| kernel | ops | DRAM traffic | intensity | bound | limited by |%s\n"
+			     "|---|---|---|---|---|---|%s\n",
+			have_k ? " measured | headroom |" : "", have_k ? "---|---|" : "");
+		for (int k = 0; k < e->nkernels; k++) {
+			kernel_row *kr = &e->kernel[k];
+			char ops[32], dram[32], inten[32];
+			si(ops, sizeof ops, kr->ops);
+			solar_cli_fmt_quantity(dram, sizeof dram, kr->dram_bytes, "B");
+			if (kr->dram_bytes > 0)
+				snprintf(inten, sizeof inten, "%.3g op/B", kr->ops / kr->dram_bytes);
+			else
+				snprintf(inten, sizeof inten, "-");
+			solar_fmt_time(t[0], sizeof t[0], kr->time_s);
+			fprintf(out, "| %s | %s | %s | %s | %s | %s |", md_escape(nm, sizeof nm, kr->name),
+				ops, dram, inten, t[0], res(kr->limiter, rb, sizeof rb));
+			if (have_k) {
+				if (kr->measured_s > 0) {
+					fmt_headroom(h, sizeof h, kr->measured_s / kr->time_s);
+					fprintf(out, " %s | %s |", solar_fmt_time(m, sizeof m, kr->measured_s),
+						h);
+				} else
+					fputs(" - | - |", out);
+			}
+			fputs("\n", out);
+		}
+		fprintf(out, "\n%s; measured: %s.\n\n</details>\n", e->air,
+			e->measured_from ? e->measured_from : "none");
+	}
+	fputs("\nBounds: docs/bounds.md. Report format: docs/report.md.\n", out);
+}
+
+static cJSON *json_report(const solar_opts *o, const ctx *c, entry *es, int n, cJSON *removed,
+			  int failures)
+{
+	char rb[48];
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "solar_report", 1);
+	cJSON_AddStringToObject(j, "bound", solar_bound_key(c->bound));
+	cJSON_AddItemToObject(j, "max_headroom", o->has_max_headroom ? num(o->max_headroom)
+								      : cJSON_CreateNull());
+	cJSON_AddItemToObject(j, "max_regression", o->has_max_regression ? num(o->max_regression)
+									  : cJSON_CreateNull());
+	cJSON_AddStringToObject(j, "status", failures ? "fail" : "pass");
+	cJSON *ents = cJSON_AddArrayToObject(j, "entries");
+	for (int i = 0; i < n; i++) {
+		entry *e = &es[i];
+		cJSON *x = cJSON_CreateObject();
+		cJSON_AddStringToObject(x, "name", e->name);
+		cJSON_AddStringToObject(x, "air", e->air);
+		cJSON *d = cJSON_AddObjectToObject(x, "device");
+		cJSON_AddStringToObject(d, "name", e->device_name);
+		cJSON_AddStringToObject(d, "file", e->device_file);
+		cJSON_AddItemToObject(x, "params", cJSON_Duplicate(e->params, true));
+		cJSON_AddStringToObject(x, "math", e->math);
+		cJSON_AddItemToObject(x, "measured_s", num(e->measured_s));
+		if (e->measured_from)
+			cJSON_AddStringToObject(x, "measured_from", e->measured_from);
+		else
+			cJSON_AddNullToObject(x, "measured_from");
+		cJSON *bs = cJSON_AddObjectToObject(x, "bounds");
+		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
+			cJSON *b = cJSON_AddObjectToObject(bs, solar_bound_key(k));
+			cJSON_AddItemToObject(b, "time_s", num(e->bound_s[k]));
+			cJSON_AddStringToObject(b, "limited_by", res(e->limiter[k], rb, sizeof rb));
+			cJSON_AddItemToObject(b, "dram_bytes", num(e->bound_dram_bytes[k]));
+			cJSON_AddItemToObject(b, "headroom", num(entry_headroom(e, k)));
+		}
+		cJSON_AddItemToObject(x, "headroom", num(entry_headroom(e, c->bound)));
+		cJSON_AddStringToObject(x, "limited_by", res(e->limiter[c->bound], rb, sizeof rb));
+		cJSON_AddItemToObject(x, "ops", num(e->ops));
+		cJSON *ks = cJSON_AddArrayToObject(x, "kernels");
+		for (int k = 0; k < e->nkernels; k++) {
+			kernel_row *kr = &e->kernel[k];
+			cJSON *y = cJSON_CreateObject();
+			cJSON_AddStringToObject(y, "name", kr->name);
+			cJSON_AddItemToObject(y, "ops", num(kr->ops));
+			cJSON_AddItemToObject(y, "dram_bytes", num(kr->dram_bytes));
+			cJSON_AddItemToObject(y, "time_s", num(kr->time_s));
+			cJSON_AddStringToObject(y, "limited_by", res(kr->limiter, rb, sizeof rb));
+			cJSON_AddItemToObject(y, "measured_s", num(kr->measured_s));
+			cJSON_AddItemToObject(y, "headroom",
+					      num(kr->measured_s > 0 ? kr->measured_s / kr->time_s : -1));
+			cJSON_AddItemToArray(ks, y);
+		}
+		if (e->has_base) {
+			cJSON *b = cJSON_AddObjectToObject(x, "baseline");
+			cJSON_AddItemToObject(b, "headroom", num(e->base_headroom));
+			cJSON_AddItemToObject(b, "measured_s", num(e->base_measured_s));
+			double h = entry_headroom(e, c->bound);
+			cJSON_AddItemToObject(b, "change", h > 0 && e->base_headroom > 0
+								? cJSON_CreateNumber(r6(r6(h) / e->base_headroom - 1))
+								: cJSON_CreateNull());
+		} else
+			cJSON_AddNullToObject(x, "baseline");
+		cJSON_AddStringToObject(x, "status", e->fail ? "fail" : "pass");
+		cJSON_AddStringToObject(x, "reasons", e->reasons);
+		cJSON_AddItemToArray(ents, x);
+	}
+	cJSON_AddItemToObject(j, "removed", removed ? cJSON_Duplicate(removed, true)
+						    : cJSON_CreateArray());
+	return j;
+}
+
+/* ---- the roofline chart ------------------------------------------------------------------- */
+
+/* The roof of a datapath: its peak; for special functions the SFU rate plus the FMA instruction
+ * rate (rule "special functions"), as the bounds charge them.  0 when the device has neither. */
+static double roof_rate(const solar_device *d, int u, int p)
+{
+	double r = d->peak[u][p].present ? d->peak[u][p].value : 0;
+	if (u == SOLAR_UNIT_SFU && d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present)
+		r += d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].value / 2;
+	return r;
+}
+
+/* One panel per distinct device: roofs for its memory levels (bandwidth x intensity) and for the
+ * peaks the models on it use; per kernel a filled marker at its bound and a hollow one at its
+ * measured time, joined by a line whose length is the headroom. */
+static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_first, int y0,
+			   int *legend_index, bool *edge_note)
+{
+	const int L = 100, R = 640, T = y0 + 50, B = y0 + 410;
+	const solar_device *dev = es[dev_first].dev;
+	char lab[96], q[48];
+	/* which entries share this device (by name), which peaks they use */
+	bool on[256] = {0};
+	bool used[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT] = {0};
+	for (int i = 0; i < n && i < 256; i++)
+		on[i] = es[i].dev && !strcmp(es[i].device_name, es[dev_first].device_name) &&
+			!strcmp(es[i].device_file, es[dev_first].device_file);
+	/* point ranges */
+	double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
+	for (int i = 0; i < n; i++) {
+		if (!on[i])
+			continue;
+		for (int k = 0; k < es[i].nkernels; k++) {
+			kernel_row *kr = &es[i].kernel[k];
+			if (kr->ops <= 0 || kr->time_s <= 0)
+				continue;
+			if (kr->dram_bytes > 0) {
+				xlo = fmin(xlo, kr->ops / kr->dram_bytes);
+				xhi = fmax(xhi, kr->ops / kr->dram_bytes);
+			}
+			ylo = fmin(ylo, kr->ops / kr->time_s);
+			yhi = fmax(yhi, kr->ops / kr->time_s);
+			if (kr->measured_s > 0)
+				ylo = fmin(ylo, kr->ops / kr->measured_s);
+		}
+		if (es[i].measured_s > 0 && es[i].ops > 0)
+			ylo = fmin(ylo, es[i].ops / es[i].measured_s);
+	}
+	/* roofs: peaks of the datapaths of the kernels' limiters and of every counted op type */
+	const solar_mem_level *dram = solar_device_level(dev, "dram");
+	const solar_mem_level *l2 = solar_device_level(dev, "l2");
+	double bw = dram->bandwidth_bytes_per_s.value;
+	double l2bw = l2 && l2->bandwidth_bytes_per_s.present ? l2->bandwidth_bytes_per_s.value : 0;
+	double pmax = 0, pmin = INFINITY;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; on[i] && k < es[i].nkernels; k++)
+			if (es[i].kernel[k].limiter >= SOLAR_RES_OPS)
+				used[es[i].kernel[k].limiter - SOLAR_RES_OPS] = true;
+	for (int i = 0; i < n; i++)
+		if (on[i] && es[i].limiter[SOLAR_BOUND_FUSED] >= SOLAR_RES_OPS)
+			used[es[i].limiter[SOLAR_BOUND_FUSED] - SOLAR_RES_OPS] = true;
+	int nroof = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			if (used[u * SOLAR_PREC_COUNT + p] && roof_rate(dev, u, p) > 0) {
+				pmax = fmax(pmax, roof_rate(dev, u, p));
+				pmin = fmin(pmin, roof_rate(dev, u, p));
+				nroof++;
+			}
+	if (!nroof) { /* no compute-limited kernel: show the fastest peak as the roof */
+		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+			for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+				if (dev->peak[u][p].present && dev->peak[u][p].value > pmax) {
+					pmax = dev->peak[u][p].value;
+					memset(used, 0, sizeof used);
+					used[u * SOLAR_PREC_COUNT + p] = true;
+				}
+		pmin = pmax;
+	}
+	double ridge_lo = pmin / fmax(bw, l2bw), ridge_hi = pmax / bw;
+	xlo = fmin(isfinite(xlo) ? xlo : ridge_lo, ridge_lo / 4);
+	xhi = fmax(xhi, ridge_hi * 8);
+	ylo = fmin(isfinite(ylo) ? ylo : pmin / 100, bw * xlo);
+	yhi = fmax(yhi, pmax);
+	solar_svg_axis x, y;
+	solar_svg_axis_fit(&x, xlo, xhi, true, L, R, "");
+	solar_svg_axis_fit(&y, ylo / 2, yhi * 2.5, true, B, T, "");
+	snprintf(lab, sizeof lab, "%s", dev->name);
+	solar_svg_text(out, L, y0 + 30, "start", 14, "font-weight=\"bold\"", lab);
+	solar_svg_axes(out, &x, &y, "arithmetic intensity (operations per DRAM byte, log scale)",
+		       "performance (operations per second, log scale)");
+	fprintf(out, "<g clip-path=\"url(#plot%d)\">\n", y0);
+	fprintf(out, "<clipPath id=\"plot%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+		     "</clipPath>\n",
+		y0, L, T, R - L, B - T);
+	/* memory roofs: perf = bandwidth x intensity, up to the highest peak */
+	struct {
+		double bw;
+		const char *name;
+	} mem[2] = {{bw, "DRAM"}, {l2bw, "L2"}};
+	for (int m = 0; m < 2; m++) {
+		if (mem[m].bw <= 0)
+			continue;
+		double xe = fmin(pmax / mem[m].bw, x.hi);
+		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\" "
+			     "stroke-width=\"2\"%s/>\n",
+			solar_svg_map(&x, x.lo), solar_svg_map(&y, mem[m].bw * x.lo),
+			solar_svg_map(&x, xe), solar_svg_map(&y, mem[m].bw * xe),
+			m ? " stroke-dasharray=\"6 3\"" : "");
+	}
+	/* compute roofs: horizontal from the DRAM ridge on */
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			double pk = roof_rate(dev, u, p);
+			if (!used[u * SOLAR_PREC_COUNT + p] || pk <= 0)
+				continue;
+			double xs = fmax(pk / fmax(bw, l2bw), x.lo);
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				     "stroke=\"#333333\" stroke-width=\"2\"/>\n",
+				solar_svg_map(&x, xs), solar_svg_map(&y, pk), solar_svg_map(&x, x.hi),
+				solar_svg_map(&y, pk));
+		}
+	fputs("</g>\n", out);
+	/* roof labels */
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			double pk = roof_rate(dev, u, p);
+			if (!used[u * SOLAR_PREC_COUNT + p] || pk <= 0)
+				continue;
+			snprintf(lab, sizeof lab, "%s.%s%s %s", solar_unit_name(u), solar_prec_name(p),
+				 u == SOLAR_UNIT_SFU ? " (+FMA)" : "",
+				 solar_cli_fmt_quantity(q, sizeof q, pk, p >= SOLAR_PREC_I64 ? "OP/s"
+											: "FLOP/s"));
+			solar_svg_text(out, R - 4, solar_svg_map(&y, pk) - 5, "end", 10,
+				       "fill=\"#333333\"", lab);
+		}
+	for (int m = 0; m < 2; m++) {
+		if (mem[m].bw <= 0)
+			continue;
+		double xl = x.lo * pow(fmin(pmax / mem[m].bw, x.hi) / x.lo, 0.25);
+		double px = solar_svg_map(&x, xl), py = solar_svg_map(&y, mem[m].bw * xl);
+		double ang = atan2(solar_svg_map(&y, mem[m].bw * xl * 10) - py,
+				   solar_svg_map(&x, xl * 10) - px) * 180 / 3.14159265358979;
+		char rot[96];
+		snprintf(rot, sizeof rot, "fill=\"#333333\" transform=\"rotate(%.1f %.1f %.1f)\"", ang,
+			 px, py - 6);
+		snprintf(lab, sizeof lab, "%s %s", mem[m].name,
+			 solar_cli_fmt_quantity(q, sizeof q, mem[m].bw, "B/s"));
+		solar_svg_text(out, px, py - 6, "start", 10, rot, lab);
+	}
+	/* points */
+	for (int i = 0; i < n; i++) {
+		if (!on[i])
+			continue;
+		const char *col = solar_svg_color(legend_index[i]);
+		bool per_kernel = false;
+		for (int k = 0; k < es[i].nkernels; k++) {
+			kernel_row *kr = &es[i].kernel[k];
+			if (kr->ops <= 0 || kr->time_s <= 0)
+				continue;
+			double xi = kr->dram_bytes > 0 ? kr->ops / kr->dram_bytes : x.hi / 1.02;
+			if (kr->dram_bytes <= 0)
+				*edge_note = true;
+			double px = solar_svg_map(&x, xi), ps = solar_svg_map(&y, kr->ops / kr->time_s);
+			if (kr->measured_s > 0) {
+				double pm = solar_svg_map(&y, kr->ops / kr->measured_s);
+				fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+					     "stroke=\"%s\" stroke-width=\"1\"/>\n",
+					px, ps, px, pm, col);
+				solar_svg_marker(out, px, pm, 0, 4, col, false);
+				per_kernel = true;
+			}
+			solar_svg_marker(out, px, ps, 0, 4, col, true);
+		}
+		/* the whole program, when only its total was measured */
+		if (!per_kernel && es[i].measured_s > 0 && es[i].ops > 0) {
+			double bytes = es[i].bound_dram_bytes[c->bound];
+			double xi = bytes > 0 ? es[i].ops / bytes : x.hi / 1.02;
+			if (bytes <= 0)
+				*edge_note = true;
+			double px = solar_svg_map(&x, xi);
+			double ps = solar_svg_map(&y, es[i].ops / es[i].bound_s[c->bound]);
+			double pm = solar_svg_map(&y, es[i].ops / es[i].measured_s);
+			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+				     "stroke-width=\"1\" stroke-dasharray=\"3 2\"/>\n",
+				px, ps, px, pm, col);
+			solar_svg_marker(out, px, ps, 2, 4.5, col, true);
+			solar_svg_marker(out, px, pm, 2, 4.5, col, false);
+		}
+	}
+}
+
+static void write_svg(FILE *out, const ctx *c, entry *es, int n)
+{
+	const int W = 960, PH = 450;
+	int first[256], nd = 0, legend_index[256] = {0};
+	for (int i = 0; i < n && i < 256; i++) {
+		legend_index[i] = i;
+		if (!es[i].dev)
+			continue;
+		bool seen = false;
+		for (int d = 0; d < nd; d++)
+			seen |= !strcmp(es[first[d]].device_name, es[i].device_name) &&
+				!strcmp(es[first[d]].device_file, es[i].device_file);
+		if (!seen)
+			first[nd++] = i;
+	}
+	int H = nd * PH + 40;
+	solar_svg_begin(out, W, H, "solar roofline: speed of light and measured time per kernel");
+	bool edge = false;
+	for (int d = 0; d < nd; d++)
+		roofline_panel(out, c, es, n, first[d], d * PH, legend_index, &edge);
+	/* legend */
+	int lx = 670, ly = 60;
+	solar_svg_text(out, lx, ly, "start", 12, "font-weight=\"bold\"", "models");
+	for (int i = 0; i < n && i < 256; i++) {
+		ly += 20;
+		solar_svg_marker(out, lx + 6, ly - 4, 0, 4.5, solar_svg_color(legend_index[i]), true);
+		char lab[200];
+		snprintf(lab, sizeof lab, "%.60s", es[i].name ? es[i].name : "?");
+		solar_svg_text(out, lx + 18, ly, "start", 11, NULL, lab);
+	}
+	ly += 32;
+	solar_svg_marker(out, lx + 6, ly - 4, 0, 4.5, "#555555", true);
+	solar_svg_text(out, lx + 18, ly, "start", 11, NULL, "kernel at its bound (speed of light)");
+	ly += 20;
+	solar_svg_marker(out, lx + 6, ly - 4, 0, 4.5, "#555555", false);
+	solar_svg_text(out, lx + 18, ly, "start", 11, NULL, "kernel at its measured time");
+	ly += 20;
+	solar_svg_marker(out, lx + 6, ly - 4, 2, 4.5, "#555555", true);
+	char lab[160];
+	snprintf(lab, sizeof lab, "whole model (%s bound, measured)", solar_bound_name(c->bound));
+	solar_svg_text(out, lx + 18, ly, "start", 11, NULL, lab);
+	ly += 20;
+	fprintf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333333\" "
+		     "stroke-width=\"2\"/>\n",
+		lx, ly - 4, lx + 12, ly - 4);
+	solar_svg_text(out, lx + 18, ly, "start", 11, NULL, "roof: peak, or bandwidth x intensity");
+	ly += 26;
+	solar_svg_text(out, lx, ly, "start", 10, "fill=\"#555555\"",
+		       "the vertical gap between a filled and a");
+	solar_svg_text(out, lx, ly + 13, "start", 10, "fill=\"#555555\"",
+		       "hollow marker is the headroom (log scale)");
+	if (edge) {
+		solar_svg_text(out, lx, ly + 33, "start", 10, "fill=\"#555555\"",
+			       "at the right edge: no DRAM traffic (the");
+		solar_svg_text(out, lx, ly + 46, "start", 10, "fill=\"#555555\"",
+			       "data may stay in L2: docs/bounds.md#warm-l2)");
+	}
+	solar_svg_end(out);
+}
+
+/* ---- the command ------------------------------------------------------------------------------ */
+
+static FILE *open_out(const char *file)
+{
+	FILE *f = fopen(file, "w");
+	if (!f)
+		fprintf(stderr, "solar: cannot write %s\n", file);
+	return f;
+}
+
+int solar_cmd_report(const solar_opts *o)
+{
+	if (o->nfiles != 1) {
+		fputs("solar: report needs exactly one MANIFEST (docs/report.md)\n"
+		      "Try 'solar --help'.\n",
+		      stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	ctx c = {.file = o->files[0], .bound = SOLAR_BOUND_CACHE_AWARE};
+	cJSON *man = parse_json_file(&c, c.file);
+	if (!man)
+		return SOLAR_EXIT_USAGE;
+	const char *slash = strrchr(c.file, '/');
+	c.dir = slash ? strndup(c.file, (size_t)(slash - c.file)) : strdup("");
+	cJSON *defaults = cJSON_GetObjectItemCaseSensitive(man, "defaults");
+	cJSON *ents = cJSON_GetObjectItemCaseSensitive(man, "entries");
+	const char *bound = o->bound ? o->bound : json_string(&c, defaults, "bound", "defaults", NULL, false);
+	if (bound) {
+		int k = solar_bound_parse(bound);
+		if (k < 0)
+			input_error(&c, o->bound ? "--bound" : c.file, o->bound ? NULL : "defaults.bound",
+				    "expected unfused, cache-aware or fused, not '%s'", bound);
+		else
+			c.bound = k;
+	}
+	if (!cJSON_IsObject(man) || !cJSON_IsArray(ents) || !cJSON_GetArraySize(ents)) {
+		input_error(&c, c.file, "entries", "expected a non-empty array of models");
+	}
+	cJSON *it;
+	cJSON_ArrayForEach(it, man)
+	{
+		if (strcmp(it->string, "entries") && strcmp(it->string, "defaults") &&
+		    strcmp(it->string, "solar_manifest"))
+			input_error(&c, c.file, it->string,
+				    "unknown key (expected solar_manifest, defaults or entries)");
+	}
+	cJSON_ArrayForEach(it, defaults)
+	{
+		if (strcmp(it->string, "device") && strcmp(it->string, "math") &&
+		    strcmp(it->string, "bound")) {
+			char where[96];
+			snprintf(where, sizeof where, "defaults.%s", it->string);
+			input_error(&c, c.file, where, "unknown key (expected device, math or bound)");
+		}
+	}
+	int n = c.error ? 0 : cJSON_GetArraySize(ents);
+	entry *es = calloc((size_t)n + 1, sizeof *es);
+	for (int i = 0; i < n; i++)
+		load_entry(&c, cJSON_GetArrayItem(ents, i), defaults, i, &es[i]);
+	for (int i = 0; i < n && !c.error; i++)
+		for (int j = 0; j < i; j++)
+			if (es[i].name && es[j].name && !strcmp(es[i].name, es[j].name)) {
+				char where[64];
+				snprintf(where, sizeof where, "entries[%d].name", i);
+				input_error(&c, c.file, where,
+					    "'%s' is also the name of entries[%d]; names must be "
+					    "unique (a baseline matches models by name)",
+					    es[i].name, j);
+			}
+	cJSON *removed = NULL;
+	if (o->baseline && !c.error)
+		load_baseline(&c, o->baseline, es, n, &removed);
+	int rc = SOLAR_EXIT_OK, failures = 0;
+	if (c.error) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	for (int i = 0; i < n; i++) {
+		gate(o, &c, &es[i]);
+		failures += es[i].fail;
+	}
+	FILE *f = o->md_out ? open_out(o->md_out) : stdout;
+	if (!f) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	write_md(f, o, &c, es, n, removed, failures);
+	if (f != stdout)
+		fclose(f);
+	if (o->json_out) {
+		if (!(f = open_out(o->json_out))) {
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
+		solar_json_print(f, json_report(o, &c, es, n, removed, failures));
+		fclose(f);
+	}
+	if (o->svg_out) {
+		if (!(f = open_out(o->svg_out))) {
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
+		write_svg(f, &c, es, n);
+		fclose(f);
+	}
+	rc = failures ? SOLAR_EXIT_ERRORS : SOLAR_EXIT_OK;
+done:
+	for (int i = 0; i < n; i++)
+		entry_free(&es[i]);
+	free(es);
+	cJSON_Delete(removed);
+	cJSON_Delete(man);
+	free(c.dir);
+	return rc;
+}
