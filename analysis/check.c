@@ -155,12 +155,9 @@ void solar_analysis_free(solar_analysis *a)
 int solar_analysis_run_checks(solar_analysis *a, solar_diag *d)
 {
 	int errors = check_bounds(a->model, d);
-	if (!errors) {
-		struct uninit_ctx c = {a->model, d, 0};
-		isl_union_set_foreach_set(a->no_source, report_uninit, &c);
-		errors += c.errors;
-	}
-	return errors;
+	struct uninit_ctx c = {a->model, d, 0};
+	isl_union_set_foreach_set(a->no_source, report_uninit, &c);
+	return errors + c.errors;
 }
 
 int solar_analysis_check(const solar_program *p, solar_diag *d)
