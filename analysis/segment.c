@@ -102,8 +102,43 @@ static int popcount(unsigned x)
 	return __builtin_popcount(x);
 }
 
-/* Tries every sigma in {0, 1/2, 1}^n for the slicing T; adds the best rule (smallest U at
- * S -> infinity, i.e. largest sum(sigma) ... we keep the few best by exponent then coef). */
+/* U(S) = K S^sigma_sum with K = taps^(1 - sigma_J) coef 3^sigma_sum.  Rule a is never worse
+ * than rule b (U_a <= U_b for every S >= 1) when a's exponent and constant are both no larger:
+ * only rules on that Pareto front are kept. */
+static double rule_k(const solar_segment_rule *r)
+{
+	return pow(r->taps, 1 - r->sigma_disjoint) * r->coef * pow(3, r->sigma_sum);
+}
+
+static bool dominates(const solar_segment_rule *a, const solar_segment_rule *b)
+{
+	return a->sigma_sum <= b->sigma_sum && rule_k(a) <= rule_k(b);
+}
+
+static void keep_rule(solar_stmt_work *sw, solar_segment_rule r)
+{
+	for (int i = 0; i < sw->nrules; i++)
+		if (dominates(&sw->rules[i], &r))
+			return;
+	int n = 0;
+	for (int i = 0; i < sw->nrules; i++)
+		if (!dominates(&r, &sw->rules[i]))
+			sw->rules[n++] = sw->rules[i];
+	sw->nrules = n;
+	if (n < SOLAR_MAX_SEGMENT_RULES) {
+		sw->rules[sw->nrules++] = r;
+		return;
+	}
+	/* Front full (never seen in practice): replace the rule with the largest constant. */
+	int worst = 0;
+	for (int i = 1; i < n; i++)
+		if (rule_k(&sw->rules[i]) > rule_k(&sw->rules[worst]))
+			worst = i;
+	if (rule_k(&r) < rule_k(&sw->rules[worst]))
+		sw->rules[worst] = r;
+}
+
+/* Tries every sigma in {0, 1/2, 1}^n for the slicing T and keeps the undominated rules. */
 static void rules_for_slicing(solar_stmt_work *sw, const acc_info *acc, int n, unsigned T,
 			      int disjoint, double taps, int depth)
 {
@@ -139,15 +174,7 @@ static void rules_for_slicing(solar_stmt_work *sw, const acc_info *acc, int n, u
 		if (disjoint >= 0 && sj > 1)
 			continue;
 		solar_segment_rule r = {taps, sj, sum, coef, T};
-		/* keep: replace a rule dominated at every S (same or smaller exponent, larger U) */
-		if (sw->nrules < SOLAR_MAX_SEGMENT_RULES)
-			sw->rules[sw->nrules++] = r;
-		else
-			for (int i = 0; i < sw->nrules; i++)
-				if (sw->rules[i].sigma_sum > r.sigma_sum) {
-					sw->rules[i] = r;
-					break;
-				}
+		keep_rule(sw, r);
 	}
 }
 

@@ -43,7 +43,7 @@ typedef struct {
 	unsigned sliced;      /* bit k: loop k of the statement is sliced */
 } solar_segment_rule;
 
-#define SOLAR_MAX_SEGMENT_RULES 8
+#define SOLAR_MAX_SEGMENT_RULES 16
 
 typedef struct {
 	isl_val *instances;
