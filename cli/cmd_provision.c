@@ -157,6 +157,18 @@ static const char *bound_title(solar_bound_kind k)
 	return t[k];
 }
 
+/* "2.05", "163", "22800" */
+static const char *ratio(char *buf, size_t n, double r)
+{
+	if (r < 1000) {
+		snprintf(buf, n, "%.3g", r);
+	} else {
+		double sc = pow(10, floor(log10(r)) - 2);
+		snprintf(buf, n, "%.0f", round(r / sc) * sc);
+	}
+	return buf;
+}
+
 static bool is_peak(const solar_knob *k)
 {
 	return k->resource >= SOLAR_RES_OPS;
@@ -199,7 +211,9 @@ static void verdict(FILE *out, const solar_provision *p)
 	char line[256], t1[32];
 	int order[SOLAR_RES_COUNT + 8];
 	if (p->time_s <= p->target_s) {
-		fprintf(out, "  already meets the target (%.3gx to spare)\n", p->target_s / p->time_s);
+		fprintf(out, "  already meets the target (%sx to spare); the table gives the least of "
+			     "each resource that still would\n",
+			ratio(t1, sizeof t1, p->target_s / p->time_s));
 		return;
 	}
 	if (p->single) {
@@ -212,11 +226,9 @@ static void verdict(FILE *out, const solar_provision *p)
 	} else {
 		fputs("  no single resource reaches the target:", out);
 		bool first = true;
-		for (int i = 0; i < p->nknobs; i++) {
+		for (int a = 0; a < p->njoint; a++) {
+			int i = p->joint[a];
 			const solar_provision_knob *r = &p->knob[i];
-			if (p->knobs[i].kind != SOLAR_KNOB_RATE || p->knobs[i].resource < 0 ||
-			    r->floor_s <= 0 || p->knob[i].factor <= 1)
-				continue;
 			char lim[48];
 			solar_resource_name(r->floor_limiter, lim, sizeof lim);
 			fprintf(out, "%s %s alone gets to %s at best (then %s limits)",
@@ -237,13 +249,13 @@ static void verdict(FILE *out, const solar_provision *p)
 	for (int i = 0; i < p->nknobs; i++)
 		if (is_peak(&p->knobs[i])) {
 			any_peak = true;
-			all_peaks &= p->knob[i].factor <= 1;
+			all_peaks &= p->knob[i].own <= 1;
 		}
 	if (any_peak && all_peaks)
 		fputs("; compute already suffices", out);
 	for (int i = 0; i < p->nknobs; i++)
 		if (!is_peak(&p->knobs[i]) && p->knobs[i].kind == SOLAR_KNOB_RATE &&
-		    p->knob[i].factor <= 1)
+		    p->knob[i].own <= 1)
 			fprintf(out, "; %s already suffices", p->knobs[i].label);
 	fputs("\n", out);
 }
@@ -257,11 +269,10 @@ static void print_bound(FILE *out, const solar_provision *p)
 	if (p->time_s <= p->target_s)
 		fprintf(out, "meets the target\n");
 	else
-		fprintf(out, "misses the target by %.3gx\n", p->time_s / p->target_s);
+		fprintf(out, "misses the target by %sx\n", ratio(t2, sizeof t2, p->time_s / p->target_s));
 	verdict(out, p);
-	fprintf(out, "  %-34s %-14s %-14s %-10s %s\n", "resource", "now",
-		(snprintf(t2, sizeof t2, "to meet %s", solar_fmt_time(t1, sizeof t1, p->target_s)), t2),
-		"factor", "");
+	fprintf(out, "  %-34s %-14s %-16s factor\n", "resource", "now",
+		(snprintf(t2, sizeof t2, "to meet %s", solar_fmt_time(t1, sizeof t1, p->target_s)), t2));
 	for (int i = 0; i < p->nknobs; i++) {
 		const solar_knob *k = &p->knobs[i];
 		const solar_provision_knob *r = &p->knob[i];
@@ -274,16 +285,25 @@ static void print_bound(FILE *out, const solar_provision *p)
 		} else if (!isfinite(r->factor)) {
 			snprintf(need, sizeof need, "-");
 			solar_resource_name(r->floor_limiter, lim, sizeof lim);
-			snprintf(buf, sizeof buf, "cannot alone: %s at best, then %s limits",
-				 solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
+			if (r->own <= 1) /* its own need is met; others set the bound */
+				snprintf(buf, sizeof buf, "suffices; %s limits (%s at best)", lim,
+					 solar_fmt_time(t1, sizeof t1, r->floor_s));
+			else
+				snprintf(buf, sizeof buf, "cannot alone: %s at best, then %s limits",
+					 solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
 			note = buf;
 		} else {
 			solar_cli_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
 			note = r->factor <= 1 ? "suffices" : "";
 		}
-		fprintf(out, "  %-34s %-14s %-14s %-10s %s%s%s\n", k->label, now, need,
-			solar_cli_fmt_factor(fx, sizeof fx, r->factor), note,
-			i == p->binding && note[0] ? ", " : "", i == p->binding ? "limits now" : "");
+		char line[512];
+		snprintf(line, sizeof line, "  %-34s %-14s %-16s %-10s %s%s%s", k->label, now, need,
+			 solar_cli_fmt_factor(fx, sizeof fx, r->factor), note,
+			 i == p->binding && note[0] ? ", " : "", i == p->binding ? "limits now" : "");
+		size_t l = strlen(line);
+		while (l && line[l - 1] == ' ')
+			line[--l] = '\0';
+		fprintf(out, "%s\n", line);
 	}
 }
 
@@ -320,6 +340,7 @@ static cJSON *json_bound(const solar_provision *p)
 		/* factor: null = no factor reaches the target alone; 0 = any value meets it */
 		cJSON_AddItemToObject(e, "factor", num_or_null(r->factor));
 		cJSON_AddItemToObject(e, "needed", num_or_null(k->headline * r->factor));
+		cJSON_AddItemToObject(e, "own_factor", num_or_null(r->own));
 		cJSON_AddNumberToObject(e, "unlimited_time_s", r->floor_s);
 		cJSON_AddStringToObject(e, "unlimited_limited_by",
 					solar_resource_name(r->floor_limiter, lim, sizeof lim));
@@ -410,7 +431,7 @@ int solar_cmd_provision(const solar_opts *o)
 			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 		for (int i = 0; i < o->nsets; i++)
 			fprintf(out, "  --set %s\n", o->sets[i]);
-		fprintf(out, "target %s (%.4g Hz)\n", solar_fmt_time(t1, sizeof t1, o->target_s),
+		fprintf(out, "target %s (%.6g Hz)\n", solar_fmt_time(t1, sizeof t1, o->target_s),
 			1 / o->target_s);
 		for (int i = 0; i < np; i++) {
 			fputs("\n", out);

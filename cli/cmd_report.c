@@ -421,11 +421,16 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 	size_t n = strlen(kind) + strlen(file) + 2;
 	e->measured_from = malloc(n);
 	snprintf(e->measured_from, n, "%s:%s", kind, file);
-	bool failed = false;
+	bool failed = false, had_error = c->error;
+	c->error = false;
 	if (!strcmp(kind, "ncu"))
 		e->measured_s = ncu_times(c, full, e);
 	else
 		e->measured_s = validate_time(c, full, &failed);
+	if (c->error)
+		fprintf(stderr, "solar: %s: %s: cannot take a measured time from '%s'\n", c->file,
+			where, file);
+	c->error |= had_error;
 	if (failed) {
 		e->fail = true;
 		snprintf(e->reasons + strlen(e->reasons), sizeof e->reasons - strlen(e->reasons),
@@ -581,7 +586,8 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	int rc = solar_cli_load(air_path, &o, &l);
 	free(air_path);
 	if (rc != SOLAR_EXIT_OK) {
-		fprintf(stderr, "solar: %s: %s.air: '%s' has errors\n", c->file, path, air);
+		fprintf(stderr, "solar: %s: %s.air: '%s' %s\n", c->file, path, air,
+			rc == SOLAR_EXIT_ERRORS ? "has errors" : "cannot be read");
 		c->error = true;
 		free(defs);
 		if (l.diag)

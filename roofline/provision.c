@@ -384,47 +384,51 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 		restore(&s);
 	}
 
-	/* No knob alone: the rates that must scale together.  Each rate's own need is its
-	 * smallest factor with every other rate unlimited; scaled to those needs together, a
-	 * max-of-resources bound meets the target, a sum over kernels may still not, so one
-	 * common multiplier is then found by bisection. */
-	if (!p->single && !s.failed) {
-		int *rates = calloc((size_t)nknobs + 1, sizeof *rates), nr = 0;
-		int *others = calloc((size_t)nknobs + 1, sizeof *others);
-		double *need = calloc((size_t)nknobs + 1, sizeof *need);
-		double *big = calloc((size_t)nknobs + 1, sizeof *big);
-		for (int i = 0; i < nknobs; i++)
-			if (knobs[i].kind == SOLAR_KNOB_RATE && knobs[i].resource >= 0)
-				rates[nr++] = i;
-		for (int a = 0; a < nr; a++) {
-			int no = 0;
-			for (int b = 0; b < nr; b++)
-				if (b != a) {
-					others[no] = rates[b];
-					big[no++] = SOLAR_PROVISION_FACTOR_MAX;
-				}
-			search o = s;
-			o.idx = others;
-			o.f = big;
-			o.n = no;
-			time_at(&o, 1, NULL);
-			s.idx = &rates[a];
-			s.f = &one;
-			s.n = 1;
-			need[a] = smallest(&s, target_s, SOLAR_PROVISION_FACTOR_MIN,
-					   SOLAR_PROVISION_FACTOR_MAX);
-			restore(&s);
-			restore(&o);
-			s.failed |= o.failed;
-		}
-		for (int a = 0; a < nr; a++)
-			if (need[a] > 1 && isfinite(need[a])) {
-				p->joint[p->njoint] = rates[a];
-				p->joint_factor[p->njoint++] = need[a];
+	/* Each rate's own need: its smallest factor with every other rate unlimited. */
+	int *rates = calloc((size_t)nknobs + 1, sizeof *rates), nr = 0;
+	int *others = calloc((size_t)nknobs + 1, sizeof *others);
+	double *big = calloc((size_t)nknobs + 1, sizeof *big);
+	for (int i = 0; i < nknobs; i++) {
+		p->knob[i].own = NAN;
+		if (knobs[i].kind == SOLAR_KNOB_RATE && knobs[i].resource >= 0)
+			rates[nr++] = i;
+	}
+	for (int a = 0; a < nr && !s.failed; a++) {
+		int no = 0;
+		for (int b = 0; b < nr; b++)
+			if (b != a) {
+				others[no] = rates[b];
+				big[no++] = SOLAR_PROVISION_FACTOR_MAX;
 			}
+		search o = s;
+		o.idx = others;
+		o.f = big;
+		o.n = no;
+		time_at(&o, 1, NULL);
+		s.idx = &rates[a];
+		s.f = &one;
+		s.n = 1;
+		p->knob[rates[a]].own = smallest(&s, target_s, SOLAR_PROVISION_FACTOR_MIN,
+						 SOLAR_PROVISION_FACTOR_MAX);
+		restore(&s);
+		restore(&o);
+		s.failed |= o.failed;
+	}
+
+	/* No knob alone: the rates that must scale together, each to its own need; that meets a
+	 * max-of-resources bound, while a sum over kernels may still miss, so one common
+	 * multiplier is then found by bisection.  Capacities stay as given. */
+	if (!p->single && !s.failed) {
+		for (int a = 0; a < nr; a++) {
+			double need = p->knob[rates[a]].own;
+			if (need > 1 && isfinite(need)) {
+				p->joint[p->njoint] = rates[a];
+				p->joint_factor[p->njoint++] = need;
+			}
+		}
 		if (!p->njoint) /* each suffices alone, only their mix over kernels does not */
 			for (int a = 0; a < nr; a++)
-				if (need[a] > 0 && isfinite(need[a])) {
+				if (p->knob[rates[a]].own > 0 && isfinite(p->knob[rates[a]].own)) {
 					p->joint[p->njoint] = rates[a];
 					p->joint_factor[p->njoint++] = 1;
 				}
@@ -432,15 +436,15 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 		s.f = p->joint_factor;
 		s.n = p->njoint;
 		double g = p->njoint ? smallest(&s, target_s, 1, SOLAR_PROVISION_FACTOR_MAX) : INFINITY;
+		restore(&s);
 		p->joint_ok = isfinite(g);
 		if (p->joint_ok)
 			for (int a = 0; a < p->njoint; a++)
 				p->joint_factor[a] *= fmax(g, 1);
-		free(rates);
-		free(others);
-		free(need);
-		free(big);
 	}
+	free(rates);
+	free(others);
+	free(big);
 	solar_device_free(s.dev);
 	if (s.failed) {
 		solar_provision_free(p);

@@ -80,6 +80,8 @@ typedef struct {
 			     infinity when no factor <= SOLAR_PROVISION_FACTOR_MAX does */
 	double floor_s;   /* the bound with this knob at SOLAR_PROVISION_FACTOR_MAX */
 	int floor_limiter; /* what limits the bound then */
+	double own;       /* rate knobs: the smallest factor with every OTHER rate unlimited, the
+			     resource's own need (<= 1: it already suffices); NAN for capacities */
 } solar_provision_knob;
 
 typedef struct {
