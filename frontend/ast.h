@@ -15,10 +15,8 @@
 #include "diag.h"
 #include "frontend.h"
 
-/* Deepest expression tree the parser accepts (operators nested in operators), and the most
- * brackets ( [ or braces { open at once.  Passes recurse over expressions and blocks, so these
- * keep hostile input from exhausting the C stack. */
-#define SOLAR_MAX_EXPR_DEPTH 1000
+/* The most brackets ( [ or braces { open at once.  With SOLAR_MAX_EXPR_DEPTH (frontend.h),
+ * this keeps hostile input from exhausting the parser's or a pass's stack. */
 #define SOLAR_MAX_BRACKETS 256
 #define SOLAR_MAX_NAME_BYTES 1024
 /* Largest syntax tree (arena bytes); past it the parse stops with an error.  The IR built
@@ -34,7 +32,7 @@ typedef enum {
 	AST_CALL,  /* name(args) */
 	AST_NEG,   /* args[0] */
 	AST_NOT,   /* args[0] */
-	AST_BIN    /* op, args[0], args[1] */
+	AST_BIN	   /* op, args[0], args[1] */
 } ast_expr_kind;
 
 typedef struct ast_expr ast_expr;
@@ -43,13 +41,13 @@ struct ast_expr {
 	solar_span span;      /* the whole expression, parentheses included */
 	solar_span name_span; /* NAME, INDEX, CALL: the name */
 	const char *name;
-	const char *text;     /* INT, FLOAT: the literal as written */
+	const char *text; /* INT, FLOAT: the literal as written */
 	int64_t ival;
 	double fval;
 	solar_binop op;
 	ast_expr **args;
 	int nargs;
-	int depth;            /* 1 for a leaf */
+	int depth; /* 1 for a leaf */
 };
 
 /* A growable array in the parse arena (old buffers are left to the arena). */
@@ -65,7 +63,7 @@ typedef enum {
 	AST_TENSORS, /* decls, role, dtype */
 	AST_KERNEL,  /* name, attrs, body */
 	AST_FOR,     /* iters, body */
-	AST_IF,      /* cond, then, els */
+	AST_IF,	     /* cond, then, els */
 	AST_ASSIGN   /* name, index (indexed), op, value */
 } ast_node_kind;
 
@@ -131,25 +129,20 @@ struct ast_node {
 	ast_expr *value;
 };
 
-typedef struct {
-	ast_node **items;
-	int n;
-} ast_program;
-
 /* State shared by the scanner and the parser of one source text. */
 typedef struct solar_pstate {
 	solar_arena *arena; /* the syntax tree */
 	solar_diag *diag;
 	const char *src;
 	int32_t len;
-	int32_t pos;      /* offset of the next byte the scanner looks at */
+	int32_t pos;	  /* offset of the next byte the scanner looks at */
 	int32_t tok_end;  /* end of the last token handed to the parser */
 	int32_t prev_end; /* end of the token before that one */
-	int brackets;     /* ( and [ open now */
-	int braces;       /* { open now */
-	bool fatal;       /* a limit was hit: the scanner reports end of input, errors stop */
+	int brackets;	  /* ( and [ open now */
+	int braces;	  /* { open now */
+	bool fatal;	  /* a limit was hit: the scanner reports end of input, errors stop */
 	int32_t junk_end; /* end of the last skipped bad character, or -1 */
-	ast_list items;   /* top-level items, in order */
+	ast_list items;	  /* top-level items, in order */
 } solar_pstate;
 
 /* Parses src[0..len) (NUL-terminated) into ps->items; errors go to ps->diag.

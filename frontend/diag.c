@@ -28,7 +28,7 @@ struct solar_diag {
 	int errors, warnings;
 	int dropped_errors, dropped_warnings;
 	bool last_shown; /* was the last error or warning printed (for its notes) */
-	int32_t *lines;  /* offsets of line starts, built on first use */
+	int32_t *lines;	 /* offsets of line starts, built on first use */
 	int nlines;
 };
 
@@ -193,8 +193,7 @@ static void show_source(solar_diag *d, solar_span at)
 	fputc('\n', d->out);
 }
 
-void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const char *fmt,
-		       va_list ap)
+void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const char *fmt, va_list ap)
 {
 	bool note = !strcmp(kind, "note");
 	if (note) {
@@ -263,20 +262,11 @@ void solar_diag_error_nowhere(solar_diag *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-int solar_diag_errors(const solar_diag *d)
-{
-	return d->errors;
-}
+int solar_diag_errors(const solar_diag *d) { return d->errors; }
 
-int solar_diag_warnings(const solar_diag *d)
-{
-	return d->warnings;
-}
+int solar_diag_warnings(const solar_diag *d) { return d->warnings; }
 
-int solar_diag_full(const solar_diag *d)
-{
-	return d->errors >= SOLAR_DIAG_MAX_ERRORS;
-}
+int solar_diag_full(const solar_diag *d) { return d->errors >= SOLAR_DIAG_MAX_ERRORS; }
 
 void solar_diag_finish(solar_diag *d)
 {

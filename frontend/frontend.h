@@ -20,6 +20,8 @@ typedef struct {
 /* Limits that keep hostile input bounded. */
 #define SOLAR_MAX_SOURCE_BYTES (64 << 20)
 #define SOLAR_MAX_NESTING 64
+/* Expression trees from the front end are at most this deep, so passes may recurse over them. */
+#define SOLAR_MAX_EXPR_DEPTH 1000
 
 /* Returns the program, or NULL when any error was reported through `d`.
  * `src` must be NUL-terminated at src[len]; it is copied into the program's arena. */

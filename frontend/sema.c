@@ -55,7 +55,8 @@ static sym *sym_find(const symtab *t, const char *name)
 {
 	if (!t->cap)
 		return NULL;
-	for (uint32_t i = hash(name) & (uint32_t)(t->cap - 1);; i = (i + 1) & (uint32_t)(t->cap - 1)) {
+	for (uint32_t i = hash(name) & (uint32_t)(t->cap - 1);;
+	     i = (i + 1) & (uint32_t)(t->cap - 1)) {
 		if (!t->slots[i].name)
 			return NULL;
 		if (!strcmp(t->slots[i].name, name))
@@ -95,13 +96,13 @@ typedef struct {
 	solar_diag *d;
 	symtab globals;
 	bool *param_bad, *const_bad; /* no usable value: uses stay quiet */
-	int const_limit;             /* while lowering const i: consts >= i are not defined yet */
-	const char *defining;        /* the iterator whose bounds are being lowered */
+	int const_limit;	     /* while lowering const i: consts >= i are not defined yet */
+	const char *defining;	     /* the iterator whose bounds are being lowered */
 	int scope[SOLAR_MAX_NESTING + 1]; /* iterators of the enclosing loops, outermost first */
 	int nscope;
-	int nesting;                 /* enclosing for and if nodes */
+	int nesting; /* enclosing for and if nodes */
 	int kernel;
-	bool *written;               /* per tensor: some statement writes it */
+	bool *written; /* per tensor: some statement writes it */
 	solar_stmt **stmts;
 	int nstmts, cap_stmts;
 	solar_iter *iters;
@@ -157,10 +158,7 @@ static const char *snip(sema *s, solar_span at)
 
 /* ---- "did you mean" ------------------------------------------------------------------- */
 
-static char lower_ascii(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
+static char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
 
 /* Edit distance (insertions, deletions, substitutions and swaps of neighbours, each 1),
  * where letters differing only in case match; names over 64 bytes are close to nothing. */
@@ -184,7 +182,8 @@ static int distance(const char *a, const char *b)
 			if (dm[i][j - 1] + 1 < best)
 				best = dm[i][j - 1] + 1;
 			if (i > 1 && j > 1 && lower_ascii(a[i - 1]) == lower_ascii(b[j - 2]) &&
-			    lower_ascii(a[i - 2]) == lower_ascii(b[j - 1]) && dm[i - 2][j - 2] + 1 < best)
+			    lower_ascii(a[i - 2]) == lower_ascii(b[j - 1]) &&
+			    dm[i - 2][j - 2] + 1 < best)
 				best = dm[i - 2][j - 2] + 1;
 			dm[i][j] = best;
 		}
@@ -259,37 +258,50 @@ typedef struct {
 	mode m;
 	const char *what;   /* "index": starts "index 'i*N' is not affine" */
 	const char *where;  /* "an index": "cannot be used in an index" */
-	const char *as;     /* "as indices": "tensor values cannot be used as indices" */
+	const char *as;	    /* "as indices": "tensor values cannot be used as indices" */
 	const char *plural; /* "indices": "indices are integers" */
 	const char *why;    /* what the context allows */
 } context;
 
 static const context C_VALUE = {M_VALUE, "value", "a value", "as values", "values", ""};
-static const context C_INDEX = {M_AFFINE, "index", "an index", "as indices", "indices",
-				"AIR indices are affine"};
-static const context C_BOUND = {M_AFFINE, "loop bound", "a loop bound", "in loop bounds",
-				"loop bounds", "AIR loop bounds are affine"};
-static const context C_COND = {M_COND, "condition", "an `if` condition", "in `if` conditions",
-			       "conditions", "AIR conditions compare affine expressions"};
-static const context C_COMPARED = {M_AFFINE, "condition", "an `if` condition",
-				   "in `if` conditions", "the sides of a comparison",
+static const context C_INDEX = {M_AFFINE,     "index",	 "an index",
+				"as indices", "indices", "AIR indices are affine"};
+static const context C_BOUND = {M_AFFINE,	  "loop bound",	 "a loop bound",
+				"in loop bounds", "loop bounds", "AIR loop bounds are affine"};
+static const context C_COND = {M_COND,
+			       "condition",
+			       "an `if` condition",
+			       "in `if` conditions",
+			       "conditions",
+			       "AIR conditions compare affine expressions"};
+static const context C_COMPARED = {M_AFFINE,
+				   "condition",
+				   "an `if` condition",
+				   "in `if` conditions",
+				   "the sides of a comparison",
 				   "AIR conditions compare affine expressions"};
-static const context C_STEP = {M_CONST, "step", "a step", "in a step", "steps",
-			       "a step is a positive constant (literals and consts)"};
-static const context C_CONSTDEF = {M_CONST, "const", "a const", "in a const", "consts",
-				   "a const is made of literals and earlier consts"};
-static const context C_EXTENT = {M_EXTENT, "extent", "an extent", "in an extent", "extents",
-				 "an extent is made of params, consts and literals"};
-static const context C_DEFAULT = {M_DEFAULT, "param default", "a param default",
-				  "in a param default", "param defaults",
-				  "a param default is an integer made of literals"};
+static const context C_STEP = {M_CONST,	 "step",
+			       "a step", "in a step",
+			       "steps",	 "a step is a positive constant (literals and consts)"};
+static const context C_CONSTDEF = {M_CONST,   "const",
+				   "a const", "in a const",
+				   "consts",  "a const is made of literals and earlier consts"};
+static const context C_EXTENT = {M_EXTENT,    "extent",
+				 "an extent", "in an extent",
+				 "extents",   "an extent is made of params, consts and literals"};
+static const context C_DEFAULT = {
+    M_DEFAULT,	       "param default",
+    "a param default", "in a param default",
+    "param defaults",  "a param default is an integer made of literals"};
 
 /* Affine class of a lowered subexpression. */
 typedef enum { CL_CONST, CL_VARY, CL_BAD } cls;
 
 static cls join(cls a, cls b)
 {
-	return a == CL_BAD || b == CL_BAD ? CL_BAD : a == CL_VARY || b == CL_VARY ? CL_VARY : CL_CONST;
+	return a == CL_BAD || b == CL_BAD     ? CL_BAD
+	       : a == CL_VARY || b == CL_VARY ? CL_VARY
+					      : CL_CONST;
 }
 
 static solar_expr *mk(sema *s, solar_expr_kind kind, solar_span at, int nargs)
@@ -332,8 +344,8 @@ static const char *param_values(sema *s, const solar_expr *e)
 	size_t used = 0;
 	for (int i = 0; i < n && used < sizeof buf; i++) {
 		const solar_param *par = &s->p->params[seen[i]];
-		int w = snprintf(buf + used, sizeof buf - used, "%s%.64s=%" PRId64,
-				 i ? ", " : " (", par->name, par->value);
+		int w = snprintf(buf + used, sizeof buf - used, "%s%.64s=%" PRId64, i ? ", " : " (",
+				 par->name, par->value);
 		if (w > 0)
 			used += (size_t)w;
 	}
@@ -438,7 +450,8 @@ static int eval(sema *s, const solar_expr *e, const solar_expr *root, int64_t *v
 	}
 	return EVAL_QUIET; /* not an integer expression: already reported while lowering */
 overflow:
-	solar_diag_error(s->d, e->span, "integer overflow in '%s'%s: the value does not fit in 64 bits",
+	solar_diag_error(s->d, e->span,
+			 "integer overflow in '%s'%s: the value does not fit in 64 bits",
 			 snip(s, e->span), param_values(s, root));
 	return EVAL_ERROR;
 }
@@ -468,8 +481,8 @@ static solar_span decl_span(const sema *s, const sym *g)
 static void undeclared(sema *s, const char *name, solar_span at)
 {
 	if (s->defining && !strcmp(name, s->defining)) {
-		solar_diag_error(s->d, at, "iterator '%s' cannot be used in its own loop bounds or step",
-				 name);
+		solar_diag_error(
+		    s->d, at, "iterator '%s' cannot be used in its own loop bounds or step", name);
 		return;
 	}
 	solar_diag_error(s->d, at, "undeclared name '%s'%s", name, suggest_name(s, name));
@@ -589,8 +602,8 @@ static solar_expr *lower_name(sema *s, const ast_expr *x, const context *c, cls 
 	default: {
 		const solar_tensor *t = &s->p->tensors[g->index];
 		if (c->m != M_VALUE) {
-			solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as,
-					 c->why);
+			solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s",
+					 c->as, c->why);
 			return NULL;
 		}
 		if (t->rank != 0) {
@@ -611,9 +624,11 @@ static solar_expr *lower_access(sema *s, const ast_expr *x, const context *c, cl
 {
 	const sym *g = find_iter(s, x->name) >= 0 ? NULL : sym_find(&s->globals, x->name);
 	if (find_iter(s, x->name) >= 0 || (g && g->kind != SYM_TENSOR)) {
-		solar_diag_error(s->d, x->name_span, "'%s' is %s, not a tensor; only tensors can be indexed",
-				 x->name,
-				 !g ? "an iterator" : g->kind == SYM_PARAM ? "a param" : "a const");
+		solar_diag_error(s->d, x->name_span,
+				 "'%s' is %s, not a tensor; only tensors can be indexed", x->name,
+				 !g			? "an iterator"
+				 : g->kind == SYM_PARAM ? "a param"
+							: "a const");
 		return NULL;
 	}
 	if (!g) {
@@ -621,7 +636,8 @@ static solar_expr *lower_access(sema *s, const ast_expr *x, const context *c, cl
 		return NULL;
 	}
 	if (c->m != M_VALUE) {
-		solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as, c->why);
+		solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as,
+				 c->why);
 		return NULL;
 	}
 	const solar_tensor *t = &s->p->tensors[g->index];
@@ -651,12 +667,13 @@ static solar_expr *lower_call(sema *s, const ast_expr *x, const context *c, cls 
 		int it = find_iter(s, x->name);
 		const sym *g = it >= 0 ? NULL : sym_find(&s->globals, x->name);
 		if (it >= 0 || g)
-			solar_diag_error(s->d, x->name_span, "'%s' is %s, not a function%s", x->name,
-					 it >= 0                  ? "an iterator"
-					 : g->kind == SYM_PARAM   ? "a param"
-					 : g->kind == SYM_CONST   ? "a const"
-								  : "a tensor",
-					 g && g->kind == SYM_TENSOR ? "; index a tensor with [ ]" : "");
+			solar_diag_error(
+			    s->d, x->name_span, "'%s' is %s, not a function%s", x->name,
+			    it >= 0		   ? "an iterator"
+			    : g->kind == SYM_PARAM ? "a param"
+			    : g->kind == SYM_CONST ? "a const"
+						   : "a tensor",
+			    g && g->kind == SYM_TENSOR ? "; index a tensor with [ ]" : "");
 		else
 			solar_diag_error(s->d, x->name_span, "unknown function '%s'%s", x->name,
 					 suggest_fn(s, x->name));
@@ -667,8 +684,9 @@ static solar_expr *lower_call(sema *s, const ast_expr *x, const context *c, cls 
 	if (x->nargs < lo || (hi >= 0 && x->nargs > hi)) {
 		const char *kind = fn >= 0 ? "function" : "cast";
 		if (hi < 0)
-			solar_diag_error(s->d, x->span, "%s '%s' takes at least %d arguments, not %d",
-					 kind, x->name, lo, x->nargs);
+			solar_diag_error(s->d, x->span,
+					 "%s '%s' takes at least %d arguments, not %d", kind,
+					 x->name, lo, x->nargs);
 		else
 			solar_diag_error(s->d, x->span, "%s '%s' takes %d argument%s, not %d", kind,
 					 x->name, lo, lo == 1 ? "" : "s", x->nargs);
@@ -683,10 +701,11 @@ static solar_expr *lower_call(sema *s, const ast_expr *x, const context *c, cls 
 	}
 	if (c->m == M_COND || c->m == M_CONST || c->m == M_EXTENT || c->m == M_DEFAULT) {
 		if (c->m == M_COND)
-			solar_diag_error(s->d, x->span,
-					 "%s must be a comparison such as `i < N` (joined with and, "
-					 "or, not), not a call of '%s'",
-					 c->where, x->name);
+			solar_diag_error(
+			    s->d, x->span,
+			    "%s must be a comparison such as `i < N` (joined with and, "
+			    "or, not), not a call of '%s'",
+			    c->where, x->name);
 		else
 			solar_diag_error(s->d, x->span, "function calls cannot be used in %s; %s",
 					 c->where, c->why);
@@ -716,9 +735,10 @@ static bool check_divisor(sema *s, const solar_expr *e, cls rk, const context *c
 	const solar_expr *r = e->args[1];
 	const char *op = solar_binop_text(e->binop);
 	if (rk == CL_VARY) {
-		solar_diag_error(s->d, r->span,
-				 "the divisor of '%s' in %s must be a constant (literals and consts); %s",
-				 op, c->where, factor(s, r));
+		solar_diag_error(
+		    s->d, r->span,
+		    "the divisor of '%s' in %s must be a constant (literals and consts); %s", op,
+		    c->where, factor(s, r));
 		return false;
 	}
 	int64_t v;
@@ -742,10 +762,11 @@ static solar_expr *lower_bin(sema *s, const ast_expr *x, const context *c, cls *
 	if (c->m == M_COND)
 		sub = logic ? &C_COND : cmp ? &C_COMPARED : c;
 	if (c->m == M_COND && !logic && !cmp) {
-		solar_diag_error(s->d, x->span,
-				 "%s must be a comparison such as `i < N` (joined with and, or, not); "
-				 "'%s' is not one",
-				 c->where, snip(s, x->span));
+		solar_diag_error(
+		    s->d, x->span,
+		    "%s must be a comparison such as `i < N` (joined with and, or, not); "
+		    "'%s' is not one",
+		    c->where, snip(s, x->span));
 		return NULL;
 	}
 	if (c == &C_COMPARED && (logic || cmp)) {
@@ -807,7 +828,8 @@ static solar_expr *lower(sema *s, const ast_expr *x, const context *c, cls *out)
 		if (c->m == M_COND)
 			goto not_condition;
 		if (c->m != M_VALUE) {
-			solar_diag_error(s->d, x->span, "%s '%s' cannot be used in %s; %s must be integers",
+			solar_diag_error(s->d, x->span,
+					 "%s '%s' cannot be used in %s; %s must be integers",
 					 x->kind == AST_INF ? "the value" : "float literal",
 					 x->kind == AST_INF ? "inf" : x->text, c->where, c->plural);
 			return NULL;
@@ -841,8 +863,9 @@ static solar_expr *lower(sema *s, const ast_expr *x, const context *c, cls *out)
 			return NULL;
 		}
 		if (c->m != M_VALUE && c->m != M_COND) {
-			solar_diag_error(s->d, x->span, "the operator 'not' cannot be used in %s; %s",
-					 c->where, c->why);
+			solar_diag_error(s->d, x->span,
+					 "the operator 'not' cannot be used in %s; %s", c->where,
+					 c->why);
 			return NULL;
 		}
 		e = mk(s, SOLAR_E_NOT, x->span, 1);
@@ -876,12 +899,14 @@ static solar_expr *lower_int(sema *s, const ast_expr *x, const context *c, int64
 static solar_block lower_block(sema *s, const ast_block *b);
 static solar_node *lower_node(sema *s, const ast_node *n);
 
-static bool nesting_ok(sema *s, solar_span at)
+/* `what` is "the loop over 'i'" or "this `if`". */
+static bool nesting_ok(sema *s, solar_span at, const char *what, const char *name)
 {
 	if (s->nesting < SOLAR_MAX_NESTING)
 		return true;
-	solar_diag_error(s->d, at, "loops and `if`s are nested more than %d deep",
-			 SOLAR_MAX_NESTING);
+	solar_diag_error(s->d, at,
+			 "%s%s%s is nested too deeply: loops and `if`s may nest at most %d deep",
+			 what, name ? name : "", name ? "'" : "", SOLAR_MAX_NESTING);
 	return false;
 }
 
@@ -889,7 +914,7 @@ static bool nesting_ok(sema *s, solar_span at)
 static solar_node *lower_for(sema *s, const ast_node *n, int k)
 {
 	const ast_iter *it = n->iters[k];
-	if (!nesting_ok(s, it->clause))
+	if (!nesting_ok(s, it->clause, "the loop over '", it->name))
 		return NULL;
 	cls c;
 	s->defining = it->name;
@@ -940,7 +965,8 @@ static solar_node *lower_for(sema *s, const ast_node *n, int k)
 	if (k + 1 < n->niters) {
 		solar_node *inner = lower_for(s, n, k + 1);
 		if (inner) {
-			node->loop.body.items = solar_arena_alloc(s->a, sizeof *node->loop.body.items);
+			node->loop.body.items =
+			    solar_arena_alloc(s->a, sizeof *node->loop.body.items);
 			node->loop.body.items[0] = inner;
 			node->loop.body.n = 1;
 		}
@@ -954,7 +980,7 @@ static solar_node *lower_for(sema *s, const ast_node *n, int k)
 
 static solar_node *lower_if(sema *s, const ast_node *n)
 {
-	if (!nesting_ok(s, n->span))
+	if (!nesting_ok(s, (solar_span){n->span.off, 2}, "this `if`", NULL))
 		return NULL;
 	cls c;
 	solar_node *node = solar_arena_alloc(s->a, sizeof *node);
@@ -974,39 +1000,35 @@ static solar_node *lower_assign(sema *s, const ast_node *n)
 	cls c;
 	int it = find_iter(s, n->name);
 	const sym *g = it >= 0 ? NULL : sym_find(&s->globals, n->name);
-	solar_expr **index = n->nindex ? solar_arena_alloc(s->a, (size_t)n->nindex * sizeof *index)
-				       : NULL;
-	for (int i = 0; i < n->nindex; i++)
-		index[i] = lower(s, n->index[i], &C_INDEX, &c);
-	solar_expr *value = lower(s, n->value, &C_VALUE, &c);
-	if (it >= 0 || (g && g->kind != SYM_TENSOR)) {
-		solar_diag_error(s->d, n->name_span, "cannot assign to '%s': it is %s, not a tensor",
-				 n->name,
-				 it >= 0 ? "a loop iterator" : g->kind == SYM_PARAM ? "a param" : "a const");
-		return NULL;
-	}
-	if (!g) {
+	solar_tensor *t = g && g->kind == SYM_TENSOR ? &s->p->tensors[g->index] : NULL;
+	/* the target first, so that errors come out in source order */
+	if (it >= 0 || (g && !t)) {
+		solar_diag_error(s->d, n->name_span,
+				 "cannot assign to '%s': it is %s, not a tensor", n->name,
+				 it >= 0		? "a loop iterator"
+				 : g->kind == SYM_PARAM ? "a param"
+							: "a const");
+	} else if (!g) {
 		undeclared(s, n->name, n->name_span);
-		return NULL;
-	}
-	solar_tensor *t = &s->p->tensors[g->index];
-	if (t->role == SOLAR_ROLE_IN) {
+	} else if (t->role == SOLAR_ROLE_IN) {
 		solar_diag_error(s->d, n->name_span,
 				 "cannot write '%s': it is declared `in`; declare it `inout` to "
 				 "update it in place, or `out` if the program only writes it",
 				 n->name);
 		solar_diag_note(s->d, t->span, "'%s' is declared here", n->name);
-		return NULL;
-	}
-	if (t->rank != n->nindex) {
+		t = NULL;
+	} else if (t->rank != n->nindex) {
 		rank_error(s, t, n->nindex, n->target_span);
-		return NULL;
+		t = NULL;
 	}
-	if (!value)
-		return NULL;
+	solar_expr **index =
+	    n->nindex ? solar_arena_alloc(s->a, (size_t)n->nindex * sizeof *index) : NULL;
+	bool ok = t != NULL;
 	for (int i = 0; i < n->nindex; i++)
-		if (!index[i])
-			return NULL;
+		ok &= (index[i] = lower(s, n->index[i], &C_INDEX, &c)) != NULL;
+	solar_expr *value = lower(s, n->value, &C_VALUE, &c);
+	if (!ok || !value)
+		return NULL;
 	s->written[g->index] = true;
 
 	solar_stmt *st = solar_arena_alloc(s->a, sizeof *st);
@@ -1061,23 +1083,27 @@ static solar_block lower_block(sema *s, const ast_block *b)
 
 static void check_header(sema *s)
 {
-	const ast_program *prog = &(ast_program){(ast_node **)s->ps->items.items, s->ps->items.n};
-	if (!prog->n || prog->items[0]->kind != AST_AIR) {
-		solar_span at = prog->n ? prog->items[0]->span : (solar_span){0, 0};
+	const ast_list *prog = &s->ps->items;
+	const ast_node *first = prog->n ? prog->items[0] : NULL;
+	if (!first || first->kind != AST_AIR) {
+		solar_span at = first ? first->span : (solar_span){0, 0};
 		at.len = 0;
-		solar_diag_error(s->d, at, "missing `air 1;` header: an AIR file must begin with `air 1;`");
+		solar_diag_error(s->d, at,
+				 "missing `air 1;` header: an AIR file must begin with `air 1;`");
 	}
 	for (int i = 0; i < prog->n; i++) {
 		const ast_node *n = prog->items[i];
 		if (n->kind != AST_AIR)
 			continue;
 		if (i > 0)
-			solar_diag_error(s->d, n->span,
-					 "the `air` header must be the first statement of the file, "
-					 "and appear once");
+			solar_diag_error(
+			    s->d, n->span,
+			    "the `air` header must be the first statement of the file, "
+			    "and appear once");
 		else if (n->version != 1)
 			solar_diag_error(s->d, n->version_span,
-					 "AIR version %" PRId64 " is not supported; this solar reads "
+					 "AIR version %" PRId64
+					 " is not supported; this solar reads "
 					 "version 1 (`air 1;`)",
 					 n->version);
 		else
@@ -1092,8 +1118,10 @@ static void declare(sema *s)
 	int np = 0, nc = 0, nt = 0;
 	for (int i = 0; i < items->n; i++) {
 		const ast_node *n = items->items[i];
-		int *count = n->kind == AST_PARAM ? &np : n->kind == AST_CONST ? &nc
-						      : n->kind == AST_TENSORS ? &nt : NULL;
+		int *count = n->kind == AST_PARAM     ? &np
+			     : n->kind == AST_CONST   ? &nc
+			     : n->kind == AST_TENSORS ? &nt
+						      : NULL;
 		if (count)
 			*count += n->ndecls;
 	}
@@ -1113,30 +1141,33 @@ static void declare(sema *s)
 		if (n->kind == AST_TENSORS) {
 			dt = solar_dtype_parse(n->dtype);
 			if (dt < 0) {
-				solar_diag_error(s->d, n->dtype_span, "unknown dtype '%s'%s", n->dtype,
-						 suggest_dtype(s, n->dtype));
+				solar_diag_error(s->d, n->dtype_span, "unknown dtype '%s'%s",
+						 n->dtype, suggest_dtype(s, n->dtype));
 			}
 		}
 		for (int j = 0; j < n->ndecls; j++) {
 			const ast_decl *dc = n->decls[j];
-			int kind = n->kind == AST_PARAM ? SYM_PARAM
+			int kind = n->kind == AST_PARAM	  ? SYM_PARAM
 				   : n->kind == AST_CONST ? SYM_CONST
 							  : SYM_TENSOR;
-			int index = kind == SYM_PARAM ? p->nparams
+			int index = kind == SYM_PARAM	? p->nparams
 				    : kind == SYM_CONST ? p->nconsts
 							: p->ntensors;
 			const char *name = solar_arena_strdup(s->a, dc->name);
 			sym *old = sym_add(s->ps->arena, &s->globals, name, kind, index);
 			if (old->kind != kind || old->index != index) {
-				solar_diag_error(s->d, dc->span, "duplicate declaration of '%s'", name);
+				solar_diag_error(s->d, dc->span, "duplicate declaration of '%s'",
+						 name);
 				solar_diag_note(s->d, decl_span(s, old),
 						"'%s' is first declared here, as a %s", name,
 						sym_kind_name[old->kind]);
 			}
 			if (kind == SYM_PARAM) {
-				p->params[p->nparams++] = (solar_param){.name = name, .span = dc->span};
+				p->params[p->nparams++] =
+				    (solar_param){.name = name, .span = dc->span};
 			} else if (kind == SYM_CONST) {
-				p->consts[p->nconsts++] = (solar_const){.name = name, .span = dc->span};
+				p->consts[p->nconsts++] =
+				    (solar_const){.name = name, .span = dc->span};
 			} else {
 				solar_tensor *t = &p->tensors[p->ntensors++];
 				t->name = name;
@@ -1144,8 +1175,10 @@ static void declare(sema *s)
 				t->role = n->role;
 				t->dtype = dt < 0 ? SOLAR_DT_F32 : (solar_dtype)dt;
 				t->rank = dc->rank;
-				t->dims = solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->dims);
-				t->extent = solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->extent);
+				t->dims =
+				    solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->dims);
+				t->extent =
+				    solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->extent);
 				t->decl_span = n->span;
 				t->decl_group = group;
 			}
@@ -1181,16 +1214,17 @@ static void params(sema *s, const solar_define *defs, int ndefs)
 	for (int i = 0; i < ndefs; i++) {
 		const sym *g = sym_find(&s->globals, defs[i].name);
 		if (!g) {
-			solar_diag_error_nowhere(s->d, "-D %s=%" PRId64 ": there is no param '%s'%s",
-						 defs[i].name, defs[i].value, defs[i].name,
-						 suggest_name(s, defs[i].name));
+			solar_diag_error_nowhere(
+			    s->d, "-D %s=%" PRId64 ": there is no param '%s'%s", defs[i].name,
+			    defs[i].value, defs[i].name, suggest_name(s, defs[i].name));
 		} else if (g->kind != SYM_PARAM) {
-			solar_diag_error_nowhere(s->d,
-						 "-D %s=%" PRId64 ": '%s' is a %s, not a param; only "
-						 "params can be set with -D",
-						 defs[i].name, defs[i].value, defs[i].name,
-						 sym_kind_name[g->kind]);
-			solar_diag_note(s->d, decl_span(s, g), "'%s' is declared here", defs[i].name);
+			solar_diag_error_nowhere(
+			    s->d,
+			    "-D %s=%" PRId64 ": '%s' is a %s, not a param; only "
+			    "params can be set with -D",
+			    defs[i].name, defs[i].value, defs[i].name, sym_kind_name[g->kind]);
+			solar_diag_note(s->d, decl_span(s, g), "'%s' is declared here",
+					defs[i].name);
 		} else {
 			p->params[g->index].value = defs[i].value;
 			p->params[g->index].overridden = true;
@@ -1219,8 +1253,8 @@ static void consts(sema *s)
 		for (int j = 0; j < n->ndecls; j++, k++) {
 			int r;
 			s->const_limit = k;
-			p->consts[k].expr = lower_int(s, n->decls[j]->value, &C_CONSTDEF,
-						      &p->consts[k].value, &r);
+			p->consts[k].expr =
+			    lower_int(s, n->decls[j]->value, &C_CONSTDEF, &p->consts[k].value, &r);
 			s->const_bad[k] = r != EVAL_OK;
 		}
 	}
@@ -1241,13 +1275,15 @@ static void extents(sema *s)
 			solar_tensor *t = &p->tensors[k];
 			for (int d = 0; d < dc->rank; d++) {
 				int r;
-				t->dims[d] = lower_int(s, dc->dims[d], &C_EXTENT, &t->extent[d], &r);
+				t->dims[d] =
+				    lower_int(s, dc->dims[d], &C_EXTENT, &t->extent[d], &r);
 				if (r == EVAL_OK && t->extent[d] <= 0)
-					solar_diag_error(s->d, dc->dims[d]->span,
-							 "extent of dimension %d of '%s' is %" PRId64
-							 "%s; extents must be positive",
-							 d + 1, t->name, t->extent[d],
-							 param_values(s, t->dims[d]));
+					solar_diag_error(
+					    s->d, dc->dims[d]->span,
+					    "extent of dimension %d of '%s' is %" PRId64
+					    "%s; extents must be positive",
+					    d + 1, t->name, t->extent[d],
+					    param_values(s, t->dims[d]));
 			}
 		}
 	}
@@ -1259,14 +1295,16 @@ static void kernel_attrs(sema *s, solar_kernel *k, const ast_node *n)
 	for (int i = 0; i < n->nattrs; i++) {
 		const ast_attr *at = n->attrs[i];
 		if (strcmp(at->key, "math")) {
-			solar_diag_error(s->d, at->key_span,
-					 "unknown kernel attribute '%s'; the only attribute is `math` "
-					 "(strict or tf32)",
-					 at->key);
+			solar_diag_error(
+			    s->d, at->key_span,
+			    "unknown kernel attribute '%s'; the only attribute is `math` "
+			    "(strict or tf32)",
+			    at->key);
 			continue;
 		}
 		if (seen)
-			solar_diag_error(s->d, at->key_span, "the kernel attribute `math` is given twice");
+			solar_diag_error(s->d, at->key_span,
+					 "the kernel attribute `math` is given twice");
 		seen = true;
 		if (!strcmp(at->value, "strict"))
 			k->math = SOLAR_MATH_STRICT;
@@ -1274,7 +1312,8 @@ static void kernel_attrs(sema *s, solar_kernel *k, const ast_node *n)
 			k->math = SOLAR_MATH_TF32;
 		else
 			solar_diag_error(s->d, at->value_span,
-					 "unknown math mode '%s'; expected strict or tf32", at->value);
+					 "unknown math mode '%s'; expected strict or tf32",
+					 at->value);
 	}
 }
 
@@ -1319,7 +1358,8 @@ static void kernels(sema *s)
 		if (n->kind != AST_KERNEL && n->kind != AST_FOR && n->kind != AST_IF &&
 		    n->kind != AST_ASSIGN)
 			continue;
-		s->kernels = grow(s->a, s->kernels, s->nkernels, &s->cap_kernels, sizeof *s->kernels);
+		s->kernels =
+		    grow(s->a, s->kernels, s->nkernels, &s->cap_kernels, sizeof *s->kernels);
 		s->kernel = s->nkernels;
 		solar_kernel k = {.span = n->span, .first_stmt = s->nstmts};
 		if (n->kind == AST_KERNEL) {
@@ -1332,8 +1372,9 @@ static void kernels(sema *s)
 		}
 		k.nstmts = s->nstmts - k.first_stmt;
 		if (k.implicit) {
-			const char *base = k.nstmts ? s->p->tensors[s->stmts[k.first_stmt]->tensor].name
-						    : "kernel";
+			const char *base = k.nstmts
+					       ? s->p->tensors[s->stmts[k.first_stmt]->tensor].name
+					       : "kernel";
 			k.name = implicit_name(s, &taken, &next, base);
 		}
 		s->kernels[s->nkernels++] = k;
@@ -1345,8 +1386,8 @@ static void unwritten_outputs(sema *s)
 	for (int i = 0; i < s->p->ntensors; i++) {
 		const solar_tensor *t = &s->p->tensors[i];
 		if (t->role == SOLAR_ROLE_OUT && !s->written[i])
-			solar_diag_warning(s->d, t->span, "'%s' is declared `out` but never written",
-					   t->name);
+			solar_diag_warning(s->d, t->span,
+					   "'%s' is declared `out` but never written", t->name);
 	}
 }
 
@@ -1379,7 +1420,8 @@ solar_program *solar_frontend_load(const char *file, const char *src, int32_t le
 				   const solar_define *defs, int ndefs, solar_diag *d)
 {
 	if (!src || len < 0 || len > SOLAR_MAX_SOURCE_BYTES) {
-		solar_diag_error_nowhere(d, "the source is larger than the limit of %d bytes (64 MiB)",
+		solar_diag_error_nowhere(d,
+					 "the source is larger than the limit of %d bytes (64 MiB)",
 					 SOLAR_MAX_SOURCE_BYTES);
 		return NULL;
 	}
@@ -1406,8 +1448,9 @@ solar_program *solar_frontend_load(const char *file, const char *src, int32_t le
 	if (mem)
 		fclose(mem);
 	if (bad) {
-		solar_diag_error_nowhere(d, "internal error: the IR of this file is inconsistent "
-					    "(a bug in solar): %s",
+		solar_diag_error_nowhere(d,
+					 "internal error: the IR of this file is inconsistent "
+					 "(a bug in solar): %s",
 					 why ? why : "");
 		solar_arena_free(a);
 		p = NULL;

@@ -9,10 +9,7 @@
 
 #include "ir.h"
 
-static bool str_eq(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
+static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
 
 static bool expr_eq(const solar_expr *a, const solar_expr *b)
 {
@@ -84,7 +81,8 @@ static bool node_eq(const solar_node *a, const solar_node *b)
 		       expr_eq(a->loop.hi, b->loop.hi) && expr_eq(a->loop.step, b->loop.step) &&
 		       block_eq(&a->loop.body, &b->loop.body);
 	case SOLAR_N_IF:
-		return expr_eq(a->cond.cond, b->cond.cond) && block_eq(&a->cond.then, &b->cond.then) &&
+		return expr_eq(a->cond.cond, b->cond.cond) &&
+		       block_eq(&a->cond.then, &b->cond.then) &&
 		       block_eq(&a->cond.els, &b->cond.els);
 	case SOLAR_N_STMT:
 		return a->stmt->id == b->stmt->id;

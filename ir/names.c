@@ -13,38 +13,39 @@ static const struct {
 	int bytes;
 	bool is_float;
 } dtypes[SOLAR_DT_COUNT] = {
-	[SOLAR_DT_F64] = {"f64", 8, true},        [SOLAR_DT_F32] = {"f32", 4, true},
-	[SOLAR_DT_BF16] = {"bf16", 2, true},      [SOLAR_DT_F16] = {"f16", 2, true},
-	[SOLAR_DT_F8E4M3] = {"f8e4m3", 1, true},  [SOLAR_DT_F8E5M2] = {"f8e5m2", 1, true},
-	[SOLAR_DT_I64] = {"i64", 8, false},       [SOLAR_DT_I32] = {"i32", 4, false},
-	[SOLAR_DT_I8] = {"i8", 1, false},         [SOLAR_DT_U8] = {"u8", 1, false},
-	[SOLAR_DT_BOOL] = {"bool", 1, false},
+    [SOLAR_DT_F64] = {"f64", 8, true},	     [SOLAR_DT_F32] = {"f32", 4, true},
+    [SOLAR_DT_BF16] = {"bf16", 2, true},     [SOLAR_DT_F16] = {"f16", 2, true},
+    [SOLAR_DT_F8E4M3] = {"f8e4m3", 1, true}, [SOLAR_DT_F8E5M2] = {"f8e5m2", 1, true},
+    [SOLAR_DT_I64] = {"i64", 8, false},	     [SOLAR_DT_I32] = {"i32", 4, false},
+    [SOLAR_DT_I8] = {"i8", 1, false},	     [SOLAR_DT_U8] = {"u8", 1, false},
+    [SOLAR_DT_BOOL] = {"bool", 1, false},
 };
 
 static const char *const fns[SOLAR_FN_COUNT] = {
-	[SOLAR_FN_EXP] = "exp",     [SOLAR_FN_LOG] = "log",         [SOLAR_FN_SQRT] = "sqrt",
-	[SOLAR_FN_RSQRT] = "rsqrt", [SOLAR_FN_TANH] = "tanh",       [SOLAR_FN_ERF] = "erf",
-	[SOLAR_FN_SIGMOID] = "sigmoid", [SOLAR_FN_ABS] = "abs",     [SOLAR_FN_MAX] = "max",
-	[SOLAR_FN_MIN] = "min",     [SOLAR_FN_POW] = "pow",         [SOLAR_FN_SIN] = "sin",
-	[SOLAR_FN_COS] = "cos",     [SOLAR_FN_SELECT] = "select",
+    [SOLAR_FN_EXP] = "exp",	    [SOLAR_FN_LOG] = "log",	  [SOLAR_FN_SQRT] = "sqrt",
+    [SOLAR_FN_RSQRT] = "rsqrt",	    [SOLAR_FN_TANH] = "tanh",	  [SOLAR_FN_ERF] = "erf",
+    [SOLAR_FN_SIGMOID] = "sigmoid", [SOLAR_FN_ABS] = "abs",	  [SOLAR_FN_MAX] = "max",
+    [SOLAR_FN_MIN] = "min",	    [SOLAR_FN_POW] = "pow",	  [SOLAR_FN_SIN] = "sin",
+    [SOLAR_FN_COS] = "cos",	    [SOLAR_FN_SELECT] = "select",
 };
 
 static const char *const binops[] = {
-	[SOLAR_OP_ADD] = "+",       [SOLAR_OP_SUB] = "-", [SOLAR_OP_MUL] = "*",
-	[SOLAR_OP_DIV] = "/",       [SOLAR_OP_FLOORDIV] = "//", [SOLAR_OP_MOD] = "%",
-	[SOLAR_OP_LT] = "<",        [SOLAR_OP_LE] = "<=", [SOLAR_OP_GT] = ">",
-	[SOLAR_OP_GE] = ">=",       [SOLAR_OP_EQ] = "==", [SOLAR_OP_NE] = "!=",
-	[SOLAR_OP_AND] = "and",     [SOLAR_OP_OR] = "or",
+    [SOLAR_OP_ADD] = "+",	[SOLAR_OP_SUB] = "-", [SOLAR_OP_MUL] = "*", [SOLAR_OP_DIV] = "/",
+    [SOLAR_OP_FLOORDIV] = "//", [SOLAR_OP_MOD] = "%", [SOLAR_OP_LT] = "<",  [SOLAR_OP_LE] = "<=",
+    [SOLAR_OP_GT] = ">",	[SOLAR_OP_GE] = ">=", [SOLAR_OP_EQ] = "==", [SOLAR_OP_NE] = "!=",
+    [SOLAR_OP_AND] = "and",	[SOLAR_OP_OR] = "or",
 };
 
 static const char *const assigns[] = {
-	[SOLAR_ASSIGN] = "=",   [SOLAR_ADD_TO] = "+=", [SOLAR_MUL_TO] = "*=",
-	[SOLAR_MAX_TO] = "max=", [SOLAR_MIN_TO] = "min=",
+    [SOLAR_ASSIGN] = "=",    [SOLAR_ADD_TO] = "+=",   [SOLAR_MUL_TO] = "*=",
+    [SOLAR_MAX_TO] = "max=", [SOLAR_MIN_TO] = "min=",
 };
 
 static const char *const roles[] = {
-	[SOLAR_ROLE_IN] = "in", [SOLAR_ROLE_OUT] = "out", [SOLAR_ROLE_INOUT] = "inout",
-	[SOLAR_ROLE_TMP] = "tmp",
+    [SOLAR_ROLE_IN] = "in",
+    [SOLAR_ROLE_OUT] = "out",
+    [SOLAR_ROLE_INOUT] = "inout",
+    [SOLAR_ROLE_TMP] = "tmp",
 };
 
 const char *solar_dtype_name(solar_dtype t)
@@ -52,10 +53,7 @@ const char *solar_dtype_name(solar_dtype t)
 	return (unsigned)t < SOLAR_DT_COUNT ? dtypes[t].name : "?";
 }
 
-int solar_dtype_bytes(solar_dtype t)
-{
-	return (unsigned)t < SOLAR_DT_COUNT ? dtypes[t].bytes : 0;
-}
+int solar_dtype_bytes(solar_dtype t) { return (unsigned)t < SOLAR_DT_COUNT ? dtypes[t].bytes : 0; }
 
 bool solar_dtype_is_float(solar_dtype t)
 {
@@ -75,10 +73,7 @@ const char *solar_role_name(solar_role r)
 	return (unsigned)r < sizeof roles / sizeof *roles ? roles[r] : "?";
 }
 
-const char *solar_fn_name(solar_fn f)
-{
-	return (unsigned)f < SOLAR_FN_COUNT ? fns[f] : "?";
-}
+const char *solar_fn_name(solar_fn f) { return (unsigned)f < SOLAR_FN_COUNT ? fns[f] : "?"; }
 
 int solar_fn_parse(const char *name)
 {

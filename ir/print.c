@@ -127,7 +127,8 @@ static void print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 	case SOLAR_E_BIN:
 		/* left-associative, comparisons non-associative */
 		operand(p, e->args[0],
-			prec(e->args[0]) < mine || (mine == P_CMP && prec(e->args[0]) == P_CMP), out);
+			prec(e->args[0]) < mine || (mine == P_CMP && prec(e->args[0]) == P_CMP),
+			out);
 		fprintf(out, " %s ", solar_binop_text(e->binop));
 		operand(p, e->args[1], prec(e->args[1]) <= mine, out);
 		return;
@@ -195,7 +196,8 @@ static void print_node(const solar_program *p, const solar_node *n, int depth, F
 				print_expr(p, n->loop.step, out);
 			}
 			const solar_block *b = &n->loop.body;
-			if (b->n != 1 || b->items[0]->kind != SOLAR_N_FOR || !b->items[0]->loop.joined)
+			if (b->n != 1 || b->items[0]->kind != SOLAR_N_FOR ||
+			    !b->items[0]->loop.joined)
 				break;
 			fputs(", ", out);
 			n = b->items[0];
@@ -297,7 +299,8 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		}
 		fprintf(out, "kernel %s ", kn->name);
 		if (kn->math != SOLAR_MATH_DEFAULT)
-			fprintf(out, "[math = %s] ", kn->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+			fprintf(out, "[math = %s] ",
+				kn->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 		fputs("{\n", out);
 		print_block(p, &kn->body, 1, out);
 		fputs("}\n", out);

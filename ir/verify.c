@@ -21,8 +21,8 @@ typedef struct {
 	int problems;
 	int scope[4096]; /* iterators of the enclosing loops */
 	int nscope;
-	bool *defined;   /* per iterator: a loop defines it */
-	int next_stmt;   /* the id the next statement in program order must have */
+	bool *defined; /* per iterator: a loop defines it */
+	int next_stmt; /* the id the next statement in program order must have */
 	int kernel;
 } verifier;
 
@@ -131,7 +131,8 @@ static void check_expr(verifier *v, const solar_expr *e, const char *what, int d
 		if (e->sym < 0 || e->sym >= p->niters)
 			bad(v, "%s: iterator %d out of range", what, e->sym);
 		else if (!in_scope(v, e->sym))
-			bad(v, "%s: iterator '%s' used outside its loop", what, p->iters[e->sym].name);
+			bad(v, "%s: iterator '%s' used outside its loop", what,
+			    p->iters[e->sym].name);
 		break;
 	case SOLAR_E_ACCESS:
 		if (e->sym < 0 || e->sym >= p->ntensors)
@@ -195,7 +196,8 @@ static void check_stmt(verifier *v, const solar_stmt *s)
 	else
 		for (int i = 0; i < s->depth; i++)
 			if (!s->loops || s->loops[i] != v->scope[i])
-				bad(v, "%s: loops[%d] is not the enclosing loop's iterator", what, i);
+				bad(v, "%s: loops[%d] is not the enclosing loop's iterator", what,
+				    i);
 	if (s->tensor < 0 || s->tensor >= p->ntensors) {
 		bad(v, "%s: tensor %d out of range", what, s->tensor);
 		return;
@@ -233,7 +235,8 @@ static void check_node(verifier *v, const solar_node *n, bool only_child_of_for)
 		if (n->loop.step)
 			check_int_expr(v, n->loop.step, p->nconsts, false, "step", 0);
 		if (n->loop.step_value <= 0)
-			bad(v, "loop of '%s': step %" PRId64, p->iters[it].name, n->loop.step_value);
+			bad(v, "loop of '%s': step %" PRId64, p->iters[it].name,
+			    n->loop.step_value);
 		if (v->nscope >= (int)(sizeof v->scope / sizeof *v->scope)) {
 			bad(v, "loops nested too deeply");
 			return;
@@ -275,7 +278,8 @@ int solar_ir_verify(const solar_program *p, FILE *err)
 	if ((p->nparams && !p->params) || (p->nconsts && !p->consts) ||
 	    (p->ntensors && !p->tensors) || (p->niters && !p->iters) ||
 	    (p->nkernels && !p->kernels) || (p->nstmts && !p->stmts) || p->nparams < 0 ||
-	    p->nconsts < 0 || p->ntensors < 0 || p->niters < 0 || p->nkernels < 0 || p->nstmts < 0) {
+	    p->nconsts < 0 || p->ntensors < 0 || p->niters < 0 || p->nkernels < 0 ||
+	    p->nstmts < 0) {
 		bad(&v, "a table is missing or has a negative size");
 		return -1;
 	}
@@ -304,7 +308,8 @@ int solar_ir_verify(const solar_program *p, FILE *err)
 		for (int d = 0; d < t->rank; d++) {
 			check_int_expr(&v, t->dims[d], p->nconsts, true, "extent", 0);
 			if (t->extent[d] <= 0)
-				bad(&v, "tensor '%s': extent %d is %" PRId64, t->name, d, t->extent[d]);
+				bad(&v, "tensor '%s': extent %d is %" PRId64, t->name, d,
+				    t->extent[d]);
 		}
 	}
 	for (int i = 0; i < p->niters; i++)
@@ -321,7 +326,8 @@ int solar_ir_verify(const solar_program *p, FILE *err)
 		if (!kn->name)
 			bad(&v, "kernel %d has no name", k);
 		if (kn->first_stmt != v.next_stmt)
-			bad(&v, "kernel %d: first_stmt %d, expected %d", k, kn->first_stmt, v.next_stmt);
+			bad(&v, "kernel %d: first_stmt %d, expected %d", k, kn->first_stmt,
+			    v.next_stmt);
 		check_block(&v, &kn->body, false);
 		if (kn->first_stmt + kn->nstmts != v.next_stmt)
 			bad(&v, "kernel %d: nstmts %d, but it holds %d", k, kn->nstmts,

@@ -16,13 +16,13 @@
 
 static int failures, checks;
 
-#define CHECK(c)                                                                           \
-	do {                                                                               \
-		checks++;                                                                  \
-		if (!(c)) {                                                                \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-			failures++;                                                        \
-		}                                                                          \
+#define CHECK(c)                                                                                   \
+	do {                                                                                       \
+		checks++;                                                                          \
+		if (!(c)) {                                                                        \
+			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);      \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 /* The diagnostics of the last load. */
@@ -43,15 +43,9 @@ static solar_program *load_d(const char *src, size_t len, const solar_define *de
 	return p;
 }
 
-static solar_program *load(const char *src)
-{
-	return load_d(src, strlen(src), NULL, 0);
-}
+static solar_program *load(const char *src) { return load_d(src, strlen(src), NULL, 0); }
 
-static bool has_error(const char *needle)
-{
-	return diag_text && strstr(diag_text, needle);
-}
+static bool has_error(const char *needle) { return diag_text && strstr(diag_text, needle); }
 
 static char *print(const solar_program *p)
 {
@@ -82,26 +76,25 @@ static void round_trip(const solar_program *p, const solar_define *defs, int nde
 	solar_program_free(q);
 }
 
-static const char attention[] =
-	"# causal attention scores\n"
-	"air 1;\n"
-	"param B = 8, S = 2048, D = 64;\n"
-	"const H = 16, STRIDE = 2, PAD = STRIDE - 1;\n"
-	"in  Q[B, H, S, D], K[B, H, S, D]: bf16;\n"
-	"tmp P[B*H, S, S]: f32;\n"
-	"out loss: f32;\n"
-	"kernel scores {\n"
-	"  for b in 0..B, h in 0..H, i in 0..S, j in 0..i+1 {\n"
-	"    P[b*H + h, i, j] = 0;\n"
-	"    for d in 0..D step 1 {\n"
-	"      P[b*H + h, i, j] += Q[b, h, i, d] * K[b, h, j, d];\n"
-	"    }\n"
-	"  }\n"
-	"}\n"
-	"loss = 0;\n"
-	"for i in 0..S step STRIDE {\n"
-	"  loss += P[0, i, 0];\n"
-	"}\n";
+static const char attention[] = "# causal attention scores\n"
+				"air 1;\n"
+				"param B = 8, S = 2048, D = 64;\n"
+				"const H = 16, STRIDE = 2, PAD = STRIDE - 1;\n"
+				"in  Q[B, H, S, D], K[B, H, S, D]: bf16;\n"
+				"tmp P[B*H, S, S]: f32;\n"
+				"out loss: f32;\n"
+				"kernel scores {\n"
+				"  for b in 0..B, h in 0..H, i in 0..S, j in 0..i+1 {\n"
+				"    P[b*H + h, i, j] = 0;\n"
+				"    for d in 0..D step 1 {\n"
+				"      P[b*H + h, i, j] += Q[b, h, i, d] * K[b, h, j, d];\n"
+				"    }\n"
+				"  }\n"
+				"}\n"
+				"loss = 0;\n"
+				"for i in 0..S step STRIDE {\n"
+				"  loss += P[0, i, 0];\n"
+				"}\n";
 
 static void test_attention(void)
 {
@@ -218,13 +211,14 @@ static void test_consts(void)
 
 static void test_implicit_names(void)
 {
-	solar_program *p = load("air 1;\nparam N = 4;\nout softmax[N], y: f32;\n"
-				"for i in 0..N { softmax[i] = 0; }\n"
-				"for i in 0..N { softmax[i] += 1; }\n"
-				"kernel softmax_2 { y = 0; }\n"
-				"for i in 0..N { softmax[i] *= 2; }\n"
-				"for i in 0..N { }\n"
-				"if 1 > N { y = 1; } else if N > 2 { y max= 2; } else { y min= 3; }\n");
+	solar_program *p =
+	    load("air 1;\nparam N = 4;\nout softmax[N], y: f32;\n"
+		 "for i in 0..N { softmax[i] = 0; }\n"
+		 "for i in 0..N { softmax[i] += 1; }\n"
+		 "kernel softmax_2 { y = 0; }\n"
+		 "for i in 0..N { softmax[i] *= 2; }\n"
+		 "for i in 0..N { }\n"
+		 "if 1 > N { y = 1; } else if N > 2 { y max= 2; } else { y min= 3; }\n");
 	CHECK(p != NULL);
 	if (!p) {
 		fputs(diag_text, stderr);
@@ -239,8 +233,7 @@ static void test_implicit_names(void)
 	CHECK(!strcmp(p->kernels[5].name, "y") && p->kernels[5].nstmts == 3);
 	const solar_node *n = p->kernels[5].body.items[0];
 	CHECK(n->kind == SOLAR_N_IF && n->cond.els.n == 1 &&
-	      n->cond.els.items[0]->kind == SOLAR_N_IF &&
-	      n->cond.els.items[0]->cond.els.n == 1);
+	      n->cond.els.items[0]->kind == SOLAR_N_IF && n->cond.els.items[0]->cond.els.n == 1);
 	CHECK(p->stmts[5]->op == SOLAR_MAX_TO && p->stmts[6]->op == SOLAR_MIN_TO);
 	round_trip(p, NULL, 0);
 	solar_program_free(p);
@@ -249,14 +242,14 @@ static void test_implicit_names(void)
 static void test_values(void)
 {
 	solar_program *p = load(
-		"air 1;\nparam N = 4;\nconst K = 3;\nin x[N]: f32;\nout y[N]: bf16;\n"
-		"for i in 0..N {\n"
-		"  y[i] = select(x[i] > 0 and not (i == 2 or i != 3), -x[i], f32(i) / N) + "
-		"-inf * 1e-5 - (2.50 - -x[i]) * exp(x[i]) // 2 % 3 + max(x[i], 1, 2) + pow(x[i], 2);\n"
-		"  y[min(i, N - 1)] += (x[i] - x[i]) - (x[i] - (x[i] - 1)) + x[(i + K) % (K + 1)] + "
-		"x[i // 2 * 2] + x[-(-i)] + x[K * i - i * K + i];\n"
-		"  if not (i < 2) and (i >= 1 or i <= 0) { y[i] = 0; }\n"
-		"}\n");
+	    "air 1;\nparam N = 4;\nconst K = 3;\nin x[N]: f32;\nout y[N]: bf16;\n"
+	    "for i in 0..N {\n"
+	    "  y[i] = select(x[i] > 0 and not (i == 2 or i != 3), -x[i], f32(i) / N) + "
+	    "-inf * 1e-5 - (2.50 - -x[i]) * exp(x[i]) // 2 % 3 + max(x[i], 1, 2) + pow(x[i], 2);\n"
+	    "  y[min(i, N - 1)] += (x[i] - x[i]) - (x[i] - (x[i] - 1)) + x[(i + K) % (K + 1)] + "
+	    "x[i // 2 * 2] + x[-(-i)] + x[K * i - i * K + i];\n"
+	    "  if not (i < 2) and (i >= 1 or i <= 0) { y[i] = 0; }\n"
+	    "}\n");
 	CHECK(p != NULL);
 	if (!p) {
 		fputs(diag_text, stderr);
@@ -264,7 +257,7 @@ static void test_values(void)
 	}
 	round_trip(p, NULL, 0);
 	char *text = print(p);
-	CHECK(strstr(text, "2.50") != NULL);   /* floats keep their text */
+	CHECK(strstr(text, "2.50") != NULL); /* floats keep their text */
 	CHECK(strstr(text, "(2.50 - -x[i])") != NULL);
 	CHECK(strstr(text, "(x[i] - x[i]) - (x[i] - (x[i] - 1))") == NULL);
 	CHECK(strstr(text, "x[i] - x[i] - (x[i] - (x[i] - 1))") != NULL);
@@ -279,41 +272,41 @@ static void test_errors(void)
 	static const struct {
 		const char *src, *msg;
 	} cases[] = {
-		{"param N = 1;", "missing `air 1;` header"},
-		{"", "missing `air 1;` header"},
-		{"air 3;", "AIR version 3 is not supported"},
-		{"air 1; param N = 8; in x[N]: f32; out y[N]: f32;\n"
-		 "for i in 0..N { y[i] = x[i*N]; }",
-		 "index 'i*N' is not affine: N is a param; multiplying it by an iterator is not "
-		 "affine (declare N with `const` if its value is fixed)"},
-		{"air 1; param N = 8; in x[N]: f32; out y[N]: f32;\n"
-		 "for i in 0..N { y[i] = x[i/2]; }",
-		 "use // for floor division"},
-		{"air 1; param N = 8; in x[N]: f32; out y[N]: f32;\n"
-		 "for i in 0..N { x[i] = 1; }",
-		 "cannot write 'x': it is declared `in`; declare it `inout`"},
-		{"air 1; param N = 8; in A[N, N]: f32; out y[N]: f32;\n"
-		 "for i in 0..N { y[i] = A[i, i, i]; }",
-		 "tensor 'A' has rank 2 but is indexed with 3 indices"},
-		{"air 1; param N = 8; in A[N]: f32; out y[N]: f32;\n"
-		 "for i in 0..N { y[i] = A[A[i]]; }",
-		 "tensor values cannot be used as indices; AIR indices are affine"},
-		{"air 1; out y: f32; y = 1 +;", "unexpected ';', expected an expression"},
-		{"air 1; out y: f32; y = (1;", "unexpected ';', expected ')'"},
-		{"air 1; out y: f32; y = 1", "unexpected end of file, expected ';'"},
-		{"air 1; out y: f32; y = 99999999999999999999;", "integer literal too large"},
-		{"air 1; out y: f23;", "unknown dtype 'f23'; did you mean 'f32'?"},
-		{"air 1; out y: f32; y = expp(1);", "unknown function 'expp'; did you mean 'exp'?"},
-		{"air 1; param Alpha = 1; out y: f32; y = alpha;",
-		 "undeclared name 'alpha'; did you mean 'Alpha'?"},
-		{"air 1; out y: f32; for i in 0..4 { for i in 0..4 { y = 1; } }",
-		 "iterator 'i' shadows the iterator 'i' of an enclosing loop"},
-		{"air 1; out y: f32; y = 1;\n\x01", "unexpected character '\\x01'"},
-		{"air 1; out y: f32; y = max(1);", "function 'max' takes at least 2 arguments, not 1"},
-		{"air 1; out y: f32; for i in 0..4 step 0 { y = 1; }", "the step must be positive"},
-		{"air 1; out y: f32; kernel k { y = 1; } kernel k { y = 2; }",
-		 "duplicate kernel name 'k'"},
-		{"air 1; out y: f32; y = 1; out y: f32;", "duplicate declaration of 'y'"},
+	    {"param N = 1;", "missing `air 1;` header"},
+	    {"", "missing `air 1;` header"},
+	    {"air 3;", "AIR version 3 is not supported"},
+	    {"air 1; param N = 8; in x[N]: f32; out y[N]: f32;\n"
+	     "for i in 0..N { y[i] = x[i*N]; }",
+	     "index 'i*N' is not affine: N is a param; multiplying it by an iterator is not "
+	     "affine (declare N with `const` if its value is fixed)"},
+	    {"air 1; param N = 8; in x[N]: f32; out y[N]: f32;\n"
+	     "for i in 0..N { y[i] = x[i/2]; }",
+	     "use // for floor division"},
+	    {"air 1; param N = 8; in x[N]: f32; out y[N]: f32;\n"
+	     "for i in 0..N { x[i] = 1; }",
+	     "cannot write 'x': it is declared `in`; declare it `inout`"},
+	    {"air 1; param N = 8; in A[N, N]: f32; out y[N]: f32;\n"
+	     "for i in 0..N { y[i] = A[i, i, i]; }",
+	     "tensor 'A' has rank 2 but is indexed with 3 indices"},
+	    {"air 1; param N = 8; in A[N]: f32; out y[N]: f32;\n"
+	     "for i in 0..N { y[i] = A[A[i]]; }",
+	     "tensor values cannot be used as indices; AIR indices are affine"},
+	    {"air 1; out y: f32; y = 1 +;", "unexpected ';', expected an expression"},
+	    {"air 1; out y: f32; y = (1;", "unexpected ';', expected ')'"},
+	    {"air 1; out y: f32; y = 1", "unexpected end of file, expected ';'"},
+	    {"air 1; out y: f32; y = 99999999999999999999;", "integer literal too large"},
+	    {"air 1; out y: f23;", "unknown dtype 'f23'; did you mean 'f32'?"},
+	    {"air 1; out y: f32; y = expp(1);", "unknown function 'expp'; did you mean 'exp'?"},
+	    {"air 1; param Alpha = 1; out y: f32; y = alpha;",
+	     "undeclared name 'alpha'; did you mean 'Alpha'?"},
+	    {"air 1; out y: f32; for i in 0..4 { for i in 0..4 { y = 1; } }",
+	     "iterator 'i' shadows the iterator 'i' of an enclosing loop"},
+	    {"air 1; out y: f32; y = 1;\n\x01", "unexpected character '\\x01'"},
+	    {"air 1; out y: f32; y = max(1);", "function 'max' takes at least 2 arguments, not 1"},
+	    {"air 1; out y: f32; for i in 0..4 step 0 { y = 1; }", "the step must be positive"},
+	    {"air 1; out y: f32; kernel k { y = 1; } kernel k { y = 2; }",
+	     "duplicate kernel name 'k'"},
+	    {"air 1; out y: f32; y = 1; out y: f32;", "duplicate declaration of 'y'"},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
 		solar_program *p = load(cases[i].src);
@@ -384,15 +377,30 @@ static void test_equal_verify(void)
 	CHECK(solar_read_file("/nonexistent/file.air", &len) == NULL);
 }
 
-/* Runs one hostile input; it must finish in well under a second. */
+/* Seconds a hostile input may take: well under a second, or ten times that in a sanitizer
+ * build (ASan and UBSan at -O0 run the same work several times slower). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifdef SANITIZED
+static const double time_limit_s = 10.0;
+#else
+static const double time_limit_s = 1.0;
+#endif
+
+/* Runs one hostile input; it must finish within time_limit_s. */
 static void hostile(const char *what, const char *src, size_t len, bool want_ok)
 {
 	clock_t t0 = clock();
 	solar_program *p = load_d(src, len, NULL, 0);
 	double s = (double)(clock() - t0) / CLOCKS_PER_SEC;
 	CHECK((p != NULL) == want_ok);
-	CHECK(s < 1.0);
-	if ((p != NULL) != want_ok || s >= 1.0)
+	CHECK(s < time_limit_s);
+	if ((p != NULL) != want_ok || s >= time_limit_s)
 		fprintf(stderr, "  hostile %s: %s after %.2fs\n%.300s\n", what,
 			p ? "loaded" : "failed", s, diag_text ? diag_text : "");
 	if (!want_ok)
@@ -451,10 +459,10 @@ static void test_hostile(void)
 		hostile("a MiB of random bytes", s, len, false);
 	}
 	/* random tokens: every syntax error path, with recovery */
-	static const char *const toks[] = {"air", "1", ";", "for", "i", "in", "0", "..", "N",
-					   "{", "}", "[", "]", "(", ")", "=", "+", "*", "y",
-					   "param", "out", ":", "f32", ",", "if", "else", "max=",
-					   "//", "kernel", "not", "<", "2.5", "step"};
+	static const char *const toks[] = {
+	    "air", "1", ";",  "for",  "i",    "in", "0",      "..",  "N",     "{",   "}",
+	    "[",   "]", "(",  ")",    "=",    "+",  "*",      "y",   "param", "out", ":",
+	    "f32", ",", "if", "else", "max=", "//", "kernel", "not", "<",     "2.5", "step"};
 	size_t used = 0;
 	while (used < len - 16) {
 		const char *t = toks[rand() % (sizeof toks / sizeof *toks)];
