@@ -44,8 +44,12 @@ static bool readable(const char *path)
 static char *find_harness(void)
 {
 	const char *env = getenv("SOLAR_HARNESS");
-	if (env && *env)
-		return strdup(env);
+	if (env && *env) {
+		if (readable(env))
+			return strdup(env);
+		fprintf(stderr, "solar: SOLAR_HARNESS=%s: %s\n", env, strerror(errno));
+		return NULL;
+	}
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	char path[PATH_MAX + 64];
@@ -114,10 +118,20 @@ static int write_json(const char *path, cJSON *j)
 	return rc;
 }
 
-/* DIR/air.json: {"program", "params", "tensors": [{"name", "role", "dtype", "shape"}]}. */
-static cJSON *air_json(const char *file, const solar_program *p)
+/* DIR/air.json: {"program", "params", "tensors": [{"name", "role", "dtype", "shape"}]}, and
+ * "contraction": whether some statement accumulates a product over a reduction dimension (a
+ * GEMM or a convolution: where TF32 may change the reference's f32 results). */
+static cJSON *air_json(const char *file, const solar_program *p, solar_math math)
 {
 	cJSON *j = solar_json_program(file, p);
+	bool contraction = false;
+	for (int s = 0; s < p->nstmts; s++) {
+		bool c = false;
+		int rdims = 0;
+		solar_stmt_op_mix(p, p->stmts[s], math, &c, &rdims);
+		contraction |= c;
+	}
+	cJSON_AddBoolToObject(j, "contraction", contraction);
 	cJSON *ts = cJSON_AddArrayToObject(j, "tensors");
 	for (int i = 0; i < p->ntensors; i++) {
 		const solar_tensor *t = &p->tensors[i];
@@ -186,7 +200,8 @@ static const char *python(void)
 
 typedef struct {
 	const solar_opts *o;
-	const char *harness, *dir, *air_path, *device; /* device: "cuda" or "cpu" for torch */
+	const char *harness, *dir, *air_path;
+	const char *device; /* where the reference runs: "cuda", or NULL for the harness's choice */
 	double timeout_s;
 } ctx;
 
@@ -204,8 +219,10 @@ static int harness_run(const ctx *c)
 	argv[n++] = (char *)c->air_path;
 	argv[n++] = "--dir";
 	argv[n++] = (char *)c->dir;
-	argv[n++] = "--device";
-	argv[n++] = (char *)c->device;
+	if (c->device) { /* else the harness picks: the GPU when there is one */
+		argv[n++] = "--device";
+		argv[n++] = (char *)c->device;
+	}
 	char **defs = calloc((size_t)c->o->ndefs + 1, sizeof *defs);
 	for (int i = 0; i < c->o->ndefs; i++) {
 		size_t len = strlen(c->o->defs[i].name) + 32;
@@ -254,8 +271,10 @@ static cJSON *harness_compare(const ctx *c)
 	}
 	cJSON *j = pr.out ? cJSON_Parse(pr.out) : NULL;
 	if (!cJSON_IsObject(j) || !cJSON_IsArray(cJSON_GetObjectItem(j, "outputs"))) {
-		fprintf(stderr, "solar: the harness's comparison (exit %d%s) printed no JSON result\n",
-			pr.status, pr.timed_out ? ", timed out" : "");
+		if (pr.status != 2) /* 2: its stderr said why */
+			fprintf(stderr, "solar: the harness's comparison (exit %d%s) printed no JSON "
+					"result\n",
+				pr.status, pr.timed_out ? ", timed out" : "");
 		cJSON_Delete(j);
 		j = NULL;
 	}
@@ -283,7 +302,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	fputs("validate ", out);
 	solar_out_header(out, o->files[0], p);
 	fprintf(out, "  AIR program: %s backend, %s\n", backend, r->device);
-	fprintf(out, "  reference:   %s on %s\n\n", o->ref, !strcmp(backend, "cuda") ? "cuda" : "cpu");
+	fprintf(out, "  reference:   %s on %s\n\n", o->ref, str_or(ref, "device", "?"));
 	fprintf(out, "%-16s %-7s %-11s %-11s %-9s %s\n", "output", "dtype", "max_abs", "rel_l2",
 		"tol", "result");
 	cJSON *e;
@@ -367,7 +386,7 @@ static cJSON *json_result(const solar_opts *o, const solar_program *p, const cha
 	}
 	cJSON *rf = cJSON_AddObjectToObject(j, "reference");
 	cJSON_AddStringToObject(rf, "file", o->ref);
-	cJSON_AddStringToObject(rf, "device", !strcmp(backend, "cuda") ? "cuda" : "cpu");
+	cJSON_AddStringToObject(rf, "device", str_or(ref, "device", "?"));
 	double ref_s = num_or(ref, "time_s", -1);
 	if (ref_s > 0)
 		cJSON_AddNumberToObject(rf, "time_s", ref_s);
@@ -473,14 +492,14 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 	air_path = join(dir, "air.json");
-	cJSON *aj = air_json(o->files[0], p);
+	cJSON *aj = air_json(o->files[0], p, o->math);
 	int wrc = write_json(air_path, aj);
 	cJSON_Delete(aj);
 	if (wrc) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
-	ctx c = {o, harness, dir, air_path, !strcmp(backend, "cuda") ? "cuda" : "cpu",
+	ctx c = {o, harness, dir, air_path, !strcmp(backend, "cuda") ? "cuda" : NULL,
 		 o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S};
 
 	if ((rc = harness_run(&c)) != 0)

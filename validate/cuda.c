@@ -1,0 +1,540 @@
+/* cuda.c - the GPU backend: NVRTC and the CUDA driver API, both loaded at run time.
+ *
+ * solar links against neither: libcuda.so.1 and libnvrtc (libnvrtc.so.13, .so.12, .so, or
+ * $SOLAR_NVRTC) are opened with dlopen when `--backend cuda` asks for them, so solar builds
+ * and runs where CUDA is absent and then says "the CUDA backend is unavailable: ...".
+ *
+ * A run: read the input .npy files; generate the CUDA source (codegen_cuda.c) for the launch
+ * plan; compile it with NVRTC for the device's own architecture (no fused multiply-add
+ * contraction, IEEE division and square root: the same rounding as the C backend); load the
+ * cubin; allocate every tensor; convert the inputs on the device, poison out and tmp tensors;
+ * run the launches in program order, timing each kernel with events; widen and copy the
+ * outputs back and write DIR/air_<name>.npy.  A kernel that runs past the deadline ends the
+ * run with an error (the process exits soon after, which frees the GPU).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dlfcn.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "validate.h"
+
+/* ---- the few driver API and NVRTC declarations we use (cuda.h, nvrtc.h) ---- */
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUevent_st *CUevent;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+typedef struct _nvrtcProgram *nvrtcProgram;
+typedef int nvrtcResult;
+#define CU_NOT_READY 600
+#define CU_ATTR_CC_MAJOR 75
+#define CU_ATTR_CC_MINOR 76
+
+typedef struct {
+	void *lib, *rtc;
+	CUresult (*Init)(unsigned);
+	CUresult (*DeviceGetCount)(int *);
+	CUresult (*DeviceGet)(CUdevice *, int);
+	CUresult (*DeviceGetName)(char *, int, CUdevice);
+	CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
+	CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
+	CUresult (*PrimaryCtxRelease)(CUdevice);
+	CUresult (*CtxSetCurrent)(CUcontext);
+	CUresult (*CtxSynchronize)(void);
+	CUresult (*ModuleLoadData)(CUmodule *, const void *);
+	CUresult (*ModuleUnload)(CUmodule);
+	CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+	CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+	CUresult (*MemFree)(CUdeviceptr);
+	CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+	CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+	CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+				 unsigned, unsigned, CUstream, void **, void **);
+	CUresult (*EventCreate)(CUevent *, unsigned);
+	CUresult (*EventDestroy)(CUevent);
+	CUresult (*EventRecord)(CUevent, CUstream);
+	CUresult (*EventQuery)(CUevent);
+	CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+	CUresult (*GetErrorString)(CUresult, const char **);
+	nvrtcResult (*rtcVersion)(int *, int *);
+	nvrtcResult (*rtcCreate)(nvrtcProgram *, const char *, const char *, int,
+				 const char *const *, const char *const *);
+	nvrtcResult (*rtcCompile)(nvrtcProgram, int, const char *const *);
+	nvrtcResult (*rtcLogSize)(nvrtcProgram, size_t *);
+	nvrtcResult (*rtcLog)(nvrtcProgram, char *);
+	nvrtcResult (*rtcCubinSize)(nvrtcProgram, size_t *);
+	nvrtcResult (*rtcCubin)(nvrtcProgram, char *);
+	nvrtcResult (*rtcDestroy)(nvrtcProgram *);
+	const char *(*rtcError)(nvrtcResult);
+} api;
+
+/* dlsym of the first name that exists (versioned driver entry points first). */
+static void *sym(void *lib, const char *a, const char *b)
+{
+	void *f = dlsym(lib, a);
+	if (!f && b)
+		f = dlsym(lib, b);
+	return f;
+}
+
+#define LOAD(field, from, a, b)                                                            \
+	do {                                                                               \
+		*(void **)&x->field = sym(from, a, b);                                     \
+		if (!x->field) {                                                           \
+			snprintf(why, nwhy, "%s lacks %s",                                 \
+				 (from) == x->lib ? "libcuda" : "NVRTC", a);               \
+			return -1;                                                         \
+		}                                                                          \
+	} while (0)
+
+/* NVRTC alone (enough to compile; the tests use it where no GPU is present). */
+static int load_nvrtc(api *x, char *why, size_t nwhy)
+{
+	const char *env = getenv("SOLAR_NVRTC");
+	const char *names[] = {env && *env ? env : NULL, "libnvrtc.so.13", "libnvrtc.so.12",
+			       "libnvrtc.so", "/usr/local/cuda/lib64/libnvrtc.so"};
+	for (size_t i = 0; i < sizeof names / sizeof *names && !x->rtc; i++)
+		if (names[i])
+			x->rtc = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!x->rtc) {
+		snprintf(why, nwhy, "cannot load NVRTC (libnvrtc.so.13, .so.12 or .so: %s); set "
+				    "SOLAR_NVRTC to its path",
+			 dlerror());
+		return -1;
+	}
+	LOAD(rtcVersion, x->rtc, "nvrtcVersion", NULL);
+	LOAD(rtcCreate, x->rtc, "nvrtcCreateProgram", NULL);
+	LOAD(rtcCompile, x->rtc, "nvrtcCompileProgram", NULL);
+	LOAD(rtcLogSize, x->rtc, "nvrtcGetProgramLogSize", NULL);
+	LOAD(rtcLog, x->rtc, "nvrtcGetProgramLog", NULL);
+	LOAD(rtcCubinSize, x->rtc, "nvrtcGetCUBINSize", NULL);
+	LOAD(rtcCubin, x->rtc, "nvrtcGetCUBIN", NULL);
+	LOAD(rtcDestroy, x->rtc, "nvrtcDestroyProgram", NULL);
+	LOAD(rtcError, x->rtc, "nvrtcGetErrorString", NULL);
+	return 0;
+}
+
+static int load_api(api *x, char *why, size_t nwhy)
+{
+	memset(x, 0, sizeof *x);
+	const char *drv = getenv("SOLAR_LIBCUDA"); /* another driver library (tests, odd installs) */
+	drv = drv && *drv ? drv : "libcuda.so.1";
+	x->lib = dlopen(drv, RTLD_NOW | RTLD_LOCAL);
+	if (!x->lib) {
+		snprintf(why, nwhy, "cannot load %s (%s)", drv, dlerror());
+		return -1;
+	}
+	if (load_nvrtc(x, why, nwhy) < 0)
+		return -1;
+	LOAD(Init, x->lib, "cuInit", NULL);
+	LOAD(DeviceGetCount, x->lib, "cuDeviceGetCount", NULL);
+	LOAD(DeviceGet, x->lib, "cuDeviceGet", NULL);
+	LOAD(DeviceGetName, x->lib, "cuDeviceGetName", NULL);
+	LOAD(DeviceGetAttribute, x->lib, "cuDeviceGetAttribute", NULL);
+	LOAD(PrimaryCtxRetain, x->lib, "cuDevicePrimaryCtxRetain", NULL);
+	LOAD(PrimaryCtxRelease, x->lib, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease");
+	LOAD(CtxSetCurrent, x->lib, "cuCtxSetCurrent", NULL);
+	LOAD(CtxSynchronize, x->lib, "cuCtxSynchronize", NULL);
+	LOAD(ModuleLoadData, x->lib, "cuModuleLoadData", NULL);
+	LOAD(ModuleUnload, x->lib, "cuModuleUnload", NULL);
+	LOAD(ModuleGetFunction, x->lib, "cuModuleGetFunction", NULL);
+	LOAD(MemAlloc, x->lib, "cuMemAlloc_v2", "cuMemAlloc");
+	LOAD(MemFree, x->lib, "cuMemFree_v2", "cuMemFree");
+	LOAD(MemcpyHtoD, x->lib, "cuMemcpyHtoD_v2", "cuMemcpyHtoD");
+	LOAD(MemcpyDtoH, x->lib, "cuMemcpyDtoH_v2", "cuMemcpyDtoH");
+	LOAD(LaunchKernel, x->lib, "cuLaunchKernel", NULL);
+	LOAD(EventCreate, x->lib, "cuEventCreate", NULL);
+	LOAD(EventDestroy, x->lib, "cuEventDestroy_v2", "cuEventDestroy");
+	LOAD(EventRecord, x->lib, "cuEventRecord", NULL);
+	LOAD(EventQuery, x->lib, "cuEventQuery", NULL);
+	LOAD(EventElapsedTime, x->lib, "cuEventElapsedTime", "cuEventElapsedTime_v2");
+	LOAD(GetErrorString, x->lib, "cuGetErrorString", NULL);
+	return 0;
+}
+
+/* The device (ordinal 0 of what CUDA_VISIBLE_DEVICES shows), initialised. */
+static int open_device(api *x, CUdevice *dev, char *why, size_t nwhy)
+{
+	if (load_api(x, why, nwhy) < 0)
+		return -1;
+	const char *msg = NULL;
+	CUresult e = x->Init(0);
+	int count = 0;
+	if (!e)
+		e = x->DeviceGetCount(&count);
+	if (e) {
+		x->GetErrorString(e, &msg);
+		snprintf(why, nwhy, "cuInit failed (%s)", msg ? msg : "unknown error");
+		return -1;
+	}
+	if (count < 1) {
+		snprintf(why, nwhy, "no CUDA device is visible");
+		return -1;
+	}
+	if ((e = x->DeviceGet(dev, 0))) {
+		snprintf(why, nwhy, "cuDeviceGet failed (error %d)", e);
+		return -1;
+	}
+	return 0;
+}
+
+int solar_cuda_available(char *why, size_t nwhy)
+{
+	api x;
+	CUdevice dev;
+	return open_device(&x, &dev, why, nwhy);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+	api *x;
+	FILE *err;
+	CUmodule mod;
+	double deadline;
+	bool timed_out; /* a kernel still runs: leave the device to process exit */
+} gpu;
+
+static int check(gpu *g, CUresult e, const char *what)
+{
+	if (!e)
+		return 0;
+	const char *msg = NULL;
+	g->x->GetErrorString(e, &msg);
+	fprintf(g->err, "solar: CUDA: %s failed: %s\n", what, msg ? msg : "unknown error");
+	return -1;
+}
+
+/* Launches function `name` over n elements (grid-stride) or `threads` threads. */
+static int launch(gpu *g, const char *name, int64_t threads, void **args)
+{
+	CUfunction f;
+	if (check(g, g->x->ModuleGetFunction(&f, g->mod, name), name))
+		return -1;
+	int64_t block = threads < 256 ? (threads > 0 ? threads : 1) : 256;
+	int64_t grid = (threads + block - 1) / block;
+	if (grid > 2147483647)
+		grid = 2147483647;
+	if (grid < 1)
+		grid = 1;
+	return check(g, g->x->LaunchKernel(f, (unsigned)grid, 1, 1, (unsigned)block, 1, 1, 0, NULL,
+					   args, NULL),
+		     name);
+}
+
+/* Waits for an event under the deadline. */
+static int wait_event(gpu *g, CUevent ev, const char *what)
+{
+	for (;;) {
+		CUresult e = g->x->EventQuery(ev);
+		if (e == CU_NOT_READY) {
+			if (now_s() > g->deadline) {
+				fprintf(g->err, "solar: the AIR program ran past the time limit on the "
+						"GPU (in kernel %s); stopped (try smaller sizes with -D, "
+						"or --timeout)\n",
+					what);
+				g->timed_out = true;
+				return -1;
+			}
+			struct timespec ts = {0, 200 * 1000};
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		return check(g, e, what);
+	}
+}
+
+static int64_t elements(const solar_tensor *t)
+{
+	int64_t n = 1;
+	for (int k = 0; k < t->rank; k++)
+		n *= t->extent[k];
+	return n;
+}
+
+static int dtype_bytes(solar_dtype t)
+{
+	return solar_dtype_bytes(t);
+}
+
+static char *path_in(const char *dir, const char *prefix, const char *name, const char *ext)
+{
+	size_t n = strlen(dir) + strlen(prefix) + strlen(name) + strlen(ext) + 4;
+	char *s = malloc(n);
+	snprintf(s, n, "%s/%s%s%s", dir, prefix, name, ext);
+	return s;
+}
+
+static int compile(gpu *g, const char *src, int major, int minor, char **cubin, size_t *size)
+{
+	api *x = g->x;
+	nvrtcProgram prog;
+	nvrtcResult e = x->rtcCreate(&prog, src, "air_prog.cu", 0, NULL, NULL);
+	if (e) {
+		fprintf(g->err, "solar: NVRTC: %s\n", x->rtcError(e));
+		return -1;
+	}
+	char arch[64];
+	snprintf(arch, sizeof arch, "--gpu-architecture=sm_%d%d", major, minor);
+	const char *opts[] = {arch, "--std=c++17", "--fmad=false", "--prec-div=true",
+			      "--prec-sqrt=true", "--ftz=false"};
+	e = x->rtcCompile(prog, (int)(sizeof opts / sizeof *opts), opts);
+	size_t logn = 0;
+	x->rtcLogSize(prog, &logn);
+	if (e) {
+		char *log = malloc(logn + 1);
+		log[0] = '\0';
+		if (logn)
+			x->rtcLog(prog, log);
+		fprintf(g->err, "solar: NVRTC could not compile the generated CUDA program (%s):\n%s\n",
+			x->rtcError(e), log);
+		free(log);
+		x->rtcDestroy(&prog);
+		return -1;
+	}
+	*size = 0;
+	if ((e = x->rtcCubinSize(prog, size)) || !*size) {
+		fprintf(g->err, "solar: NVRTC produced no cubin for sm_%d%d\n", major, minor);
+		x->rtcDestroy(&prog);
+		return -1;
+	}
+	*cubin = malloc(*size);
+	x->rtcCubin(prog, *cubin);
+	x->rtcDestroy(&prog);
+	return 0;
+}
+
+int solar_cuda_compile_check(const char *src, int major, int minor, FILE *err)
+{
+	api x;
+	memset(&x, 0, sizeof x);
+	char why[512];
+	if (load_nvrtc(&x, why, sizeof why) < 0)
+		return -2;
+	gpu g = {&x, err, NULL, 0, false};
+	char *cubin = NULL;
+	size_t size = 0;
+	int rc = compile(&g, src, major, minor, &cubin, &size);
+	free(cubin);
+	return rc;
+}
+
+int solar_run_cuda(const solar_program *p, const char *file, const solar_analysis *a,
+		   const char *dir, double timeout_s, solar_run *r, FILE *err)
+{
+	memset(r, 0, sizeof *r);
+	r->nkernels = p->nkernels;
+	r->kernel_s = calloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
+	api x;
+	CUdevice dev;
+	char why[512];
+	if (open_device(&x, &dev, why, sizeof why) < 0) {
+		fprintf(err, "solar: the CUDA backend is unavailable: %s\n", why);
+		return 2;
+	}
+	gpu g = {&x, err, NULL, now_s() + (timeout_s > 0 ? timeout_s : 1e30), false};
+	int rc = 2;
+	int nt = p->ntensors;
+	solar_npy *in = calloc((size_t)nt + 1, sizeof *in);
+	solar_npy_type *in_type = calloc((size_t)nt + 1, sizeof *in_type);
+	CUdeviceptr *buf = calloc((size_t)nt + 1, sizeof *buf);
+	solar_plan plan = {0};
+	char *src = NULL, *cubin = NULL;
+	CUcontext ctx = NULL;
+	CUevent *ev = calloc((size_t)p->nkernels + 1, 2 * sizeof *ev);
+	void **args = calloc((size_t)nt + 1, sizeof *args);
+
+	/* Inputs first: their .npy element types shape the conversion kernels. */
+	for (int i = 0; i < nt; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		if (t->role != SOLAR_ROLE_IN && t->role != SOLAR_ROLE_INOUT)
+			continue;
+		char *path = path_in(dir, "in_", t->name, ".npy");
+		int bad = solar_npy_read(path, &in[i], err);
+		if (!bad && in[i].rank != t->rank)
+			bad = 1;
+		for (int k = 0; !bad && k < t->rank; k++)
+			bad = in[i].shape[k] != t->extent[k];
+		if (bad > 0)
+			fprintf(err, "solar: %s: its shape differs from the AIR tensor %s's\n", path,
+				t->name);
+		free(path);
+		if (bad)
+			goto done;
+		in_type[i] = in[i].type;
+	}
+
+	int major = 0, minor = 0;
+	x.DeviceGetAttribute(&major, CU_ATTR_CC_MAJOR, dev);
+	x.DeviceGetAttribute(&minor, CU_ATTR_CC_MINOR, dev);
+	char name[128] = "GPU";
+	x.DeviceGetName(name, sizeof name, dev);
+	int rv_major = 0, rv_minor = 0;
+	x.rtcVersion(&rv_major, &rv_minor);
+	snprintf(r->device, sizeof r->device, "%s (sm_%d%d), NVRTC %d.%d", name, major, minor,
+		 rv_major, rv_minor);
+
+	if (solar_plan_build(p, a, &plan, err) < 0)
+		goto done;
+	char *plan_path = path_in(dir, "plan", "", ".txt");
+	FILE *pf = fopen(plan_path, "w");
+	if (pf) {
+		solar_plan_print(p, &plan, pf);
+		fclose(pf);
+	}
+	free(plan_path);
+	src = solar_codegen_cuda(p, file, &plan, in_type);
+	char *src_path = path_in(dir, "air_prog", "", ".cu");
+	FILE *sf = fopen(src_path, "w");
+	if (sf) {
+		fputs(src, sf);
+		fclose(sf);
+	}
+	free(src_path);
+
+	double t0 = now_s();
+	size_t cubin_size = 0;
+	if (compile(&g, src, major, minor, &cubin, &cubin_size) < 0)
+		goto done;
+	if (check(&g, x.PrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
+	    check(&g, x.CtxSetCurrent(ctx), "cuCtxSetCurrent") ||
+	    check(&g, x.ModuleLoadData(&g.mod, cubin), "cuModuleLoadData"))
+		goto done;
+	r->compile_s = now_s() - t0;
+
+	/* Tensors: inputs converted on the device, out and tmp poisoned. */
+	for (int i = 0; i < nt; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		int64_t n = elements(t);
+		char what[300], fn[300];
+		snprintf(what, sizeof what, "allocating %s (%" PRId64 " bytes)", t->name,
+			 n * dtype_bytes(t->dtype));
+		if (check(&g, x.MemAlloc(&buf[i], (size_t)(n * dtype_bytes(t->dtype))), what))
+			goto done;
+		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT) {
+			CUdeviceptr stage = 0;
+			size_t bytes = (size_t)n * (size_t)solar_npy_size(in_type[i]);
+			if (check(&g, x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an input") ||
+			    check(&g, x.MemcpyHtoD(stage, in[i].data, bytes), "copying an input")) {
+				if (stage)
+					x.MemFree(stage);
+				goto done;
+			}
+			void *cargs[] = {&stage, &buf[i]};
+			snprintf(fn, sizeof fn, "solar_in_%s", t->name);
+			int bad = launch(&g, fn, n, cargs) ||
+				  check(&g, x.CtxSynchronize(), "converting an input");
+			x.MemFree(stage);
+			if (bad)
+				goto done;
+		} else {
+			void *cargs[] = {&buf[i]};
+			snprintf(fn, sizeof fn, "solar_poison_%s", t->name);
+			if (launch(&g, fn, n, cargs))
+				goto done;
+		}
+		solar_npy_free(&in[i]);
+	}
+	if (check(&g, x.CtxSynchronize(), "preparing the tensors"))
+		goto done;
+
+	/* The program: kernels in order, each timed between two events. */
+	for (int i = 0; i < nt; i++)
+		args[i] = &buf[i];
+	for (int k = 0; k < 2 * p->nkernels; k++)
+		if (check(&g, x.EventCreate(&ev[k], 0), "cuEventCreate"))
+			goto done;
+	for (int k = 0; k < p->nkernels; k++) {
+		if (check(&g, x.EventRecord(ev[2 * k], NULL), "cuEventRecord"))
+			goto done;
+		for (int li = 0; li < plan.nlaunch; li++) {
+			const solar_launch *l = &plan.launch[li];
+			if (l->kernel != k || l->empty)
+				continue;
+			char fn[64];
+			snprintf(fn, sizeof fn, "solar_launch_%d", li);
+			if (launch(&g, fn, l->threads, args))
+				goto done;
+		}
+		if (check(&g, x.EventRecord(ev[2 * k + 1], NULL), "cuEventRecord"))
+			goto done;
+	}
+	for (int k = 0; k < p->nkernels; k++) {
+		float ms = 0;
+		if (wait_event(&g, ev[2 * k + 1], p->kernels[k].name) ||
+		    check(&g, x.EventElapsedTime(&ms, ev[2 * k], ev[2 * k + 1]), "cuEventElapsedTime"))
+			goto done;
+		r->kernel_s[k] = ms * 1e-3;
+		r->run_s += r->kernel_s[k];
+	}
+
+	/* Outputs. */
+	for (int i = 0; i < nt; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		if (t->role != SOLAR_ROLE_OUT && t->role != SOLAR_ROLE_INOUT)
+			continue;
+		bool widened;
+		solar_npy_type ot = solar_npy_out_type(t->dtype, &widened);
+		int64_t n = elements(t);
+		size_t bytes = (size_t)n * (size_t)solar_npy_size(ot);
+		void *host = malloc(bytes ? bytes : 1);
+		CUdeviceptr from = buf[i], stage = 0;
+		if (widened || t->dtype == SOLAR_DT_BOOL) {
+			char fn[300];
+			snprintf(fn, sizeof fn, "solar_out_%s", t->name);
+			void *cargs[] = {&buf[i], &stage};
+			if (check(&g, x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an output") ||
+			    launch(&g, fn, n, cargs)) {
+				free(host);
+				goto done;
+			}
+			from = stage;
+		}
+		int bad = check(&g, x.MemcpyDtoH(host, from, bytes), "copying an output back");
+		if (stage)
+			x.MemFree(stage);
+		char *path = path_in(dir, "air_", t->name, ".npy");
+		if (!bad)
+			bad = solar_npy_write(path, ot, t->rank, t->extent, host, err);
+		free(path);
+		free(host);
+		if (bad)
+			goto done;
+	}
+	rc = 0;
+
+done:
+	for (int k = 0; k < 2 * p->nkernels && !g.timed_out; k++)
+		if (ev[k])
+			x.EventDestroy(ev[k]);
+	for (int i = 0; i < nt; i++) {
+		if (buf[i] && !g.timed_out)
+			x.MemFree(buf[i]);
+		solar_npy_free(&in[i]);
+	}
+	if (g.mod && !g.timed_out)
+		x.ModuleUnload(g.mod);
+	if (ctx && !g.timed_out)
+		x.PrimaryCtxRelease(dev);
+	solar_plan_free(&plan);
+	free(src);
+	free(cubin);
+	free(in);
+	free(in_type);
+	free(buf);
+	free(ev);
+	free(args);
+	return rc;
+}

@@ -1,0 +1,1032 @@
+#!/usr/bin/env python3
+"""Reference harness of `solar validate`: runs the original model and compares outputs.
+
+    harness.py run --ref MODEL.py --air DIR/air.json --dir DIR [--device cuda|cpu]
+                   [-D NAME=V ...] [--runs N] [--warmup N]
+    harness.py compare --air DIR/air.json --dir DIR [--tol REL]
+    harness.py env
+
+`run` builds the model of MODEL.py at the sizes of air.json (and -D), binds the AIR's tensors to
+the model's inputs, parameters and outputs, runs it once, and writes DIR/in_<name>.npy (the
+exact inputs it used), DIR/ref_<name>.npy (its outputs) and DIR/ref.json.  On CUDA it also times
+it.  `compare` compares DIR/air_<name>.npy, written by the AIR program, with DIR/ref_<name>.npy
+and prints a JSON verdict.  `env` prints the interpreter and packages the harness would use.
+
+Exit status: 0 ok (compare: every output within tolerance), 1 compare found a mismatch,
+2 usage, binding or environment error, with a one-line reason on stderr.
+The conventions, the binding rule and the tolerances: docs/validate.md, "Reference harness".
+Runs on Python 3.9+ with numpy 1.24+ and PyTorch 1.13+ (Debian bookworm's python3-torch).
+"""
+import argparse
+import contextlib
+import json
+import os
+import pathlib
+import random
+import re
+import shutil
+import statistics
+import sys
+import time
+import types
+import warnings
+
+SEED = 0
+DEFAULT_PYTHON = "/usr/bin/python3"
+L2_FLUSH_BYTES = 512 << 20
+
+# AIR dtype -> (numpy/torch dtype name, kind).  The name is what numpy (with ml_dtypes) and
+# torch call the dtype; kind picks the tolerance and the file format.
+AIR_DTYPES = {
+    "f64": ("float64", "float"),
+    "f32": ("float32", "float"),
+    "bf16": ("bfloat16", "float"),
+    "f16": ("float16", "float"),
+    "f8e4m3": ("float8_e4m3fn", "float"),
+    "f8e5m2": ("float8_e5m2", "float"),
+    "i64": ("int64", "int"),
+    "i32": ("int32", "int"),
+    "i8": ("int8", "int"),
+    "u8": ("uint8", "int"),
+    "bool": ("bool", "bool"),
+}
+# Relative L2 tolerance by AIR dtype (ints and bool compare exactly).
+TOLERANCE = {"f64": 1e-9, "f32": 1e-4, "bf16": 2e-2, "f16": 2e-2, "f8e4m3": 1e-1, "f8e5m2": 1e-1}
+TF32_TOLERANCE = 1e-3   # f32 outputs of a program with a contraction, when TF32 is in play
+NARROW_FLOATS = ("bf16", "f16", "f8e4m3", "f8e5m2")   # stored as float32 in the .npy files
+
+
+class HarnessError(Exception):
+    """A usage, binding, model or environment error: exit 2 with a one-line reason."""
+
+
+def warn(msg):
+    print(f"harness: warning: {msg}", file=sys.stderr)
+
+
+def fmt_shape(shape):
+    return "[" + ", ".join(str(int(d)) for d in shape) + "]"
+
+
+def one_line(text, limit=400):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# ---------------------------------------------------------------------------------------------
+# air.json
+
+class AirTensor:
+    def __init__(self, d, i):
+        try:
+            self.name = str(d["name"])
+            self.role = str(d["role"])
+            self.dtype = str(d["dtype"])
+            self.shape = [int(x) for x in d["shape"]]
+        except (KeyError, TypeError, ValueError) as e:
+            raise HarnessError(f"usage: air.json tensor {i} is malformed ({one_line(e)})")
+        if self.role not in ("in", "out", "inout", "tmp"):
+            raise HarnessError(f"usage: air.json tensor '{self.name}' has unknown role '{self.role}'")
+        if self.dtype not in AIR_DTYPES:
+            raise HarnessError(f"usage: air.json tensor '{self.name}' has unknown dtype '{self.dtype}'")
+
+    @property
+    def type_name(self):   # numpy / torch name of the dtype
+        return AIR_DTYPES[self.dtype][0]
+
+    @property
+    def kind(self):
+        return AIR_DTYPES[self.dtype][1]
+
+    def describe(self):
+        return f"AIR {self.role} '{self.name}' {fmt_shape(self.shape)} {self.dtype}"
+
+
+class Air:
+    def __init__(self, path):
+        self.path = pathlib.Path(path)
+        try:
+            data = json.loads(self.path.read_text())
+        except OSError as e:
+            raise HarnessError(f"usage: cannot read {path}: {e.strerror}")
+        except ValueError as e:
+            raise HarnessError(f"usage: {path} is not JSON ({one_line(e)})")
+        if not isinstance(data, dict) or not isinstance(data.get("tensors"), list):
+            raise HarnessError(f"usage: {path} has no \"tensors\" list")
+        self.data = data
+        self.program = data.get("program")
+        params = data.get("params") or {}
+        if not isinstance(params, dict):
+            raise HarnessError(f"usage: {path}: \"params\" is not an object")
+        self.params = {str(k): int(v) if isinstance(v, float) and v.is_integer() else v
+                       for k, v in params.items()}
+        self.tensors = [AirTensor(t, i) for i, t in enumerate(data["tensors"])]
+        names = [t.name for t in self.tensors]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise HarnessError(f"usage: {path}: tensor '{dup[0]}' declared twice")
+
+    def role(self, *roles):
+        return [t for t in self.tensors if t.role in roles]
+
+    def source(self):
+        """The AIR text, when air.json carries it or names a readable file; else None."""
+        for key in ("source", "text"):
+            if isinstance(self.data.get(key), str) and "\n" in self.data[key]:
+                return self.data[key]
+        for key in ("source", "file", "path", "program"):
+            v = self.data.get(key)
+            if not isinstance(v, str) or not v:
+                continue
+            if "\n" in v and key == "program":
+                return v
+            for cand in (pathlib.Path(v), self.path.parent / v):
+                try:
+                    if cand.is_file():
+                        return cand.read_text(errors="replace")
+                except OSError:
+                    pass
+        return None
+
+
+def parse_defines(defs):
+    out = {}
+    for d in defs or []:
+        m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[0-9]+)\s*", d)
+        if not m:
+            raise HarnessError(f"usage: -D {d}: expected NAME=INTEGER")
+        out[m.group(1)] = int(m.group(2))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Interpreter: SOLAR_PYTHON, else this one if it has the packages, else /usr/bin/python3.
+
+def _same_file(a, b):
+    # By path, not by inode: a virtual environment's python is a link to its base interpreter
+    # but has its own packages.
+    return os.path.abspath(a) == os.path.abspath(b)
+
+
+def _importable(name):
+    try:
+        __import__(name)
+        return True
+    except Exception:   # a broken install counts as missing
+        return False
+
+
+def _reexec(python, script=None):
+    env = dict(os.environ)
+    env["SOLAR_HARNESS_REEXEC"] = env.get("SOLAR_HARNESS_REEXEC") or sys.executable
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(python, [python, os.path.abspath(script or __file__)] + sys.argv[1:], env)
+    except OSError as e:
+        raise HarnessError(f"environment: cannot run {python}: {e.strerror}")
+
+
+def ensure_interpreter(need, script=None):
+    """Makes sure this process can import every module in `need`, re-executing the harness
+    (or `script`, with the same arguments) under SOLAR_PYTHON or /usr/bin/python3 when it
+    cannot.  Never returns on a re-exec."""
+    first = os.environ.get("SOLAR_HARNESS_REEXEC")
+    want = os.environ.get("SOLAR_PYTHON")
+    if want:
+        path = shutil.which(want) or want
+        if not os.access(path, os.X_OK):
+            raise HarnessError(f"environment: SOLAR_PYTHON={want} is not an executable")
+        if not first and not _same_file(path, sys.executable):   # (a wrapper execs another)
+            _reexec(path, script)
+    missing = [m for m in need if not _importable(m)]
+    if not missing:
+        return
+    if not want and not first and os.access(DEFAULT_PYTHON, os.X_OK) \
+            and not _same_file(DEFAULT_PYTHON, sys.executable):
+        _reexec(DEFAULT_PYTHON, script)
+    tried = [first] if first else []
+    tried += [sys.executable] if sys.executable not in tried else []
+    hint = ("set SOLAR_PYTHON to a Python that has them, or install Debian's python3-torch and "
+            "python3-numpy (scripts/deps.sh)")
+    if "jax" in missing:
+        hint = "set SOLAR_PYTHON to a Python with jax (pip install jax)"
+    raise HarnessError(f"environment: no Python with {', '.join(missing)} (tried "
+                       f"{' and '.join(tried)}); {hint}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading the model
+
+def model_needs(path):
+    """The packages MODEL.py needs, read from its imports: torch, jax, or numpy alone."""
+    try:
+        src = pathlib.Path(path).read_text(errors="replace")
+    except OSError as e:
+        raise HarnessError(f"usage: cannot read {path}: {e.strerror}")
+    need = ["numpy"]
+    if re.search(r"^\s*(import|from)\s+torch\b", src, re.M):
+        need.append("torch")
+    if re.search(r"^\s*(import|from)\s+jax\b", src, re.M):
+        need.append("jax")
+    return need
+
+
+def load_module(path):
+    import importlib.util
+    path = pathlib.Path(path).resolve()
+    sys.path.insert(0, str(path.parent))
+    name = "solar_ref_" + re.sub(r"\W", "_", path.stem)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except HarnessError:
+        raise
+    except Exception as e:
+        raise HarnessError(f"model: loading {path.name} raised {type(e).__name__}: {one_line(e)}")
+    return mod
+
+
+def apply_params(mod, air, defines):
+    """Sets each param of air.json, then each -D, as a module attribute.  Returns the params
+    the module did not define (they cannot change its sizes)."""
+    params = dict(air.params)
+    params.update(defines)
+    unset = [k for k in params if not hasattr(mod, k)]
+    for k, v in params.items():
+        setattr(mod, k, v)
+    return params, unset
+
+
+def call_model_fn(mod, name, default=None):
+    fn = getattr(mod, name, None)
+    if fn is None:
+        if default is not None:
+            return default
+        raise HarnessError(f"model: {mod.__file__} has no module-level {name}()")
+    try:
+        return fn()
+    except HarnessError:
+        raise
+    except Exception as e:
+        raise HarnessError(f"model: {name}() raised {type(e).__name__}: {one_line(e)}")
+
+
+def as_list(x, what):
+    if isinstance(x, (list, tuple)):
+        return list(x)
+    raise HarnessError(f"model: {what} returned {type(x).__name__}, not a list")
+
+
+# ---------------------------------------------------------------------------------------------
+# Binding (examples/README.md): in/inout tensors bind to the forward inputs in declaration
+# order, the rest to named parameters and buffers; out tensors bind to the outputs in order.
+
+class Side:
+    """One bindable value of the model: a forward argument, parameter, buffer or output."""
+
+    def __init__(self, what, value, shape, type_name):
+        self.what, self.value, self.shape, self.type_name = what, value, shape, type_name
+
+
+def check_binding(t, side):
+    if side.shape is None:
+        raise HarnessError(f"binding: {t.describe()} <- {side.what} is "
+                           f"{type(side.value).__name__}, not a tensor")
+    problems = []
+    if list(side.shape) != list(t.shape):
+        problems.append("shape")
+    if side.type_name != t.type_name:
+        problems.append("dtype")
+    if problems:
+        verb = "differs" if len(problems) == 1 else "differ"
+        raise HarnessError(f"binding: {t.describe()} <- {side.what} {fmt_shape(side.shape)} "
+                           f"{side.type_name}: {' and '.join(problems)} {verb}")
+
+
+def bind(air, inputs, named, outputs=None, named_kind="parameter or buffer"):
+    """inputs: list of Side; named: dict name -> Side; outputs: list of Side or None (not yet
+    run).  Returns {air name: Side} for every in/inout (and out when outputs is given)."""
+    ins = air.role("in", "inout")
+    bound = {}
+    if len(inputs) > len(ins):
+        raise HarnessError(
+            f"binding: forward() takes {len(inputs)} inputs (get_inputs()) but the AIR declares "
+            f"{len(ins)} in/inout tensors ({', '.join(t.name for t in ins) or 'none'})")
+    for t, side in zip(ins, inputs):
+        check_binding(t, side)
+        bound[t.name] = side
+    for t in ins[len(inputs):]:
+        side = named.get(t.name)
+        if side is None:   # a submodule's parameter: 'fc1.weight' answers to fc1_weight
+            side = next((s for n, s in named.items() if n.replace(".", "_") == t.name), None)
+        if side is None:
+            have = ", ".join(sorted(named)) or "none"
+            raise HarnessError(f"binding: {t.describe()} <- nothing: no forward input is left "
+                               f"and the model has no {named_kind} '{t.name}' (it has: {have})")
+        check_binding(t, side)
+        bound[t.name] = side
+    if outputs is not None:
+        outs = air.role("out")
+        if len(outputs) != len(outs):
+            raise HarnessError(
+                f"binding: the AIR declares {len(outs)} out tensors "
+                f"({', '.join(t.name for t in outs) or 'none'}) but forward() returned "
+                f"{len(outputs)} outputs")
+        for t, side in zip(outs, outputs):
+            check_binding(t, side)
+            bound[t.name] = side
+    return bound
+
+
+def unbound_names(named, bound):
+    used = {id(s) for s in bound.values()}
+    return [n for n, s in named.items() if id(s) not in used]
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing the files
+
+def save_npy(path, arr):
+    import numpy as np
+    np.save(path, np.ascontiguousarray(arr), allow_pickle=False)
+
+
+def file_array(t, arr):
+    """The array as written: bf16/f16/f8 as float32 (exact), everything else as is."""
+    import numpy as np
+    arr = np.asarray(arr)
+    if t.dtype in NARROW_FLOATS:
+        return arr.astype(np.float32)
+    return arr.astype(np.dtype(t.type_name), copy=False)
+
+
+def write_json(path, obj):
+    tmp = pathlib.Path(str(path) + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1, allow_nan=False) + "\n")
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------------------------------------
+# PyTorch compatibility for old versions (Debian bookworm ships 1.13): added only where missing.
+
+def install_torch_compat(torch, cpu):
+    """Adds what examples use from newer PyTorch, and on the CPU a fallback for ops that have
+    no float16/bfloat16 kernel there.  Returns (names of the shims, the fallback mode or None,
+    the set the fallback records the ops it served in)."""
+    import enum
+    F = torch.nn.functional
+    nn = torch.nn
+    added = []
+    served = set()   # what the model actually used
+    low = (torch.float16, torch.bfloat16)
+
+    def opmath(x):
+        return x.float() if x.dtype in low else x
+
+    if not hasattr(F, "rms_norm"):   # PyTorch 2.4; computed in f32 and rounded once
+        def rms_norm(input, normalized_shape, weight=None, eps=None):
+            served.add("F.rms_norm")
+            if isinstance(normalized_shape, int):
+                normalized_shape = (normalized_shape,)
+            dims = tuple(range(-len(normalized_shape), 0))
+            x = opmath(input)
+            if eps is None:
+                eps = torch.finfo(x.dtype).eps
+            y = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
+            if weight is not None:
+                y = y * weight.to(y.dtype)
+            return y.to(input.dtype)
+        F.rms_norm = rms_norm
+        added.append("F.rms_norm")
+
+    if not hasattr(nn, "RMSNorm"):   # PyTorch 2.4
+        class RMSNorm(nn.Module):
+            def __init__(self, normalized_shape, eps=None, elementwise_affine=True,
+                         device=None, dtype=None):
+                super().__init__()
+                if isinstance(normalized_shape, int):
+                    normalized_shape = (normalized_shape,)
+                self.normalized_shape = tuple(normalized_shape)
+                self.eps = eps
+                self.weight = nn.Parameter(torch.ones(self.normalized_shape, device=device,
+                                                      dtype=dtype)) if elementwise_affine else None
+
+            def forward(self, x):
+                served.add("nn.RMSNorm")
+                return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+        nn.RMSNorm = RMSNorm
+        added.append("nn.RMSNorm")
+
+    if not hasattr(F, "scaled_dot_product_attention"):   # PyTorch 2.0; the math path, in f32
+        def sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                 enable_gqa=False):
+            served.add("F.scaled_dot_product_attention")
+            if dropout_p:
+                raise NotImplementedError("the compatibility SDPA has no dropout")
+            q, k, v = opmath(query), opmath(key), opmath(value)
+            if enable_gqa and k.size(-3) != q.size(-3):
+                rep = q.size(-3) // k.size(-3)
+                k, v = k.repeat_interleave(rep, -3), v.repeat_interleave(rep, -3)
+            scale = q.size(-1) ** -0.5 if scale is None else scale
+            s = torch.matmul(q, k.transpose(-2, -1)) * scale
+            L, S = q.size(-2), k.size(-2)
+            if is_causal:
+                keep = torch.ones(L, S, dtype=torch.bool, device=q.device).tril()
+                s = s.masked_fill(~keep, float("-inf"))
+            if attn_mask is not None:
+                if attn_mask.dtype == torch.bool:
+                    s = s.masked_fill(~attn_mask, float("-inf"))
+                else:
+                    s = s + attn_mask.to(s.dtype)
+            return torch.matmul(torch.softmax(s, dim=-1), v).to(query.dtype)
+        F.scaled_dot_product_attention = sdpa
+        added.append("F.scaled_dot_product_attention")
+
+    try:
+        import torch.nn.attention  # noqa: F401  (PyTorch 2.3)
+    except ImportError:
+        att = types.ModuleType("torch.nn.attention")
+
+        class SDPBackend(enum.IntEnum):
+            ERROR = -1
+            MATH = 0
+            FLASH_ATTENTION = 1
+            EFFICIENT_ATTENTION = 2
+            CUDNN_ATTENTION = 3
+
+        def sdpa_kernel(backends, set_priority=False):   # one path only: the choice is moot
+            served.add("torch.nn.attention")
+            return contextlib.nullcontext()
+        att.SDPBackend, att.sdpa_kernel = SDPBackend, sdpa_kernel
+        sys.modules["torch.nn.attention"] = att
+        torch.nn.attention = att
+        added.append("torch.nn.attention")
+
+    if not cpu:
+        return added, None, served
+    try:
+        from torch.overrides import TorchFunctionMode
+    except ImportError:
+        return added, None, served
+
+    def flat(x, acc):
+        if isinstance(x, (list, tuple)):
+            for y in x:
+                flat(y, acc)
+        elif isinstance(x, dict):
+            for y in x.values():
+                flat(y, acc)
+        elif isinstance(x, torch.Tensor):
+            acc.append(x)
+        return acc
+
+    def up(x):
+        if isinstance(x, torch.Tensor) and x.dtype in low:
+            return x.float()
+        if isinstance(x, (list, tuple)):
+            return type(x)(up(y) for y in x)
+        if isinstance(x, dict):
+            return {k: up(v) for k, v in x.items()}
+        return x
+
+    def down(x, dt):
+        if isinstance(x, torch.Tensor) and x.dtype == torch.float32:
+            return x.to(dt)
+        if isinstance(x, (list, tuple)):
+            return type(x)(down(y, dt) for y in x)
+        return x
+
+    class LowPrecisionFallback(TorchFunctionMode):
+        """An op with no float16/bfloat16 CPU kernel (matmul in f16 on PyTorch 1.13) runs in
+        f32 and rounds once to the input dtype, as the CUDA kernels (f32 opmath) do."""
+
+        def __torch_function__(self, func, types_, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            try:
+                return func(*args, **kwargs)
+            except RuntimeError as e:
+                if not re.search(r"not implemented for '(Half|BFloat16)'", str(e)):
+                    raise
+                name = getattr(func, "__name__", str(func))
+                tensors = flat((args, kwargs), [])
+                floats = [t.dtype for t in tensors if t.is_floating_point()]
+                if name.endswith("_") or not floats or any(d not in low for d in floats):
+                    raise
+                served.add(f"cpu-f32-fallback:{name}")
+                return down(func(*up(args), **up(kwargs)), floats[0])
+
+    return added, LowPrecisionFallback(), served
+
+
+# ---------------------------------------------------------------------------------------------
+# run: PyTorch
+
+TORCH_DTYPE_NAME = lambda dt: str(dt).replace("torch.", "")   # noqa: E731
+
+
+def torch_side(torch, what, x):
+    if isinstance(x, torch.Tensor):
+        return Side(what, x, list(x.shape), TORCH_DTYPE_NAME(x.dtype))
+    return Side(what, x, None, None)
+
+
+def torch_to_numpy(torch, x):
+    x = x.detach().to("cpu")
+    if x.dtype in (torch.float16, torch.bfloat16) or "float8" in str(x.dtype):
+        x = x.float()
+    return x.numpy()
+
+
+def pick_torch_device(torch, want):
+    if want is None:   # auto: the GPU when there is one
+        want = "cuda" if torch.cuda.is_available() else "cpu"
+    if want == "cuda":
+        if not torch.cuda.is_available():
+            raise HarnessError(f"environment: --device cuda, but PyTorch {torch.__version__} "
+                               f"({sys.executable}) sees no CUDA device")
+        return torch.device("cuda")
+    return torch.device("cpu")
+
+
+def run_torch(args, air, mod, defines):
+    import numpy as np
+    import torch
+    device = pick_torch_device(torch, args.device)
+    cpu = device.type == "cpu"
+    compat, mode, served = install_torch_compat(torch, cpu)
+    # PyTorch's defaults, set explicitly (matmul TF32 off, cuDNN TF32 on) and recorded.
+    # (Newer PyTorch warns that these flags give way to fp32_precision; they still hold.)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = True
+    params, unset = apply_params(mod, air, defines)
+    Model = getattr(mod, "Model", None)
+    if Model is None:
+        raise HarnessError(f"model: {args.ref} has no class Model")
+    ctx = mode if mode is not None else contextlib.nullcontext()
+    with ctx:
+        # As examples/measure.py and bench/soundness.py: one seed, the model, then the inputs.
+        torch.manual_seed(SEED)
+        np.random.seed(SEED)
+        random.seed(SEED)
+        init = as_list(call_model_fn(mod, "get_init_inputs", default=[]), "get_init_inputs()")
+        try:
+            model = Model(*init)
+        except Exception as e:
+            raise HarnessError(f"model: Model(*get_init_inputs()) raised {type(e).__name__}: "
+                               f"{one_line(e)}")
+        inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
+    in_sides = [torch_side(torch, f"forward argument {i}", x) for i, x in enumerate(inputs)]
+    named = {}
+    for n, p in model.named_parameters():
+        named[n] = torch_side(torch, f"parameter '{n}'", p)
+    for n, b in model.named_buffers():
+        named.setdefault(n, torch_side(torch, f"buffer '{n}'", b))
+    bound = bind(air, in_sides, named)
+    for n in unbound_names(named, bound):
+        warn(f"binding: {named[n].what} of the model binds to no AIR tensor")
+    dirp = pathlib.Path(args.dir)
+    for t in air.role("in", "inout"):
+        arr = torch_to_numpy(torch, bound[t.name].value)
+        if arr.size and t.kind != "bool" and not np.any(arr):
+            warn(f"{t.describe()} is all zeros: random inputs find more bugs")
+        save_npy(dirp / f"in_{t.name}.npy", file_array(t, arr))
+
+    # Move to the device; parameters and buffers are looked up again by name afterwards.
+    model = model.to(device)
+    model.eval()
+    dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
+    with ctx, torch.no_grad():
+        try:
+            out = model(*dev_inputs)
+            if not cpu:
+                torch.cuda.synchronize()
+        except Exception as e:
+            raise HarnessError(f"model: forward() raised {type(e).__name__}: {one_line(e)}")
+    if out is None:
+        outs = []
+    elif isinstance(out, (list, tuple)):
+        outs = list(out)
+    else:
+        outs = [out]
+    out_sides = [torch_side(torch, f"forward output {i}", x) for i, x in enumerate(outs)]
+    bind(air, in_sides, named, outputs=out_sides)
+    after = dict(model.named_parameters())
+    after.update(dict(model.named_buffers()))
+    for t in air.role("out", "inout"):
+        if t.role == "out":
+            val = out_sides[[o.name for o in air.role("out")].index(t.name)].value
+        else:
+            i = [o.name for o in air.role("in", "inout")].index(t.name)
+            if i < len(dev_inputs):
+                val = dev_inputs[i]
+            else:
+                key = next(n for n, s in named.items() if s is bound[t.name])
+                val = after[key]
+        save_npy(dirp / f"ref_{t.name}.npy", file_array(t, torch_to_numpy(torch, val)))
+
+    timing = {"time_s": None, "min_s": None, "runs": 0}
+    if not cpu and args.runs > 0:
+        timing = time_torch_cuda(torch, lambda: model(*dev_inputs), args.warmup, args.runs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        flags = {"matmul_allow_tf32": bool(torch.backends.cuda.matmul.allow_tf32) and not cpu,
+                 "cudnn_allow_tf32": bool(torch.backends.cudnn.allow_tf32) and not cpu}
+    return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
+                torch=torch.__version__, flags=flags, convention="pytorch", params=params,
+                params_not_in_model=unset, compat=sorted(served), compat_installed=compat)
+
+
+def time_torch_cuda(torch, fn, warmup, runs):
+    flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+    times = []
+    with torch.no_grad():
+        for _ in range(warmup):
+            fn()
+        torch.cuda.synchronize()
+        for _ in range(runs):
+            flush.zero_()   # overwrite 512 MiB: the L2 holds none of the inputs
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            torch.cuda.synchronize()
+            times.append(start.elapsed_time(end) * 1e-3)
+    del flush
+    return {"time_s": statistics.median(times), "min_s": min(times), "runs": runs}
+
+
+# ---------------------------------------------------------------------------------------------
+# run: JAX or numpy (a module-level function)
+
+def run_function(args, air, mod, defines, use_jax):
+    import numpy as np
+    jax = None
+    if use_jax:
+        import jax
+    fn = getattr(mod, "forward", None)
+    fname = "forward"
+    if not callable(fn):
+        fn, fname = getattr(mod, "model", None), "model"
+    if not callable(fn):
+        raise HarnessError(f"model: {args.ref} has neither class Model nor a module-level "
+                           "function forward or model")
+    if not use_jax and args.device == "cuda":
+        raise HarnessError("usage: a numpy model runs on the CPU only; use --device cpu")
+    params, unset = apply_params(mod, air, defines)
+    np.random.seed(SEED)
+    random.seed(SEED)
+    inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
+    weights = call_model_fn(mod, "get_params", default={})
+    if not isinstance(weights, dict):
+        raise HarnessError(f"model: get_params() returned {type(weights).__name__}, not a dict")
+
+    def side(what, x):
+        if hasattr(x, "shape") and hasattr(x, "dtype"):
+            return Side(what, x, [int(d) for d in x.shape], np.dtype(x.dtype).name)
+        return Side(what, x, None, None)
+
+    in_sides = [side(f"{fname}() argument {i}", x) for i, x in enumerate(inputs)]
+    named = {str(n): side(f"get_params() entry '{n}'", v) for n, v in weights.items()}
+    bound = bind(air, in_sides, named, named_kind="get_params() entry")
+    for n in unbound_names(named, bound):
+        warn(f"binding: get_params() entry '{n}' binds to no AIR tensor")
+    dirp = pathlib.Path(args.dir)
+    for t in air.role("in", "inout"):
+        arr = np.array(bound[t.name].value)   # a copy: numpy models may update inout in place
+        if arr.size and t.kind != "bool" and not np.any(arr):
+            warn(f"{t.describe()} is all zeros: random inputs find more bugs")
+        save_npy(dirp / f"in_{t.name}.npy", file_array(t, arr))
+
+    def call():
+        r = fn(*inputs, **weights)
+        if jax is not None:
+            r = jax.block_until_ready(r)
+        return r
+    if jax is not None:
+        dev = jax.devices()[0]
+        inputs = [jax.device_put(x, dev) for x in inputs]
+        weights = {k: jax.device_put(v, dev) for k, v in weights.items()}
+    try:
+        out = call()
+    except Exception as e:
+        raise HarnessError(f"model: {fname}() raised {type(e).__name__}: {one_line(e)}")
+    outs = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+    out_sides = [side(f"{fname}() output {i}", x) for i, x in enumerate(outs)]
+    bind(air, in_sides, named, outputs=out_sides)
+    for t in air.role("out", "inout"):
+        if t.role == "out":
+            val = out_sides[[o.name for o in air.role("out")].index(t.name)].value
+        else:
+            i = [o.name for o in air.role("in", "inout")].index(t.name)
+            val = inputs[i] if i < len(inputs) else weights[
+                next(n for n, s in named.items() if s is bound[t.name])]
+        save_npy(dirp / f"ref_{t.name}.npy", file_array(t, np.asarray(val)))
+
+    on_gpu = jax is not None and jax.devices()[0].platform == "gpu"
+    timing = {"time_s": None, "min_s": None, "runs": 0}
+    if on_gpu and args.runs > 0:
+        import jax.numpy as jnp
+        flush = jax.jit(lambda b: b + 1)
+        buf = jnp.zeros(L2_FLUSH_BYTES, dtype=jnp.uint8)
+        for _ in range(args.warmup):
+            call()
+        times = []
+        for _ in range(args.runs):
+            buf = flush(buf).block_until_ready()
+            t0 = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - t0)
+        timing = {"time_s": statistics.median(times), "min_s": min(times), "runs": args.runs}
+    tf32 = False
+    if on_gpu:   # JAX's default f32 matmul precision on GPUs is TF32
+        prec = str(jax.config.jax_default_matmul_precision or "default").lower()
+        tf32 = prec not in ("highest", "float32")
+    info = dict(timing, torch=None, convention="jax" if jax else "numpy", params=params,
+                params_not_in_model=unset, flags={"matmul_allow_tf32": tf32,
+                                                  "cudnn_allow_tf32": tf32}, compat=[])
+    if jax is not None:
+        info["jax"] = jax.__version__
+        info["device"] = jax.devices()[0].device_kind if on_gpu else "cpu"
+    else:
+        info["device"] = "cpu"
+    return info
+
+
+def cmd_run(args):
+    defines = parse_defines(args.define)
+    if args.runs < 0 or args.warmup < 0:
+        raise HarnessError("usage: --runs and --warmup take a count >= 0")
+    if not pathlib.Path(args.ref).is_file():
+        raise HarnessError(f"usage: {args.ref}: no such file")
+    need = model_needs(args.ref)
+    if "jax" in need:   # before jax is first imported: it picks its platform then
+        if args.device:
+            os.environ["JAX_PLATFORMS"] = args.device
+    ensure_interpreter(need)
+    if "jax" in need and args.device == "cuda":
+        import jax
+        try:
+            jax.devices("gpu")
+        except Exception:
+            raise HarnessError(f"environment: --device cuda, but JAX {jax.__version__} "
+                               f"({sys.executable}) sees no GPU")
+    air = Air(args.air)
+    dirp = pathlib.Path(args.dir)
+    try:
+        dirp.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise HarnessError(f"usage: cannot create {args.dir}: {e.strerror}")
+    ref_json = dirp / "ref.json"
+    if ref_json.exists():
+        ref_json.unlink()
+    try:
+        mod = load_module(args.ref)
+        if "torch" in need and hasattr(mod, "Model"):
+            info = run_torch(args, air, mod, defines)
+        else:
+            info = run_function(args, air, mod, defines, use_jax="jax" in need)
+    except HarnessError as e:
+        write_json(ref_json, {"ok": False, "error": str(e)})
+        raise
+    timed = info.get("runs", 0) > 0
+    result = {"ok": True}
+    for key in ("time_s", "min_s", "device", "torch", "flags", "runs"):
+        result[key] = info.pop(key)
+    result.update(warmup=args.warmup if timed else 0, seed=SEED, python=sys.executable,
+                  model=str(args.ref))
+    result.update(info)
+    write_json(ref_json, result)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# compare
+
+def has_contraction(src):
+    """Whether the AIR text accumulates a product (a GEMM or convolution): `X += ... * ...`."""
+    return bool(re.search(r"\+=[^;]*\*", re.sub(r"#[^\n]*", "", src)))
+
+
+def tolerance_for(t, tol_override, tf32):
+    if t.kind != "float":
+        return 0.0
+    if tol_override is not None:
+        return tol_override
+    if t.dtype == "f32" and tf32:
+        return TF32_TOLERANCE
+    return TOLERANCE[t.dtype]
+
+
+def fmt_index(idx):
+    return "[" + ", ".join(str(int(i)) for i in idx) + "]"
+
+
+def fmt_box(idx_arrays):
+    parts = []
+    for ix in idx_arrays:
+        lo, hi = int(ix.min()), int(ix.max()) + 1
+        parts.append(str(lo) if hi == lo + 1 else f"{lo}:{hi}")
+    return "[" + ", ".join(parts) + "]"
+
+
+def fmt_num(x):
+    return f"{float(x):.6g}"
+
+
+def compare_arrays(a, r, tol, exact):
+    """Compares the AIR result a with the reference r.  Returns the verdict entry (without
+    its name)."""
+    import numpy as np
+    res = {"rel_l2": None, "max_abs": None, "tol": tol, "pass": False, "reason": ""}
+    if a.shape != r.shape:
+        res["reason"] = (f"shape {fmt_index(a.shape)} of air differs from the reference's "
+                         f"{fmt_index(r.shape)}")
+        return res
+    if a.ndim == 0:   # a scalar tensor: indices below need one dimension
+        a, r = a.reshape(1), r.reshape(1)
+    if a.dtype.kind not in "biuf" or r.dtype.kind not in "biuf":
+        res["reason"] = f"cannot compare dtypes {a.dtype} (air) and {r.dtype} (reference)"
+        return res
+    a64 = a.astype(np.float64)
+    r64 = r.astype(np.float64)
+    fa, fr = np.isfinite(a64), np.isfinite(r64)
+    both = fa & fr
+    d = np.where(both, a64 - r64, 0.0)
+    num = float(np.sqrt(np.sum(d * d)))
+    rr = np.where(fr, r64, 0.0)
+    den = float(np.sqrt(np.sum(rr * rr)))
+    absd = np.abs(d)
+    res["max_abs"] = float(absd.max()) if absd.size else 0.0
+    res["rel_l2"] = num / den if den > 0 else num   # ||r|| = 0: the absolute L2 error
+    reasons = []
+    poisoned = ~fa & fr
+    if poisoned.any():
+        n_nan = int(np.isnan(a64[poisoned]).sum())
+        first = np.argwhere(poisoned)[0]
+        reasons.append(f"air has {int(poisoned.sum())} non-finite values ({n_nan} NaN, "
+                       f"{int(poisoned.sum()) - n_nan} Inf) where the reference is finite, "
+                       f"first at {fmt_index(first)}, within {fmt_box(np.nonzero(poisoned))}: "
+                       "unwritten or poisoned elements?")
+    ref_nf = ~fr
+    if ref_nf.any():
+        same = (np.isnan(a64) & np.isnan(r64)) | (a64 == r64)
+        bad = ref_nf & ~same
+        if bad.any():
+            first = tuple(np.argwhere(bad)[0])
+            reasons.append(f"{int(bad.sum())} elements where the reference is not finite "
+                           f"differ, first at {fmt_index(first)}: air {fmt_num(a64[first])}, "
+                           f"reference {fmt_num(r64[first])}")
+    if exact:
+        err_bad = num > 0
+    else:
+        err_bad = not (res["rel_l2"] <= tol)
+    if err_bad:
+        rms = den / np.sqrt(max(int(fr.sum()), 1))
+        thr = 0.0 if exact else tol * (rms if rms > 0 else 1.0)
+        differ = both & (absd > thr)
+        worst = tuple(np.unravel_index(int(np.argmax(absd)), absd.shape)) if absd.size else ()
+        what = "differ" if exact else f"differ by more than tol * rms(ref) = {thr:.3g}"
+        head = (f"{int(np.sum(a64 != r64))} of {a.size} elements differ" if exact else
+                f"rel_l2 {res['rel_l2']:.3g} > tol {tol:g}" +
+                (" (the reference is all zero: absolute L2)" if den == 0 else ""))
+        msg = head
+        if differ.any():
+            if not exact:
+                msg += f"; {int(differ.sum())} of {a.size} elements {what}"
+            msg += f", within {fmt_box(np.nonzero(differ))}"
+        msg += (f"; worst at {fmt_index(worst)}: air {fmt_num(a64[worst])}, "
+                f"reference {fmt_num(r64[worst])}")
+        reasons.insert(0, msg)
+    res["pass"] = not reasons
+    res["reason"] = "; ".join(reasons)
+    return res
+
+
+def cmd_compare(args):
+    if args.tol is not None and not (args.tol >= 0):
+        raise HarnessError("usage: --tol takes a number >= 0")
+    ensure_interpreter(["numpy"])
+    import numpy as np
+    air = Air(args.air)
+    dirp = pathlib.Path(args.dir)
+    ref = {}
+    ref_path = dirp / "ref.json"
+    if ref_path.exists():
+        try:
+            ref = json.loads(ref_path.read_text())
+        except ValueError:
+            raise HarnessError(f"usage: {ref_path} is not JSON")
+        if ref.get("ok") is False:
+            raise HarnessError(f"usage: the reference run failed: {ref.get('error', '?')}")
+    # TF32 loosens f32 outputs when the reference ran with a TF32 flag on and the program
+    # has a contraction.  A kernel's [math = tf32] does not: the AIR program computes in f32.
+    tf32 = any(bool(v) for v in (ref.get("flags") or {}).values())
+    if tf32:
+        src = air.source()
+        tf32 = bool(air.data.get("contraction", has_contraction(src) if src else True))
+    outputs = []
+    targets = air.role("out", "inout")
+    if not targets:
+        raise HarnessError(f"usage: {args.air} declares no out or inout tensor")
+    for t in targets:
+        rp, ap = dirp / f"ref_{t.name}.npy", dirp / f"air_{t.name}.npy"
+        tol = tolerance_for(t, args.tol, tf32)
+        if not rp.exists():
+            raise HarnessError(f"usage: {rp} is missing: run `harness.py run` first")
+        try:
+            r = np.load(rp, allow_pickle=False)
+        except Exception as e:
+            raise HarnessError(f"usage: cannot read {rp}: {one_line(e)}")
+        entry = {"name": t.name}
+        if not ap.exists():
+            entry.update(rel_l2=None, max_abs=None, tol=tol, reason=f"{ap.name} is missing: "
+                         "the AIR program wrote no result for it")
+            entry["pass"] = False
+        else:
+            try:
+                a = np.load(ap, allow_pickle=False)
+            except Exception as e:
+                a = None
+                entry.update(rel_l2=None, max_abs=None, tol=tol, reason=f"cannot read "
+                             f"{ap.name}: {one_line(e)}")
+                entry["pass"] = False
+            if a is not None:
+                if list(r.shape) != t.shape:
+                    raise HarnessError(f"usage: {rp.name} has shape {fmt_index(r.shape)}, "
+                                       f"but {t.describe()}: rerun `harness.py run`")
+                entry.update(compare_arrays(a, r, tol, exact=t.kind != "float"))
+        entry["dtype"] = t.dtype
+        entry["shape"] = t.shape
+        outputs.append(entry)
+    ok = all(o["pass"] for o in outputs)
+    print(json.dumps({"outputs": outputs, "pass": ok, "tf32": tf32}, allow_nan=False))
+    return 0 if ok else 1
+
+
+# ---------------------------------------------------------------------------------------------
+
+def cmd_env(args):
+    ensure_interpreter(["numpy", "torch"])
+    import numpy
+    import torch
+    info = {"python": sys.executable, "numpy": numpy.__version__, "torch": torch.__version__,
+            "cuda": bool(torch.cuda.is_available()),
+            "jax": None}
+    try:
+        import jax
+        info["jax"] = jax.__version__
+    except Exception:
+        pass
+    print(json.dumps(info))
+    return 0
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):   # one line, exit 2
+        print(f"usage: {message} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(2)
+
+
+def main(argv=None):
+    p = Parser(prog="harness.py", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", parser_class=Parser)
+    r = sub.add_parser("run", help="run the reference model and write in_/ref_*.npy, ref.json")
+    r.add_argument("--ref", required=True, help="the model, MODEL.py")
+    r.add_argument("--air", required=True, help="DIR/air.json")
+    r.add_argument("--dir", required=True, help="where the .npy files and ref.json go")
+    r.add_argument("--device", choices=("cuda", "cpu"),
+                   help="where the model runs (default: cuda when there is a GPU, else cpu)")
+    r.add_argument("-D", dest="define", action="append", metavar="NAME=V", default=[])
+    r.add_argument("--runs", type=int, default=20, help="timed runs on CUDA (default 20)")
+    r.add_argument("--warmup", type=int, default=3, help="warm-up runs on CUDA (default 3)")
+    c = sub.add_parser("compare", help="compare DIR/air_*.npy with DIR/ref_*.npy")
+    c.add_argument("--air", required=True)
+    c.add_argument("--dir", required=True)
+    c.add_argument("--tol", type=float, help="relative L2 tolerance for every float output")
+    sub.add_parser("env", help="print the interpreter and packages the harness uses")
+    args = p.parse_args(argv)
+    if not args.cmd:
+        p.error("a command is needed: run, compare or env")
+    try:
+        return {"run": cmd_run, "compare": cmd_compare, "env": cmd_env}[args.cmd](args)
+    except HarnessError as e:
+        print(one_line(e, 2000), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:   # a bug here, or in a model path not caught above: still one line
+        if os.environ.get("SOLAR_HARNESS_DEBUG"):
+            raise
+        print(f"harness: internal error: {type(e).__name__}: {one_line(e)} "
+              "(SOLAR_HARNESS_DEBUG=1 shows the traceback)", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+/* run_c.c - the CPU backend: write the C program, compile it with the system compiler, run it.
+ *
+ * DIR/air_prog.c is compiled with `cc -std=c17 -O2 -fno-fast-math -ffp-contract=off` (no
+ * contraction of a*b+c into a fused multiply-add: AIR rounds each operation as C does), then
+ * DIR/air_prog runs as a child process on DIR under a deadline.  Its stdout carries the
+ * kernel times ("solar-kernel NAME SECONDS"); its stderr, when it fails, explains why.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "validate.h"
+
+static int write_text(const char *path, const char *text, FILE *err)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		fprintf(err, "solar: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Parses "solar-kernel NAME SECONDS" lines into r->kernel_s. */
+static void parse_times(const solar_program *p, const char *out, solar_run *r)
+{
+	for (const char *line = out; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		char name[256];
+		double s;
+		if (sscanf(line, "solar-kernel %255s %lf", name, &s) == 2)
+			for (int k = 0; k < p->nkernels; k++)
+				if (!strcmp(p->kernels[k].name, name)) {
+					r->kernel_s[k] = s;
+					r->run_s += s;
+				}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+/* The last lines of a child's stderr, indented, for a failure message. */
+static void print_tail(FILE *err, const char *text)
+{
+	if (!text || !*text)
+		return;
+	size_t n = strlen(text);
+	const char *start = text;
+	if (n > 4000) {
+		start = text + n - 4000;
+		const char *nl = strchr(start, '\n');
+		start = nl ? nl + 1 : start;
+		fputs("  ...\n", err);
+	}
+	for (const char *l = start; *l;) {
+		const char *nl = strchr(l, '\n');
+		int len = nl ? (int)(nl - l) : (int)strlen(l);
+		fprintf(err, "  %.*s\n", len, l);
+		l = nl ? nl + 1 : l + len;
+	}
+}
+
+int solar_run_c(const solar_program *p, const char *file, const char *dir, double timeout_s,
+		solar_run *r, FILE *err)
+{
+	memset(r, 0, sizeof *r);
+	r->nkernels = p->nkernels;
+	r->kernel_s = calloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
+	const char *cc = getenv("SOLAR_CC");
+	if (!cc || !*cc)
+		cc = "cc";
+	snprintf(r->device, sizeof r->device, "cpu (%s -O2, one thread)", cc);
+
+	size_t dl = strlen(dir) + 32;
+	char *src = malloc(dl), *exe = malloc(dl);
+	snprintf(src, dl, "%s/air_prog.c", dir);
+	snprintf(exe, dl, "%s/air_prog", dir);
+	char *text = solar_codegen_c(p, file);
+	int rc = write_text(src, text, err) < 0 ? 2 : 0;
+	free(text);
+	if (rc)
+		goto done;
+
+	char *cargv[] = {(char *)cc, "-std=c17", "-O2", "-fno-fast-math", "-ffp-contract=off",
+			 "-w", "-o", exe, src, "-lm", NULL};
+	solar_proc pr;
+	if (solar_proc_run(cargv, false, 2, true, timeout_s, &pr) < 0) {
+		fprintf(err, "solar: the C backend needs a C compiler: cannot run '%s' (%s); set "
+			     "SOLAR_CC\n",
+			cc, strerror(errno));
+		rc = 2;
+		goto done;
+	}
+	r->compile_s = pr.seconds;
+	if (pr.status != 0) {
+		fprintf(err, "solar: %s: the generated C program does not compile (%s exit %d)%s\n",
+			src, cc, pr.status, pr.timed_out ? ", timed out" : "");
+		print_tail(err, pr.errout);
+		solar_proc_free(&pr);
+		rc = 2;
+		goto done;
+	}
+	solar_proc_free(&pr);
+
+	char *rargv[] = {exe, (char *)dir, NULL};
+	if (solar_proc_run(rargv, true, 1, true, timeout_s, &pr) < 0) {
+		fprintf(err, "solar: cannot run %s: %s\n", exe, strerror(errno));
+		rc = 2;
+		goto done;
+	}
+	if (pr.timed_out) {
+		fprintf(err, "solar: the AIR program ran past the time limit of %g s and was stopped "
+			     "(try smaller sizes with -D, or --timeout)\n",
+			timeout_s);
+		rc = 2;
+	} else if (pr.status != 0) {
+		fprintf(err, "solar: the AIR program failed (exit %d)\n", pr.status);
+		print_tail(err, pr.errout);
+		rc = 2;
+	} else {
+		parse_times(p, pr.out, r);
+	}
+	solar_proc_free(&pr);
+done:
+	free(src);
+	free(exe);
+	return rc;
+}
+
+void solar_run_free(solar_run *r)
+{
+	free(r->kernel_s);
+	r->kernel_s = NULL;
+}

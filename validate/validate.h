@@ -1,0 +1,162 @@
+/* validate.h - the AIR program run for real: code generation and the two backends.
+ *
+ * `solar validate` checks that an AIR program computes what its PyTorch original computes.
+ * This module turns the IR into a program that runs (docs/validate.md):
+ *   - C for the CPU: one standalone file, compiled with the system `cc` and run as a child
+ *     process; it reads DIR/in_<name>.npy for every `in`/`inout` tensor and writes
+ *     DIR/air_<name>.npy for every `out`/`inout` tensor;
+ *   - CUDA C for the GPU: compiled at run time with NVRTC and launched through the driver
+ *     API, both loaded with dlopen, so solar builds and runs where CUDA is absent.
+ * Both follow AIR's semantics exactly: sequential program order (the GPU runs in parallel
+ * only loops that carry no dependence, analysis/deps.h), every store rounded to the stored
+ * tensor's dtype, out and tmp tensors poisoned before the run.
+ *
+ * The Python side (validate/harness.py) writes the inputs and the reference outputs and
+ * compares; cli/cmd_validate.c drives the whole.
+ */
+#ifndef SOLAR_VALIDATE_H
+#define SOLAR_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+#include "ir/ir.h"
+
+typedef enum { SOLAR_BACKEND_CPU, SOLAR_BACKEND_CUDA } solar_backend;
+
+/* ---- the runtime text every generated program carries (rt.c) ---- */
+extern const char solar_rt_common[]; /* conversions and arithmetic, C and CUDA */
+extern const char solar_rt_host[];   /* .npy I/O, allocation, clock: the C program only */
+
+/* ---- .npy files ---- */
+
+/* Element types of .npy files that solar reads and writes (little-endian). */
+typedef enum {
+	SOLAR_NPY_F8,
+	SOLAR_NPY_F4,
+	SOLAR_NPY_F2,
+	SOLAR_NPY_I8,
+	SOLAR_NPY_I4,
+	SOLAR_NPY_I2,
+	SOLAR_NPY_I1,
+	SOLAR_NPY_U8,
+	SOLAR_NPY_U4,
+	SOLAR_NPY_U2,
+	SOLAR_NPY_U1,
+	SOLAR_NPY_B1,
+	SOLAR_NPY_COUNT
+} solar_npy_type;
+
+const char *solar_npy_descr(solar_npy_type t); /* "<f4", "|b1", ... */
+int solar_npy_size(solar_npy_type t);          /* bytes per element */
+bool solar_npy_is_float(solar_npy_type t);
+
+/* The element type solar writes an AIR output of dtype t in: the dtype itself where numpy
+ * has it (f64 f32 f16 i64 i32 i8 u8 bool); f32 for bf16 and the f8 types (*widened set). */
+solar_npy_type solar_npy_out_type(solar_dtype t, bool *widened);
+
+typedef struct {
+	solar_npy_type type;
+	int rank;
+	int64_t shape[32];
+	int64_t count; /* elements */
+	void *data;    /* count * solar_npy_size(type) bytes, C order; malloc'd */
+} solar_npy;
+
+/* Reads a .npy file.  Returns 0, or -1 after writing `solar: PATH: reason` to err. */
+int solar_npy_read(const char *path, SOLAR_GIVE solar_npy *out, FILE *err);
+/* Writes a .npy file (version 1.0, C order).  Returns 0, or -1 after a message. */
+int solar_npy_write(const char *path, solar_npy_type type, int rank, const int64_t *shape,
+		    const void *data, FILE *err);
+void solar_npy_free(solar_npy *a);
+
+/* ---- code generation ---- */
+
+/* How one top-level node of a kernel (a loop nest, or a statement or `if` outside any loop)
+ * runs on the GPU: one launch; its `parallel` outermost loops, all perfectly nested, become
+ * a flattened thread index, the rest runs sequentially in each thread. */
+typedef struct {
+	int kernel;
+	const solar_node *node;
+	int first_stmt, nstmts;
+	int depth;    /* loops perfectly nested at the head of the node (0 for a non-loop) */
+	int parallel; /* of those, the outermost that carry no dependence */
+	bool empty;   /* no statement of the node ever runs: no launch */
+	/* Thread coordinate k of loop d < parallel is the iterator value lo[d] + stride[d] * k,
+	 * 0 <= k < count[d]; guard[d]: the loop's own bounds and step must still be checked. */
+	int64_t lo[64], stride[64], count[64];
+	bool guard[64];
+	int64_t threads; /* product of count[] (1 when parallel == 0) */
+} solar_launch;
+
+typedef struct {
+	solar_launch *launch;
+	int nlaunch;
+} solar_plan;
+
+/* Splits every kernel into launches and asks analysis/deps.h which loops are parallel.
+ * `a` is an analysis of p (solar_analysis_new).  Returns 0, or -1 after a message. */
+int solar_plan_build(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_analysis *a,
+		     solar_plan *out, FILE *err);
+void solar_plan_free(solar_plan *plan);
+/* One line per launch: "kernel matmul: loops i, j -> 16777216 threads; k sequential". */
+void solar_plan_print(const solar_program *p, const solar_plan *plan, FILE *out);
+
+/* The C program (malloc'd text): `prog DIR` reads DIR/in_<name>.npy, writes
+ * DIR/air_<name>.npy and prints "solar-kernel NAME SECONDS" per kernel on stdout. */
+SOLAR_GIVE char *solar_codegen_c(SOLAR_KEEP const solar_program *p, const char *file);
+
+/* The CUDA source (malloc'd text): per input tensor t a kernel solar_in_<t> that converts
+ * the .npy data (element type in_type[t]) to the tensor's storage, per poisoned tensor
+ * solar_poison_<t>, per widened output solar_out_<t>, and per launch solar_launch_<n>. */
+SOLAR_GIVE char *solar_codegen_cuda(SOLAR_KEEP const solar_program *p, const char *file,
+				    const solar_plan *plan, const solar_npy_type *in_type);
+
+/* ---- running ---- */
+
+typedef struct {
+	double compile_s; /* cc, or NVRTC and module load */
+	double run_s;     /* all kernels, one run */
+	double *kernel_s; /* per kernel */
+	int nkernels;
+	char device[256]; /* "cpu, cc -O2", "NVIDIA H200, sm_90" */
+} solar_run;
+
+/* Writes DIR/air_prog.c, compiles it (env SOLAR_CC, default cc) and runs it on DIR.
+ * Returns 0, or 2 after a message on err (no compiler, compile error, the program failed
+ * or ran past timeout_s). */
+int solar_run_c(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
+		double timeout_s, solar_run *r, FILE *err);
+
+/* The same on the GPU: writes DIR/air_prog.cu and DIR/plan.txt.  Returns 2 with "the CUDA
+ * backend is unavailable: ..." when libcuda or NVRTC cannot be loaded or no GPU is present. */
+int solar_run_cuda(SOLAR_KEEP const solar_program *p, const char *file,
+		   SOLAR_KEEP const solar_analysis *a, const char *dir, double timeout_s,
+		   solar_run *r, FILE *err);
+void solar_run_free(solar_run *r);
+/* 0 when the CUDA backend can run here; else -1 with the reason in why. */
+int solar_cuda_available(char *why, size_t nwhy);
+/* Compiles CUDA source with NVRTC for sm_<major><minor> and runs nothing: 0 compiled, -1 it
+ * did not (the log went to err), -2 NVRTC cannot be loaded.  Needs no GPU (for the tests). */
+int solar_cuda_compile_check(const char *src, int major, int minor, FILE *err);
+
+/* ---- child processes (proc.c) ---- */
+
+typedef struct {
+	int status;     /* exit status; 128 + signal when killed by one; -1 when not started */
+	bool timed_out;
+	char *out;      /* captured stdout (NUL-terminated; NULL when not captured) */
+	char *errout;   /* captured stderr (NULL when passed through) */
+	double seconds; /* wall time */
+} solar_proc;
+
+/* Runs argv[0] (searched in PATH) with argv.  stdout is captured when capture_out, else it
+ * goes to stdout_fd (e.g. 2 to keep our own stdout clean); stderr is captured when
+ * capture_err, else inherited.  Kills the child after timeout_s (<= 0: no limit). */
+int solar_proc_run(char *const argv[], bool capture_out, int stdout_fd, bool capture_err,
+		   double timeout_s, solar_proc *r);
+void solar_proc_free(solar_proc *r);
+
+#endif
