@@ -17,12 +17,19 @@
  *   3. a variable whose bounds all have +-1 coefficients is summed in closed form, splitting the
  *      remaining space into "chambers" where one lower and one upper bound are the active ones
  *      (ties go to the first, by strict inequalities), so min/max bounds are exact;
- *   4. otherwise the variable with the smallest range is enumerated.
+ *   4. otherwise either a variable x is made unit by a "residue split" (in a row 2x - 3y >= 0,
+ *      writing y = 2y' + r for r = 0, 1 lets the gcd step divide the row by 2: x >= 3y' + r'),
+ *      or the variable with the smallest range is enumerated, whichever makes fewer pieces.
+ *      A split is always followed by a step 2 or 3, so the recursion ends.
  * ISL only normalises each sub-system (implicit equalities, redundant and empty pieces); the
  * correctness of the sum does not depend on it.  Tiny sets go to isl_set_count_val, which is
- * faster there.  The same engine, with the parameters kept as symbols that are never summed,
- * gives the symbolic count: each chamber that survives becomes a piece of a piecewise
- * quasi-polynomial.
+ * faster there.  Every summation identity used is exact for integer bounds, and the final sum is
+ * checked to be an integer.
+ *
+ * The same engine with the parameters kept as symbols that are never summed gives the symbolic
+ * count: every leaf of the recursion is a polynomial in the parameters valid on a polyhedron of
+ * parameter values (a residue split of a parameter makes it a quasi-polynomial); the leaves
+ * overlap and are added with ISL into one isl_pw_qpolynomial.
  */
 #include "count.h"
 
@@ -51,16 +58,16 @@ static const char WHY_PIECES[] = "too many pieces (counting would take too long)
 static const char WHY_DIMS[] = "too many dimensions (more than 60 variables after lifting divs)";
 static const char WHY_INTERNAL[] = "internal error: non-integral or inconsistent count";
 static const char WHY_SYMBOLIC[] =
-	"symbolic count needs a bound with a non-unit coefficient or a parametric enumeration";
+    "no closed form: a bound would need a large residue split or a parametric enumeration";
 
-enum { MAX_VARS = 60, SYM_LEVELS = 40, MAX_SYMBOLIC_PIECES = 512 };
+enum { MAX_VARS = 60, MAX_SYMBOLIC_PIECES = 200 };
 
 solar_count_options solar_count_defaults(void)
 {
 	return (solar_count_options){
-		.enumerate_below = 1e5,
-		.fallback_below = 1e9,
-		.max_pieces = 200000,
+	    .enumerate_below = 1e5,
+	    .fallback_below = 1e9,
+	    .max_pieces = 200000,
 	};
 }
 
@@ -98,26 +105,34 @@ static void msort(int *a, int *tmp, int n, idx_cmp cmp, const void *ctx)
 
 /* --- the counter: one per basic set -------------------------------------------------------- */
 
-/* Variables are numbered 0..nvar-1; the first nsym of them are symbols (parameters of a
- * symbolic count) that are never summed.  A constraint row has width 1 + nvar: the constant,
- * then one coefficient per variable; an inequality reads row . (1, v) >= 0. */
 struct sys;
 struct poly;
 
+/* The pieces of a symbolic count, one per leaf of the summation; they overlap and are added. */
+typedef struct piece_list {
+	int n;
+	isl_pw_qpolynomial **pw;
+} piece_list;
+
+/* The state of one count (one basic set).  Variables are numbered 0..nvar-1; the first nsym of
+ * them are symbols (parameters of a symbolic count) that are never summed.  A constraint row
+ * has width 1 + nvar: the constant, then one coefficient per variable; an inequality reads
+ * row . (1, v) >= 0.  `leaf` consumes the pieces where no summable variable is left. */
 typedef struct counter {
 	isl_ctx *ctx;
 	int nvar, nsym, width;
-	int maxdeg;     /* highest power a polynomial can reach: nvar */
-	mpq_t *faul;    /* faul[m * (maxdeg + 2) + k]: coefficient of n^k in F_m(n) */
+	int maxdeg;  /* highest m for which F_m is tabulated: nvar + 1 */
+	mpq_t *faul; /* faul[m * (maxdeg + 2) + k]: coefficient of n^k in F_m(n) */
 	bool symbolic;
-	long pieces, max_pieces;
-	mpq_t total;    /* numeric count so far */
-	const char *why;
+	long pieces, max_pieces; /* sub-systems visited, and the budget */
+	int depth;		 /* of the recursion: each level eliminates or splits a variable */
+	mpq_t total;		 /* numeric count so far */
+	const char *why;	 /* first failure reason */
 	/* symbolic count: the parameters' space, the pieces found so far, and for each symbol slot
 	 * k the residue class it stands for: parameter k = sym_m[k] * slot k + sym_r[k] */
 	isl_space *param_space;
-	isl_pw_qpolynomial **sym_acc; /* sym_acc[k]: sum of 2^k pieces, or NULL (a binary counter) */
-	long leaves, max_leaves;
+	struct piece_list *sym_pieces;
+	int max_leaves;
 	mpz_t *sym_m, *sym_r;
 	int (*leaf)(struct counter *c, struct sys *s, struct poly *p);
 } counter;
@@ -139,10 +154,7 @@ typedef struct poly {
 	mpq_t *coef;
 } poly;
 
-static void poly_init(poly *p)
-{
-	memset(p, 0, sizeof *p);
-}
+static void poly_init(poly *p) { memset(p, 0, sizeof *p); }
 
 static void poly_clear(poly *p)
 {
@@ -447,10 +459,7 @@ static mpz_t *row_of(const counter *c, const sys *s, int r)
 	return s->a + (size_t)r * (size_t)c->width;
 }
 
-static void sys_init(sys *s)
-{
-	memset(s, 0, sizeof *s);
-}
+static void sys_init(sys *s) { memset(s, 0, sizeof *s); }
 
 static void sys_clear(const counter *c, sys *s)
 {
@@ -468,8 +477,8 @@ static mpz_t *sys_add_row(const counter *c, sys *s, bool eq)
 		int cap = s->cap ? 2 * s->cap : 8;
 		s->a = xrealloc(s->a, (size_t)cap * (size_t)c->width * sizeof *s->a);
 		s->eq = xrealloc(s->eq, (size_t)cap * sizeof *s->eq);
-		for (size_t i = (size_t)s->cap * (size_t)c->width; i < (size_t)cap * (size_t)c->width;
-		     i++)
+		for (size_t i = (size_t)s->cap * (size_t)c->width;
+		     i < (size_t)cap * (size_t)c->width; i++)
 			mpz_init(s->a[i]);
 		s->cap = cap;
 	}
@@ -507,10 +516,7 @@ static void sys_copy(const counter *c, sys *dst, const sys *src)
 }
 
 /* Coefficient of variable x in row r. */
-static mpz_ptr coef(const counter *c, const sys *s, int r, int x)
-{
-	return row_of(c, s, r)[1 + x];
-}
+static mpz_ptr coef(const counter *c, const sys *s, int r, int x) { return row_of(c, s, r)[1 + x]; }
 
 /* Compares the variable parts of two rows: 0 if equal, 2 if opposite, 1 otherwise. */
 static int rows_relation(const counter *c, const mpz_t *a, const mpz_t *b)
@@ -522,7 +528,8 @@ static int rows_relation(const counter *c, const mpz_t *a, const mpz_t *b)
 			same = false;
 		if (opp) {
 			/* a[k] == -b[k] */
-			if (mpz_cmpabs(a[k], b[k]) != 0 || (mpz_sgn(a[k]) == mpz_sgn(b[k]) && mpz_sgn(a[k])))
+			if (mpz_cmpabs(a[k], b[k]) != 0 ||
+			    (mpz_sgn(a[k]) == mpz_sgn(b[k]) && mpz_sgn(a[k])))
 				opp = false;
 		}
 	}
@@ -571,8 +578,10 @@ static bool sys_tidy(const counter *c, sys *s, mpz_t g)
 					if (mpz_cmp(a[0], b[0]) != 0)
 						return false;
 				} else if (s->eq[i] || s->eq[j]) {
-					/* equality v.y = -ce, inequality v.y >= -ci: need ci - ce >= 0 */
-					mpz_srcptr ce = s->eq[i] ? a[0] : b[0], ci = s->eq[i] ? b[0] : a[0];
+					/* equality v.y = -ce, inequality v.y >= -ci: need ci - ce
+					 * >= 0 */
+					mpz_srcptr ce = s->eq[i] ? a[0] : b[0],
+						   ci = s->eq[i] ? b[0] : a[0];
 					if (mpz_cmp(ci, ce) < 0)
 						return false;
 					if (!s->eq[i]) {
@@ -630,7 +639,7 @@ static isl_mat *mat_from_rows(const counter *c, const sys *s, bool eq)
 				m = isl_mat_set_element_si(m, i, k, (int)mpz_get_si(a[k]));
 			else
 				m = isl_mat_set_element_val(
-					m, i, k, isl_val_int_from_gmp(c->ctx, (mpz_ptr)a[k]));
+				    m, i, k, isl_val_int_from_gmp(c->ctx, (mpz_ptr)a[k]));
 		}
 		i++;
 	}
@@ -773,8 +782,10 @@ static __isl_give isl_qpolynomial *poly_to_isl(const counter *c, const poly *p)
 {
 	isl_qpolynomial *r = isl_qpolynomial_zero_on_domain(isl_space_copy(c->param_space));
 	for (int t = 0; t < p->n && r; t++) {
-		isl_val *v = isl_val_from_gmp(c->ctx, mpq_numref(p->coef[t]), mpq_denref(p->coef[t]));
-		isl_qpolynomial *m = isl_qpolynomial_val_on_domain(isl_space_copy(c->param_space), v);
+		isl_val *v =
+		    isl_val_from_gmp(c->ctx, mpq_numref(p->coef[t]), mpq_denref(p->coef[t]));
+		isl_qpolynomial *m =
+		    isl_qpolynomial_val_on_domain(isl_space_copy(c->param_space), v);
 		for (int k = 0; k < c->nvar; k++) {
 			int e = term_exp(c, p, t)[k];
 			if (!e)
@@ -785,7 +796,7 @@ static __isl_give isl_qpolynomial *poly_to_isl(const counter *c, const poly *p)
 				return NULL;
 			}
 			isl_qpolynomial *x = isl_qpolynomial_var_on_domain(
-				isl_space_copy(c->param_space), isl_dim_param, (unsigned)k);
+			    isl_space_copy(c->param_space), isl_dim_param, (unsigned)k);
 			m = isl_qpolynomial_mul(m, isl_qpolynomial_pow(x, (unsigned)e));
 		}
 		r = isl_qpolynomial_add(r, m);
@@ -824,8 +835,8 @@ static int leaf_symbolic(counter *c, sys *s, poly *p)
 		int i = s->eq[r] ? ie++ : ii++;
 		*m = isl_mat_set_element_val(*m, i, 0, isl_val_int_from_gmp(c->ctx, (mpz_ptr)a[0]));
 		for (int k = 0; k < np; k++)
-			*m = isl_mat_set_element_val(*m, i, 1 + np + k,
-						     isl_val_int_from_gmp(c->ctx, (mpz_ptr)a[1 + k]));
+			*m = isl_mat_set_element_val(
+			    *m, i, 1 + np + k, isl_val_int_from_gmp(c->ctx, (mpz_ptr)a[1 + k]));
 	}
 	mpz_t t;
 	mpz_init(t);
@@ -840,7 +851,7 @@ static int leaf_symbolic(counter *c, sys *s, poly *p)
 	isl_space *sp = isl_space_set_from_params(isl_space_copy(c->param_space));
 	sp = isl_space_add_dims(sp, isl_dim_set, (unsigned)np);
 	isl_basic_set *b = isl_basic_set_from_constraint_matrices(
-		sp, eq, in, isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div);
+	    sp, eq, in, isl_dim_cst, isl_dim_param, isl_dim_set, isl_dim_div);
 	b = isl_basic_set_project_out(b, isl_dim_set, 0, (unsigned)np);
 	isl_set *dom = isl_set_params(isl_set_from_basic_set(b));
 
@@ -887,24 +898,24 @@ static int leaf_symbolic(counter *c, sys *s, poly *p)
 		isl_set_free(dom);
 		return fail(c, WHY_ISL);
 	}
-	if (++c->leaves > c->max_leaves)
+	/* pieces are only collected here: adding them is the expensive part, done at the end */
+	if (c->sym_pieces->n >= c->max_leaves) {
+		isl_set_free(dom);
+		isl_qpolynomial_free(qp);
 		return fail(c, WHY_PIECES);
-	/* adding pieces one by one to a growing sum makes ISL split ever more domains; pairing
-	 * sums of equal size keeps the work near n log n */
-	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(dom, qp);
-	int k = 0;
-	for (; k < SYM_LEVELS - 1 && c->sym_acc[k]; k++) {
-		piece = isl_pw_qpolynomial_add(c->sym_acc[k], piece);
-		c->sym_acc[k] = NULL;
 	}
-	c->sym_acc[k] = c->sym_acc[k] ? isl_pw_qpolynomial_add(c->sym_acc[k], piece) : piece;
-	return c->sym_acc[k] ? 0 : fail(c, WHY_ISL);
+	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(dom, qp);
+	if (!piece)
+		return fail(c, WHY_ISL);
+	c->sym_pieces->pw[c->sym_pieces->n++] = piece;
+	return 0;
 }
 
 /* Step 3: sum variable x, whose inequalities all have +-1 coefficients, chamber by chamber. */
 static int sum_variable(counter *c, const sys *s, const poly *p, int x)
 {
-	int *lo = xrealloc(NULL, (size_t)s->n * sizeof *lo), *up = xrealloc(NULL, (size_t)s->n * sizeof *up);
+	int *lo = xrealloc(NULL, (size_t)s->n * sizeof *lo),
+	    *up = xrealloc(NULL, (size_t)s->n * sizeof *up);
 	int nl = 0, nu = 0;
 	for (int r = 0; r < s->n; r++) {
 		int sg = mpz_sgn(coef(c, s, r, x));
@@ -988,7 +999,8 @@ static int var_range(isl_basic_set *b, int x, mpz_t lo, mpz_t hi)
 	if (mn && mx && isl_val_is_rat(mn) && isl_val_is_rat(mx)) {
 		mn = isl_val_ceil(mn);
 		mx = isl_val_floor(mx);
-		if (mn && mx && isl_val_get_num_gmp(mn, lo) >= 0 && isl_val_get_num_gmp(mx, hi) >= 0)
+		if (mn && mx && isl_val_get_num_gmp(mn, lo) >= 0 &&
+		    isl_val_get_num_gmp(mx, hi) >= 0)
 			rc = 0;
 	} else if (mn && mx) {
 		rc = 1; /* unbounded or empty */
@@ -1243,7 +1255,9 @@ static int split_or_enumerate(counter *c, const sys *s, const poly *p)
 		} else if (best_split < SPLIT_NEVER) {
 			rc = split_residues(c, s, p, bm);
 		} else {
-			rc = fail(c, c->symbolic ? WHY_SYMBOLIC : best < 0 ? WHY_UNBOUNDED : WHY_PIECES);
+			rc = fail(c, c->symbolic ? WHY_SYMBOLIC
+				     : best < 0	 ? WHY_UNBOUNDED
+						 : WHY_PIECES);
 		}
 	}
 	mpz_clears(lo, hi, blo, bhi, w, bw, NULL);
@@ -1255,8 +1269,9 @@ static int split_or_enumerate(counter *c, const sys *s, const poly *p)
  * prepared; it may be modified.  p is borrowed. */
 static int count_piece(counter *c, sys *s, poly *p)
 {
-	if (++c->pieces > c->max_pieces)
+	if (++c->pieces > c->max_pieces || c->depth > 4 * c->nvar + 8)
 		return fail(c, WHY_PIECES);
+	c->depth++;
 	poly cur, tmp, aff;
 	poly_init(&cur);
 	poly_init(&tmp);
@@ -1366,6 +1381,7 @@ static int count_piece(counter *c, sys *s, poly *p)
 	else
 		rc = split_or_enumerate(c, s, &cur);
 done:
+	c->depth--;
 	mpz_clear(g);
 	poly_clear(&cur);
 	poly_clear(&tmp);
@@ -1438,9 +1454,11 @@ static int lift_basic_set(counter *c, sys *s, __isl_keep isl_basic_set *b)
 				else if (col <= np)
 					x = isl_aff_get_coefficient_val(f, isl_dim_param, col - 1);
 				else if (col <= np + ns)
-					x = isl_aff_get_coefficient_val(f, isl_dim_in, col - 1 - np);
+					x = isl_aff_get_coefficient_val(f, isl_dim_in,
+									col - 1 - np);
 				else
-					x = isl_aff_get_coefficient_val(f, isl_dim_div, col - 1 - np - ns);
+					x = isl_aff_get_coefficient_val(f, isl_dim_div,
+									col - 1 - np - ns);
 				x = isl_val_mul(x, isl_val_copy(den));
 				if (!x || !isl_val_is_int(x) || isl_val_get_num_gmp(x, v) < 0)
 					rc = fail(c, WHY_ISL);
@@ -1462,8 +1480,8 @@ static int lift_basic_set(counter *c, sys *s, __isl_keep isl_basic_set *b)
 }
 
 /* Adds the count of the basic set b (kept) to `total`. */
-static int count_basic_set(__isl_keep isl_basic_set *b, const solar_count_options *opt,
-			   mpq_t total, const char **why)
+static int count_basic_set(__isl_keep isl_basic_set *b, const solar_count_options *opt, mpq_t total,
+			   const char **why)
 {
 	isl_size ns = isl_basic_set_dim(b, isl_dim_set), nd = isl_basic_set_dim(b, isl_dim_div);
 	if (ns < 0 || nd < 0) {
@@ -1576,7 +1594,8 @@ __isl_give isl_val *solar_count_set_opt(__isl_keep isl_set *set, const solar_cou
 	/* parameters the set does not involve, or fixes to one value, can go */
 	for (int k = 0; k < np; k++) {
 		isl_bool inv = isl_set_involves_dims(s, isl_dim_param, (unsigned)k, 1);
-		isl_val *v = inv > 0 ? isl_set_plain_get_val_if_fixed(s, isl_dim_param, (unsigned)k) : NULL;
+		isl_val *v =
+		    inv > 0 ? isl_set_plain_get_val_if_fixed(s, isl_dim_param, (unsigned)k) : NULL;
 		bool fixed = v && isl_val_is_int(v);
 		isl_val_free(v);
 		if (inv < 0 || (inv && !fixed)) {
@@ -1674,12 +1693,11 @@ __isl_give isl_val *solar_count_union_set(__isl_keep isl_union_set *uset, const 
 
 typedef struct {
 	isl_space *param_space;
-	isl_pw_qpolynomial *acc[SYM_LEVELS];
-	long leaves;
+	piece_list pieces;
 	const char *why;
 } sym_walk;
 
-/* Adds the symbolic count of one basic set (taken) to w->acc. */
+/* Collects the pieces of the symbolic count of one basic set (taken) into w->pieces. */
 static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 {
 	sym_walk *w = user;
@@ -1696,8 +1714,7 @@ static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 	c.symbolic = true;
 	c.leaf = leaf_symbolic;
 	c.param_space = isl_space_copy(w->param_space);
-	c.sym_acc = w->acc;
-	c.leaves = w->leaves;
+	c.sym_pieces = &w->pieces;
 	c.max_leaves = MAX_SYMBOLIC_PIECES;
 	c.sym_m = xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_m);
 	c.sym_r = xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_r);
@@ -1721,12 +1738,22 @@ static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 	}
 	if (rc < 0)
 		w->why = c.why ? c.why : WHY_INTERNAL;
-	w->leaves = c.leaves;
 	poly_clear(&p);
 	sys_clear(&c, &s);
 	counter_clear(&c);
 	isl_basic_set_free(b);
 	return rc < 0 ? isl_stat_error : isl_stat_ok;
+}
+
+/* Sum of pieces [lo, hi) (taken), added as a balanced tree: adding pieces one by one to a
+ * growing sum makes ISL split ever more domains. */
+static __isl_give isl_pw_qpolynomial *add_pieces(isl_pw_qpolynomial **pw, int lo, int hi)
+{
+	if (hi - lo == 1)
+		return pw[lo];
+	int mid = lo + (hi - lo) / 2;
+	isl_pw_qpolynomial *a = add_pieces(pw, lo, mid), *b = add_pieces(pw, mid, hi);
+	return isl_pw_qpolynomial_coalesce(isl_pw_qpolynomial_add(a, b));
 }
 
 __isl_give isl_pw_qpolynomial *solar_count_set_symbolic(__isl_keep isl_set *set_with_params,
@@ -1746,6 +1773,7 @@ __isl_give isl_pw_qpolynomial *solar_count_set_symbolic(__isl_keep isl_set *set_
 		return NULL;
 	}
 	sym_walk w = {.param_space = isl_space_params(isl_set_get_space(set_with_params))};
+	w.pieces.pw = xrealloc(NULL, (MAX_SYMBOLIC_PIECES + 1) * sizeof *w.pieces.pw);
 	isl_qpolynomial *zero = isl_qpolynomial_zero_on_domain(isl_space_copy(w.param_space));
 	isl_pw_qpolynomial *sum = isl_pw_qpolynomial_zero(isl_qpolynomial_get_space(zero));
 	isl_qpolynomial_free(zero);
@@ -1754,13 +1782,16 @@ __isl_give isl_pw_qpolynomial *solar_count_set_symbolic(__isl_keep isl_set *set_
 	d = isl_set_make_disjoint(d);
 	d = isl_set_compute_divs(d);
 	bool ok = d && sum && isl_set_foreach_basic_set(d, walk_basic_set_symbolic, &w) == 0;
-	for (int k = 0; k < SYM_LEVELS; k++)
-		if (w.acc[k])
-			sum = isl_pw_qpolynomial_add(sum, w.acc[k]);
+	if (ok && w.pieces.n > 0)
+		sum = isl_pw_qpolynomial_add(sum, add_pieces(w.pieces.pw, 0, w.pieces.n));
+	else
+		for (int k = 0; k < w.pieces.n; k++)
+			isl_pw_qpolynomial_free(w.pieces.pw[k]);
 	if (!ok || !sum) {
 		*why = w.why ? w.why : WHY_ISL;
 		sum = isl_pw_qpolynomial_free(sum);
 	}
+	free(w.pieces.pw);
 	isl_set_free(d);
 	isl_space_free(w.param_space);
 	if (sum)

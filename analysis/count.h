@@ -15,20 +15,22 @@
 #include <isl/val.h>
 
 /* Exact number of integer points of `set`. The set must have no parameters (fix them first) and be
- * bounded. Returns NULL on failure, writing a one-line reason to *why (static string) when why != NULL:
- * unbounded set, parameters present, ISL error or operation limit exceeded (the caller sets
- * isl_ctx_set_max_operations). Never returns a wrong number. */
+ * bounded. Returns NULL on failure, writing a one-line reason to *why (static string) when why !=
+ * NULL: unbounded set, parameters present, ISL error or operation limit exceeded (the caller sets
+ * isl_ctx_set_max_operations). Never returns a wrong number.
+ * (Parameters that the set does not involve, or plainly fixes to one value, are accepted.) */
 __isl_give isl_val *solar_count_set(__isl_keep isl_set *set, const char **why);
 /* Same for a union set (sum over spaces). */
 __isl_give isl_val *solar_count_union_set(__isl_keep isl_union_set *uset, const char **why);
 
 /* Tuning knobs, for tests and benchmarks; solar_count_set uses solar_count_defaults(). */
 typedef struct {
-	/* Sets whose bounding box holds fewer points than this are handed to isl_set_count_val, which
-	 * is faster on tiny sets.  0 disables the hand-over, so that tests exercise the summation. */
+	/* Sets whose bounding box holds fewer points than this are handed to isl_set_count_val,
+	 * which is faster on tiny sets.  0 disables the hand-over, so that tests exercise the
+	 * summation. */
 	double enumerate_below;
-	/* When summation gives up (too many pieces), sets whose bounding box holds fewer points than
-	 * this are still counted by isl_set_count_val.  0 disables this fallback. */
+	/* When summation gives up (too many pieces), sets whose bounding box holds fewer points
+	 * than this are still counted by isl_set_count_val.  0 disables this fallback. */
 	double fallback_below;
 	/* Most sub-systems ("pieces") one count may visit before it gives up. */
 	long max_pieces;

@@ -1,7 +1,8 @@
 /* count_bench.c - how long exact counting takes, solar's summation against isl_set_count_val.
  *
  * Build and run from the repository root:
- *   gcc -std=c17 -O2 -I. bench/count_bench.c analysis/count.c -lisl -lgmp -o count_bench && ./count_bench
+ *   gcc -std=c17 -O2 -I. bench/count_bench.c analysis/count.c -lisl -lgmp -o count_bench
+ *   ./count_bench
  *
  * Each set is counted with solar_count_set (summation; repeated until 0.2 s have passed, the
  * mean is printed) and with isl_set_count_val (point enumeration) in a child process that is
@@ -109,13 +110,11 @@ int main(void)
 		snprintf(name, sizeof name, "box %d^3", n);
 		bench_str(ctx, name, text);
 	}
-	bench_str(ctx, "causal T2048 D128",
-		  "{ [i, j, d] : 0 <= j <= i < 2048 and 0 <= d < 128 }");
+	bench_str(ctx, "causal T2048 D128", "{ [i, j, d] : 0 <= j <= i < 2048 and 0 <= d < 128 }");
 	bench_str(ctx, "causal B8 H32 T32768 D128",
 		  "{ [b, h, i, j, d] : 0 <= b < 8 and 0 <= h < 32 and 0 <= j <= i < 32768 and "
 		  "0 <= d < 128 }");
-	bench_str(ctx, "causal T=1M",
-		  "{ [i, j] : 0 <= j <= i < 1000000 }");
+	bench_str(ctx, "causal T=1M", "{ [i, j] : 0 <= j <= i < 1000000 }");
 	bench_str(ctx, "sliding window T32768 W1024 D128",
 		  "{ [b, h, i, j, d] : 0 <= b < 8 and 0 <= h < 32 and 0 <= j <= i < 32768 and "
 		  "i - j < 1024 and 0 <= d < 128 }");
@@ -127,14 +126,15 @@ int main(void)
 		  "0 <= oh < 28 and 0 <= ow < 28 and 0 <= r < 3 and 0 <= s < 3 }");
 	/* input footprint: image of the domain under the access, within the tensor shape */
 	isl_map *acc = isl_map_read_from_str(
-		ctx, "{ S[n, k, c, oh, ow, r, s] -> In[n, c, 2oh + 2r - 1, 2ow + 2s - 1] : "
-		     "0 <= n < 256 and 0 <= k < 512 and 0 <= c < 256 and 0 <= oh < 112 and "
-		     "0 <= ow < 112 and 0 <= r < 3 and 0 <= s < 3 }");
+	    ctx, "{ S[n, k, c, oh, ow, r, s] -> In[n, c, 2oh + 2r - 1, 2ow + 2s - 1] : "
+		 "0 <= n < 256 and 0 <= k < 512 and 0 <= c < 256 and 0 <= oh < 112 and "
+		 "0 <= ow < 112 and 0 <= r < 3 and 0 <= s < 3 }");
 	isl_set *shape = isl_set_read_from_str(
-		ctx, "{ In[n, c, h, w] : 0 <= n < 256 and 0 <= c < 256 and 0 <= h < 224 and "
-		     "0 <= w < 224 }");
-	bench(ctx, "conv footprint s2 d2 p1 224x224",
-	      isl_set_intersect(isl_map_range(acc), shape));
+	    ctx, "{ In[n, c, h, w] : 0 <= n < 256 and 0 <= c < 256 and 0 <= h < 224 and "
+		 "0 <= w < 224 }");
+	bench(ctx, "conv footprint s2 d2 p1 224x224", isl_set_intersect(isl_map_range(acc), shape));
+	bench_str(ctx, "block-causal 64x64 blocks, T=1M",
+		  "{ [i, j] : 0 <= i < 1000000 and 0 <= j < 1000000 and j // 64 <= i // 64 }");
 	bench_str(ctx, "(i+j) mod 7 < 3, T=1M",
 		  "{ [i, j] : 0 <= i < 1000000 and 0 <= j <= i and (i + j) mod 7 < 3 }");
 	bench_str(ctx, "2i + 3j + 5k <= 1e5",

@@ -1,12 +1,17 @@
 /* test_count.c - the exact integer-point counter (analysis/count.c).
  *
- * Three kinds of checks:
- *   - a property test: thousands of random bounded sets (fixed seed; 1-4 dimensions, unions of
- *     1-3 disjuncts, `mod`, `//` and existential constraints, coefficients up to +-3) counted by
- *     summation only and compared with isl_set_count_val, which enumerates;
- *   - closed forms at sizes far beyond enumeration (causal triangle at N = 1e6, a 2^70 box);
- *   - footprints of strided, dilated, padded convolutions against brute-force marking arrays.
- * Timing is not asserted here; see bench/count_bench.c.
+ * Checks, all with fixed seeds:
+ *   - a property test: 2000 random bounded sets (1-4 dimensions, unions of 1-3 disjuncts,
+ *     `mod`, `//` and existential constraints, coefficients up to +-3) counted by summation only
+ *     and compared with isl_set_count_val, which enumerates; a mismatch prints the set;
+ *   - closed forms at sizes far beyond enumeration (causal triangle at N = 1e6 and with batch
+ *     dims, sliding window, k <= min(i, j), a 2^70 box, a big convolution);
+ *   - input footprints of strided, dilated, padded convolutions against brute-force marking;
+ *   - the API contract: unbounded sets, parameters, an operation limit give NULL and a reason;
+ *   - the symbolic count: shapes (boxes, triangles, windows, strides, mods) evaluated on grids
+ *     of parameter values, and random parametric sets, against enumeration.
+ * Timing is not asserted here; see bench/count_bench.c.  TEST_COUNT_VERBOSE=1 prints every
+ * random set before it is counted.
  */
 #include "analysis/count.h"
 
@@ -16,25 +21,26 @@
 #include <isl/options.h>
 #include <isl/point.h>
 #include <isl/polynomial.h>
-#include <isl/space.h>
 #include <isl/set.h>
+#include <isl/space.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
-#include <isl/val_gmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int failures;
+static bool verbose;
 
 #define CHECK(cond, ...)                                                                           \
 	do {                                                                                       \
 		if (!(cond)) {                                                                     \
 			failures++;                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);  \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
 			fprintf(stderr, __VA_ARGS__);                                              \
 			fputc('\n', stderr);                                                       \
 		}                                                                                  \
@@ -115,10 +121,7 @@ static uint64_t next(void)
 }
 
 /* Uniform in [lo, hi]. */
-static int pick(int lo, int hi)
-{
-	return lo + (int)(next() % (uint64_t)(hi - lo + 1));
-}
+static int pick(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo + 1)); }
 
 typedef struct {
 	char *s;
@@ -220,6 +223,8 @@ static void random_sets(isl_ctx *ctx, int count)
 			put_disjunct(&b, dims, cmax);
 		}
 		put(&b, " }");
+		if (verbose)
+			fprintf(stderr, "%s\n", b.s);
 		if (!agrees_with_isl(ctx, b.s))
 			mismatches++;
 	}
@@ -267,8 +272,8 @@ static void closed_forms(isl_ctx *ctx)
 			mpz_add_ui(n, n, (unsigned long)((m + 1) * (2 * (N - 1 - m) + 1)));
 		char text[160];
 		snprintf(text, sizeof text,
-			 "{ [i, j, k] : 0 <= i < %d and 0 <= j < %d and 0 <= k <= i and k <= j }", N,
-			 N);
+			 "{ [i, j, k] : 0 <= i < %d and 0 <= j < %d and 0 <= k <= i and k <= j }",
+			 N, N);
 		expect_count_mpz(ctx, text, n);
 	}
 
@@ -336,7 +341,8 @@ static void conv_footprint(isl_ctx *ctx, int N, int C, int H, int W, int R, int 
 	const char *why = NULL;
 	isl_val *v = solar_count_set_opt(fp, &o, &why);
 	CHECK(v && isl_val_get_num_si(v) == cnt,
-	      "conv footprint H%d W%d R%d S%d stride %d dilation %d pad %d: expected %ld, got %s (%s)",
+	      "conv footprint H%d W%d R%d S%d stride %d dilation %d pad %d: expected %ld, got %s "
+	      "(%s)",
 	      H, W, R, S, st, dl, pd, cnt, v ? isl_val_to_str(v) : "NULL", why ? why : "");
 	isl_val_free(v);
 	isl_set_free(fp);
@@ -397,10 +403,11 @@ static void contract(isl_ctx *ctx)
 	isl_set_free(s);
 
 	/* union of accesses, and the union-set entry point */
-	expect_count(ctx, "{ [x] : exists i : 0 <= i < 1000 and (x = 2i or x = 2i + 1 or x = 2i + 3) }",
+	expect_count(ctx,
+		     "{ [x] : exists i : 0 <= i < 1000 and (x = 2i or x = 2i + 1 or x = 2i + 3) }",
 		     "2001");
 	isl_union_set *u = isl_union_set_read_from_str(
-		ctx, "{ A[i, j] : 0 <= j <= i < 100000; B[k] : 0 <= k < 7; C[] }");
+	    ctx, "{ A[i, j] : 0 <= j <= i < 100000; B[k] : 0 <= k < 7; C[] }");
 	v = solar_count_union_set(u, &why);
 	CHECK(v && isl_val_get_num_si(v) == 5000050000L + 7 + 1, "union set");
 	isl_val_free(v);
@@ -434,7 +441,8 @@ static bool symbolic_agrees_at(isl_ctx *ctx, isl_set *set, isl_pw_qpolynomial *p
 	isl_point *pt = isl_point_zero(ps);
 	isl_set *fixed = isl_set_copy(set);
 	for (int k = 0; k < np; k++) {
-		pt = isl_point_set_coordinate_val(pt, isl_dim_param, k, isl_val_int_from_si(ctx, vals[k]));
+		pt = isl_point_set_coordinate_val(pt, isl_dim_param, k,
+						  isl_val_int_from_si(ctx, vals[k]));
 		fixed = isl_set_fix_si(fixed, isl_dim_param, (unsigned)k, (int)vals[k]);
 	}
 	fixed = isl_set_project_out(fixed, isl_dim_param, 0, (unsigned)np);
@@ -443,11 +451,13 @@ static bool symbolic_agrees_at(isl_ctx *ctx, isl_set *set, isl_pw_qpolynomial *p
 	bool ok = got && want && isl_val_eq(got, want);
 	if (!ok) {
 		char *ss = isl_set_to_str(set), *ps2 = isl_pw_qpolynomial_to_str(pwqp);
-		char *gs = got ? isl_val_to_str(got) : NULL, *ws = want ? isl_val_to_str(want) : NULL;
+		char *gs = got ? isl_val_to_str(got) : NULL,
+		     *ws = want ? isl_val_to_str(want) : NULL;
 		fprintf(stderr, "symbolic mismatch: %s\n  count %s\n  at", ss, ps2);
 		for (int k = 0; k < np; k++)
 			fprintf(stderr, " %ld", vals[k]);
-		fprintf(stderr, ": symbolic %s, enumeration %s\n", gs ? gs : "NULL", ws ? ws : "NULL");
+		fprintf(stderr, ": symbolic %s, enumeration %s\n", gs ? gs : "NULL",
+			ws ? ws : "NULL");
 		free(ss);
 		free(ps2);
 		free(gs);
@@ -492,7 +502,8 @@ static void symbolic_value(isl_ctx *ctx, const char *text, const long *vals, con
 	isl_size np = isl_set_dim(set, isl_dim_param);
 	isl_point *pt = isl_point_zero(isl_space_params(isl_set_get_space(set)));
 	for (int k = 0; k < np; k++)
-		pt = isl_point_set_coordinate_val(pt, isl_dim_param, k, isl_val_int_from_si(ctx, vals[k]));
+		pt = isl_point_set_coordinate_val(pt, isl_dim_param, k,
+						  isl_val_int_from_si(ctx, vals[k]));
 	isl_val *got = isl_pw_qpolynomial_eval(c, pt);
 	isl_val *want = isl_val_read_from_str(ctx, expect);
 	CHECK(got && isl_val_eq(got, want), "%s at large parameters: expected %s", text, expect);
@@ -509,8 +520,9 @@ static void symbolic_counts(isl_ctx *ctx)
 	symbolic_shape(ctx, "[B, T] -> { [b, i, j] : 0 <= b < B and 0 <= j <= i < T }", -1, 12);
 	symbolic_shape(ctx, "[T, W] -> { [i, j] : 0 <= i < T and i - W < j <= i and j >= 0 }", -1,
 		       14);
-	symbolic_shape(ctx, "[N] -> { [i, j, k] : 0 <= i < N and 0 <= j < N and 0 <= k <= i and "
-			    "k <= j }",
+	symbolic_shape(ctx,
+		       "[N] -> { [i, j, k] : 0 <= i < N and 0 <= j < N and 0 <= k <= i and "
+		       "k <= j }",
 		       -1, 25);
 	symbolic_shape(ctx, "[N, M] -> { [i, j] : 0 <= i < N and 0 <= j < M and i + j <= N }", -1,
 		       12);
@@ -518,11 +530,26 @@ static void symbolic_counts(isl_ctx *ctx)
 	symbolic_shape(ctx, "[N] -> { [i] : 0 <= i <= N // 3 }", -2, 40);
 	symbolic_shape(ctx, "[N] -> { [i, j] : 0 <= i < N and 0 <= 2j <= i }", -2, 30);
 	/* padded, strided, dilated convolution rows: footprint in h of oh < H, r < 3 */
-	symbolic_shape(ctx, "[H] -> { [h] : exists oh, r : h = 2oh + 2r - 1 and 0 <= oh < H and "
-			    "0 <= r < 3 and 0 <= h < 2H }",
+	symbolic_shape(ctx,
+		       "[H] -> { [h] : exists oh, r : h = 2oh + 2r - 1 and 0 <= oh < H and "
+		       "0 <= r < 3 and 0 <= h < 2H }",
 		       -1, 30);
 	symbolic_shape(ctx, "[H, R] -> { [oh, r] : 0 <= oh and oh + r < H and 0 <= r < R }", -1,
 		       12);
+
+	symbolic_shape(ctx,
+		       "[H, OH] -> { [h] : exists oh, r : h = 4oh + r and 0 <= oh < OH and "
+		       "0 <= r < 2 and 0 <= h < H }",
+		       -1, 20); /* kernel 2, stride 4: a footprint with gaps */
+	symbolic_shape(ctx, "[N] -> { [i, j] : 0 <= i < N and 0 <= j < N and (i + j) mod 2 = 0 }",
+		       -2, 30);
+	symbolic_shape(ctx, "[T, W] -> { [i, j] : 0 <= i < T and 0 <= j <= i and i - j < W }", -1,
+		       16);
+	symbolic_shape(ctx,
+		       "[N, K, H, W] -> { [n, k, oh, ow, r, s] : 0 <= n < N and 0 <= k < K "
+		       "and 0 <= oh and oh + r < H and 0 <= ow and ow + s < W and 0 <= r < 3 "
+		       "and 0 <= s < 3 }",
+		       0, 5);
 
 	long big[3] = {1000000, 0, 0};
 	symbolic_value(ctx, "[N] -> { [i, j] : 0 <= j <= i < N }", big, "500000500000");
@@ -545,14 +572,15 @@ static void symbolic_counts(isl_ctx *ctx)
 	isl_set_free(s);
 }
 
-/* Random parametric sets: box-bounded variables (so bounded for all parameter values) with
- * constraints that mix variables and the parameters N, M. */
+/* Random parametric sets in the class the symbolic counter is meant for: box-bounded variables
+ * (so bounded for all parameter values) with unit-coefficient constraints that mix variables and
+ * the parameters N, M (triangles, windows, min/max bounds), sometimes a `mod`. */
 static void random_symbolic(isl_ctx *ctx, int count)
 {
 	buf b = {malloc(256), 0, 256};
 	int mismatches = 0, given_up = 0;
 	for (int t = 0; t < count; t++) {
-		int dims = pick(1, 3), nd = pick(1, 2), cmax = t % 2 ? 1 : 2;
+		int dims = pick(1, 3), nd = t % 3 ? 1 : 2;
 		b.n = 0;
 		put(&b, "[N, M] -> { [");
 		for (int k = 0; k < dims; k++)
@@ -563,28 +591,32 @@ static void random_symbolic(isl_ctx *ctx, int count)
 			for (int k = 0; k < dims; k++)
 				put(&b, "%s%d <= %s <= %d", k ? " and " : "", pick(-3, 0), VARS[k],
 				    pick(2, 10));
-			int n = pick(1, 3);
+			int n = pick(1, 2);
 			for (int j = 0; j < n; j++) {
 				put(&b, " and ");
-				int kind = pick(0, 3);
-				if (kind == 3) {
+				int kind = pick(0, 5);
+				if (kind == 5) {
 					put(&b, "(");
-					put_expr(&b, dims, cmax, NULL);
+					put_expr(&b, dims, 1, NULL);
 					put(&b, ") mod %d = 0", pick(2, 3));
 					continue;
 				}
-				put_expr(&b, dims, cmax, NULL);
-				put(&b, " %s %dN + %dM", kind == 2 ? "<=" : ">=", pick(-1, 1),
+				put_expr(&b, dims, 1, NULL);
+				put(&b, " %s %dN + %dM", kind % 2 ? "<=" : ">=", pick(-1, 1),
 				    pick(-1, 1));
 			}
 			put(&b, ")");
 		}
 		put(&b, " }");
+		if (verbose)
+			fprintf(stderr, "%s\n", b.s);
 		isl_set *set = isl_set_read_from_str(ctx, b.s);
 		const char *why = NULL;
 		isl_pw_qpolynomial *c = solar_count_set_symbolic(set, &why);
 		if (!c) {
 			given_up++;
+			if (verbose)
+				fprintf(stderr, "  given up: %s\n", why);
 		} else {
 			for (int e = 0; e < 6; e++) {
 				long vals[2] = {pick(-4, 14), pick(-4, 14)};
@@ -606,14 +638,24 @@ static void random_symbolic(isl_ctx *ctx, int count)
 
 int main(void)
 {
+	verbose = getenv("TEST_COUNT_VERBOSE") != NULL;
 	isl_ctx *ctx = isl_ctx_alloc();
 	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	clock_t t0 = clock();
 	contract(ctx);
 	closed_forms(ctx);
 	conv_footprints(ctx);
-	random_sets(ctx, 2400);
+	clock_t t1 = clock();
+	random_sets(ctx, 2000);
+	clock_t t2 = clock();
 	symbolic_counts(ctx);
-	random_symbolic(ctx, 400);
+	clock_t t3 = clock();
+	random_symbolic(ctx, 200);
+	clock_t t4 = clock();
+	printf("cpu seconds: closed forms %.1f, random %.1f, symbolic shapes %.1f, random symbolic "
+	       "%.1f\n",
+	       (double)(t1 - t0) / CLOCKS_PER_SEC, (double)(t2 - t1) / CLOCKS_PER_SEC,
+	       (double)(t3 - t2) / CLOCKS_PER_SEC, (double)(t4 - t3) / CLOCKS_PER_SEC);
 	isl_ctx_free(ctx);
 	if (failures) {
 		fprintf(stderr, "test_count: %d failure(s)\n", failures);
