@@ -36,17 +36,8 @@
 #include <string.h>
 #include <time.h>
 
-static int failures;
 
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 #define MAXD 8	/* loops of a workload */
 #define MAXT 4	/* tensors of a workload; t[0] is the output */
@@ -160,14 +151,14 @@ static void test_cache(void)
 	cache k;
 	cache_init(&k, 2, 4);
 	long q = cache_run(&k, t1, 9, 4);
-	CHECK(q == 7 && k.loads == 5 && k.stores == 2, "LRU: %ld loads, %ld stores", k.loads,
+	CHECKF(q == 7 && k.loads == 5 && k.stores == 2, "LRU: %ld loads, %ld stores", k.loads,
 	      k.stores);
 	cache_fini(&k);
 	/* capacity 1: U a misses (load, dirty), R b evicts it (store) */
 	const uint32_t t2[] = {a << 2 | UPDATE, b << 2 | READ};
 	cache_init(&k, 1, 4);
 	q = cache_run(&k, t2, 2, 4);
-	CHECK(q == 3 && k.loads == 2 && k.stores == 1, "LRU: %ld loads, %ld stores", k.loads,
+	CHECKF(q == 3 && k.loads == 2 && k.stores == 1, "LRU: %ld loads, %ld stores", k.loads,
 	      k.stores);
 	cache_fini(&k);
 }
@@ -578,11 +569,11 @@ static analysed analyse(const char *name, const char *src)
 	int32_t len = (int32_t)strlen(src);
 	a.d = solar_diag_new("t.air", src, len, stderr);
 	a.p = solar_frontend_load("t.air", src, len, NULL, 0, a.d);
-	CHECK(a.p, "%s: the front end rejected the program:\n%s", name, src);
+	CHECKF(a.p, "%s: the front end rejected the program:\n%s", name, src);
 	if (!a.p)
 		return a;
 	a.work = solar_work_count(a.p, SOLAR_MATH_STRICT, a.d);
-	CHECK(a.work, "%s: solar_work_count failed", name);
+	CHECKF(a.work, "%s: solar_work_count failed", name);
 	if (!a.work)
 		return a;
 	double most = 0;
@@ -593,7 +584,7 @@ static analysed analyse(const char *name, const char *src)
 			a.stmt = i;
 		}
 	}
-	CHECK(a.stmt >= 0, "%s: no statement instances counted", name);
+	CHECKF(a.stmt >= 0, "%s: no statement instances counted", name);
 	return a;
 }
 
@@ -643,8 +634,8 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 		return;
 	}
 	const solar_stmt_work *sw = &a.work->stmt[a.stmt];
-	CHECK(sw->segment_eligible, "%s: the update is not eligible for the segment rule", w->name);
-	CHECK(sw->nrules > 0, "%s: no segment rule", w->name);
+	CHECKF(sw->segment_eligible, "%s: the update is not eligible for the segment rule", w->name);
+	CHECKF(sw->nrules > 0, "%s: no segment rule", w->name);
 
 	/* address layout: tensors one after the other */
 	long naddr = 0, D = 1;
@@ -662,11 +653,11 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 		g.addr[0][t] = naddr;
 		naddr += stride;
 	}
-	CHECK(naddr < (1L << 29), "%s: address space too large", w->name);
+	CHECKF(naddr < (1L << 29), "%s: address space too large", w->name);
 
 	/* counts must agree with solar's before its bound is compared with ours */
 	double instances = val_or(sw->instances, -1);
-	CHECK(instances == (double)D, "%s: solar counts %.0f instances, the nest has %ld", w->name,
+	CHECKF(instances == (double)D, "%s: solar counts %.0f instances, the nest has %ld", w->name,
 	      instances, D);
 
 	g.trace = malloc(sizeof *g.trace * (size_t)(D * w->ntensors));
@@ -727,7 +718,7 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 		g.n = 0;
 		memset(g.touched, 0, (size_t)naddr);
 		walk(&g, 0);
-		CHECK(g.n == D * w->ntensors, "%s: trace has %ld entries", w->name, g.n);
+		CHECKF(g.n == D * w->ntensors, "%s: trace has %ld entries", w->name, g.n);
 		if (compulsory < 0) /* an unbounded cache: every element moves once */
 			compulsory = cache_run(&caches[w->nS], g.trace, g.n, (int)naddr);
 		for (int k = 0; k < w->nS; k++) {
@@ -741,14 +732,14 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 			char text[160];
 			if (p->bound > (double)q && p->violations++ < 5) {
 				describe(w, &s, text, sizeof text);
-				CHECK(
+				CHECKF(
 				    p->bound <= (double)q,
 				    "%s: S = %.0f: solar's bound %.1f > simulated traffic %ld (%s)",
 				    w->name, w->S[k], p->bound, q, text);
 			}
 			if (p->doc > (double)q && p->doc_violations++ < 5) {
 				describe(w, &s, text, sizeof text);
-				CHECK(p->doc <= (double)q,
+				CHECKF(p->doc <= (double)q,
 				      "%s: S = %.0f: documented bound %.1f > simulated traffic %ld "
 				      "(%s)",
 				      w->name, w->S[k], p->doc, q, text);
@@ -759,9 +750,9 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 	}
 
 	for (int k = 0; k < w->nS; k++) {
-		CHECK(!res[k].violations, "%s: S = %.0f: %ld schedule(s) beat solar's bound",
+		CHECKF(!res[k].violations, "%s: S = %.0f: %ld schedule(s) beat solar's bound",
 		      w->name, w->S[k], res[k].violations);
-		CHECK(!res[k].doc_violations,
+		CHECKF(!res[k].doc_violations,
 		      "%s: S = %.0f: %ld schedule(s) beat the documented bound", w->name, w->S[k],
 		      res[k].doc_violations);
 	}
@@ -771,25 +762,25 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 	for (int t = 0; t < a.p->ntensors && a.work->total.tensor; t++)
 		solar_compulsory += val_or(a.work->total.tensor[t].load, 0) +
 				    val_or(a.work->total.tensor[t].store, 0);
-	CHECK(solar_compulsory == (double)compulsory,
+	CHECKF(solar_compulsory == (double)compulsory,
 	      "%s: solar's compulsory traffic %.0f, simulated with an unbounded cache %ld", w->name,
 	      solar_compulsory, compulsory);
 
 	/* invariants of the bound itself */
-	CHECK(res[0].bound > 0, "%s: bound is 0 at S = %.0f: the test would be vacuous", w->name,
+	CHECKF(res[0].bound > 0, "%s: bound is 0 at S = %.0f: the test would be vacuous", w->name,
 	      w->S[0]);
 	double prev = INFINITY;
 	bool falls = true; /* report the first rise only */
 	for (double S = 1; S < 1e9 && falls; S = S * 1.05 + 1) {
 		double b = solar_segment_bound(sw, S);
 		falls = b >= 0 && b <= prev * (1 + 1e-12) + 1e-9;
-		CHECK(falls, "%s: bound grows with S: %.6g at S = %.0f after %.6g", w->name, b, S,
+		CHECKF(falls, "%s: bound grows with S: %.6g at S = %.0f after %.6g", w->name, b, S,
 		      prev);
 		prev = b;
 	}
 	for (double f = 1; f <= 1e4; f *= 10) {
 		double S = f * (double)naddr, b = solar_segment_bound(sw, S);
-		CHECK(b == 0 || b <= (double)compulsory,
+		CHECKF(b == 0 || b <= (double)compulsory,
 		      "%s: S = %.0f covers every footprint, but bound %.1f > compulsory %ld",
 		      w->name, S, b, compulsory);
 	}
@@ -821,7 +812,7 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 			printf("         %ld schedule(s) beat solar's bound\n", p->violations);
 	}
 	/* Tightness guard: solar's bound must reach the closed form docs/bounds.md documents. */
-	CHECK(!below_doc,
+	CHECKF(!below_doc,
 	      "%s: solar's bound is below the closed form of docs/bounds.md (sound, but looser "
 	      "than documented; its rules: %d)",
 	      w->name, sw->nrules);
@@ -831,7 +822,7 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 				"as expected"
 			      : "not beaten by any simulated schedule here");
 		if (w->im2col_caught)
-			CHECK(caught,
+			CHECKF(caught,
 			      "%s: no schedule beats the unsound im2col bound at S in 64..512: the "
 			      "test has lost its sensitivity",
 			      w->name);
@@ -877,13 +868,13 @@ static void test_intermediate_not_eligible(void)
 				continue;
 			updates++;
 			/* the first writes a tmp, the second reads one: neither is eligible */
-			CHECK(!sw->segment_eligible && solar_segment_bound(sw, 64) == 0,
+			CHECKF(!sw->segment_eligible && solar_segment_bound(sw, 64) == 0,
 			      "two matmuls: statement %d, which goes through an intermediate, gets "
 			      "the "
 			      "segment rule (bound %.1f at S = 64)",
 			      i, solar_segment_bound(sw, 64));
 		}
-		CHECK(updates == 2, "two matmuls: %d statements of 16^3 instances", updates);
+		CHECKF(updates == 2, "two matmuls: %d statements of 16^3 instances", updates);
 		printf("\ntwo matmuls through a tmp: %s\n",
 		       updates == 2 ? "neither is eligible for the segment rule" : "?");
 	}

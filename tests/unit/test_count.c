@@ -33,18 +33,9 @@
 #include <string.h>
 #include <time.h>
 
-static int failures;
 static bool verbose;
 
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 /* Options that force the summation engine even on tiny sets. */
 static solar_count_options summation_only(void)
@@ -63,11 +54,11 @@ static void expect_count(isl_ctx *ctx, const char *text, const char *expect)
 	const char *why = NULL;
 	isl_val *v = solar_count_set_opt(set, &o, &why);
 	isl_val *want = isl_val_read_from_str(ctx, expect);
-	CHECK(v && isl_val_eq(v, want), "%s: expected %s, got %s (%s)", text, expect,
+	CHECKF(v && isl_val_eq(v, want), "%s: expected %s, got %s (%s)", text, expect,
 	      v ? isl_val_to_str(v) : "NULL", why ? why : "");
 	/* the default path (which may enumerate small sets) must agree too */
 	isl_val *d = solar_count_set(set, &why);
-	CHECK(d && isl_val_eq(d, want), "%s: default path disagrees", text);
+	CHECKF(d && isl_val_eq(d, want), "%s: default path disagrees", text);
 	isl_val_free(d);
 	isl_val_free(v);
 	isl_val_free(want);
@@ -229,7 +220,7 @@ static void random_sets(isl_ctx *ctx, int count)
 			mismatches++;
 	}
 	printf("random sets: %d counted, %d mismatches\n", count, mismatches);
-	CHECK(mismatches == 0, "%d of %d random sets disagree with isl_set_count_val", mismatches,
+	CHECKF(mismatches == 0, "%d of %d random sets disagree with isl_set_count_val", mismatches,
 	      count);
 	free(b.s);
 }
@@ -340,7 +331,7 @@ static void conv_footprint(isl_ctx *ctx, int N, int C, int H, int W, int R, int 
 	solar_count_options o = summation_only();
 	const char *why = NULL;
 	isl_val *v = solar_count_set_opt(fp, &o, &why);
-	CHECK(v && isl_val_get_num_si(v) == cnt,
+	CHECKF(v && isl_val_get_num_si(v) == cnt,
 	      "conv footprint H%d W%d R%d S%d stride %d dilation %d pad %d: expected %ld, got %s "
 	      "(%s)",
 	      H, W, R, S, st, dl, pd, cnt, v ? isl_val_to_str(v) : "NULL", why ? why : "");
@@ -369,36 +360,36 @@ static void contract(isl_ctx *ctx)
 	const char *why = NULL;
 	isl_set *s = isl_set_read_from_str(ctx, "{ [i] : i >= 0 }");
 	isl_val *v = solar_count_set(s, &why);
-	CHECK(!v && why && strstr(why, "unbounded"), "unbounded set: %s", why ? why : "no reason");
+	CHECKF(!v && why && strstr(why, "unbounded"), "unbounded set: %s", why ? why : "no reason");
 	isl_val_free(v);
 	isl_set_free(s);
 
 	why = NULL;
 	s = isl_set_read_from_str(ctx, "[N] -> { [i] : 0 <= i < N <= 10 }");
 	v = solar_count_set(s, &why);
-	CHECK(!v && why && strstr(why, "parameters"), "parameters: %s", why ? why : "no reason");
+	CHECKF(!v && why && strstr(why, "parameters"), "parameters: %s", why ? why : "no reason");
 	isl_val_free(v);
 	isl_set_free(s);
 
 	/* parameters that the set does not involve are harmless */
 	s = isl_set_read_from_str(ctx, "[N] -> { [i] : 0 <= i < 10 }");
 	v = solar_count_set(s, NULL);
-	CHECK(v && isl_val_get_num_si(v) == 10, "uninvolved parameter");
+	CHECKF(v && isl_val_get_num_si(v) == 10, "uninvolved parameter");
 	isl_val_free(v);
 	isl_set_free(s);
 
 	v = solar_count_set(NULL, &why);
-	CHECK(!v, "NULL set");
+	CHECKF(!v, "NULL set");
 
 	s = isl_set_read_from_str(ctx, "{ [i, j] : 0 <= i < 10 and i < j < 5 and j > 7 }");
 	v = solar_count_set(s, NULL);
-	CHECK(v && isl_val_is_zero(v), "empty set");
+	CHECKF(v && isl_val_is_zero(v), "empty set");
 	isl_val_free(v);
 	isl_set_free(s);
 
 	s = isl_set_read_from_str(ctx, "{ [] }");
 	v = solar_count_set(s, NULL);
-	CHECK(v && isl_val_is_one(v), "zero-dimensional universe");
+	CHECKF(v && isl_val_is_one(v), "zero-dimensional universe");
 	isl_val_free(v);
 	isl_set_free(s);
 
@@ -409,7 +400,7 @@ static void contract(isl_ctx *ctx)
 	isl_union_set *u = isl_union_set_read_from_str(
 	    ctx, "{ A[i, j] : 0 <= j <= i < 100000; B[k] : 0 <= k < 7; C[] }");
 	v = solar_count_union_set(u, &why);
-	CHECK(v && isl_val_get_num_si(v) == 5000050000L + 7 + 1, "union set");
+	CHECKF(v && isl_val_get_num_si(v) == 5000050000L + 7 + 1, "union set");
 	isl_val_free(v);
 	isl_union_set_free(u);
 
@@ -420,7 +411,7 @@ static void contract(isl_ctx *ctx)
 	isl_ctx_set_max_operations(ctx, 20);
 	why = NULL;
 	v = solar_count_set(s, &why);
-	CHECK(!v && why && strstr(why, "operation limit"), "operation limit: %s",
+	CHECKF(!v && why && strstr(why, "operation limit"), "operation limit: %s",
 	      why ? why : "no reason");
 	isl_val_free(v);
 	isl_ctx_set_max_operations(ctx, 0);
@@ -475,7 +466,7 @@ static void symbolic_shape(isl_ctx *ctx, const char *text, int lo, int hi)
 	isl_set *set = isl_set_read_from_str(ctx, text);
 	const char *why = NULL;
 	isl_pw_qpolynomial *c = solar_count_set_symbolic(set, &why);
-	CHECK(c, "symbolic count of %s failed: %s", text, why ? why : "");
+	CHECKF(c, "symbolic count of %s failed: %s", text, why ? why : "");
 	isl_size np = isl_set_dim(set, isl_dim_param);
 	long vals[4] = {0};
 	int mismatches = 0;
@@ -489,7 +480,7 @@ static void symbolic_shape(isl_ctx *ctx, const char *text, int lo, int hi)
 			break;
 		mismatches += !symbolic_agrees_at(ctx, set, c, vals);
 	}
-	CHECK(mismatches == 0, "%s: %d symbolic mismatches", text, mismatches);
+	CHECKF(mismatches == 0, "%s: %d symbolic mismatches", text, mismatches);
 	isl_pw_qpolynomial_free(c);
 	isl_set_free(set);
 }
@@ -506,7 +497,7 @@ static void symbolic_value(isl_ctx *ctx, const char *text, const long *vals, con
 						  isl_val_int_from_si(ctx, vals[k]));
 	isl_val *got = isl_pw_qpolynomial_eval(c, pt);
 	isl_val *want = isl_val_read_from_str(ctx, expect);
-	CHECK(got && isl_val_eq(got, want), "%s at large parameters: expected %s", text, expect);
+	CHECKF(got && isl_val_eq(got, want), "%s at large parameters: expected %s", text, expect);
 	isl_val_free(got);
 	isl_val_free(want);
 	isl_set_free(set);
@@ -561,13 +552,13 @@ static void symbolic_counts(isl_ctx *ctx)
 	const char *why = NULL;
 	isl_set *s = isl_set_read_from_str(ctx, "[N] -> { [i] : i >= N }");
 	isl_pw_qpolynomial *c = solar_count_set_symbolic(s, &why);
-	CHECK(!c && why && strstr(why, "unbounded"), "symbolic unbounded: %s", why ? why : "");
+	CHECKF(!c && why && strstr(why, "unbounded"), "symbolic unbounded: %s", why ? why : "");
 	isl_pw_qpolynomial_free(c);
 	isl_set_free(s);
 	why = NULL;
 	s = isl_set_read_from_str(ctx, "[N] -> { [i] : 0 <= 5000i <= N }");
 	c = solar_count_set_symbolic(s, &why);
-	CHECK(!c && why, "symbolic with a huge stride should give up cleanly");
+	CHECKF(!c && why, "symbolic with a huge stride should give up cleanly");
 	isl_pw_qpolynomial_free(c);
 	isl_set_free(s);
 }
@@ -631,8 +622,8 @@ static void random_symbolic(isl_ctx *ctx, int count)
 	}
 	printf("random parametric sets: %d counted symbolically, %d given up, %d mismatches\n",
 	       count - given_up, given_up, mismatches);
-	CHECK(mismatches == 0, "%d random parametric sets disagree", mismatches);
-	CHECK(given_up * 10 < count, "symbolic counter gave up on %d of %d sets", given_up, count);
+	CHECKF(mismatches == 0, "%d random parametric sets disagree", mismatches);
+	CHECKF(given_up * 10 < count, "symbolic counter gave up on %d of %d sets", given_up, count);
 	free(b.s);
 }
 

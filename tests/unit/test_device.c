@@ -12,16 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-static int checks, failures;
 
-#define CHECK(cond)                                                                                \
-	do {                                                                                       \
-		checks++;                                                                          \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);   \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 /* Everything written to a tmpfile, as a string (caller frees). */
 static char *slurp(FILE *f)

@@ -14,16 +14,8 @@
 
 #include "frontend/frontend.h"
 
-static int failures, checks;
 
-#define CHECK(c)                                                                                   \
-	do {                                                                                       \
-		checks++;                                                                          \
-		if (!(c)) {                                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c);      \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 /* The diagnostics of the last load. */
 static char *diag_text;

@@ -17,17 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
 
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			failures++;                                                                \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);   \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-		}                                                                                  \
-	} while (0)
+#include "check.h"
 
 typedef struct {
 	char *src;
@@ -49,7 +40,7 @@ static loaded load(const char *file)
 	l.p = solar_frontend_load(file, l.src, len, NULL, 0, l.d);
 	if (l.p)
 		l.w = solar_work_count(l.p, SOLAR_MATH_STRICT, l.d);
-	CHECK(l.w, "%s: cannot count", file);
+	CHECKF(l.w, "%s: cannot count", file);
 	return l;
 }
 
@@ -78,8 +69,8 @@ static void check_tight(const solar_work *w, const solar_device *dev, const sola
 	double at = solar_bound_time(w, c, b, NULL, stderr);
 	solar_knob_apply(k, c, f * (1 - 1e-6), stderr);
 	double below = solar_bound_time(w, c, b, NULL, stderr);
-	CHECK(at <= target, "%s: %s x%.9g gives %.9g > target %.9g", what, k->name, f, at, target);
-	CHECK(below > target, "%s: %s x%.9g still meets the target (%.9g): not the smallest", what,
+	CHECKF(at <= target, "%s: %s x%.9g gives %.9g > target %.9g", what, k->name, f, at, target);
+	CHECKF(below > target, "%s: %s x%.9g still meets the target (%.9g): not the smallest", what,
 	      k->name, f * (1 - 1e-6), below);
 	solar_device_free(c);
 }
@@ -87,25 +78,25 @@ static void check_tight(const solar_work *w, const solar_device *dev, const sola
 static void test_knobs(const solar_device *h100)
 {
 	solar_knob k;
-	CHECK(solar_knob_init(&k, h100, "dram_bw", stderr) == 0, "dram_bw");
-	CHECK(k.headline == 3.35e12, "dram_bw headline %g", k.headline);
+	CHECKF(solar_knob_init(&k, h100, "dram_bw", stderr) == 0, "dram_bw");
+	CHECKF(k.headline == 3.35e12, "dram_bw headline %g", k.headline);
 	solar_device *c = solar_device_clone(h100);
-	CHECK(solar_knob_apply(&k, c, 2, stderr) == 0, "apply");
+	CHECKF(solar_knob_apply(&k, c, 2, stderr) == 0, "apply");
 	const solar_mem_level *d = solar_device_level(c, "dram");
-	CHECK(d->bandwidth_bytes_per_s.value == 6.7e12, "doubled: %g", d->bandwidth_bytes_per_s.value);
-	CHECK(d->bandwidth_bytes_per_s.status == SOLAR_SRC_HYPOTHETICAL, "status");
-	CHECK(solar_device_level(h100, "dram")->bandwidth_bytes_per_s.value == 3.35e12,
+	CHECKF(d->bandwidth_bytes_per_s.value == 6.7e12, "doubled: %g", d->bandwidth_bytes_per_s.value);
+	CHECKF(d->bandwidth_bytes_per_s.status == SOLAR_SRC_HYPOTHETICAL, "status");
+	CHECKF(solar_device_level(h100, "dram")->bandwidth_bytes_per_s.value == 3.35e12,
 	      "the original changed");
-	CHECK(solar_knob_init(&k, h100, "onchip", stderr) == 0 && k.nfig == 3, "onchip");
-	CHECK(solar_knob_init(&k, h100, "clock", stderr) == 0 && k.nfig > 10, "clock: %d", k.nfig);
-	CHECK(solar_knob_init(&k, h100, "tensor.bf16", stderr) == 0 &&
+	CHECKF(solar_knob_init(&k, h100, "onchip", stderr) == 0 && k.nfig == 3, "onchip");
+	CHECKF(solar_knob_init(&k, h100, "clock", stderr) == 0 && k.nfig > 10, "clock: %d", k.nfig);
+	CHECKF(solar_knob_init(&k, h100, "tensor.bf16", stderr) == 0 &&
 		      !strcmp(k.name, "peak.tensor.bf16"),
 	      "shorthand");
 	FILE *quiet = fopen("/dev/null", "w");
-	CHECK(solar_knob_init(&k, h100, "l2_bw", quiet) < 0, "h100 has no L2 bandwidth");
-	CHECK(solar_knob_init(&k, h100, "bogus", quiet) < 0, "unknown knob");
+	CHECKF(solar_knob_init(&k, h100, "l2_bw", quiet) < 0, "h100 has no L2 bandwidth");
+	CHECKF(solar_knob_init(&k, h100, "bogus", quiet) < 0, "unknown knob");
 	fclose(quiet);
-	CHECK(solar_bound_parse("cache-aware") == SOLAR_BOUND_CACHE_AWARE &&
+	CHECKF(solar_bound_parse("cache-aware") == SOLAR_BOUND_CACHE_AWARE &&
 		      solar_bound_parse("cache_aware") == SOLAR_BOUND_CACHE_AWARE &&
 		      solar_bound_parse("x") < 0,
 	      "bound names");
@@ -121,16 +112,16 @@ static void test_linear(const solar_device *h100)
 	solar_knob *ks;
 	int n = solar_knobs_default(l.w, h100, &ks);
 	int dram = knob_index(ks, n, "dram_bw");
-	CHECK(dram >= 0, "no dram_bw knob");
+	CHECKF(dram >= 0, "no dram_bw knob");
 	double t = solar_bound_time(l.w, h100, SOLAR_BOUND_FUSED, NULL, stderr);
 	double target = t / 3;
 	solar_provision p;
-	CHECK(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &p, stderr) == 0,
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &p, stderr) == 0,
 	      "provision");
-	CHECK(fabs(p.knob[dram].factor / 3 - 1) < 1e-8, "dram factor %.12g, expected 3",
+	CHECKF(fabs(p.knob[dram].factor / 3 - 1) < 1e-8, "dram factor %.12g, expected 3",
 	      p.knob[dram].factor);
-	CHECK(p.binding == dram, "binding %d", p.binding);
-	CHECK(p.single, "reachable by DRAM alone");
+	CHECKF(p.binding == dram, "binding %d", p.binding);
+	CHECKF(p.single, "reachable by DRAM alone");
 	check_tight(l.w, h100, &ks[dram], SOLAR_BOUND_FUSED, p.knob[dram].factor, target, "softmax");
 	int l2 = knob_index(ks, n, "l2");
 	if (l2 >= 0 && isfinite(p.knob[l2].factor) && p.knob[l2].factor > 0)
@@ -138,9 +129,9 @@ static void test_linear(const solar_device *h100)
 			    "softmax, L2 capacity");
 	solar_provision_free(&p);
 	/* a target already met: the factor is below 1 and still tight */
-	CHECK(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, t * 4, &p, stderr) == 0,
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, t * 4, &p, stderr) == 0,
 	      "provision");
-	CHECK(fabs(p.knob[dram].factor * 4 - 1) < 1e-8, "dram factor %.12g, expected 0.25",
+	CHECKF(fabs(p.knob[dram].factor * 4 - 1) < 1e-8, "dram factor %.12g, expected 0.25",
 	      p.knob[dram].factor);
 	solar_provision_free(&p);
 	free(ks);
@@ -156,42 +147,42 @@ static void test_sum_and_joint(const solar_device *h100)
 	solar_knob *ks;
 	int n = solar_knobs_default(l.w, h100, &ks);
 	int tc = knob_index(ks, n, "peak.tensor.bf16"), dram = knob_index(ks, n, "dram_bw");
-	CHECK(tc >= 0 && dram >= 0, "knobs");
+	CHECKF(tc >= 0 && dram >= 0, "knobs");
 	double target = 300e-6;
 	solar_provision u, f;
-	CHECK(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u, stderr) == 0,
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u, stderr) == 0,
 	      "unfused");
-	CHECK(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f, stderr) == 0,
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f, stderr) == 0,
 	      "fused");
-	CHECK(u.knob[tc].factor > f.knob[tc].factor * 1.05,
+	CHECKF(u.knob[tc].factor > f.knob[tc].factor * 1.05,
 	      "unfused needs more tensor peak than fused: %g vs %g", u.knob[tc].factor,
 	      f.knob[tc].factor);
 	check_tight(l.w, h100, &ks[tc], SOLAR_BOUND_UNFUSED, u.knob[tc].factor, target, "unfused");
 	check_tight(l.w, h100, &ks[tc], SOLAR_BOUND_FUSED, f.knob[tc].factor, target, "fused");
-	CHECK(!isfinite(u.knob[dram].factor), "DRAM alone cannot make the GEMMs faster");
+	CHECKF(!isfinite(u.knob[dram].factor), "DRAM alone cannot make the GEMMs faster");
 	solar_provision_free(&u);
 	solar_provision_free(&f);
 
 	/* 10 us: tensor alone stops at the DRAM time, DRAM alone at the tensor time */
 	target = 10e-6;
-	CHECK(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f, stderr) == 0,
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f, stderr) == 0,
 	      "joint");
-	CHECK(!f.single, "no single resource should reach 10 us");
-	CHECK(f.joint_ok && f.njoint == 2, "joint: %d knobs", f.njoint);
+	CHECKF(!f.single, "no single resource should reach 10 us");
+	CHECKF(f.joint_ok && f.njoint == 2, "joint: %d knobs", f.njoint);
 	solar_device *c = solar_device_clone(h100);
 	for (int a = 0; a < f.njoint; a++)
 		solar_knob_apply(&ks[f.joint[a]], c, f.joint_factor[a], stderr);
 	double t = solar_bound_time(l.w, c, SOLAR_BOUND_FUSED, NULL, stderr);
-	CHECK(t <= target, "joint factors give %g > %g", t, target);
+	CHECKF(t <= target, "joint factors give %g > %g", t, target);
 	solar_device_free(c);
 	solar_provision_free(&f);
-	CHECK(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u, stderr) == 0,
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u, stderr) == 0,
 	      "joint, unfused");
 	c = solar_device_clone(h100);
 	for (int a = 0; a < u.njoint; a++)
 		solar_knob_apply(&ks[u.joint[a]], c, u.joint_factor[a], stderr);
 	t = solar_bound_time(l.w, c, SOLAR_BOUND_UNFUSED, NULL, stderr);
-	CHECK(u.joint_ok && t <= target * (1 + 1e-9), "unfused joint factors give %g > %g", t, target);
+	CHECKF(u.joint_ok && t <= target * (1 + 1e-9), "unfused joint factors give %g > %g", t, target);
 	solar_device_free(c);
 	solar_provision_free(&u);
 	free(ks);
@@ -201,7 +192,7 @@ static void test_sum_and_joint(const solar_device *h100)
 int main(void)
 {
 	solar_device *h100 = solar_device_load("devices/h100-sxm.json", stderr);
-	CHECK(h100, "cannot load devices/h100-sxm.json (run from the source tree)");
+	CHECKF(h100, "cannot load devices/h100-sxm.json (run from the source tree)");
 	if (!h100)
 		return 1;
 	test_knobs(h100);

@@ -14,18 +14,8 @@
 #include "frontend/frontend.h"
 #include "roofline/roofline.h"
 
-static int checks, failures;
 
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		checks++;                                                                  \
-		if (!(cond)) {                                                             \
-			failures++;                                                        \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                      \
-			fputc('\n', stderr);                                               \
-		}                                                                          \
-	} while (0)
+#include "check.h"
 
 static const double eps = 1e-12;
 
@@ -97,26 +87,26 @@ int main(void)
 		solar_diag *dg = solar_diag_new(file, src, len, stderr);
 		solar_program *p = solar_frontend_load(file, src, len, NULL, 0, dg);
 		solar_work *w = p ? solar_work_check_and_count(p, SOLAR_MATH_STRICT, dg) : NULL;
-		CHECK(w != NULL, "%s does not count", file);
+		CHECKF(w != NULL, "%s does not count", file);
 		for (size_t k = 0; w && k < sizeof devices / sizeof *devices; k++) {
 			solar_device *d = solar_device_load(devices[k], stderr);
 			double t[3];
 			bounds(w, d, t);
 			solar_device_free(d);
-			CHECK(t[1] > 0, "%s on %s: fused bound %g", file, devices[k], t[1]);
-			CHECK(t[1] <= t[0] * (1 + eps), "%s on %s: fused %g > unfused %g", file,
+			CHECKF(t[1] > 0, "%s on %s: fused bound %g", file, devices[k], t[1]);
+			CHECKF(t[1] <= t[0] * (1 + eps), "%s on %s: fused %g > unfused %g", file,
 			      devices[k], t[1], t[0]);
-			CHECK(t[1] <= t[2] * (1 + eps), "%s on %s: fused %g > cache-aware %g", file,
+			CHECKF(t[1] <= t[2] * (1 + eps), "%s on %s: fused %g > cache-aware %g", file,
 			      devices[k], t[1], t[2]);
 			for (size_t f = 0; f < sizeof figures / sizeof *figures; f++) {
 				double up[3], down[3];
 				scaled(w, devices[k], figures[f], 2.0, up);
 				scaled(w, devices[k], figures[f], 0.5, down);
 				for (int j = 0; j < 3; j++) {
-					CHECK(up[j] <= t[j] * (1 + eps),
+					CHECKF(up[j] <= t[j] * (1 + eps),
 					      "%s on %s: bound %d rose from %g to %g with 2x %s", file,
 					      devices[k], j, t[j], up[j], figures[f]);
-					CHECK(down[j] >= t[j] * (1 - eps),
+					CHECKF(down[j] >= t[j] * (1 - eps),
 					      "%s on %s: bound %d fell from %g to %g with 0.5x %s", file,
 					      devices[k], j, t[j], down[j], figures[f]);
 				}
