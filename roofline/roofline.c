@@ -38,16 +38,22 @@ static double fastest_peak(const solar_device *dev)
 }
 
 /* Rate at which ops of (unit, prec) can execute.  Rule "special functions": a transcendental
- * needs at least one instruction on the SFU or on the FMA pipes, so its rate is at most the
- * SFU rate plus the FMA instruction rate (simt.f32 FLOP/s / 2).  Rule "missing peak": work
- * whose datapath the descriptor does not list runs at most at the device's fastest peak. */
+ * needs at least one instruction on the SFU or on the FMA pipes, and packed half-precision
+ * forms (ex2.approx.f16x2, HFMA2) do two per instruction, so its rate is at most twice the SFU
+ * rate plus the fastest SIMT FLOP rate (FLOP/s / 2 = FMA lanes per second, x2 packed, / 2).
+ * Rule "missing peak": work whose datapath the descriptor does not list runs at most at the
+ * device's fastest peak. */
 static double rate(const solar_device *dev, int u, int q, bool *missing)
 {
 	const solar_figure *f = &dev->peak[u][q];
 	if (u == SOLAR_UNIT_SFU) {
-		double r = f->present ? f->value : 0;
-		if (dev->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present)
-			r += dev->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].value / 2;
+		double simt = 0;
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			const solar_figure *g = &dev->peak[SOLAR_UNIT_SIMT][p];
+			if (g->present && g->value > simt)
+				simt = g->value;
+		}
+		double r = (f->present ? 2 * f->value : 0) + simt;
 		if (r > 0)
 			return r;
 	} else if (f->present && f->value > 0) {
