@@ -187,8 +187,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			     "|---|---|---|---|---|---|%s\n",
 			have_k ? " measured | headroom |" : "", have_k ? "---|---|" : "");
 	else
-		fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%s\n", "kernel", "work",
-			"DRAM traffic", "intensity", "bound", "limited by",
+		fprintf(out, "%-14s %-38s %-13s %-12s %-10s %s%s\n", "kernel", "work",
+			"DRAM traffic", "intensity", "bound", have_k ? "limited by  " : "limited by",
 			have_k ? "measured   headroom" : "");
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_roof *r = &b->kernel[k];
@@ -214,8 +214,12 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 				fprintf(out, " %s | %s |", meas[0] ? meas : "-", hr[0] ? hr : "-");
 			fputs("\n", out);
 		} else
-			fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%-10s %s\n",
-				p->kernels[k].name, work, traffic, inten, t2, rb, meas, hr);
+			if (have_k)
+				fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%-10s %s\n",
+					p->kernels[k].name, work, traffic, inten, t2, rb, meas, hr);
+			else
+				fprintf(out, "%-14s %-38s %-13s %-12s %-10s %s\n", p->kernels[k].name,
+					work, traffic, inten, t2, rb);
 	}
 	fputs("\n", out);
 	char mh[64] = "";
@@ -225,8 +229,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		fprintf(out, "| bound | time | limited by | DRAM traffic |%s\n|---|---|---|---|%s\n",
 			m->total_s > 0 ? " headroom |" : "", m->total_s > 0 ? "---|" : "");
 	else
-		fprintf(out, "%-34s %-10s %-14s %-13s %s\n", "bound", "time", "limited by",
-			"DRAM traffic", mh);
+		fprintf(out, "%-34s %-10s %-14s %s%s%s\n", "bound", "time", "limited by",
+			mh[0] ? "DRAM traffic " : "DRAM traffic", mh[0] ? "  " : "", mh);
 	struct {
 		const char *name;
 		const solar_roof *r;
@@ -245,8 +249,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 				m->total_s > 0 ? " " : "", m->total_s > 0 ? hr : "",
 				m->total_s > 0 ? " |" : "");
 		else
-			fprintf(out, "%-34s %-10s %-14s %-13s %s\n", rows[i].name, t1, rb, traffic,
-				m->total_s > 0 ? hr : "");
+			fprintf(out, "%-34s %-10s %-14s %-13s%s%s\n", rows[i].name, t1, rb, traffic,
+				m->total_s > 0 ? "  " : "", m->total_s > 0 ? hr : "");
 	}
 	fputs("\n", out);
 	if (b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s)

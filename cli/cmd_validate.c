@@ -467,6 +467,7 @@ int solar_cmd_validate(const solar_opts *o)
 	solar_loaded l;
 	int rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK) {
+		solar_cli_unload(&l);
 		solar_device_free(dev);
 		return rc;
 	}
