@@ -387,7 +387,7 @@ int solar_cmd_analyze(const solar_opts *o)
 		      stderr);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = solar_device_load(o->device, stderr);
+	solar_device *dev = solar_cli_load_device(o);
 	if (!dev)
 		return SOLAR_EXIT_USAGE;
 	solar_loaded l;
