@@ -178,6 +178,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	fputs("\n", out);
 	if (!md)
 		print_peaks(out, dev, w);
+	for (int i = 0; i < o->nsets; i++)
+		fprintf(out, "%s  hypothetical: %s (--set)\n", md ? "\n" : "", o->sets[i]);
 	fputs("\n", out);
 	bool have_k = false;
 	for (int k = 0; k < p->nkernels; k++)

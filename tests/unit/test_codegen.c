@@ -23,19 +23,9 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "check.h"
 #include "frontend/frontend.h"
 #include "validate/validate.h"
-
-static int failures, checks;
-
-#define CHECK(c)                                                                           \
-	do {                                                                               \
-		checks++;                                                                  \
-		if (!(c)) {                                                                \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-			failures++;                                                        \
-		}                                                                          \
-	} while (0)
 
 static char dir[256];
 static bool have_nvrtc = true;
@@ -570,12 +560,9 @@ static void plan_of(const char *text, int launch, int depth, int parallel, int64
 	CHECK(launch < plan.nlaunch);
 	if (launch < plan.nlaunch) {
 		const solar_launch *x = &plan.launch[launch];
-		if (x->depth != depth || x->parallel != parallel || x->threads != threads)
-			fprintf(stderr, "plan: depth %d parallel %d threads %lld\n", x->depth,
-				x->parallel, (long long)x->threads);
-		CHECK(x->depth == depth);
-		CHECK(x->parallel == parallel);
-		CHECK(x->threads == threads);
+		CHECKF(x->depth == depth && x->parallel == parallel && x->threads == threads,
+		       "launch %d: depth %d, parallel %d, threads %lld", launch, x->depth,
+		       x->parallel, (long long)x->threads);
 	}
 	solar_plan_free(&plan);
 	solar_analysis_free(a);
