@@ -51,8 +51,8 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 	fputs("  ops: ", out);
 	print_ops(out, &s->ops);
 	fputs("\n", out);
-	fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s\n", "tensor", "role", "dtype",
-		"read", "written", "loaded", "stored");
+	fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s  (elements)\n", "tensor", "role",
+		"dtype", "read", "written", "loaded", "stored");
 	for (int t = 0; t < p->ntensors; t++) {
 		const solar_tensor_data *td = &s->tensor[t];
 		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
@@ -69,8 +69,13 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 	}
 	isl_val *lb = solar_scope_bytes(w, s, 2), *sb = solar_scope_bytes(w, s, 3);
 	char *ls = solar_val_str(lb), *ss = solar_val_str(sb);
-	fprintf(out, "  DRAM bytes: %s loaded + %s stored (elements above, times dtype size)\n",
-		ls, ss);
+	isl_val *rb = solar_scope_bytes(w, s, 0), *wb = solar_scope_bytes(w, s, 1);
+	char *rs = solar_val_str(rb), *ws = solar_val_str(wb);
+	fprintf(out, "  bytes: %s read, %s written; DRAM: %s loaded + %s stored\n", rs, ws, ls, ss);
+	free(rs);
+	free(ws);
+	isl_val_free(rb);
+	isl_val_free(wb);
 	free(ls);
 	free(ss);
 	isl_val_free(lb);
@@ -138,6 +143,15 @@ static cJSON *json_scope(const solar_work *w, const solar_scope_work *s, const c
 		cJSON_AddItemToObject(e, "written_elements", solar_json_count(td->written));
 		cJSON_AddItemToObject(e, "loaded_elements", solar_json_count(td->load));
 		cJSON_AddItemToObject(e, "stored_elements", solar_json_count(td->store));
+		unsigned long eb = (unsigned long)solar_dtype_bytes(p->tensors[t].dtype);
+		cJSON_AddNumberToObject(e, "bytes_per_element", (double)eb);
+		const char *keys[] = {"read_bytes", "written_bytes", "loaded_bytes", "stored_bytes"};
+		isl_val *vals[] = {td->read, td->written, td->load, td->store};
+		for (int f = 0; f < 4; f++) {
+			isl_val *b = isl_val_mul_ui(isl_val_copy(vals[f]), eb);
+			cJSON_AddItemToObject(e, keys[f], solar_json_count(b));
+			isl_val_free(b);
+		}
 	}
 	isl_val *lb = solar_scope_bytes(w, s, 2), *sb = solar_scope_bytes(w, s, 3);
 	cJSON_AddItemToObject(j, "loaded_bytes", solar_json_count(lb));
