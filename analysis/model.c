@@ -430,8 +430,9 @@ static void walk_node(walk *w, const solar_node *n, int *pos)
 		walk_block(w, &n->cond.then, pos);
 		c->n = saved;
 		if (n->cond.els.n) {
-			solar_buf_printf(c, "%snot ", c->n ? " and " : "");
+			solar_buf_printf(c, "%snot (", c->n ? " and " : "");
 			print_cond(w->m, c, n->cond.cond);
+			solar_buf_printf(c, ")");
 			walk_block(w, &n->cond.els, pos);
 		}
 		break;
