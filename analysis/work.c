@@ -238,6 +238,17 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 	return mix;
 }
 
+static bool reads_only_inputs_but(const solar_program *p, const solar_expr *e, int except)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym != except &&
+	    p->tensors[e->sym].role != SOLAR_ROLE_IN)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only_inputs_but(p, e->args[i], except))
+			return false;
+	return true;
+}
+
 static bool reads_only_inputs(const solar_program *p, const solar_expr *e)
 {
 	if (e->kind == SOLAR_E_ACCESS && p->tensors[e->sym].role != SOLAR_ROLE_IN)
@@ -248,12 +259,61 @@ static bool reads_only_inputs(const solar_program *p, const solar_expr *e)
 	return true;
 }
 
+static int count_reads_of(const solar_expr *e, int tensor, const solar_expr **which)
+{
+	int n = 0;
+	if (e->kind == SOLAR_E_ACCESS && e->sym == tensor) {
+		*which = e;
+		n++;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		n += count_reads_of(e->args[i], tensor, which);
+	return n;
+}
+
+/* Whether every statement that reads tmp tensor t (other than the reductions into t itself)
+ * copies it element for element into a program output: it writes an out/inout tensor with
+ * index expressions identical to those it reads t with, reads t once, and reads nothing but t
+ * and inputs.  Then every value of t maps to its own output element (rule "accumulator
+ * copied to an output" in docs/bounds.md). */
+static bool copied_to_output(const solar_program *p, int t)
+{
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *c = p->stmts[i];
+		const solar_expr *rd = NULL;
+		int n = count_reads_of(c->value, t, &rd);
+		if (c->tensor == t) {
+			if (n) /* t feeds itself other than as a reduction target */
+				return false;
+			continue;
+		}
+		if (!n)
+			continue;
+		solar_role r = p->tensors[c->tensor].role;
+		if ((r != SOLAR_ROLE_OUT && r != SOLAR_ROLE_INOUT) || n != 1 ||
+		    c->op != SOLAR_ASSIGN || p->tensors[c->tensor].rank != p->tensors[t].rank)
+			return false;
+		for (int k = 0; k < p->tensors[t].rank; k++)
+			if (!solar_ir_expr_equal(rd->args[k], c->index[k]))
+				return false;
+		/* the other reads must be inputs */
+		if (!reads_only_inputs_but(p, c->value, t))
+			return false;
+	}
+	return true;
+}
+
 /* Precondition of the cache-aware segment rule in the fused program: every value read is a
- * program input and the result is a program output (docs/bounds.md, "cache-aware"). */
+ * program input and the result is a program output, or a tmp copied to one element for
+ * element (docs/bounds.md, "cache-aware"). */
 static bool segment_eligible(const solar_program *p, const solar_stmt *s)
 {
 	solar_role r = p->tensors[s->tensor].role;
-	return (r == SOLAR_ROLE_OUT || r == SOLAR_ROLE_INOUT) && reads_only_inputs(p, s->value);
+	if (!reads_only_inputs(p, s->value))
+		return false;
+	if (r == SOLAR_ROLE_OUT || r == SOLAR_ROLE_INOUT)
+		return true;
+	return r == SOLAR_ROLE_TMP && copied_to_output(p, s->tensor);
 }
 
 /* ---- helpers on exact values ---- */

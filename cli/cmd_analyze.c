@@ -251,8 +251,9 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 				m->total_s > 0 ? " " : "", m->total_s > 0 ? hr : "",
 				m->total_s > 0 ? " |" : "");
 		else
-			fprintf(out, "%-34s %-10s %-14s %-13s%s%s\n", rows[i].name, t1, rb, traffic,
-				m->total_s > 0 ? "  " : "", m->total_s > 0 ? hr : "");
+			fprintf(out, "%-34s %-10s %-14s %-*s%s%s\n", rows[i].name, t1, rb,
+				m->total_s > 0 ? 13 : 0, traffic, m->total_s > 0 ? "  " : "",
+				m->total_s > 0 ? hr : "");
 	}
 	fputs("\n", out);
 	if (b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s)

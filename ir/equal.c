@@ -11,7 +11,7 @@
 
 static bool str_eq(const char *a, const char *b) { return a == b || (a && b && !strcmp(a, b)); }
 
-static bool expr_eq(const solar_expr *a, const solar_expr *b)
+bool solar_ir_expr_equal(const solar_expr *a, const solar_expr *b)
 {
 	if (!a || !b)
 		return a == b;
@@ -49,7 +49,7 @@ static bool expr_eq(const solar_expr *a, const solar_expr *b)
 		break;
 	}
 	for (int i = 0; i < a->nargs; i++)
-		if (!expr_eq(a->args[i], b->args[i]))
+		if (!solar_ir_expr_equal(a->args[i], b->args[i]))
 			return false;
 	return true;
 }
@@ -57,10 +57,10 @@ static bool expr_eq(const solar_expr *a, const solar_expr *b)
 static bool stmt_eq(const solar_stmt *a, const solar_stmt *b, int rank)
 {
 	if (a->id != b->id || a->kernel != b->kernel || a->tensor != b->tensor || a->op != b->op ||
-	    a->depth != b->depth || !expr_eq(a->value, b->value))
+	    a->depth != b->depth || !solar_ir_expr_equal(a->value, b->value))
 		return false;
 	for (int i = 0; i < rank; i++)
-		if (!expr_eq(a->index[i], b->index[i]))
+		if (!solar_ir_expr_equal(a->index[i], b->index[i]))
 			return false;
 	for (int i = 0; i < a->depth; i++)
 		if (a->loops[i] != b->loops[i])
@@ -77,11 +77,11 @@ static bool node_eq(const solar_node *a, const solar_node *b)
 	switch (a->kind) {
 	case SOLAR_N_FOR:
 		return a->loop.iter == b->loop.iter && a->loop.step_value == b->loop.step_value &&
-		       a->loop.joined == b->loop.joined && expr_eq(a->loop.lo, b->loop.lo) &&
-		       expr_eq(a->loop.hi, b->loop.hi) && expr_eq(a->loop.step, b->loop.step) &&
+		       a->loop.joined == b->loop.joined && solar_ir_expr_equal(a->loop.lo, b->loop.lo) &&
+		       solar_ir_expr_equal(a->loop.hi, b->loop.hi) && solar_ir_expr_equal(a->loop.step, b->loop.step) &&
 		       block_eq(&a->loop.body, &b->loop.body);
 	case SOLAR_N_IF:
-		return expr_eq(a->cond.cond, b->cond.cond) &&
+		return solar_ir_expr_equal(a->cond.cond, b->cond.cond) &&
 		       block_eq(&a->cond.then, &b->cond.then) &&
 		       block_eq(&a->cond.els, &b->cond.els);
 	case SOLAR_N_STMT:
@@ -117,7 +117,7 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 	}
 	for (int i = 0; i < a->nconsts; i++) {
 		const solar_const *x = &a->consts[i], *y = &b->consts[i];
-		if (!str_eq(x->name, y->name) || x->value != y->value || !expr_eq(x->expr, y->expr))
+		if (!str_eq(x->name, y->name) || x->value != y->value || !solar_ir_expr_equal(x->expr, y->expr))
 			return false;
 	}
 	for (int i = 0; i < a->ntensors; i++) {
@@ -126,7 +126,7 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 		    x->rank != y->rank || x->decl_group != y->decl_group)
 			return false;
 		for (int d = 0; d < x->rank; d++)
-			if (x->extent[d] != y->extent[d] || !expr_eq(x->dims[d], y->dims[d]))
+			if (x->extent[d] != y->extent[d] || !solar_ir_expr_equal(x->dims[d], y->dims[d]))
 				return false;
 	}
 	for (int i = 0; i < a->niters; i++)

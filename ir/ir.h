@@ -248,6 +248,9 @@ void solar_ir_print_expr(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const sol
  * A failure is a bug in solar, not in the user's program. */
 int solar_ir_verify(SOLAR_KEEP const solar_program *p, FILE *err);
 
+/* Structural equality of two expressions, ignoring spans. */
+bool solar_ir_expr_equal(SOLAR_KEEP const solar_expr *a, SOLAR_KEEP const solar_expr *b);
+
 /* Structural equality of two programs, ignoring spans (for the fmt round-trip test). */
 bool solar_ir_equal(SOLAR_KEEP const solar_program *a, SOLAR_KEEP const solar_program *b);
 
