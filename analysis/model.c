@@ -5,10 +5,10 @@
  * `min`, `max`), and conditions onto constraints joined by and/or/not.  Iterators are named
  * i<id>, params p<index>, so no user name can collide with an ISL keyword.
  *
- * Program order is the classic 2d+1 schedule: for a statement at depth d the vector
- * (b0, i0, b1, i1, ..., bd, r) where bk is the position of the enclosing node in its block
- * (if/else branches are numbered inline, since they add no loop) and r orders a statement's
- * reads (0) before its write (1).  Vectors are padded with zeros to one length.
+ * Program order is an ISL schedule tree built from the loop tree: a sequence node for each
+ * block (if/else branches are items of the enclosing block, since they add no loop), a band
+ * for each loop over its iterator, and within a statement a sequence that puts its reads
+ * before its write.  ISL's dataflow analysis is much faster on a tree than on a flat map.
  */
 #include "model.h"
 
@@ -256,15 +256,12 @@ static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
 	solar_buf_printf(b, ")");
 }
 
-/* The walk's state: the enclosing iterators and the constraints on them, as text, and the
- * schedule prefix. */
+/* The walk's state: the enclosing iterators and the constraints on them, as text. */
 typedef struct {
 	solar_model *m;
 	int iters[SOLAR_MAX_NESTING + 1];
 	int depth;
 	solar_buf cons;      /* conjunction of constraints so far ("" = none) */
-	int sched[2 * SOLAR_MAX_NESTING + 2];
-	int nsched;
 	int failed;
 	int exists_count;
 } walk;
@@ -299,19 +296,6 @@ static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **in
 	solar_buf_printf(b, "]");
 }
 
-static void print_sched(walk *w, solar_buf *b, int last)
-{
-	solar_buf_printf(b, "[");
-	for (int i = 0; i < w->m->sched_dims; i++) {
-		int v = i < w->nsched ? w->sched[i] : i == w->m->sched_dims - 1 ? last : 0;
-		if (v < 0) /* an iterator's position */
-			solar_buf_printf(b, "%si%d", i ? ", " : "", -v - 1);
-		else
-			solar_buf_printf(b, "%s%d", i ? ", " : "", v);
-	}
-	solar_buf_printf(b, "]");
-}
-
 static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr *expr,
 		    solar_expr **index)
 {
@@ -335,24 +319,15 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	print_index_tuple(w, &b, tensor, index);
 	solar_buf_printf(&b, " }");
 	ref->access = solar_isl_map(m->ctx, b.s);
-	b.n = 0;
-	print_params(m, &b);
-	solar_buf_printf(&b, "{ ");
-	print_tuple(w, &b, name);
-	solar_buf_printf(&b, " -> ");
-	print_sched(w, &b, write ? 1 : 0);
-	solar_buf_printf(&b, " }");
-	ref->sched = solar_isl_map(m->ctx, b.s);
 	solar_buf_free(&b);
-	if (!ref->access || !ref->sched) {
+	if (!ref->access) {
 		w->failed = 1;
 		return;
 	}
 	/* Restrict to the statement's domain (renamed to this reference's tuple). */
 	isl_set *d = isl_set_set_tuple_name(isl_set_copy(m->domain[stmt]), name);
-	ref->access = isl_map_intersect_domain(ref->access, isl_set_copy(d));
-	ref->sched = isl_map_intersect_domain(ref->sched, d);
-	if (!ref->access || !ref->sched)
+	ref->access = isl_map_intersect_domain(ref->access, d);
+	if (!ref->access)
 		w->failed = 1;
 }
 
@@ -364,7 +339,7 @@ static void collect_reads(walk *w, int stmt, const solar_expr *e)
 		collect_reads(w, stmt, e->args[i]);
 }
 
-static void walk_block(walk *w, const solar_block *blk, int *pos);
+static void walk_block(walk *w, const solar_block *blk);
 
 static void walk_stmt(walk *w, const solar_stmt *s)
 {
@@ -392,19 +367,15 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	add_ref(w, s->id, s->tensor, true, NULL, s->index);
 }
 
-static void walk_node(walk *w, const solar_node *n, int *pos)
+static void walk_node(walk *w, const solar_node *n)
 {
 	size_t saved = w->cons.n;
 	switch (n->kind) {
 	case SOLAR_N_STMT:
-		w->sched[w->nsched++] = (*pos)++;
 		walk_stmt(w, n->stmt);
-		w->nsched--;
 		break;
 	case SOLAR_N_FOR: {
-		w->sched[w->nsched++] = (*pos)++;
 		int it = n->loop.iter;
-		w->sched[w->nsched++] = -it - 1; /* the iterator itself, see print_sched */
 		w->iters[w->depth++] = it;
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
@@ -417,23 +388,21 @@ static void walk_node(walk *w, const solar_node *n, int *pos)
 			solar_buf_printf(c, " + %lld * e%d)", (long long)n->loop.step_value,
 					 w->exists_count - 1);
 		}
-		int inner = 0;
-		walk_block(w, &n->loop.body, &inner);
+		walk_block(w, &n->loop.body);
 		w->depth--;
-		w->nsched -= 2;
 		break;
 	}
 	case SOLAR_N_IF: {
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_cond(w->m, c, n->cond.cond);
-		walk_block(w, &n->cond.then, pos);
+		walk_block(w, &n->cond.then);
 		c->n = saved;
 		if (n->cond.els.n) {
 			solar_buf_printf(c, "%snot (", c->n ? " and " : "");
 			print_cond(w->m, c, n->cond.cond);
 			solar_buf_printf(c, ")");
-			walk_block(w, &n->cond.els, pos);
+			walk_block(w, &n->cond.els);
 		}
 		break;
 	}
@@ -443,10 +412,10 @@ static void walk_node(walk *w, const solar_node *n, int *pos)
 		w->cons.s[saved] = '\0';
 }
 
-static void walk_block(walk *w, const solar_block *blk, int *pos)
+static void walk_block(walk *w, const solar_block *blk)
 {
 	for (int i = 0; i < blk->n && !w->failed; i++)
-		walk_node(w, blk->items[i], pos);
+		walk_node(w, blk->items[i]);
 }
 
 static int count_reads(const solar_expr *e)
@@ -484,23 +453,17 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	m->symbolic = symbolic;
 	m->domain = calloc((size_t)p->nstmts + 1, sizeof *m->domain);
 	m->write_ref = calloc((size_t)p->nstmts + 1, sizeof *m->write_ref);
-	int nrefs = 0, maxdepth = 0;
+	int nrefs = 0;
 	for (int s = 0; s < p->nstmts; s++) {
 		nrefs += 1 + (p->stmts[s]->op != SOLAR_ASSIGN) + count_reads(p->stmts[s]->value);
-		if (p->stmts[s]->depth > maxdepth)
-			maxdepth = p->stmts[s]->depth;
 	}
 	m->refs = calloc((size_t)nrefs + 1, sizeof *m->refs);
-	m->sched_dims = 2 * maxdepth + 3; /* kernel, (b, i) per loop, b of the statement, r */
 	m->shape = calloc((size_t)p->ntensors + 1, sizeof *m->shape);
 	build_shapes(m);
 
 	walk w = {.m = m};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
-		w.sched[0] = k;
-		w.nsched = 1;
-		int pos = 0;
-		walk_block(&w, &p->kernels[k].body, &pos);
+		walk_block(&w, &p->kernels[k].body);
 	}
 	solar_buf_free(&w.cons);
 	if (w.failed || isl_ctx_last_error(ctx) != isl_error_none) {
@@ -523,7 +486,6 @@ void solar_model_free(solar_model *m)
 		isl_set_free(m->domain[s]);
 	for (int r = 0; r < m->nrefs; r++) {
 		isl_map_free(m->refs[r].access);
-		isl_map_free(m->refs[r].sched);
 	}
 	for (int t = 0; t < m->prog->ntensors; t++)
 		isl_set_free(m->shape[t]);
@@ -542,14 +504,6 @@ isl_union_map *solar_model_accesses(const solar_model *m, bool write, int first,
 		if (ref->write == write && ref->stmt >= first && ref->stmt < first + n)
 			u = isl_union_map_add_map(u, isl_map_copy(ref->access));
 	}
-	return u;
-}
-
-isl_union_map *solar_model_schedule(const solar_model *m)
-{
-	isl_union_map *u = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
-	for (int r = 0; r < m->nrefs; r++)
-		u = isl_union_map_add_map(u, isl_map_copy(m->refs[r].sched));
 	return u;
 }
 

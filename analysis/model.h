@@ -31,7 +31,6 @@ typedef struct {
 	const solar_expr *expr;   /* the ACCESS expression of a read; NULL for the store and for
 				     the implicit read of a reduction's target */
 	isl_map *access;          /* R<ref>[...] -> T<t>[...] (reads) or S<id>[...] -> T<t>[...] */
-	isl_map *sched;           /* R<ref>/S<id> -> schedule vector */
 } solar_ref;
 
 typedef struct {
@@ -43,7 +42,6 @@ typedef struct {
 	int nrefs;
 	int *write_ref;     /* per statement: index of its write in refs */
 	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
-	int sched_dims;
 } solar_model;
 
 /* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,
@@ -57,8 +55,6 @@ isl_ctx *solar_isl_ctx_new(void);
 
 /* The union of all read (or write) access relations of statements in [first, first+n). */
 __isl_give isl_union_map *solar_model_accesses(const solar_model *m, bool write, int first, int n);
-/* The schedule of every reference, write and read, plus optional extra maps. */
-__isl_give isl_union_map *solar_model_schedule(const solar_model *m);
 
 /* Dataflow over the whole program plus a final "END" reader of every out/inout element.
  *   dep:       write instance -> read instance (reads are R<ref>[...]; END reads are E<t>[...])
