@@ -499,12 +499,26 @@ def install_torch_compat(torch, cpu):
             return type(x)(down(y, dt) for y in x)
         return x
 
+    # Contractions that cuBLAS/cuDNN accumulate in f32 on the GPU; PyTorch's CPU kernels may
+    # accumulate bf16/f16 products in the narrow type (1.13 does), which rounds K times.
+    contractions = {"matmul", "__matmul__", "__rmatmul__", "mm", "bmm", "addmm", "baddbmm",
+                    "addbmm", "linear", "conv1d", "conv2d", "conv3d", "einsum", "tensordot",
+                    "dot", "mv", "addmv", "scaled_dot_product_attention"}
+
     class LowPrecisionFallback(TorchFunctionMode):
-        """An op with no float16/bfloat16 CPU kernel (matmul in f16 on PyTorch 1.13) runs in
-        f32 and rounds once to the input dtype, as the CUDA kernels (f32 opmath) do."""
+        """On the CPU, an op with no float16/bfloat16 kernel (matmul in f16 on PyTorch 1.13),
+        and every contraction on float16/bfloat16 operands, runs in f32 and rounds once to the
+        input dtype, as the CUDA kernels (f32 accumulation, f32 opmath) do."""
 
         def __torch_function__(self, func, types_, args=(), kwargs=None):
             kwargs = kwargs or {}
+            name = getattr(func, "__name__", "")
+            if name in contractions:
+                tensors = flat((args, kwargs), [])
+                floats = [t.dtype for t in tensors if t.is_floating_point()]
+                if floats and all(d in low for d in floats):
+                    served.add(f"cpu-f32-accumulate:{name}")
+                    return down(func(*up(args), **up(kwargs)), floats[0])
             try:
                 return func(*args, **kwargs)
             except RuntimeError as e:
