@@ -16,6 +16,13 @@
  * Soundness preconditions checked here: the accesses are to pairwise distinct tensors (so the
  * 3S budget is not shared), every read is of a program input and the written tensor is a
  * program output (an intermediate produced on chip costs no I/O, which breaks the budget).
+ *
+ * A contraction T[o] += X * Y of two inputs into an intermediate (attention's scores) gets
+ * rule "complete pairs" instead: an output completed inside a segment needs a whole row of d
+ * elements of X and of Y there, so at most (rows of X) x (rows of Y) outputs complete; the
+ * outputs left unfinished have partial sums that cross the segment's boundary and are charged
+ * against the 3S budget with the rows.  That caps the segment's iterations at
+ * 9 S^2 / (4 d) + S^1.5 whether or not T is ever stored.
  */
 #include <isl/set.h>
 #include <math.h>
@@ -35,43 +42,113 @@ typedef struct {
 	unsigned iters;
 } acc_info;
 
-/* Loop-iterator mask of an index; -1 when the index is not of the form sum c_k x_k + c. */
-static long index_mask(const solar_stmt *s, const solar_expr *e)
+/* Value of an iterator-free expression (literals, consts, params at their values); an
+ * iterator counts as 0, which is its value's contribution when its coefficient is 0. */
+static int64_t const_value(const solar_program *p, const solar_expr *e)
 {
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		return e->ival;
+	case SOLAR_E_CONST:
+		return p->consts[e->sym].value;
+	case SOLAR_E_PARAM:
+		return p->params[e->sym].value;
+	case SOLAR_E_NEG:
+		return -const_value(p, e->args[0]);
+	case SOLAR_E_BIN: {
+		int64_t a = const_value(p, e->args[0]), b = const_value(p, e->args[1]);
+		switch (e->binop) {
+		case SOLAR_OP_ADD:
+			return a + b;
+		case SOLAR_OP_SUB:
+			return a - b;
+		case SOLAR_OP_MUL:
+			return a * b;
+		default:
+			return 0;
+		}
+	}
+	default:
+		return 0;
+	}
+}
+
+/* Coefficients of the loops of s in an index (coef[k] for loop k); false when the index is not
+ * of the form sum c_k x_k + c (the front end has checked that it is affine). */
+static bool index_coefs(const solar_program *p, const solar_stmt *s, const solar_expr *e,
+			int64_t *coef)
+{
+	memset(coef, 0, sizeof(int64_t) * (size_t)s->depth);
 	switch (e->kind) {
 	case SOLAR_E_INT:
 	case SOLAR_E_CONST:
 	case SOLAR_E_PARAM:
-		return 0;
+		return true;
 	case SOLAR_E_ITER:
 		for (int k = 0; k < s->depth; k++)
-			if (s->loops[k] == e->sym)
-				return 1L << k;
-		return -1;
+			if (s->loops[k] == e->sym) {
+				coef[k] = 1;
+				return true;
+			}
+		return false;
 	case SOLAR_E_NEG:
-		return index_mask(s, e->args[0]);
-	case SOLAR_E_BIN:
-		if (e->binop == SOLAR_OP_ADD || e->binop == SOLAR_OP_SUB ||
-		    e->binop == SOLAR_OP_MUL) {
-			long a = index_mask(s, e->args[0]), b = index_mask(s, e->args[1]);
-			if (a < 0 || b < 0)
-				return -1;
-			return a | b;
+		if (!index_coefs(p, s, e->args[0], coef))
+			return false;
+		for (int k = 0; k < s->depth; k++)
+			coef[k] = -coef[k];
+		return true;
+	case SOLAR_E_BIN: {
+		int64_t b[MAX_LOOPS];
+		if (e->binop != SOLAR_OP_ADD && e->binop != SOLAR_OP_SUB &&
+		    e->binop != SOLAR_OP_MUL)
+			return false;
+		if (!index_coefs(p, s, e->args[0], coef) || !index_coefs(p, s, e->args[1], b))
+			return false;
+		bool a_const = true, b_const = true;
+		for (int k = 0; k < s->depth; k++) {
+			a_const &= coef[k] == 0;
+			b_const &= b[k] == 0;
 		}
-		return -1;
+		if (e->binop == SOLAR_OP_MUL) {
+			if (!a_const && !b_const)
+				return false;
+			int64_t f =
+			    a_const ? const_value(p, e->args[0]) : const_value(p, e->args[1]);
+			for (int k = 0; k < s->depth; k++)
+				coef[k] = (a_const ? b[k] : coef[k]) * f;
+			return true;
+		}
+		for (int k = 0; k < s->depth; k++)
+			coef[k] += e->binop == SOLAR_OP_ADD ? b[k] : -b[k];
+		return true;
+	}
 	default:
-		return -1;
+		return false;
 	}
 }
 
-static int add_access(acc_info *acc, int n, const solar_stmt *s, int tensor, solar_expr **index,
-		      int rank)
+/* Mask of the loops an index really uses (non-zero coefficient: `i - i` uses no loop);
+ * -1 when the index is not of the form sum c_k x_k + c. */
+static long index_mask(const solar_program *p, const solar_stmt *s, const solar_expr *e)
+{
+	int64_t coef[MAX_LOOPS];
+	if (!index_coefs(p, s, e, coef))
+		return -1;
+	long m = 0;
+	for (int k = 0; k < s->depth; k++)
+		if (coef[k])
+			m |= 1L << k;
+	return m;
+}
+
+static int add_access(acc_info *acc, int n, const solar_program *p, const solar_stmt *s, int tensor,
+		      solar_expr **index, int rank)
 {
 	if (n < 0 || n >= MAX_ACC)
 		return -1;
 	acc_info a = {.tensor = tensor, .rank = rank};
 	for (int i = 0; i < rank; i++) {
-		long m = index_mask(s, index[i]);
+		long m = index_mask(p, s, index[i]);
 		if (m < 0)
 			return -1;
 		a.dims[i] = (unsigned)m;
@@ -88,12 +165,13 @@ static int add_access(acc_info *acc, int n, const solar_stmt *s, int tensor, sol
 	return n + 1;
 }
 
-static int collect(acc_info *acc, int n, const solar_stmt *s, const solar_expr *e)
+static int collect(acc_info *acc, int n, const solar_program *p, const solar_stmt *s,
+		   const solar_expr *e)
 {
 	if (e->kind == SOLAR_E_ACCESS)
-		n = add_access(acc, n, s, e->sym, e->args, e->nargs);
+		n = add_access(acc, n, p, s, e->sym, e->args, e->nargs);
 	for (int i = 0; i < e->nargs && n >= 0; i++)
-		n = collect(acc, n, s, e->args[i]);
+		n = collect(acc, n, p, s, e->args[i]);
 	return n;
 }
 
@@ -178,8 +256,9 @@ static void rules_for_slicing(solar_stmt_work *sw, const acc_info *acc, int n, u
 	}
 }
 
-/* Number of distinct values of the loops in T over the statement's domain. */
-static double count_taps(isl_set *domain, unsigned T, int depth)
+/* Exact number of distinct values of the loops in T over the statement's domain; NULL if
+ * counting fails. */
+static isl_val *count_proj(isl_set *domain, unsigned T, int depth)
 {
 	isl_set *s = isl_set_copy(domain);
 	for (int k = depth - 1; k >= 0; k--)
@@ -187,22 +266,60 @@ static double count_taps(isl_set *domain, unsigned T, int depth)
 			s = isl_set_project_out(s, isl_dim_set, (unsigned)k, 1);
 	isl_val *v = solar_count_set(s, NULL);
 	isl_set_free(s);
+	return v;
+}
+
+static double count_taps(isl_set *domain, unsigned T, int depth)
+{
+	isl_val *v = count_proj(domain, T, depth);
 	double d = v ? isl_val_get_d(v) : -1;
 	isl_val_free(v);
 	return d;
 }
 
+/* Rule "complete pairs" (docs/bounds.md, "Cache-aware"), the statement's side: acc[0] is the
+ * target T, acc[1] and acc[2] the operands X and Y of T[o] += X * Y.  It applies when every
+ * index of T, X and Y uses at most one loop, X and Y each use every reduction loop (so an
+ * output's instances read a whole row of each: d elements, and distinct rows are disjoint),
+ * every output loop appears in X or in Y (else one pair of rows completes several outputs),
+ * and the domain is (outputs) x (a fixed set of reduction values), checked exactly by
+ * counting.  Sets sw->pairs_row to d. */
+static void pairs_rule(const acc_info *acc, int n, const solar_stmt *s, isl_set *domain,
+		       solar_stmt_work *sw)
+{
+	if (n != 3 || !sw->instances)
+		return;
+	for (int j = 0; j < 3; j++)
+		for (int i = 0; i < acc[j].rank; i++)
+			if (popcount(acc[j].dims[i]) > 1)
+				return;
+	unsigned all = (1u << s->depth) - 1, out = acc[0].iters, red = all & ~out;
+	if (!red || (acc[1].iters & red) != red || (acc[2].iters & red) != red ||
+	    (out & ~(acc[1].iters | acc[2].iters)))
+		return;
+	isl_val *outputs = count_proj(domain, out, s->depth);
+	isl_val *d = count_proj(domain, red, s->depth);
+	isl_val *product =
+	    outputs && d ? isl_val_mul(isl_val_copy(outputs), isl_val_copy(d)) : NULL;
+	if (product && isl_val_eq(product, sw->instances) == isl_bool_true)
+		sw->pairs_row = isl_val_get_d(d);
+	isl_val_free(product);
+	isl_val_free(outputs);
+	isl_val_free(d);
+}
+
 void solar_segment_rules(const solar_program *p, const solar_stmt *s, isl_set *domain,
-			 bool eligible, solar_stmt_work *sw)
+			 bool eligible, bool pairs, solar_stmt_work *sw)
 {
 	sw->nrules = 0;
+	sw->pairs_row = 0;
 	sw->segment_eligible = eligible;
-	if (!eligible || s->depth > MAX_LOOPS)
+	if ((!eligible && !pairs) || s->depth > MAX_LOOPS)
 		return;
 	acc_info acc[MAX_ACC];
 	const solar_tensor *out = &p->tensors[s->tensor];
-	int n = add_access(acc, 0, s, s->tensor, s->index, out->rank);
-	n = n < 0 ? n : collect(acc, n, s, s->value);
+	int n = add_access(acc, 0, p, s, s->tensor, s->index, out->rank);
+	n = n < 0 ? n : collect(acc, n, p, s, s->value);
 	if (n < 2)
 		return;
 	int bytes = 1 << 30;
@@ -212,6 +329,10 @@ void solar_segment_rules(const solar_program *p, const solar_stmt *s, isl_set *d
 			bytes = b;
 	}
 	sw->segment_elem_bytes = bytes;
+	if (pairs)
+		pairs_rule(acc, n, s, domain, sw);
+	if (!eligible)
+		return;
 	unsigned all = s->depth >= 32 ? ~0u : (1u << s->depth) - 1;
 	for (unsigned T = 0; T <= all; T++) {
 		/* (a) after slicing T, every index uses at most one loop */
@@ -244,16 +365,24 @@ void solar_segment_rules(const solar_program *p, const solar_stmt *s, isl_set *d
 	}
 }
 
+/* Rule "complete pairs": the iterations of a segment are at most 9 S^2 / (4 d) + S^1.5. */
+static double pairs_cap(double d, double S) { return 9 * S * S / (4 * d) + S * sqrt(S); }
+
 double solar_segment_bound(const solar_stmt_work *sw, double S)
 {
-	if (!sw->segment_eligible || !sw->nrules || !sw->instances || S <= 0)
+	if (!sw->instances || S <= 0)
 		return 0;
 	double D = isl_val_get_d(sw->instances);
 	double best = 0;
-	for (int i = 0; i < sw->nrules; i++) {
+	for (int i = 0; sw->segment_eligible && i < sw->nrules; i++) {
 		const solar_segment_rule *r = &sw->rules[i];
 		double U = pow(r->taps, 1 - r->sigma_disjoint) * r->coef * pow(3 * S, r->sigma_sum);
 		double q = S * (D / U - 1);
+		if (q > best)
+			best = q;
+	}
+	if (sw->pairs_row > 0) {
+		double q = S * (D / pairs_cap(sw->pairs_row, S) - 1);
 		if (q > best)
 			best = q;
 	}

@@ -316,6 +316,62 @@ static bool segment_eligible(const solar_program *p, const solar_stmt *s)
 	return r == SOLAR_ROLE_TMP && copied_to_output(p, s->tensor);
 }
 
+static const solar_expr *uncast(const solar_expr *e)
+{
+	while (e->kind == SOLAR_E_CAST)
+		e = e->args[0];
+	return e;
+}
+
+/* Preconditions of rule "complete pairs" on the program (docs/bounds.md, "cache-aware"; the
+ * statement's shape is checked in segment.c).  Statement i is a contraction T[o] += X * Y whose
+ * operands, casts aside, are reads of two distinct `in` tensors, and the d multiply-adds of
+ * each output form one chain: every instance but the first of each output reads the partial
+ * sum that the previous instance of this statement wrote, with no other write to T[o] in
+ * between (which could restart the sum, or leave part of it dead).  Checked exactly on the
+ * dataflow: the instances whose target read this statement fed number |D| - |outputs|.  Then
+ * the values that carry an output's partial sum across a segment boundary are its own. */
+static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool contraction,
+			   isl_val *instances)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	const solar_expr *v = uncast(s->value);
+	if (!contraction || !instances || !dep || v->kind != SOLAR_E_BIN ||
+	    v->binop != SOLAR_OP_MUL)
+		return false;
+	const solar_expr *x = uncast(v->args[0]), *y = uncast(v->args[1]);
+	if (x->kind != SOLAR_E_ACCESS || y->kind != SOLAR_E_ACCESS || x->sym == y->sym ||
+	    p->tensors[x->sym].role != SOLAR_ROLE_IN || p->tensors[y->sym].role != SOLAR_ROLE_IN)
+		return false;
+	int target = -1; /* the implicit read of the reduction's target */
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == i && !m->refs[r].write && !m->refs[r].expr &&
+		    m->refs[r].tensor == s->tensor)
+			target = r;
+	if (target < 0)
+		return false;
+	isl_space *space = isl_space_map_from_domain_and_range(
+	    isl_set_get_space(m->domain[i]),
+	    isl_space_domain(isl_map_get_space(m->refs[target].access)));
+	isl_set *fed = isl_map_range(isl_union_map_extract_map(dep, space));
+	isl_set *outputs = isl_set_apply(isl_set_copy(m->domain[i]),
+					 isl_map_copy(m->refs[m->write_ref[i]].access));
+	isl_val *nfed = fed ? solar_count_set(fed, NULL) : NULL;
+	isl_val *nout = outputs ? solar_count_set(outputs, NULL) : NULL;
+	bool chained = false;
+	if (nfed && nout) {
+		isl_val *sum = isl_val_add(isl_val_copy(nfed), isl_val_copy(nout));
+		chained = sum && isl_val_eq(sum, instances) == isl_bool_true;
+		isl_val_free(sum);
+	}
+	isl_val_free(nfed);
+	isl_val_free(nout);
+	isl_set_free(fed);
+	isl_set_free(outputs);
+	return chained;
+}
+
 /* ---- helpers on exact values ---- */
 
 static void val_add(isl_val **acc, isl_val *v)
@@ -526,7 +582,9 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 					sw->ops.v[u][q] = isl_val_mul_ui(
 						isl_val_copy(sw->instances),
 						(unsigned long)sw->mix.n[u][q]);
-		solar_segment_rules(p, s, m->domain[i], segment_eligible(p, s), sw);
+		solar_segment_rules(p, s, m->domain[i], segment_eligible(p, s),
+				    pairs_eligible(m, a->dep, i, sw->contraction, sw->instances),
+				    sw);
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}

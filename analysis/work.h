@@ -51,12 +51,17 @@ typedef struct {
 	solar_ops ops;
 	bool contraction;  /* a += of a product with a reduction dimension */
 	int reduction_dims; /* loop iterators absent from the output index */
-	/* Cache-aware rule inputs: valid in the fused program when every read is of a program
-	 * input and the output is a program output (docs/bounds.md, "cache-aware"). */
+	/* Cache-aware HBL rule inputs: valid in the fused program when every read is of a
+	 * program input and the output is a program output (docs/bounds.md, "cache-aware"). */
 	bool segment_eligible;
 	int segment_elem_bytes; /* smallest element size among the statement's tensors */
 	solar_segment_rule rules[SOLAR_MAX_SEGMENT_RULES];
 	int nrules;
+	/* Rule "complete pairs" (docs/bounds.md, "cache-aware"): for a contraction of two inputs
+	 * into any tensor, including an intermediate that is never stored, the multiply-adds d
+	 * of each output element; 0 when the rule does not apply.  Independent of
+	 * segment_eligible, which gates only the rules above. */
+	double pairs_row;
 } solar_stmt_work;
 
 typedef struct {
@@ -93,12 +98,15 @@ void solar_work_free(SOLAR_TAKE solar_work *w);
 solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
 			       bool *contraction, int *reduction_dims);
 
-/* Fills the segment rules of a statement (analysis/segment.c). */
+/* Fills the segment rules of a statement (analysis/segment.c): the HBL rules when `eligible`,
+ * rule "complete pairs" when `pairs` (its preconditions on the program, from work.c) and the
+ * statement's shape allow it.  sw->instances must be counted already. */
 void solar_segment_rules(const solar_program *p, const solar_stmt *s, __isl_keep isl_set *domain,
-			 bool eligible, solar_stmt_work *sw);
+			 bool eligible, bool pairs, solar_stmt_work *sw);
 
 /* Lower bound on the elements a statement moves across a fast memory of `s_elems`
- * elements, over all its segment rules: max(0, S * (|D| / U(S) - 1)); 0 when none applies. */
+ * elements, over all its segment rules (HBL and complete pairs):
+ * max(0, S * (|D| / U(S) - 1)); 0 when none applies. */
 double solar_segment_bound(const solar_stmt_work *sw, double s_elems);
 
 /* Sum of all entries of an ops table (NULL-safe); a new isl_val. */

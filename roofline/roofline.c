@@ -116,13 +116,15 @@ static double pos(double x)
 	return x > 0 ? x : 0;
 }
 
-/* Largest segment bound over eligible statements, in bytes, at capacity cap_bytes. */
+/* Largest segment bound over statements with a segment rule (the HBL rules of eligible
+ * statements, rule "complete pairs"), in bytes, at capacity cap_bytes: a max of lower bounds,
+ * never a sum. */
 static double segment_traffic(const solar_work *w, double cap_bytes, int *which)
 {
 	double best = 0;
 	for (int i = 0; i < w->prog->nstmts && cap_bytes > 0; i++) {
 		const solar_stmt_work *sw = &w->stmt[i];
-		if (!sw->segment_eligible || !sw->nrules)
+		if (!(sw->segment_eligible && sw->nrules) && !(sw->pairs_row > 0))
 			continue;
 		double eb = sw->segment_elem_bytes;
 		double q = solar_segment_bound(sw, cap_bytes / eb) * eb;
