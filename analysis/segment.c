@@ -23,6 +23,10 @@
  * outputs left unfinished have partial sums that cross the segment's boundary and are charged
  * against the 3S budget with the rows.  That caps the segment's iterations at
  * 9 S^2 / (4 d) + S^1.5 whether or not T is ever stored.
+ *
+ * Rule "row statistic" (softmax, normalisation) is not a segment rule: it adds rows x (L - S)
+ * to the compulsory traffic.  Its preconditions need the program's dataflow and are checked in
+ * work.c; solar_row_stat_extra only evaluates it.
  */
 #include <isl/set.h>
 #include <math.h>
@@ -387,4 +391,13 @@ double solar_segment_bound(const solar_stmt_work *sw, double S)
 			best = q;
 	}
 	return best;
+}
+
+/* Rule "row statistic": after the statistic of row r is final, at most S of the row's L
+ * elements of X are on chip, and every y[r, j] still needs its x[r, j]. */
+double solar_row_stat_extra(const solar_stmt_work *sw, double S)
+{
+	if (sw->stat_rows <= 0 || S < 0 || sw->stat_len <= S)
+		return 0;
+	return sw->stat_rows * (sw->stat_len - S);
 }

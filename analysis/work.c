@@ -372,6 +372,246 @@ static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool
 	return chained;
 }
 
+/* ---- rule "row statistic" ---- */
+
+/* The instances of statement `src` that feed the read instances of ref `r` (src -> read). */
+static isl_map *fed_by(const solar_model *m, isl_union_map *dep, int src, int r)
+{
+	isl_space *space = isl_space_map_from_domain_and_range(
+	    isl_set_get_space(m->domain[src]),
+	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
+	return isl_union_map_extract_map(dep, space);
+}
+
+static bool count_eq(isl_set *a, isl_val *b)
+{
+	isl_val *n = a ? solar_count_set(a, NULL) : NULL;
+	bool eq = n && b && isl_val_eq(n, b) == isl_bool_true;
+	isl_val_free(n);
+	return eq;
+}
+
+/* The read ref of statement st whose ACCESS expression is e; -1 if none. */
+static int ref_of(const solar_model *m, int st, const solar_expr *e)
+{
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == st && !m->refs[r].write && m->refs[r].expr == e)
+			return r;
+	return -1;
+}
+
+/* The first read of tensor t in e whose first `n` indices equal idx[0..n); NULL if none. */
+static const solar_expr *read_with_prefix(const solar_expr *e, int t, solar_expr *const *idx,
+					  int n)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym == t && e->nargs >= n) {
+		bool eq = true;
+		for (int k = 0; k < n && eq; k++)
+			eq = solar_ir_expr_equal(e->args[k], idx[k]);
+		if (eq)
+			return e;
+	}
+	for (int i = 0; i < e->nargs; i++) {
+		const solar_expr *r = read_with_prefix(e->args[i], t, idx, n);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* Whether every instance of read ref `rd` (n instances) is fed by statement ri, and only by the
+ * last instance of one of ri's chains (one that feeds no instance of ri through its target
+ * read `target`). */
+static bool fed_by_chain_ends(const solar_model *m, isl_union_map *dep, int ri, int target,
+			      int rd, isl_val *n)
+{
+	isl_map *to = fed_by(m, dep, ri, rd);
+	isl_map *chain = fed_by(m, dep, ri, target);
+	bool ok = to && chain;
+	if (ok) {
+		isl_set *fed = isl_map_range(isl_map_copy(to));
+		ok = count_eq(fed, n);
+		isl_set_free(fed);
+	}
+	if (ok) {
+		isl_set *both = isl_set_intersect(isl_map_domain(isl_map_copy(to)),
+						  isl_map_domain(isl_map_copy(chain)));
+		ok = isl_set_is_empty(both) == isl_bool_true;
+		isl_set_free(both);
+	}
+	isl_map_free(to);
+	isl_map_free(chain);
+	return ok;
+}
+
+/* Whether every read of tensor x in e has its first n indices equal to idx[0..n); counts the
+ * reads in *reads. */
+static bool reads_rows(const solar_expr *e, int x, solar_expr *const *idx, int n, int *reads)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym == x) {
+		if (e->nargs != n + 1)
+			return false;
+		for (int k = 0; k < n; k++)
+			if (!solar_ir_expr_equal(e->args[k], idx[k]))
+				return false;
+		(*reads)++;
+	}
+	for (int a = 0; a < e->nargs; a++)
+		if (!reads_rows(e->args[a], x, idx, n, reads))
+			return false;
+	return true;
+}
+
+/* Whether statement `ri` is a reduction chain computing the statistic that W's read `wt` of
+ * T takes, over row r of X: ri writes T[r..] with += / max= / min= and reads X, always as
+ * X[r.., j'] with the same r.. as its store; its instances of each T element form one chain
+ * (every instance but the first of an element is fed by the previous one, checked exactly as
+ * for rule "complete pairs"); every instance of W's read is fed by the last instance of a chain
+ * (one that feeds no other instance of ri), or by a finaliser `T[r..] = g(T[r..])` (an `=`
+ * that reads T once, at its store's index) whose every read is so fed: W reads final
+ * statistics, never running ones; and the chains read every element of X that W reads
+ * (exact image inclusion). */
+static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt, int wx, int x,
+		       isl_val *w_instances)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *r = p->stmts[ri];
+	int t = m->refs[wt].tensor, rank = p->tensors[t].rank, w = m->refs[wt].stmt;
+	int nx = 0;
+	if (r->tensor != t || r->op == SOLAR_ASSIGN || p->tensors[x].rank != rank + 1 ||
+	    !reads_rows(r->value, x, r->index, rank, &nx) || !nx)
+		return false;
+	int target = -1;
+	for (int q = 0; q < m->nrefs; q++)
+		if (m->refs[q].stmt == ri && !m->refs[q].write && !m->refs[q].expr &&
+		    m->refs[q].tensor == t)
+			target = q;
+	if (target < 0)
+		return false;
+	isl_val *n_r = solar_count_set(m->domain[ri], NULL);
+	isl_set *elems = isl_set_apply(isl_set_copy(m->domain[ri]),
+				       isl_map_copy(m->refs[m->write_ref[ri]].access));
+	isl_val *n_el = elems ? solar_count_set(elems, NULL) : NULL;
+	isl_map *chain = fed_by(m, dep, ri, target);
+	isl_set *links = chain ? isl_map_range(isl_map_copy(chain)) : NULL;
+	isl_val *n_links = links ? solar_count_set(links, NULL) : NULL;
+	bool ok = n_r && n_el && n_links;
+	if (ok) { /* one chain per element: links = instances - elements */
+		isl_val *sum = isl_val_add(isl_val_copy(n_links), isl_val_copy(n_el));
+		ok = sum && isl_val_eq(sum, n_r) == isl_bool_true;
+		isl_val_free(sum);
+	}
+	isl_val_free(n_r);
+	isl_val_free(n_el);
+	isl_val_free(n_links);
+	isl_set_free(elems);
+	isl_set_free(links);
+	isl_map_free(chain);
+	if (ok) { /* the chains read every element of X that W reads */
+		isl_set *rd = isl_set_empty(isl_set_get_space(m->shape[x]));
+		for (int q = 0; q < m->nrefs; q++)
+			if (m->refs[q].stmt == ri && !m->refs[q].write && m->refs[q].tensor == x)
+				rd = isl_set_union(rd, isl_map_range(isl_map_copy(m->refs[q].access)));
+		isl_set *wd = isl_map_range(isl_map_copy(m->refs[wx].access));
+		ok = isl_set_is_subset(wd, rd) == isl_bool_true;
+		isl_set_free(rd);
+		isl_set_free(wd);
+	}
+	if (!ok)
+		return false;
+	if (fed_by_chain_ends(m, dep, ri, target, wt, w_instances))
+		return true;
+	for (int f = 0; f < p->nstmts; f++) { /* a finaliser between the chains and W */
+		const solar_stmt *fs = p->stmts[f];
+		const solar_expr *fe = NULL;
+		if (f == ri || f == w || fs->tensor != t || fs->op != SOLAR_ASSIGN ||
+		    count_reads_of(fs->value, t, &fe) != 1 || fe->nargs != rank)
+			continue;
+		bool same = true;
+		for (int k = 0; k < rank && same; k++)
+			same = solar_ir_expr_equal(fe->args[k], fs->index[k]);
+		int fr = same ? ref_of(m, f, fe) : -1;
+		if (fr < 0)
+			continue;
+		isl_map *to_w = fed_by(m, dep, f, wt);
+		isl_set *fed = to_w ? isl_map_range(to_w) : NULL;
+		isl_val *n_f = solar_count_set(m->domain[f], NULL);
+		bool fin = fed && count_eq(fed, w_instances) && n_f &&
+			   fed_by_chain_ends(m, dep, ri, target, fr, n_f);
+		isl_set_free(fed);
+		isl_val_free(n_f);
+		if (fin)
+			return true;
+	}
+	return false;
+}
+
+/* Rule "row statistic" (docs/bounds.md, "cache-aware"): statement i is `Y[r.., j] = f(..)`
+ * with Y an out/inout tensor that no other statement writes, each element written once
+ * (|D| = elements written); f reads X[r.., j] with the store's own index expressions, X an
+ * `in` tensor, and T[r..] (the store's first indices), a statistic that stat_chain accepts.
+ * The elements W reads of X must form a rectangle rows x L (exact counts).  Sets
+ * sw->stat_rows, sw->stat_len and sw->stat_elem_bytes. */
+static void row_stat(const solar_model *m, isl_union_map *dep, int i, solar_stmt_work *sw)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	int y = s->tensor, rank = p->tensors[y].rank;
+	solar_role role = p->tensors[y].role;
+	if (!dep || !sw->instances || s->op != SOLAR_ASSIGN || rank < 1 ||
+	    (role != SOLAR_ROLE_OUT && role != SOLAR_ROLE_INOUT))
+		return;
+	for (int k = 0; k < p->nstmts; k++)
+		if (k != i && p->stmts[k]->tensor == y)
+			return;
+	/* X[r.., j] with the store's index expressions, X an input */
+	const solar_expr *xe = NULL;
+	for (int t = 0; t < p->ntensors && !xe; t++)
+		if (p->tensors[t].role == SOLAR_ROLE_IN && p->tensors[t].rank == rank)
+			xe = read_with_prefix(s->value, t, s->index, rank);
+	int wx = xe ? ref_of(m, i, xe) : -1;
+	if (wx < 0)
+		return;
+	isl_set *xs = isl_map_range(isl_map_copy(m->refs[wx].access));
+	isl_val *n_x = xs ? solar_count_set(xs, NULL) : NULL;
+	/* written once: as many elements as instances (X's index is the store's) */
+	bool ok = n_x && isl_val_eq(n_x, sw->instances) == isl_bool_true;
+	/* a statistic T[r..] read by W, produced by a reduction chain over the row */
+	bool stat = false;
+	for (int q = 0; q < m->nrefs && ok && !stat; q++) {
+		const solar_ref *rf = &m->refs[q];
+		if (rf->stmt != i || rf->write || !rf->expr || rf->tensor == y ||
+		    rf->tensor == xe->sym || p->tensors[rf->tensor].rank != rank - 1)
+			continue;
+		bool eq = true;
+		for (int k = 0; k < rank - 1 && eq; k++)
+			eq = solar_ir_expr_equal(rf->expr->args[k], s->index[k]);
+		for (int ri = 0; ri < p->nstmts && eq && !stat; ri++)
+			stat = ri != i && stat_chain(m, dep, ri, q, wx, xe->sym, sw->instances);
+	}
+	if (ok && stat) { /* a rectangle: rows x L */
+		isl_set *rows = isl_set_project_out(isl_set_copy(xs), isl_dim_set,
+						    (unsigned)rank - 1, 1);
+		isl_set *cols = isl_set_project_out(isl_set_copy(xs), isl_dim_set, 0,
+						    (unsigned)rank - 1);
+		isl_val *nr = rows ? solar_count_set(rows, NULL) : NULL;
+		isl_val *nc = cols ? solar_count_set(cols, NULL) : NULL;
+		isl_val *prod = nr && nc ? isl_val_mul(isl_val_copy(nr), isl_val_copy(nc)) : NULL;
+		if (prod && isl_val_eq(prod, n_x) == isl_bool_true) {
+			sw->stat_rows = isl_val_get_d(nr);
+			sw->stat_len = isl_val_get_d(nc);
+			sw->stat_elem_bytes = solar_dtype_bytes(p->tensors[xe->sym].dtype);
+		}
+		isl_val_free(prod);
+		isl_val_free(nr);
+		isl_val_free(nc);
+		isl_set_free(rows);
+		isl_set_free(cols);
+	}
+	isl_val_free(n_x);
+	isl_set_free(xs);
+}
+
 /* ---- helpers on exact values ---- */
 
 static void val_add(isl_val **acc, isl_val *v)
@@ -585,6 +825,7 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		solar_segment_rules(p, s, m->domain[i], segment_eligible(p, s),
 				    pairs_eligible(m, a->dep, i, sw->contraction, sw->instances),
 				    sw);
+		row_stat(m, a->dep, i, sw);
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}

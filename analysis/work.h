@@ -62,6 +62,13 @@ typedef struct {
 	 * of each output element; 0 when the rule does not apply.  Independent of
 	 * segment_eligible, which gates only the rules above. */
 	double pairs_row;
+	/* Rule "row statistic" (docs/bounds.md, "cache-aware"): for a statement that writes each
+	 * element Y[r.., j] of an output once from X[r.., j] and a statistic of the whole row
+	 * r.. of the input X, the rows and their length L; 0 when the rule does not apply.  Its
+	 * bound adds rows x (L - S) loads of X to the compulsory traffic. */
+	double stat_rows;
+	double stat_len;
+	int stat_elem_bytes; /* X's element size: the extra loads are of X */
 } solar_stmt_work;
 
 typedef struct {
@@ -108,6 +115,11 @@ void solar_segment_rules(const solar_program *p, const solar_stmt *s, __isl_keep
  * elements, over all its segment rules (HBL and complete pairs):
  * max(0, S * (|D| / U(S) - 1)); 0 when none applies. */
 double solar_segment_bound(const solar_stmt_work *sw, double s_elems);
+
+/* Rule "row statistic": the elements of X that must be loaded beyond the compulsory traffic
+ * with a fast memory of `s_elems` elements of X: rows * max(0, L - S); 0 when it does not
+ * apply. */
+double solar_row_stat_extra(const solar_stmt_work *sw, double s_elems);
 
 /* Sum of all entries of an ops table (NULL-safe); a new isl_val. */
 __isl_give isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o);

@@ -118,16 +118,25 @@ static double pos(double x)
 
 /* Largest segment bound over statements with a segment rule (the HBL rules of eligible
  * statements, rule "complete pairs"), in bytes, at capacity cap_bytes: a max of lower bounds,
- * never a sum. */
-static double segment_traffic(const solar_work *w, double cap_bytes, int *which)
+ * never a sum.  Rule "row statistic" gives a statement the bound compulsory_bytes + its extra
+ * loads of X, which enters the same max. */
+static double segment_traffic(const solar_work *w, double cap_bytes, double compulsory_bytes,
+			      int *which)
 {
 	double best = 0;
 	for (int i = 0; i < w->prog->nstmts && cap_bytes > 0; i++) {
 		const solar_stmt_work *sw = &w->stmt[i];
-		if (!(sw->segment_eligible && sw->nrules) && !(sw->pairs_row > 0))
-			continue;
-		double eb = sw->segment_elem_bytes;
-		double q = solar_segment_bound(sw, cap_bytes / eb) * eb;
+		double q = 0;
+		if ((sw->segment_eligible && sw->nrules) || sw->pairs_row > 0) {
+			double eb = sw->segment_elem_bytes;
+			q = solar_segment_bound(sw, cap_bytes / eb) * eb;
+		}
+		if (sw->stat_rows > 0) {
+			double xb = sw->stat_elem_bytes;
+			double extra = solar_row_stat_extra(sw, cap_bytes / xb) * xb;
+			if (extra > 0)
+				q = fmax(q, compulsory_bytes + extra);
+		}
 		if (q > best) {
 			best = q;
 			if (which)
@@ -183,8 +192,9 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 
 	/* Cache-aware: rule "cache-aware", max of compulsory and the segment rules. */
 	b->cache_rule_stmt = -1;
-	double seg_dram = segment_traffic(w, b->capacity_dram_bytes, &b->cache_rule_stmt);
-	double seg_l2 = segment_traffic(w, b->capacity_l2_bytes, NULL);
+	double seg_dram = segment_traffic(w, b->capacity_dram_bytes, b->fused.dram_bytes,
+					 &b->cache_rule_stmt);
+	double seg_l2 = segment_traffic(w, b->capacity_l2_bytes, b->fused.l2_bytes, NULL);
 	if (seg_dram <= b->fused.dram_bytes)
 		b->cache_rule_stmt = -1;
 	charge_ops(&b->cache_aware, &w->total.ops, dev, &b->missing_peak);

@@ -27,6 +27,11 @@
  * rule plus P's N^2 compulsory elements) must be beaten by some simulated schedule.  A statement
  * that reads an intermediate gets no rule; one that writes it gets only "complete pairs".
  *
+ * Softmax with rows longer than S (rule "row statistic", test_softmax): compulsory + R (L - S)+
+ * against three-pass, two-pass and online-with-rescale executions, rows one at a time or
+ * interleaved, chunked, passes forward or alternating.  Sensitivity: the rule without its -S,
+ * and with 2 (L - S), must each be beaten.
+ *
  * Tilings that visit the points in the same order are simulated once (schedule_key).  Builds
  * without optimisation or with ASan simulate every 8th distinct schedule, which keeps the test
  * within a minute there; SOLAR_TEST_BOUNDS_FULL=1 runs all.  Results: tests/unit/test_bounds.md.
@@ -1361,6 +1366,319 @@ static void test_pairs_preconditions(void)
 	}
 }
 
+/* ---- softmax rows longer than S: rule "row statistic" -----------------------------------------
+ * Y[r, j] = exp(X[r, j] - mx[r]) / sm[r] for R rows of L elements, mx and sm reductions over the
+ * row.  Executions simulated: rows in groups of k processed together; within a pass over a
+ * group, column chunks of C, each chunk over the group's rows; passes either all forward or
+ * alternating in direction (a pass that starts where the previous one ended reuses what LRU
+ * kept); and three algorithms: three passes (max, sum, output); two (online max and sum, then
+ * output); one online pass that writes y unnormalised, then a pass that reloads and rescales Y
+ * (the "stored and reloaded" case, not an execution of the program as written, but the
+ * argument covers it).  mx and sm are cache addresses while they live and die after the group.
+ * Every execution must move at least compulsory + R (L - S)+ elements.  Sensitivity: the same
+ * without the -S (R L extra) and with two extra passes (2 R (L - S)+, which the two-pass
+ * algorithm avoids) must each be beaten by some schedule. */
+
+enum { SM_S = 7 };
+static const double S_SOFTMAX[SM_S] = {16, 32, 64, 128, 256, 512, 1024};
+
+typedef struct {
+	int R, L, k, C, algo; /* algo 0: three passes, 1: two, 2: online + rescale of Y */
+	bool snake;
+	long x, y, mx, sm, naddr;
+} sm_sched;
+
+#define EMIT(addr, kind) (trace[n++] = (uint32_t)(addr) << 2 | (uint32_t)(kind))
+
+/* One pass over rows [g0, g0 + k): pass kind 0 max, 1 sum, 2 online max+sum, 3 output,
+ * 4 online max+sum writing y, 5 rescale of y. */
+static long sm_pass(const sm_sched *s, uint32_t *trace, long n, int g0, int pass, bool reverse)
+{
+	int g1 = g0 + s->k < s->R ? g0 + s->k : s->R, L = s->L;
+	bool first[64];
+	for (int r = 0; r < 64; r++)
+		first[r] = true;
+	for (int ci = 0; ci < L; ci += s->C) {
+		int c0 = reverse ? L - ci - s->C : ci;
+		for (int r = g0; r < g1; r++)
+			for (int jj = 0; jj < s->C; jj++) {
+				int j = reverse ? c0 + s->C - 1 - jj : c0 + jj;
+				long e = (long)r * L + j;
+				bool f = first[r - g0];
+				first[r - g0] = false;
+				if (pass != 5)
+					EMIT(s->x + e, READ);
+				if (pass == 0 || pass == 2 || pass == 4)
+					EMIT(s->mx + r, f ? INIT : UPDATE);
+				if (pass == 1 || pass == 3 || pass == 5)
+					EMIT(s->mx + r, READ);
+				if (pass == 1 || pass == 2 || pass == 4)
+					EMIT(s->sm + r, f ? INIT : UPDATE);
+				if (pass == 3 || pass == 5)
+					EMIT(s->sm + r, READ);
+				if (pass == 3 || pass == 4)
+					EMIT(s->y + e, INIT);
+				if (pass == 5)
+					EMIT(s->y + e, UPDATE);
+			}
+	}
+	return n;
+}
+
+static long sm_trace(const sm_sched *s, uint32_t *trace)
+{
+	static const int passes[3][3] = {{0, 1, 3}, {2, 3, -1}, {4, 5, -1}};
+	long n = 0;
+	for (int g0 = 0; g0 < s->R; g0 += s->k) {
+		for (int q = 0; q < 3 && passes[s->algo][q] >= 0; q++)
+			n = sm_pass(s, trace, n, g0, passes[s->algo][q], s->snake && q % 2);
+		for (int r = g0; r < g0 + s->k && r < s->R; r++) {
+			EMIT(s->mx + r, KILL);
+			EMIT(s->sm + r, KILL);
+		}
+	}
+	return n;
+}
+
+#undef EMIT
+
+/* Rule "row statistic" as docs/bounds.md writes it: compulsory + rows (L - S)+. */
+static double row_stat_doc(double compulsory, double rows, double L, double S)
+{
+	return compulsory + rows * fmax(0, L - S);
+}
+
+static void test_softmax(int R, int L, double *seconds)
+{
+	clock_t start = clock();
+	char name[48], air[1024];
+	snprintf(name, sizeof name, "softmax R%d L%d", R, L);
+	snprintf(air, sizeof air,
+		 "air 1;\n"
+		 "param R = %d, L = %d;\n"
+		 "in X[R, L]: f32;\n"
+		 "out Y[R, L]: f32;\n"
+		 "tmp mx[R], sm[R]: f32;\n"
+		 "kernel softmax {\n"
+		 "  for i in 0..R {\n"
+		 "    mx[i] = -inf;\n"
+		 "    for j in 0..L { mx[i] max= X[i, j]; }\n"
+		 "    sm[i] = 0;\n"
+		 "    for j in 0..L { sm[i] += exp(X[i, j] - mx[i]); }\n"
+		 "    for j in 0..L { Y[i, j] = exp(X[i, j] - mx[i]) / sm[i]; }\n"
+		 "  }\n"
+		 "}\n",
+		 R, L);
+	analysed a = analyse(name, air);
+	if (!a.work) {
+		analysed_free(&a);
+		return;
+	}
+	int w = -1, with_rule = 0;
+	for (int i = 0; i < a.p->nstmts; i++)
+		if (a.work->stmt[i].stat_rows > 0) {
+			w = i;
+			with_rule++;
+		}
+	CHECKF(with_rule == 1 && a.p->tensors[a.p->stmts[w]->tensor].role == SOLAR_ROLE_OUT,
+	      "%s: %d statement(s) with rule \"row statistic\" (want the store of Y only)", name,
+	      with_rule);
+	if (w < 0) {
+		analysed_free(&a);
+		return;
+	}
+	const solar_stmt_work *sw = &a.work->stmt[w];
+	CHECKF(sw->stat_rows == R && sw->stat_len == L && sw->stat_elem_bytes == 4,
+	      "%s: rows %.0f, L %.0f, %d bytes (want %d, %d, 4)", name, sw->stat_rows,
+	      sw->stat_len, sw->stat_elem_bytes, R, L);
+	double comp = compulsory_of(&a);
+	double lb[SM_S], doc[SM_S], nos[SM_S], twice[SM_S];
+	long min_q[SM_S], viol[SM_S] = {0}, nos_beaten[SM_S] = {0}, twice_beaten[SM_S] = {0};
+	char best[SM_S][64];
+	for (int k = 0; k < SM_S; k++) {
+		double S = S_SOFTMAX[k];
+		lb[k] = comp;
+		for (int i = 0; i < a.p->nstmts; i++) /* as roofline's segment_traffic */
+			lb[k] = fmax(lb[k], fmax(solar_segment_bound(&a.work->stmt[i], S),
+						 comp + solar_row_stat_extra(&a.work->stmt[i], S)));
+		doc[k] = row_stat_doc(2.0 * R * L, R, L, S);
+		nos[k] = comp + (double)R * L;
+		twice[k] = comp + 2.0 * R * fmax(0, L - S);
+		min_q[k] = -1;
+		CHECKF(fabs(lb[k] - doc[k]) < 1e-9 * doc[k],
+		      "%s: S = %.0f: solar's bound %.1f, docs/bounds.md's %.1f", name, S, lb[k],
+		      doc[k]);
+	}
+	sm_sched sc = {.R = R, .L = L, .x = 0, .y = (long)R * L, .mx = 2L * R * L,
+		       .sm = 2L * R * L + R, .naddr = 2L * R * L + 2L * R};
+	uint32_t *trace = malloc(sizeof *trace * (size_t)(16L * R * L + 4L * R));
+	cache caches[SM_S + 1];
+	for (int k = 0; k <= SM_S; k++)
+		cache_init(&caches[k], k < SM_S ? (int)S_SOFTMAX[k] : (int)sc.naddr,
+			   (int)sc.naddr);
+	const int ks[] = {1, 2, 4, R}, Cs[] = {1, 16, L};
+	long simulated = 0, compulsory = -1;
+	for (int algo = 0; algo < 3; algo++)
+		for (int ki = 0; ki < 4; ki++)
+			for (int ci = 0; ci < 3; ci++)
+				for (int snake = 0; snake < 2; snake++) {
+					sc.algo = algo;
+					sc.k = ks[ki];
+					sc.C = Cs[ci];
+					sc.snake = snake;
+					long n = sm_trace(&sc, trace);
+					simulated++;
+					if (compulsory < 0)
+						compulsory = cache_run(&caches[SM_S], trace, n,
+								       (int)sc.naddr);
+					for (int k = 0; k < SM_S; k++) {
+						long q = cache_run(&caches[k], trace, n,
+								   (int)sc.naddr);
+						if (min_q[k] < 0 || q < min_q[k]) {
+							min_q[k] = q;
+							snprintf(best[k], sizeof best[k],
+								 "%s k=%d C=%d %s",
+								 algo == 0   ? "3-pass"
+								 : algo == 1 ? "2-pass"
+									     : "online+rescale",
+								 sc.k, sc.C,
+								 snake ? "alternating" : "forward");
+						}
+						if (lb[k] > (double)q && viol[k]++ < 5)
+							CHECKF(lb[k] <= (double)q,
+							      "%s: S = %.0f: bound %.1f > simulated "
+							      "%ld (algo %d k=%d C=%d snake %d)",
+							      name, S_SOFTMAX[k], lb[k], q, algo,
+							      sc.k, sc.C, snake);
+						nos_beaten[k] += (double)q < nos[k];
+						twice_beaten[k] += (double)q < twice[k];
+					}
+				}
+	CHECKF(comp == (double)compulsory, "%s: solar's compulsory %.0f, simulated %ld", name, comp,
+	      compulsory);
+	CHECKF(lb[0] > comp, "%s: bound %.1f <= compulsory %.0f at S = %.0f: vacuous", name, lb[0],
+	      comp, S_SOFTMAX[0]);
+	*seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+	printf("\n%s: compulsory %ld, %ld schedules, %.1f s\n", name, compulsory, simulated,
+	       *seconds);
+	printf("  %6s %9s %9s %9s %7s %14s %16s  %s\n", "S", "solar LB", "doc LB", "min LRU",
+	       "LRU/LB", "no -S (beat)", "2(L-S) (beat)", "best schedule (LRU)");
+	long c1 = 0, c2 = 0;
+	for (int k = 0; k < SM_S; k++) {
+		char b1[32], b2[32];
+		snprintf(b1, sizeof b1, "%.0f (%ld)", nos[k], nos_beaten[k]);
+		snprintf(b2, sizeof b2, "%.0f (%ld)", twice[k], twice_beaten[k]);
+		printf("  %6.0f %9.0f %9.0f %9ld %7.3f %14s %16s  %s%s\n", S_SOFTMAX[k], lb[k],
+		       doc[k], min_q[k], (double)min_q[k] / lb[k], b1, b2, best[k],
+		       viol[k] ? "  VIOLATED" : "");
+		CHECKF(!viol[k], "%s: S = %.0f: %ld schedule(s) beat solar's bound", name,
+		      S_SOFTMAX[k], viol[k]);
+		c1 += nos_beaten[k];
+		c2 += twice_beaten[k];
+	}
+	printf("  no -S: compulsory + R L, beaten %ld time(s); 2(L-S): compulsory + 2 R (L - S)+, "
+	       "beaten %ld time(s) (both unsound, as expected)\n",
+	       c1, c2);
+	CHECKF(c1 > 0 && c2 > 0,
+	      "%s: the unsound variants are not beaten (%ld, %ld): the test has lost its teeth",
+	      name, c1, c2);
+	for (int k = 0; k <= SM_S; k++)
+		cache_fini(&caches[k]);
+	free(trace);
+	analysed_free(&a);
+}
+
+/* Preconditions of rule "row statistic", each on a small program: the rows solar finds for
+ * the statement that writes Y (0: no rule). */
+static void test_row_stat_preconditions(void)
+{
+	static const struct {
+		const char *what, *body;
+		double rows, len;
+	} cases[] = {
+	    {"softmax", "for i in 0..R {\n mx[i] = -inf;\n for j in 0..L { mx[i] max= X[i, j]; }\n"
+			" sm[i] = 0;\n for j in 0..L { sm[i] += exp(X[i, j] - mx[i]); }\n"
+			" for j in 0..L { Y[i, j] = exp(X[i, j] - mx[i]) / sm[i]; }\n}\n",
+	     4, 32},
+	    {"layer norm (mean, then variance)",
+	     "for i in 0..R {\n mx[i] = 0;\n for j in 0..L { mx[i] += X[i, j]; }\n"
+	     " sm[i] = 0;\n for j in 0..L { sm[i] += (X[i, j] - mx[i] / L) * (X[i, j] - mx[i] / L); }\n"
+	     " for j in 0..L { Y[i, j] = (X[i, j] - mx[i] / L) * rsqrt(sm[i] / L); }\n}\n",
+	     4, 32},
+	    {"statistics in separate loop nests",
+	     "for i in 0..R { mx[i] = -inf; }\n"
+	     "for i in 0..R, j in 0..L { mx[i] max= X[i, j]; }\n"
+	     "for i in 0..R, j in 0..L { Y[i, j] = X[i, j] - mx[i]; }\n",
+	     4, 32},
+	    {"rms norm (x * x, then a finaliser)",
+	     "for i in 0..R {\n sm[i] = 0;\n for j in 0..L { sm[i] += X[i, j] * X[i, j]; }\n"
+	     " sm[i] = rsqrt(sm[i] / L + 1e-6);\n for j in 0..L { Y[i, j] = X[i, j] * sm[i]; }\n}\n",
+	     4, 32},
+	    {"a finaliser that reads another row's statistic",
+	     "for i in 0..R {\n sm[i] = 0;\n for j in 0..L { sm[i] += X[i, j]; }\n}\n"
+	     "for i in 0..R { mx[i] = sm[0]; }\n"
+	     "for i in 0..R, j in 0..L { Y[i, j] = X[i, j] * mx[i]; }\n",
+	     0, 0},
+	    {"a reduction that reads two rows of X",
+	     "for i in 0..R {\n mx[i] = -inf;\n for j in 0..L { mx[i] max= X[i, j] + X[0, j]; }\n"
+	     " for j in 0..L { Y[i, j] = X[i, j] - mx[i]; }\n}\n",
+	     0, 0},
+	    {"Y written with the running max (online)",
+	     "for i in 0..R {\n mx[i] = -inf;\n"
+	     " for j in 0..L { mx[i] max= X[i, j]; Y[i, j] = X[i, j] - mx[i]; }\n}\n",
+	     0, 0},
+	    {"Y written twice (unnormalised, then rescaled)",
+	     "for i in 0..R {\n mx[i] = -inf;\n for j in 0..L { mx[i] max= X[i, j]; }\n"
+	     " for j in 0..L { Y[i, j] = exp(X[i, j] - mx[i]); }\n"
+	     " sm[i] = 0;\n for j in 0..L { sm[i] += X[i, j]; }\n"
+	     " for j in 0..L { Y[i, j] = Y[i, j] / sm[i]; }\n}\n",
+	     0, 0},
+	    {"a statistic over half the row",
+	     "for i in 0..R {\n mx[i] = -inf;\n for j in 0..16 { mx[i] max= X[i, j]; }\n"
+	     " for j in 0..L { Y[i, j] = X[i, j] - mx[i]; }\n}\n",
+	     0, 0},
+	    {"a statistic restarted mid-row",
+	     "for i in 0..R {\n mx[i] = -inf;\n for j in 0..16 { mx[i] max= X[i, j]; }\n"
+	     " mx[i] = -inf;\n for j in 16..L { mx[i] max= X[i, j]; }\n"
+	     " for j in 0..L { Y[i, j] = X[i, j] - mx[i]; }\n}\n",
+	     0, 0},
+	    {"a statistic of another row",
+	     "for i in 0..R {\n mx[i] = -inf;\n for j in 0..L { mx[i] max= X[0, j]; }\n"
+	     " for j in 0..L { Y[i, j] = X[i, j] - mx[i]; }\n}\n",
+	     0, 0},
+	    {"X read at another index than the store's",
+	     "for i in 0..R {\n mx[i] = -inf;\n for j in 0..L { mx[i] max= X[i, j]; }\n"
+	     " for j in 0..L { Y[i, j] = X[i, L - 1 - j] - mx[i]; }\n}\n",
+	     0, 0},
+	};
+	printf("\nrule \"row statistic\", preconditions:\n");
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+		char src[1536];
+		snprintf(src, sizeof src, "air 1;\n%skernel k {\n%s}\n",
+			 "param R = 4, L = 32;\nin X[R, L]: f32;\nout Y[R, L]: f32;\n"
+			 "tmp mx[R], sm[R]: f32;\n",
+			 cases[c].body);
+		analysed a = analyse(cases[c].what, src);
+		if (a.work) {
+			double rows = 0, len = 0;
+			int n = 0;
+			for (int i = 0; i < a.p->nstmts; i++)
+				if (a.work->stmt[i].stat_rows > 0) {
+					rows = a.work->stmt[i].stat_rows;
+					len = a.work->stmt[i].stat_len;
+					n++;
+				}
+			CHECKF(n <= 1 && rows == cases[c].rows && len == cases[c].len,
+			      "%s: %d statement(s), rows %.0f x L %.0f, want %.0f x %.0f",
+			      cases[c].what, n, rows, len, cases[c].rows, cases[c].len);
+			printf("  %-48s %s", cases[c].what, rows ? "" : "no rule\n");
+			if (rows)
+				printf("%.0f rows x L = %.0f\n", rows, len);
+		}
+		analysed_free(&a);
+	}
+}
+
 int main(void)
 {
 	int every = sample_every();
@@ -1393,8 +1711,14 @@ int main(void)
 		test_attention(64, 16, false, every, &s);
 		total += s;
 	}
+	const int sm_sizes[][2] = {{4, 64}, {8, 256}, {16, 512}};
+	for (size_t i = 0; i < sizeof sm_sizes / sizeof sm_sizes[0]; i++) {
+		test_softmax(sm_sizes[i][0], sm_sizes[i][1], &s);
+		total += s;
+	}
 	test_intermediate_not_eligible();
 	test_pairs_preconditions();
+	test_row_stat_preconditions();
 	printf("\n%.1f s in all\n", total);
 	if (failures) {
 		fprintf(stderr, "test_bounds: %d failure(s)\n", failures);
