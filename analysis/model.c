@@ -95,40 +95,6 @@ isl_set *solar_isl_set(isl_ctx *ctx, const char *text)
 	return s;
 }
 
-/* Value of an expression built from literals and consts (step sizes, divisors). */
-static int64_t const_value(const solar_program *p, const solar_expr *e)
-{
-	switch (e->kind) {
-	case SOLAR_E_INT:
-		return e->ival;
-	case SOLAR_E_CONST:
-		return p->consts[e->sym].value;
-	case SOLAR_E_PARAM:
-		return p->params[e->sym].value;
-	case SOLAR_E_NEG:
-		return -const_value(p, e->args[0]);
-	case SOLAR_E_BIN: {
-		int64_t a = const_value(p, e->args[0]), b = const_value(p, e->args[1]);
-		switch (e->binop) {
-		case SOLAR_OP_ADD:
-			return a + b;
-		case SOLAR_OP_SUB:
-			return a - b;
-		case SOLAR_OP_MUL:
-			return a * b;
-		case SOLAR_OP_FLOORDIV:
-			return b ? (a / b - ((a % b != 0) && ((a < 0) != (b < 0)))) : 0;
-		case SOLAR_OP_MOD:
-			return b ? ((a % b) + b) % b : 0;
-		default:
-			return 0;
-		}
-	}
-	default:
-		return 0;
-	}
-}
-
 /* Whether an expression contains no iterator and (in symbolic mode) no param. */
 static bool is_constant(const solar_model *m, const solar_expr *e)
 {
@@ -147,7 +113,7 @@ static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
 {
 	const solar_program *p = m->prog;
 	if (is_constant(m, e) && e->kind != SOLAR_E_INT) {
-		int64_t v = const_value(p, e);
+		int64_t v = solar_ir_eval_const(p, e);
 		solar_buf_printf(b, v < 0 ? "(%lld)" : "%lld", (long long)v);
 		return;
 	}
@@ -171,12 +137,12 @@ static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
 		case SOLAR_OP_FLOORDIV:
 			solar_buf_printf(b, "floor((");
 			print_aff(m, b, e->args[0]);
-			solar_buf_printf(b, ")/%lld)", (long long)const_value(p, e->args[1]));
+			solar_buf_printf(b, ")/%lld)", (long long)solar_ir_eval_const(p, e->args[1]));
 			return;
 		case SOLAR_OP_MOD:
 			solar_buf_printf(b, "((");
 			print_aff(m, b, e->args[0]);
-			solar_buf_printf(b, ") mod %lld)", (long long)const_value(p, e->args[1]));
+			solar_buf_printf(b, ") mod %lld)", (long long)solar_ir_eval_const(p, e->args[1]));
 			return;
 		default:
 			solar_buf_printf(b, "(");

@@ -46,37 +46,6 @@ typedef struct {
 	unsigned iters;
 } acc_info;
 
-/* Value of an iterator-free expression (literals, consts, params at their values); an
- * iterator counts as 0, which is its value's contribution when its coefficient is 0. */
-static int64_t const_value(const solar_program *p, const solar_expr *e)
-{
-	switch (e->kind) {
-	case SOLAR_E_INT:
-		return e->ival;
-	case SOLAR_E_CONST:
-		return p->consts[e->sym].value;
-	case SOLAR_E_PARAM:
-		return p->params[e->sym].value;
-	case SOLAR_E_NEG:
-		return -const_value(p, e->args[0]);
-	case SOLAR_E_BIN: {
-		int64_t a = const_value(p, e->args[0]), b = const_value(p, e->args[1]);
-		switch (e->binop) {
-		case SOLAR_OP_ADD:
-			return a + b;
-		case SOLAR_OP_SUB:
-			return a - b;
-		case SOLAR_OP_MUL:
-			return a * b;
-		default:
-			return 0;
-		}
-	}
-	default:
-		return 0;
-	}
-}
-
 /* Coefficients of the loops of s in an index (coef[k] for loop k); false when the index is not
  * of the form sum c_k x_k + c (the front end has checked that it is affine). */
 static bool index_coefs(const solar_program *p, const solar_stmt *s, const solar_expr *e,
@@ -116,8 +85,7 @@ static bool index_coefs(const solar_program *p, const solar_stmt *s, const solar
 		if (e->binop == SOLAR_OP_MUL) {
 			if (!a_const && !b_const)
 				return false;
-			int64_t f =
-			    a_const ? const_value(p, e->args[0]) : const_value(p, e->args[1]);
+			int64_t f = solar_ir_eval_const(p, e->args[a_const ? 0 : 1]);
 			for (int k = 0; k < s->depth; k++)
 				coef[k] = (a_const ? b[k] : coef[k]) * f;
 			return true;

@@ -239,6 +239,13 @@ int solar_fn_max_args(solar_fn f);
 const char *solar_binop_text(solar_binop op); /* "+", "//", "and", ... */
 const char *solar_assign_text(solar_assign_op op); /* "=", "+=", "max=", ... */
 
+/* Number of elements of a tensor at the current param values. */
+int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);
+/* Value of an integer expression of literals, consts and params (at their current values) with
+ * + - * // % and unary minus; an iterator or anything else counts as 0.  For expressions the
+ * front end has checked (step sizes, divisors, extents), so no overflow can occur. */
+int64_t solar_ir_eval_const(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e);
+
 /* Writes the program in canonical AIR (what `solar fmt` prints). */
 void solar_ir_print(SOLAR_KEEP const solar_program *p, FILE *out);
 void solar_ir_print_expr(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e, FILE *out);

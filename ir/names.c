@@ -111,3 +111,44 @@ int solar_fn_max_args(solar_fn f)
 {
 	return f == SOLAR_FN_MAX || f == SOLAR_FN_MIN ? -1 : solar_fn_min_args(f);
 }
+
+int64_t solar_tensor_elements(const solar_tensor *t)
+{
+	int64_t n = 1;
+	for (int k = 0; k < t->rank; k++)
+		n *= t->extent[k];
+	return n;
+}
+
+int64_t solar_ir_eval_const(const solar_program *p, const solar_expr *e)
+{
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		return e->ival;
+	case SOLAR_E_CONST:
+		return p->consts[e->sym].value;
+	case SOLAR_E_PARAM:
+		return p->params[e->sym].value;
+	case SOLAR_E_NEG:
+		return -solar_ir_eval_const(p, e->args[0]);
+	case SOLAR_E_BIN: {
+		int64_t a = solar_ir_eval_const(p, e->args[0]), b = solar_ir_eval_const(p, e->args[1]);
+		switch (e->binop) {
+		case SOLAR_OP_ADD:
+			return a + b;
+		case SOLAR_OP_SUB:
+			return a - b;
+		case SOLAR_OP_MUL:
+			return a * b;
+		case SOLAR_OP_FLOORDIV: /* floor division, as in Python */
+			return b ? a / b - ((a % b != 0) && ((a < 0) != (b < 0))) : 0;
+		case SOLAR_OP_MOD: /* the sign of the divisor */
+			return b ? ((a % b) + b) % b : 0;
+		default:
+			return 0;
+		}
+	}
+	default:
+		return 0;
+	}
+}

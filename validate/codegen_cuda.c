@@ -177,14 +177,6 @@ static const char *npy_ctype(solar_npy_type t)
 	return names[t];
 }
 
-static int64_t elements(const solar_tensor *t)
-{
-	int64_t n = 1;
-	for (int k = 0; k < t->rank; k++)
-		n *= t->extent[k];
-	return n;
-}
-
 /* Whether a launch writes tensor t. */
 static bool writes(const solar_program *p, const solar_launch *l, int t)
 {
@@ -280,7 +272,7 @@ char *solar_codegen_cuda(const solar_program *p, const char *file, const solar_p
 		const solar_tensor *t = &p->tensors[i];
 		const char *st = solar_emit_storage(t->dtype);
 		char n[48];
-		snprintf(n, sizeof n, "%" PRId64 "LL", elements(t));
+		snprintf(n, sizeof n, "%" PRId64 "LL", solar_tensor_elements(t));
 		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT) {
 			solar_npy_type nt = in_type[i];
 			fprintf(out, "extern \"C\" __global__ void solar_in_%s(const %s *__restrict__ src, "

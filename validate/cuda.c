@@ -256,19 +256,6 @@ static int wait_event(gpu *g, CUevent ev, const char *what)
 	}
 }
 
-static int64_t elements(const solar_tensor *t)
-{
-	int64_t n = 1;
-	for (int k = 0; k < t->rank; k++)
-		n *= t->extent[k];
-	return n;
-}
-
-static int dtype_bytes(solar_dtype t)
-{
-	return solar_dtype_bytes(t);
-}
-
 static char *path_in(const char *dir, const char *prefix, const char *name, const char *ext)
 {
 	size_t n = strlen(dir) + strlen(prefix) + strlen(name) + strlen(ext) + 4;
@@ -417,11 +404,11 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 	/* Tensors: inputs converted on the device, out and tmp poisoned. */
 	for (int i = 0; i < nt; i++) {
 		const solar_tensor *t = &p->tensors[i];
-		int64_t n = elements(t);
+		int64_t n = solar_tensor_elements(t);
 		char what[300], fn[300];
 		snprintf(what, sizeof what, "allocating %s (%" PRId64 " bytes)", t->name,
-			 n * dtype_bytes(t->dtype));
-		if (check(&g, x.MemAlloc(&buf[i], (size_t)(n * dtype_bytes(t->dtype))), what))
+			 n * solar_dtype_bytes(t->dtype));
+		if (check(&g, x.MemAlloc(&buf[i], (size_t)(n * solar_dtype_bytes(t->dtype))), what))
 			goto done;
 		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT) {
 			CUdeviceptr stage = 0;
@@ -487,7 +474,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 			continue;
 		bool widened;
 		solar_npy_type ot = solar_npy_out_type(t->dtype, &widened);
-		int64_t n = elements(t);
+		int64_t n = solar_tensor_elements(t);
 		size_t bytes = (size_t)n * (size_t)solar_npy_size(ot);
 		void *host = malloc(bytes ? bytes : 1);
 		CUdeviceptr from = buf[i], stage = 0;
