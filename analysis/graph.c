@@ -160,6 +160,16 @@ static const char *combine_op(const solar_expr *e)
 	return "const";
 }
 
+static bool reads(const solar_expr *e, int tensor)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym == tensor)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (reads(e->args[i], tensor))
+			return true;
+	return false;
+}
+
 static bool uses(const solar_expr *e, int it)
 {
 	if (e->kind == SOLAR_E_ITER && e->sym == it)
@@ -218,17 +228,9 @@ void solar_graph_print(const solar_graph *g, bool dot, FILE *out)
 		}
 		/* inputs: reads of tensors classed as inputs */
 		for (int i = 0; i < p->nstmts; i++)
-			for (int t = 0; t < p->ntensors; t++) {
-				if (g->tclass[t] != SOLAR_TC_INPUT)
-					continue;
-				char buf[4096];
-				FILE *mem = fmemopen(buf, sizeof buf, "w");
-				int n = 0;
-				print_operands(p, p->stmts[i]->value, &n, mem);
-				fclose(mem);
-				if (strstr(buf, p->tensors[t].name))
+			for (int t = 0; t < p->ntensors; t++)
+				if (g->tclass[t] == SOLAR_TC_INPUT && reads(p->stmts[i]->value, t))
 					fprintf(out, "  \"in_%s\" -> S%d;\n", p->tensors[t].name, i);
-			}
 		fputs("}\n", out);
 		return;
 	}

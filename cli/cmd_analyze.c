@@ -256,6 +256,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 				m->total_s > 0 ? hr : "");
 	}
 	fputs("\n", out);
+	if (!p->nstmts)
+		fputs("The program has no statements: there is no work to bound.\n", out);
 	if (b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s)
 		fprintf(out, "Fusion gap: unfused/fused = %.3gx (intermediates written and read "
 			     "back: %sB of DRAM traffic beyond compulsory).\n",
