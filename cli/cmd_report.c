@@ -248,8 +248,11 @@ static bool contains_ci(const char *hay, const char *needle)
 }
 
 /* Kernel durations from `ncu --csv --page raw --metrics gpu__time_duration.sum` (docs/report.md,
- * "Nsight Compute"): rows matched to AIR kernels by name, else by launch order. */
-static double ncu_times(ctx *c, const char *file, entry *e)
+ * "Nsight Compute") of `runs` forward passes: the measured time is the sum of all rows / runs
+ * (the original may launch kernels the AIR does not have: transposes, memsets); rows are
+ * matched to AIR kernels by name when each AIR kernel is named exactly `runs` times, else by
+ * launch order when there are exactly runs x kernels rows, else per-kernel times are unknown. */
+static double ncu_times(ctx *c, const char *file, entry *e, int runs)
 {
 	int32_t len;
 	char *text = solar_read_file(file, &len);
@@ -261,8 +264,10 @@ static double ncu_times(ctx *c, const char *file, entry *e)
 	char *p = text;
 	while (!strncmp(p, "==", 2) && strchr(p, '\n'))
 		p = strchr(p, '\n') + 1;
-	char *head[64], *f[64];
-	int nh = csv_record(&p, head, 64), col_name = -1, col_time = -1, col_id = -1;
+	/* ncu's raw page has hundreds of columns (every device attribute): room for all */
+	enum { MAX_COLS = 4096 };
+	char **head = malloc(sizeof *head * MAX_COLS), **f = malloc(sizeof *f * MAX_COLS);
+	int nh = csv_record(&p, head, MAX_COLS), col_name = -1, col_time = -1, col_id = -1;
 	for (int i = 0; i < nh; i++) {
 		if (!strcmp(head[i], "gpu__time_duration.sum"))
 			col_time = i;
@@ -277,6 +282,8 @@ static double ncu_times(ctx *c, const char *file, entry *e)
 		input_error(c, file, "line 1",
 			    "expected the columns \"Kernel Name\" and \"gpu__time_duration.sum\" "
 			    "(ncu --csv --page raw --metrics gpu__time_duration.sum)");
+		free(head);
+		free(f);
 		free(text);
 		return -1;
 	}
@@ -285,7 +292,7 @@ static double ncu_times(ctx *c, const char *file, entry *e)
 	char **kname = malloc(sizeof *kname * (size_t)cap);
 	double scale = 1e-9; /* gpu__time_duration is in nanoseconds unless a unit row says */
 	int n;
-	while ((n = csv_record(&p, f, 64)) >= 0) {
+	while ((n = csv_record(&p, f, MAX_COLS)) >= 0) {
 		line++;
 		if (n <= col_time || n <= col_name)
 			continue;
@@ -332,30 +339,22 @@ static double ncu_times(ctx *c, const char *file, entry *e)
 		if (owner[i] >= 0)
 			hits[owner[i]]++;
 	}
-	int runs = nr;
-	for (int k = 0; k < e->nkernels && by_name; k++) {
-		if (!hits[k])
-			by_name = false;
-		else if (hits[k] < runs)
-			runs = hits[k];
-	}
+	for (int k = 0; k < e->nkernels && by_name; k++)
+		by_name = hits[k] == runs;
+	bool per_kernel = true;
 	if (!by_name) {
-		if (nr % e->nkernels) {
-			input_error(c, file, NULL,
-				    "%d kernel rows: neither every AIR kernel matched by name (%s...) "
-				    "nor a multiple of the %d AIR kernels for matching by launch order",
-				    nr, e->kernel[0].name, e->nkernels);
-			free(owner);
-			free(hits);
-			goto done;
-		}
-		runs = nr / e->nkernels;
+		per_kernel = nr == runs * e->nkernels;
 		for (int i = 0; i < nr; i++)
-			owner[i] = i % e->nkernels;
+			owner[i] = per_kernel ? i % e->nkernels : -1;
+		if (!per_kernel)
+			fprintf(stderr,
+				"solar: %s: %d kernel rows for %d run(s) of %d AIR kernel(s), and the "
+				"AIR kernel names do not each match %d row(s): only the total is used\n",
+				file, nr, runs, e->nkernels, runs);
 	}
 	total = 0;
 	for (int k = 0; k < e->nkernels; k++)
-		e->kernel[k].measured_s = 0;
+		e->kernel[k].measured_s = per_kernel ? 0 : -1;
 	for (int i = 0; i < nr; i++) {
 		total += dur[i] / runs;
 		if (owner[i] >= 0)
@@ -372,6 +371,8 @@ done:
 		free(kname[i]);
 	free(kname);
 	free(dur);
+	free(head);
+	free(f);
 	free(text);
 	return total;
 }
@@ -387,6 +388,7 @@ static bool ends_with(const char *s, const char *suffix)
 static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 {
 	const char *file = NULL, *kind = NULL;
+	int runs = 1;
 	char where[96];
 	snprintf(where, sizeof where, "%s.measured", path);
 	if (cJSON_IsNumber(m)) {
@@ -409,12 +411,27 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		   (!strcmp(m->child->string, "validate") || !strcmp(m->child->string, "ncu"))) {
 		file = m->child->valuestring;
 		kind = m->child->string;
+	} else if (cJSON_IsObject(m) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "ncu")) &&
+		   cJSON_GetArraySize(m) == 2) {
+		/* {"ncu": FILE, "runs": N}: the export covers N forward passes */
+		const cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "runs");
+		if (!cJSON_IsNumber(r) || r->valuedouble < 1 || r->valuedouble > 1e6 ||
+		    r->valuedouble != (int)r->valuedouble) {
+			char w2[128];
+			snprintf(w2, sizeof w2, "%s.runs", where);
+			input_error(c, c->file, w2, "expected a positive integer (forward passes "
+						    "the ncu export covers)");
+			return;
+		}
+		runs = (int)r->valuedouble;
+		file = cJSON_GetObjectItemCaseSensitive(m, "ncu")->valuestring;
+		kind = "ncu";
 	}
 	if (!kind) {
 		input_error(c, c->file, where,
 			    "expected a time (0.0012 or \"1.2ms\"), a file (*.json from solar "
 			    "validate --json, *.csv from ncu --csv), or {\"validate\": FILE} or "
-			    "{\"ncu\": FILE}");
+			    "{\"ncu\": FILE, \"runs\": N}");
 		return;
 	}
 	char *full = resolve(c, file);
@@ -424,7 +441,7 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 	bool failed = false, had_error = c->error;
 	c->error = false;
 	if (!strcmp(kind, "ncu"))
-		e->measured_s = ncu_times(c, full, e);
+		e->measured_s = ncu_times(c, full, e, runs);
 	else
 		e->measured_s = validate_time(c, full, &failed);
 	if (c->error)
@@ -717,6 +734,14 @@ static void gate(const solar_opts *o, const ctx *c, entry *e)
 	double limit = e->max_headroom > 0 ? e->max_headroom : o->has_max_headroom ? o->max_headroom : -1;
 	if (h > 0 && limit > 0 && r6(h) > limit)
 		add_reason(e, "headroom %.3gx > %.3gx", h, limit);
+	/* A time below a fused or cache-aware bound is impossible: the measurement is wrong (a
+	 * partial ncu export, the wrong runs count, a warm cache the bound already allows for...)
+	 * or solar is, and either way the report must not pass it (docs/soundness.md). */
+	double hf = entry_headroom(e, SOLAR_BOUND_FUSED);
+	if (hf > 0 && r6(hf) < 1)
+		add_reason(e, "measured %.3gx the fused bound: below the speed of light, so the "
+			      "measurement or solar is wrong",
+			   hf);
 	if (h > 0 && e->has_base && e->base_headroom > 0 && o->has_max_regression) {
 		double change = r6(h) / e->base_headroom - 1;
 		if (change > o->max_regression + 1e-12)

@@ -91,6 +91,24 @@ svg)
     render "$s"
   done
   ;;
+ncu-h200)
+  # Real Nsight Compute exports from an H200 (2 forward passes each, bench/ncu_forward.py;
+  # 265 columns, a "ns" unit row, thousands separators); conv2d_3x3's cuDNN launches 4
+  # kernels per pass for 1 AIR kernel, so only its total is used.
+  cd ncu-h200 || exit 1
+  "$solar" report manifest.json >"$t/out" 2>"$t/err"
+  expect_rc 0 $? ncu-h200
+  compare expected.md "$t/out"
+  compare expected.err "$t/err"
+  ;;
+below-sol)
+  # The same export read as 8 passes: 43.8 us, below the fused bound of 58.4 us, which no run
+  # can beat: the report must fail it rather than pass an impossible headroom.
+  cd ncu-h200 || exit 1
+  "$solar" report below_sol.json >"$t/out" 2>"$t/err"
+  expect_rc 1 $? below-sol
+  grep -q "below the speed of light" "$t/out" || { echo "no below-SOL reason:"; cat "$t/out"; fail=1; }
+  ;;
 *)
   echo "unknown case $case"; exit 2 ;;
 esac
