@@ -9,7 +9,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -111,6 +114,44 @@ static const struct {
 	{"validate", solar_cmd_validate},
 };
 
+/* The time limit: exact polyhedral analysis of a hostile program (thousands of kernels over
+ * one tensor) can take super-linear time that ISL's operation budget does not catch, so every
+ * command but validate (whose child processes have their own --timeout) runs under a wall-clock
+ * limit, SOLAR_TIME_LIMIT seconds (default 120, 0 for none), and ends with a clear error. */
+static void time_limit_hit(int sig)
+{
+	static const char msg[] =
+		"solar: error: the analysis exceeded its time limit (SOLAR_TIME_LIMIT seconds, "
+		"default 120) and was stopped; the program is too large or too irregular for exact "
+		"analysis in that time\n";
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+		/* nothing more can be done in a signal handler */
+	}
+	_exit(SOLAR_EXIT_ERRORS);
+}
+
+static void arm_time_limit(void)
+{
+	const char *env = getenv("SOLAR_TIME_LIMIT");
+	long seconds = 120;
+	if (env && *env) {
+		char *end;
+		seconds = strtol(env, &end, 10);
+		if (*end || seconds < 0) {
+			fprintf(stderr, "solar: SOLAR_TIME_LIMIT must be a number of seconds, not "
+					"'%s'; using 120\n",
+				env);
+			seconds = 120;
+		}
+	}
+	if (!seconds)
+		return;
+	signal(SIGALRM, time_limit_hit);
+	struct itimerval t = {.it_value = {.tv_sec = seconds}};
+	setitimer(ITIMER_REAL, &t, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -131,6 +172,8 @@ int main(int argc, char **argv)
 			run = commands[i].run;
 	if (!run)
 		return bad_usage("unknown command '%s'", argv[1]);
+	if (strcmp(argv[1], "validate"))
+		arm_time_limit();
 
 	solar_opts o = {.cmd = argv[1], .measured_s = -1, .math = SOLAR_MATH_STRICT};
 	o.files = calloc((size_t)argc, sizeof *o.files);

@@ -1,0 +1,27 @@
+#!/bin/sh
+# A hostile program (500 kernels rewriting one tmp tensor: its exact dataflow takes super-linear
+# time) must end with the time-limit error, exit 1, in about SOLAR_TIME_LIMIT seconds.
+solar=$1
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+{
+  printf 'air 1;\nparam N = 64;\nin a[N]: f32;\nout b[N]: f32;\ntmp t[N]: f32;\n'
+  printf 'for i in 0..N { t[i] = a[i]; }\n'
+  k=0; while [ $k -lt 500 ]; do printf 'for i in 0..N { t[i] = t[i] + 1; }\n'; k=$((k + 1)); done
+  printf 'for i in 0..N { b[i] = t[i]; }\n'
+} >"$t/many.air"
+start=$(date +%s)
+SOLAR_TIME_LIMIT=1 "$solar" check "$t/many.air" >"$t/out" 2>"$t/err"
+rc=$?
+took=$(( $(date +%s) - start ))
+fail=0
+[ "$rc" = 1 ] || { echo "exit status $rc, expected 1"; fail=1; }
+grep -q "exceeded its time limit" "$t/err" || { echo "no time-limit message:"; cat "$t/err"; fail=1; }
+[ "$took" -le 5 ] || { echo "took $took s with a 1 s limit"; fail=1; }
+# A bad value is reported and the default applies.
+printf 'air 1;\nin a[4]: f32;\nout b[4]: f32;\nfor i in 0..4 { b[i] = a[i]; }\n' >"$t/small.air"
+SOLAR_TIME_LIMIT=abc "$solar" check "$t/small.air" 2>"$t/err2"
+rc=$?
+[ "$rc" = 0 ] || { echo "exit status $rc with SOLAR_TIME_LIMIT=abc, expected 0"; fail=1; }
+grep -q "SOLAR_TIME_LIMIT must be a number of seconds" "$t/err2" ||
+  { echo "no message for a bad SOLAR_TIME_LIMIT:"; cat "$t/err2"; fail=1; }
+exit $fail
