@@ -9,6 +9,8 @@
  * block (if/else branches are items of the enclosing block, since they add no loop), a band
  * for each loop over its iterator, and within a statement a sequence that puts its reads
  * before its write.  ISL's dataflow analysis is much faster on a tree than on a flat map.
+ * Dataflow runs one kernel at a time (flow_kernel), which keeps its cost near linear in the
+ * number of kernels.
  */
 #include "model.h"
 
@@ -566,7 +568,7 @@ static isl_schedule *sched_block(const solar_model *m, const solar_block *blk, i
 	return s;
 }
 
-int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
+int solar_model_flow_global(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
 {
 	/* Reads of tensors that no statement writes have no source: they skip the analysis. */
 	bool *written = calloc((size_t)m->prog->ntensors + 1, sizeof *written);
@@ -623,5 +625,148 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	isl_union_flow_free(flow);
 	if ((dep && !*dep) || (no_source && !*no_source))
 		return -1;
+	return 0;
+}
+
+/* ---- incremental dataflow: one kernel at a time ---- */
+
+typedef struct {
+	isl_union_map *to_reads; /* W -> R (and W -> E) */
+	isl_union_map *last;     /* T<t>[e] -> W: the last write of each element so far */
+} flow_split;
+
+/* Splits a kernel's dependences: into its reads, or into its L<t> "last write" sinks (turned
+ * around and renamed T<t>[e] -> W). */
+static isl_stat split_dep(isl_map *map, void *user)
+{
+	flow_split *f = user;
+	const char *sink = isl_map_get_tuple_name(map, isl_dim_out);
+	if (sink && sink[0] == 'L') {
+		char name[32];
+		snprintf(name, sizeof name, "T%s", sink + 1);
+		map = isl_map_set_tuple_name(isl_map_reverse(map), isl_dim_in, name);
+		f->last = isl_union_map_add_map(f->last, map);
+	} else {
+		f->to_reads = isl_union_map_add_map(f->to_reads, map);
+	}
+	return isl_stat_ok;
+}
+
+/* The dataflow of kernel k alone (its reads and "last write" sinks against its writes), then
+ * its upward-exposed reads resolved through the last writes of the kernels before it.  This is
+ * exact: a read's source is the last write before it, which is in its own kernel if that
+ * kernel wrote the element before the read, else the last write of the element before the
+ * kernel.  Cost grows with the kernels one by one instead of all writes against all reads. */
+static int flow_kernel(const solar_model *m, int k, const bool *written, isl_union_map **last,
+		       isl_union_map **dep, isl_union_set **nosrc)
+{
+	const solar_program *p = m->prog;
+	isl_space *sp = isl_space_params_alloc(m->ctx, 0);
+	isl_union_map *sink = isl_union_map_empty(isl_space_copy(sp));
+	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));
+	isl_union_map *lw = isl_union_map_empty(sp);
+	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
+	if (kern) {
+		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
+		for (int r = 0; r < m->nrefs; r++) {
+			const solar_ref *ref = &m->refs[r];
+			if (ref->stmt < first || ref->stmt >= last_stmt)
+				continue;
+			if (ref->write)
+				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
+			else if (written[ref->tensor])
+				sink = isl_union_map_add_map(sink, isl_map_copy(ref->access));
+			else
+				*nosrc = isl_union_set_add_set(*nosrc,
+							       isl_map_domain(isl_map_copy(ref->access)));
+		}
+		/* L<t>[e] -> T<t>[e] for every element the kernel writes */
+		isl_union_set *elems = isl_union_map_range(isl_union_map_copy(src));
+		isl_union_map *id = isl_union_set_identity(elems);
+		isl_map_list *l = isl_union_map_get_map_list(id);
+		for (int i = 0; i < isl_map_list_n_map(l); i++) {
+			isl_map *mp = isl_map_list_get_map(l, i);
+			char name[32];
+			snprintf(name, sizeof name, "L%s", isl_map_get_tuple_name(mp, isl_dim_out) + 1);
+			lw = isl_union_map_add_map(lw, isl_map_set_tuple_name(mp, isl_dim_in, name));
+		}
+		isl_map_list_free(l);
+		isl_union_map_free(id);
+	} else { /* the END reader of every out/inout element, after all kernels */
+		for (int t = 0; t < p->ntensors; t++)
+			if (p->tensors[t].role == SOLAR_ROLE_OUT || p->tensors[t].role == SOLAR_ROLE_INOUT)
+				sink = isl_union_map_add_map(sink, solar_model_end_access(m, t));
+	}
+	isl_union_map *exposed; /* reads not fed inside the kernel: R[i] -> T[e] */
+	flow_split f = {isl_union_map_empty(isl_union_map_get_space(*last)),
+			isl_union_map_empty(isl_union_map_get_space(*last))};
+	if (kern && isl_union_map_is_empty(src) == isl_bool_false) {
+		isl_schedule *sched = sched_block(m, &kern->body, 0);
+		isl_union_set *ldom = isl_union_map_domain(isl_union_map_copy(lw));
+		sched = seq(sched, isl_schedule_from_domain(ldom));
+		isl_union_access_info *ai =
+			isl_union_access_info_from_sink(isl_union_map_union(isl_union_map_copy(sink), lw));
+		ai = isl_union_access_info_set_must_source(ai, src);
+		ai = isl_union_access_info_set_schedule(ai, sched);
+		isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
+		if (!flow) {
+			isl_union_map_free(sink);
+			isl_union_map_free(f.to_reads);
+			isl_union_map_free(f.last);
+			return -1;
+		}
+		isl_union_map *d = isl_union_flow_get_must_dependence(flow);
+		exposed = isl_union_flow_get_must_no_source(flow);
+		isl_union_flow_free(flow);
+		isl_union_map_foreach_map(d, split_dep, &f);
+		isl_union_map_free(d);
+		/* the L sinks always have a source; keep only real reads */
+		exposed = isl_union_map_intersect(exposed, isl_union_map_copy(sink));
+	} else {
+		isl_union_map_free(src);
+		isl_union_map_free(lw);
+		exposed = isl_union_map_copy(sink);
+	}
+	isl_union_map_free(sink);
+	/* exposed reads take the last write before the kernel, if any */
+	isl_union_map *before = isl_union_map_apply_range(isl_union_map_copy(exposed),
+							  isl_union_map_copy(*last));
+	*nosrc = isl_union_set_union(
+		*nosrc, isl_union_set_subtract(isl_union_map_domain(exposed),
+					       isl_union_map_domain(isl_union_map_copy(before))));
+	*dep = isl_union_map_union(*dep, isl_union_map_union(f.to_reads, isl_union_map_reverse(before)));
+	/* the kernel's last writes replace the earlier ones on the elements it wrote */
+	isl_union_set *mine = isl_union_map_domain(isl_union_map_copy(f.last));
+	*last = isl_union_map_union(isl_union_map_subtract_domain(*last, mine), f.last);
+	return *dep && *nosrc && *last ? 0 : -1;
+}
+
+int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
+{
+	bool *written = calloc((size_t)m->prog->ntensors + 1, sizeof *written);
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].write)
+			written[m->refs[r].tensor] = true;
+	isl_union_map *d = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	isl_union_set *ns = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
+	isl_union_map *last = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+	int rc = 0;
+	for (int k = 0; k <= m->prog->nkernels && rc == 0; k++)
+		rc = flow_kernel(m, k, written, &last, &d, &ns);
+	free(written);
+	isl_union_map_free(last);
+	if (rc < 0 || !d || !ns) {
+		isl_union_map_free(d);
+		isl_union_set_free(ns);
+		return -1;
+	}
+	if (dep)
+		*dep = d;
+	else
+		isl_union_map_free(d);
+	if (no_source)
+		*no_source = ns;
+	else
+		isl_union_set_free(ns);
 	return 0;
 }

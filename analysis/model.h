@@ -62,6 +62,10 @@ __isl_give isl_union_map *solar_model_accesses(const solar_model *m, bool write,
  * Either output may be NULL when not needed.  Returns -1 on ISL failure. */
 int solar_model_flow(const solar_model *m, __isl_give isl_union_map **dep,
 		     __isl_give isl_union_set **no_source);
+/* The same computed over the whole program at once (the original formulation, kept to check
+ * the incremental one in tests/unit/test_flow.c). */
+int solar_model_flow_global(const solar_model *m, __isl_give isl_union_map **dep,
+			    __isl_give isl_union_set **no_source);
 /* The access relation of the END reader of tensor t: E<t>[...] -> T<t>[...]. */
 __isl_give isl_map *solar_model_end_access(const solar_model *m, int t);
 
