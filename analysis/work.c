@@ -323,6 +323,59 @@ static const solar_expr *uncast(const solar_expr *e)
 	return e;
 }
 
+/* The instances of statement `src` that feed the read instances of ref `r` (src -> read). */
+static isl_map *fed_by(const solar_model *m, isl_union_map *dep, int src, int r)
+{
+	isl_space *space = isl_space_map_from_domain_and_range(
+	    isl_set_get_space(m->domain[src]),
+	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
+	return isl_union_map_extract_map(dep, space);
+}
+
+static bool count_eq(isl_set *a, isl_val *b)
+{
+	isl_val *n = a ? solar_count_set(a, NULL) : NULL;
+	bool eq = n && b && isl_val_eq(n, b) == isl_bool_true;
+	isl_val_free(n);
+	return eq;
+}
+
+/* The implicit read of its own target by reduction statement i, or -1. */
+static int target_ref(const solar_model *m, int i)
+{
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == i && !m->refs[r].write && !m->refs[r].expr &&
+		    m->refs[r].tensor == m->prog->stmts[i]->tensor)
+			return r;
+	return -1;
+}
+
+/* Whether the instances of reduction statement i form one chain per element of its target:
+ * every instance but the first of an element reads the value the previous instance wrote,
+ * with no other write in between.  Exact on the dataflow: the instances whose target read
+ * statement i fed number |D| - |elements written|. */
+static bool one_chain_per_element(const solar_model *m, isl_union_map *dep, int i, int target,
+				  isl_val *instances)
+{
+	isl_map *chain = fed_by(m, dep, i, target);
+	isl_set *links = chain ? isl_map_range(chain) : NULL;
+	isl_set *elems = isl_set_apply(isl_set_copy(m->domain[i]),
+				       isl_map_copy(m->refs[m->write_ref[i]].access));
+	isl_val *n_links = links ? solar_count_set(links, NULL) : NULL;
+	isl_val *n_el = elems ? solar_count_set(elems, NULL) : NULL;
+	bool ok = false;
+	if (n_links && n_el && instances) {
+		isl_val *sum = isl_val_add(isl_val_copy(n_links), isl_val_copy(n_el));
+		ok = sum && isl_val_eq(sum, instances) == isl_bool_true;
+		isl_val_free(sum);
+	}
+	isl_val_free(n_links);
+	isl_val_free(n_el);
+	isl_set_free(links);
+	isl_set_free(elems);
+	return ok;
+}
+
 /* Preconditions of rule "complete pairs" on the program (docs/bounds.md, "cache-aware"; the
  * statement's shape is checked in segment.c).  Statement i is a contraction T[o] += X * Y whose
  * operands, casts aside, are reads of two distinct `in` tensors, and the d multiply-adds of
@@ -344,52 +397,12 @@ static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool
 	if (x->kind != SOLAR_E_ACCESS || y->kind != SOLAR_E_ACCESS || x->sym == y->sym ||
 	    p->tensors[x->sym].role != SOLAR_ROLE_IN || p->tensors[y->sym].role != SOLAR_ROLE_IN)
 		return false;
-	int target = -1; /* the implicit read of the reduction's target */
-	for (int r = 0; r < m->nrefs; r++)
-		if (m->refs[r].stmt == i && !m->refs[r].write && !m->refs[r].expr &&
-		    m->refs[r].tensor == s->tensor)
-			target = r;
-	if (target < 0)
-		return false;
-	isl_space *space = isl_space_map_from_domain_and_range(
-	    isl_set_get_space(m->domain[i]),
-	    isl_space_domain(isl_map_get_space(m->refs[target].access)));
-	isl_set *fed = isl_map_range(isl_union_map_extract_map(dep, space));
-	isl_set *outputs = isl_set_apply(isl_set_copy(m->domain[i]),
-					 isl_map_copy(m->refs[m->write_ref[i]].access));
-	isl_val *nfed = fed ? solar_count_set(fed, NULL) : NULL;
-	isl_val *nout = outputs ? solar_count_set(outputs, NULL) : NULL;
-	bool chained = false;
-	if (nfed && nout) {
-		isl_val *sum = isl_val_add(isl_val_copy(nfed), isl_val_copy(nout));
-		chained = sum && isl_val_eq(sum, instances) == isl_bool_true;
-		isl_val_free(sum);
-	}
-	isl_val_free(nfed);
-	isl_val_free(nout);
-	isl_set_free(fed);
-	isl_set_free(outputs);
-	return chained;
+	int target = target_ref(m, i);
+	return target >= 0 && one_chain_per_element(m, dep, i, target, instances);
 }
 
 /* ---- rule "row statistic" ---- */
 
-/* The instances of statement `src` that feed the read instances of ref `r` (src -> read). */
-static isl_map *fed_by(const solar_model *m, isl_union_map *dep, int src, int r)
-{
-	isl_space *space = isl_space_map_from_domain_and_range(
-	    isl_set_get_space(m->domain[src]),
-	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
-	return isl_union_map_extract_map(dep, space);
-}
-
-static bool count_eq(isl_set *a, isl_val *b)
-{
-	isl_val *n = a ? solar_count_set(a, NULL) : NULL;
-	bool eq = n && b && isl_val_eq(n, b) == isl_bool_true;
-	isl_val_free(n);
-	return eq;
-}
 
 /* The read ref of statement st whose ACCESS expression is e; -1 if none. */
 static int ref_of(const solar_model *m, int st, const solar_expr *e)
@@ -481,32 +494,12 @@ static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt,
 	if (r->tensor != t || r->op == SOLAR_ASSIGN || p->tensors[x].rank != rank + 1 ||
 	    !reads_rows(r->value, x, r->index, rank, &nx) || !nx)
 		return false;
-	int target = -1;
-	for (int q = 0; q < m->nrefs; q++)
-		if (m->refs[q].stmt == ri && !m->refs[q].write && !m->refs[q].expr &&
-		    m->refs[q].tensor == t)
-			target = q;
+	int target = target_ref(m, ri);
 	if (target < 0)
 		return false;
 	isl_val *n_r = solar_count_set(m->domain[ri], NULL);
-	isl_set *elems = isl_set_apply(isl_set_copy(m->domain[ri]),
-				       isl_map_copy(m->refs[m->write_ref[ri]].access));
-	isl_val *n_el = elems ? solar_count_set(elems, NULL) : NULL;
-	isl_map *chain = fed_by(m, dep, ri, target);
-	isl_set *links = chain ? isl_map_range(isl_map_copy(chain)) : NULL;
-	isl_val *n_links = links ? solar_count_set(links, NULL) : NULL;
-	bool ok = n_r && n_el && n_links;
-	if (ok) { /* one chain per element: links = instances - elements */
-		isl_val *sum = isl_val_add(isl_val_copy(n_links), isl_val_copy(n_el));
-		ok = sum && isl_val_eq(sum, n_r) == isl_bool_true;
-		isl_val_free(sum);
-	}
+	bool ok = one_chain_per_element(m, dep, ri, target, n_r);
 	isl_val_free(n_r);
-	isl_val_free(n_el);
-	isl_val_free(n_links);
-	isl_set_free(elems);
-	isl_set_free(links);
-	isl_map_free(chain);
 	if (ok) { /* the chains read every element of X that W reads */
 		isl_set *rd = isl_set_empty(isl_set_get_space(m->shape[x]));
 		for (int q = 0; q < m->nrefs; q++)
