@@ -21,33 +21,18 @@ import torch.nn.functional as F
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "examples"))
+sys.path.insert(0, str(ROOT / "validate"))
+from harness import L2_FLUSH_BYTES, time_torch_cuda  # noqa: E402
 from measure import load  # noqa: E402
 
 WARMUP, RUNS = 3, 15
-FLUSH = None
-
-
-def flush_l2():
-    FLUSH.zero_()
 
 
 def time_fn(fn):
-    with torch.no_grad():
-        for _ in range(WARMUP):
-            fn()
-        torch.cuda.synchronize()
-        ms = []
-        for _ in range(RUNS):
-            flush_l2()
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            torch.cuda.synchronize()
-            ms.append(start.elapsed_time(end) * 1e-3)
-    ms.sort()
-    return {"median_s": ms[len(ms) // 2], "min_s": ms[0]}
+    """The harness's timing (solar validate measures the same way): L2 flushed before each run,
+    CUDA events, median and minimum."""
+    t = time_torch_cuda(torch, fn, WARMUP, RUNS)
+    return {"median_s": t["time_s"], "min_s": t["min_s"]}
 
 
 def extra_paths(name, mod, model, inputs):
@@ -77,11 +62,9 @@ def extra_paths(name, mod, model, inputs):
 
 
 def main():
-    global FLUSH
     out = pathlib.Path(sys.argv[1])
     names = sys.argv[2:] or sorted(p.stem for p in (ROOT / "examples").glob("*.py")
                                    if p.stem != "measure")
-    FLUSH = torch.empty(512 << 20, dtype=torch.uint8, device="cuda")
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = True
     result = {
@@ -89,7 +72,7 @@ def main():
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "flags": {"matmul_allow_tf32": False, "cudnn_allow_tf32": True},
-        "warmup": WARMUP, "runs": RUNS, "l2_flush_bytes": 512 << 20,
+        "warmup": WARMUP, "runs": RUNS, "l2_flush_bytes": L2_FLUSH_BYTES,
         "examples": {},
     }
     for name in names:
