@@ -95,7 +95,8 @@ solar_graph *solar_graph_build(const solar_program *p, solar_diag *d)
 	} else {
 		edge_ctx c = {m, g, 0};
 		isl_union_map_foreach_map(dep, add_edge, &c);
-		qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, cmp_edge);
+		if (g->nedges > 1) /* qsort(NULL, 0) is undefined: no edges, no array */
+			qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, cmp_edge);
 		bool *written = calloc((size_t)p->ntensors + 1, 1), *read = calloc((size_t)p->ntensors + 1, 1);
 		for (int r = 0; r < m->nrefs; r++)
 			(m->refs[r].write ? written : read)[m->refs[r].tensor] = true;
