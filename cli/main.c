@@ -58,7 +58,8 @@ static const char usage[] =
 	"  -h, --help           this text\n"
 	"  --version            print the version\n"
 	"\n"
-	"FILE may be '-' for standard input.  Exit status: 0 ok, 1 errors in the input, 2 usage.\n";
+	"FILE may be '-' for standard input.  Exit status: 0 ok, 1 errors in the input, 2 usage,\n"
+	"environment or time-limit errors.\n";
 
 static int bad_usage(const char *fmt, const char *arg)
 {
@@ -128,7 +129,7 @@ static void time_limit_hit(int sig)
 	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
 		/* nothing more can be done in a signal handler */
 	}
-	_exit(SOLAR_EXIT_ERRORS);
+	_exit(SOLAR_EXIT_USAGE); /* a limit of the environment, not an error in the input */
 }
 
 static void arm_time_limit(void)
