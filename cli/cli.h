@@ -66,6 +66,11 @@ typedef struct {
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out);
 void solar_cli_unload(solar_loaded *l);
 
+/* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: pause it while child
+ * processes or the program under test run, resume it after (main.c).  Not nested. */
+void solar_cli_time_limit_pause(void);
+void solar_cli_time_limit_resume(void);
+
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);
 

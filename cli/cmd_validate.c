@@ -14,6 +14,8 @@
  *      the times and, given --device, the three bounds and the headroom = reference / bound.
  * Exit status: 0 every output matches, 1 a mismatch (or errors in the AIR), 2 usage or
  * environment errors (no harness, no compiler, no GPU, the reference failed).
+ * SOLAR_TIME_LIMIT covers solar's own analysis (steps 1 and the bounds); it is paused during
+ * steps 3 to 5, which run under --timeout.
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
@@ -503,6 +505,9 @@ int solar_cmd_validate(const solar_opts *o)
 	ctx c = {o, harness, dir, air_path, !strcmp(backend, "cuda") ? "cuda" : NULL,
 		 o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S};
 
+	/* From here to the comparison, the reference and the AIR program run under --timeout;
+	 * SOLAR_TIME_LIMIT is for solar's own analysis (before, and the bounds after). */
+	solar_cli_time_limit_pause();
 	if ((rc = harness_run(&c)) != 0)
 		goto done;
 	char *ref_path = join(dir, "ref.json");
@@ -529,6 +534,7 @@ int solar_cmd_validate(const solar_opts *o)
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
+	solar_cli_time_limit_resume();
 	if (dev) {
 		w = solar_work_check_and_count(p, o->math, l.diag);
 		if (w && solar_bounds_compute(w, dev, &b, stderr) == 0)

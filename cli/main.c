@@ -117,8 +117,9 @@ static const struct {
 
 /* The time limit: exact polyhedral analysis of a hostile program (thousands of kernels over
  * one tensor) can take super-linear time that ISL's operation budget does not catch, so every
- * command but validate (whose child processes have their own --timeout) runs under a wall-clock
- * limit, SOLAR_TIME_LIMIT seconds (default 120, 0 for none), and ends with a clear error. */
+ * command runs under a wall-clock limit, SOLAR_TIME_LIMIT seconds (default 120, 0 for none),
+ * and ends with a clear error, exit 2.  The limit is for solar's own analysis: validate pauses
+ * it while the reference and the AIR program run (they have their own --timeout). */
 static void time_limit_hit(int sig)
 {
 	static const char msg[] =
@@ -153,6 +154,21 @@ static void arm_time_limit(void)
 	setitimer(ITIMER_REAL, &t, NULL);
 }
 
+static struct itimerval time_limit_left; /* while paused: what was left of the limit */
+
+void solar_cli_time_limit_pause(void)
+{
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_REAL, &off, &time_limit_left);
+}
+
+void solar_cli_time_limit_resume(void)
+{
+	if (time_limit_left.it_value.tv_sec || time_limit_left.it_value.tv_usec)
+		setitimer(ITIMER_REAL, &time_limit_left, NULL);
+	time_limit_left = (struct itimerval){{0, 0}, {0, 0}};
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -173,8 +189,7 @@ int main(int argc, char **argv)
 			run = commands[i].run;
 	if (!run)
 		return bad_usage("unknown command '%s'", argv[1]);
-	if (strcmp(argv[1], "validate"))
-		arm_time_limit();
+	arm_time_limit();
 
 	solar_opts o = {.cmd = argv[1], .measured_s = -1, .math = SOLAR_MATH_STRICT};
 	o.files = calloc((size_t)argc, sizeof *o.files);
