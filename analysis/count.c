@@ -55,12 +55,16 @@ static const char WHY_ISL[] = "ISL error or operation limit exceeded";
 static const char WHY_PARAMS[] = "set has parameters (fix them first)";
 static const char WHY_UNBOUNDED[] = "set is unbounded";
 static const char WHY_PIECES[] = "too many pieces (counting would take too long)";
-static const char WHY_DIMS[] = "too many dimensions (more than 60 variables after lifting divs)";
+static const char WHY_DIMS[] = "too many dimensions (more than 250 variables after lifting divs)";
 static const char WHY_INTERNAL[] = "internal error: non-integral or inconsistent count";
 static const char WHY_SYMBOLIC[] =
     "no closed form: a bound would need a large residue split or a parametric enumeration";
 
-enum { MAX_VARS = 60, MAX_SYMBOLIC_PIECES = 200 };
+/* MAX_VARS: a 64-deep nest (the language's limit, SOLAR_MAX_NESTING) with a step on every loop
+ * and the divs of its indices and conditions fits; a term's exponent of one variable, at most
+ * MAX_VARS + 1, must fit its byte. */
+enum { MAX_VARS = 250, MAX_SYMBOLIC_PIECES = 200 };
+_Static_assert(MAX_VARS + 1 <= UINT8_MAX, "a term's exponents are bytes");
 
 solar_count_options solar_count_defaults(void)
 {

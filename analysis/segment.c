@@ -116,7 +116,7 @@ static long index_mask(const solar_program *p, const solar_stmt *s, const solar_
 static int add_access(acc_info *acc, int n, const solar_program *p, const solar_stmt *s, int tensor,
 		      solar_expr **index, int rank)
 {
-	if (n < 0 || n >= MAX_ACC)
+	if (n < 0 || n >= MAX_ACC || rank > SOLAR_MAX_NESTING) /* dims[] has SOLAR_MAX_NESTING */
 		return -1;
 	acc_info a = {.tensor = tensor, .rank = rank};
 	for (int i = 0; i < rank; i++) {
