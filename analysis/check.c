@@ -35,12 +35,15 @@ static void describe_point(const solar_program *p, const solar_stmt *s, isl_poin
 static int check_bounds(const solar_model *m, solar_diag *d)
 {
 	const solar_program *p = m->prog;
-	int errors = 0;
+	int errors = 0, kernel = -1;
 	for (int r = 0; r < m->nrefs && !solar_diag_full(d); r++) {
 		const solar_ref *ref = &m->refs[r];
 		if (!ref->write && !ref->expr)
 			continue; /* a reduction's read of its target: the write reports it */
 		const solar_stmt *s = p->stmts[ref->stmt];
+		if (s->kernel != kernel) /* ISL's budget is per kernel */
+			solar_isl_budget_kernel(m->ctx);
+		kernel = s->kernel;
 		const solar_tensor *t = &p->tensors[ref->tensor];
 		solar_expr **index = ref->write ? s->index : ref->expr->args;
 		for (int k = 0; k < t->rank; k++) {
@@ -73,8 +76,15 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 				errors++;
 			}
 			isl_map_free(bad);
-			if (empty == isl_bool_error)
+			if (empty == isl_bool_error) {
+				solar_diag_error(d, index[k]->span,
+						 "cannot check index %d of '%s' against its extent: %s",
+						 k, t->name,
+						 isl_ctx_last_error(m->ctx) == isl_error_quota
+							 ? "ISL operation limit reached"
+							 : "ISL error");
 				return errors + 1;
+			}
 		}
 	}
 	return errors;

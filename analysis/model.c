@@ -77,15 +77,45 @@ isl_ctx *solar_isl_ctx_new(void)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
 	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
-	isl_ctx_set_max_operations(ctx, SOLAR_ISL_MAX_OPERATIONS);
+	unsigned long max = SOLAR_ISL_MAX_OPERATIONS;
+	const char *env = getenv("SOLAR_ISL_MAX_OPERATIONS"); /* tests lower it */
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+		if (!*end && v > 0 && env[0] != '-')
+			max = v;
+	}
+	isl_ctx_set_max_operations(ctx, max);
 	return ctx;
+}
+
+void solar_isl_budget_kernel(isl_ctx *ctx)
+{
+	isl_ctx_reset_operations(ctx);
+}
+
+/* Why ISL failed to read our own text: the operation budget ran out (ISL's parser then
+ * reports its own error, hiding the quota: a second reading with a fresh budget tells; the
+ * quota is set again for the caller's message), or an internal error. */
+static void read_failed(isl_ctx *ctx, const char *text, bool map)
+{
+	isl_ctx_reset_operations(ctx);
+	isl_ctx_reset_error(ctx);
+	if (map)
+		isl_map_free(isl_map_read_from_str(ctx, text));
+	else
+		isl_set_free(isl_set_read_from_str(ctx, text));
+	if (isl_ctx_last_error(ctx) == isl_error_none)
+		isl_ctx_set_error(ctx, isl_error_quota);
+	else
+		fprintf(stderr, "solar: internal error: ISL rejected '%s'\n", text);
 }
 
 isl_map *solar_isl_map(isl_ctx *ctx, const char *text)
 {
 	isl_map *m = isl_map_read_from_str(ctx, text);
 	if (!m)
-		fprintf(stderr, "solar: internal error: ISL rejected '%s'\n", text);
+		read_failed(ctx, text, true);
 	return m;
 }
 
@@ -93,7 +123,7 @@ isl_set *solar_isl_set(isl_ctx *ctx, const char *text)
 {
 	isl_set *s = isl_set_read_from_str(ctx, text);
 	if (!s)
-		fprintf(stderr, "solar: internal error: ISL rejected '%s'\n", text);
+		read_failed(ctx, text, false);
 	return s;
 }
 
@@ -399,6 +429,7 @@ static void build_shapes(solar_model *m)
 	const solar_program *p = m->prog;
 	for (int t = 0; t < p->ntensors && m->shape; t++) {
 		const solar_tensor *ten = &p->tensors[t];
+		solar_isl_budget_kernel(m->ctx); /* a shape is tiny work; thousands must not add up */
 		solar_buf b = {0};
 		solar_buf_printf(&b, "{ T%d[", t);
 		for (int i = 0; i < ten->rank; i++)
@@ -431,6 +462,7 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 
 	walk w = {.m = m};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
+		solar_isl_budget_kernel(ctx);
 		walk_block(&w, &p->kernels[k].body);
 	}
 	solar_buf_free(&w.cons);
@@ -661,6 +693,7 @@ static int flow_kernel(const solar_model *m, int k, const bool *written, isl_uni
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
 	const solar_program *p = m->prog;
+	solar_isl_budget_kernel(m->ctx);
 	isl_space *sp = isl_space_params_alloc(m->ctx, 0);
 	isl_union_map *sink = isl_union_map_empty(isl_space_copy(sp));
 	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));

@@ -21,7 +21,9 @@
 #include "../frontend/frontend.h"
 #include "../ir/ir.h"
 
-/* ISL operations allowed per analysis before it gives up on hostile input. */
+/* ISL operations allowed per kernel (its lowering, its dataflow, its counts; and the
+ * whole-program counts as one more) before the analysis gives up on hostile input.  The
+ * environment variable SOLAR_ISL_MAX_OPERATIONS overrides it (for tests: docs/air.md). */
 #define SOLAR_ISL_MAX_OPERATIONS 200000000UL
 
 typedef struct {
@@ -52,6 +54,10 @@ void solar_model_free(SOLAR_TAKE solar_model *m);
 
 /* An isl_ctx configured for solar: errors return instead of aborting, work is bounded. */
 isl_ctx *solar_isl_ctx_new(void);
+
+/* Starts a fresh operation budget: called as each kernel's work begins, so that the budget
+ * bounds one kernel's work, not the sum over a program of thousands of kernels. */
+void solar_isl_budget_kernel(isl_ctx *ctx);
 
 /* The union of all read (or write) access relations of statements in [first, first+n). */
 __isl_give isl_union_map *solar_model_accesses(const solar_model *m, bool write, int first, int n);

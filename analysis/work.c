@@ -27,6 +27,7 @@ char *solar_val_str(isl_val *v)
 {
 	if (!v)
 		return strdup("0");
+	solar_isl_budget_kernel(isl_val_get_ctx(v)); /* printing takes ISL operations too */
 	char *s = isl_val_to_str(v);
 	char *r = strdup(s);
 	free(s);
@@ -760,6 +761,8 @@ static void scope_data(const solar_model *m, isl_union_map *dep, isl_union_set *
 	s->tensor = calloc((size_t)p->ntensors + 1, sizeof *s->tensor);
 	for (int t = 0; t < p->ntensors; t++) {
 		solar_tensor_data *td = &s->tensor[t];
+		if (k < 0) /* the whole program: ISL's budget is per tensor, as it is per kernel */
+			solar_isl_budget_kernel(m->ctx);
 		td->read = count(elements(m, t, false, first, n, NULL), d, failed);
 		td->written = count(elements(m, t, true, first, n, NULL), d, failed);
 		td->load = count(elements(m, t, false, first, n, loaded), d, failed);
@@ -802,6 +805,8 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
 		solar_stmt_work *sw = &w->stmt[i];
+		if (!i || s->kernel != p->stmts[i - 1]->kernel) /* ISL's budget is per kernel */
+			solar_isl_budget_kernel(w->ctx);
 		solar_math km = p->kernels[s->kernel].math;
 		if (km == SOLAR_MATH_DEFAULT)
 			km = math;
@@ -822,8 +827,10 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
-	for (int k = 0; k < p->nkernels && !failed; k++)
+	for (int k = 0; k < p->nkernels && !failed; k++) {
+		solar_isl_budget_kernel(w->ctx);
 		scope_data(m, a->dep, a->no_source, k, &w->kernel[k], d, &failed);
+	}
 	if (!failed)
 		scope_data(m, a->dep, a->no_source, -1, &w->total, d, &failed);
 	if (failed) {
