@@ -473,38 +473,26 @@ static void walk_memory(ectx *e, const cJSON *item, solar_device *d)
 	}
 }
 
-/* Dense above 0.55 x sparse in one file almost always means a starred (sparse) headline was
- * typed into the dense field.  Checked where one file gives both figures. */
-static void check_sparse(ectx *e, const cJSON *root)
+/* Dense above 0.55 x sparse almost always means a starred (sparse) headline was typed into the
+ * dense field.  Checked on the merged figures, where a file and its base chain meet: a dense
+ * figure is held against the sparse one it inherits as it is once `device show` writes both
+ * into one file.  A what-if figure (hypothetical, on either side) is the user's to set. */
+static void check_sparse(ectx *e, const solar_device *d)
 {
-	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(root, "peak");
-	const cJSON *sparse = cJSON_GetObjectItemCaseSensitive(root, "sparse_peak");
-	if (!cJSON_IsObject(peak) || !cJSON_IsObject(sparse))
-		return;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
-			const cJSON *du = cJSON_GetObjectItemCaseSensitive(peak, unit_names[u]);
-			const cJSON *su = cJSON_GetObjectItemCaseSensitive(sparse, unit_names[u]);
-			const cJSON *dv = cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(du, prec_names[p]), "value");
-			const cJSON *sv = cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(su, prec_names[p]), "value");
-			if (!is_positive_number(dv) || !is_positive_number(sv))
+			const solar_figure *dv = &d->peak[u][p], *sv = &d->sparse_peak[u][p];
+			if (!dv->present || !sv->present || dv->status == SOLAR_SRC_HYPOTHETICAL ||
+			    sv->status == SOLAR_SRC_HYPOTHETICAL)
 				continue;
-			/* A what-if figure may exceed anything; it is the user's to set. */
-			const cJSON *st = cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetObjectItemCaseSensitive(du, prec_names[p]), "status");
-			if (cJSON_IsString(st) && strcmp(st->valuestring, "hypothetical") == 0)
-				continue;
-			if (dv->valuedouble > 0.55 * sv->valuedouble) {
+			if (dv->value > 0.55 * sv->value) {
 				char path[PATH_BYTES];
 				snprintf(path, sizeof path, "peak.%s.%s.value", unit_names[u],
 					 prec_names[p]);
 				fail(e, path,
 				     "dense figure %g is more than 0.55 x sparse_peak.%s.%s (%g): "
 				     "is a sparse headline in the dense field?",
-				     dv->valuedouble, unit_names[u], prec_names[p],
-				     sv->valuedouble);
+				     dv->value, unit_names[u], prec_names[p], sv->value);
 			}
 		}
 }
@@ -561,8 +549,6 @@ static void walk_top(ectx *e, const cJSON *root, solar_device *d)
 				d->notes[d->nnotes++] = xstrdup(s->valuestring);
 		}
 	}
-	if (!d)
-		check_sparse(e, root);
 }
 
 /* ---- files and the base chain --------------------------------------------------------- */
@@ -719,8 +705,14 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 		goto out;
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
 	d = base ? load_base(&e, base->valuestring, dir, ch) : xmalloc(sizeof *d);
-	if (d)
+	if (d) {
 		walk_top(&e, root, d);
+		check_sparse(&e, d);
+		if (e.nerr) {
+			solar_device_free(d);
+			d = NULL;
+		}
+	}
 out:
 	fail_finish(&e);
 	cJSON_Delete(root);

@@ -10,22 +10,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "frontend/frontend.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Where diagnostics go: opened once, kept open for the whole run. */
-static FILE *sink(void)
-{
-	static FILE *null;
-	if (!null)
-		null = fopen("/dev/null", "w");
-	return null;
-}
+#include "fuzz.h"
 
 static char *print(const solar_program *p, size_t *len)
 {
@@ -41,7 +27,7 @@ static char *print(const solar_program *p, size_t *len)
 static solar_program *load(const char *src, size_t len, const solar_define *defs, int ndefs,
 			   solar_diag **d)
 {
-	*d = solar_diag_new("fuzz.air", src, (int32_t)len, sink());
+	*d = solar_diag_new("fuzz.air", src, (int32_t)len, fuzz_sink());
 	solar_program *p = solar_frontend_load("fuzz.air", src, (int32_t)len, defs, ndefs, *d);
 	solar_diag_finish(*d);
 	return p;
@@ -49,14 +35,9 @@ static solar_program *load(const char *src, size_t len, const solar_define *defs
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	if (size > (1 << 20))
+	if (size > FUZZ_MAX_INPUT)
 		return 0;
-	char *src = malloc(size + 1);
-	if (!src)
-		return 0;
-	if (size)
-		memcpy(src, data, size);
-	src[size] = '\0';
+	char *src = fuzz_text(data, size);
 	/* a -D on half of the inputs, so the override paths run too */
 	static const solar_define defs[] = {{"N", 3}};
 	int ndefs = size && (data[0] & 1);

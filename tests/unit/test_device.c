@@ -316,6 +316,32 @@ static void test_inheritance(void)
 	free(e);
 }
 
+/* The dense <= 0.55 x sparse rule holds on the merged descriptor, as `device show` writes it:
+ * a dense figure above 0.55 x the sparse figure it inherits used to load while its written
+ * form did not; and a what-if (hypothetical) sparse figure is exempt like a dense one. */
+static void test_sparse_inherited(void)
+{
+	EXPECT_ERRORS("{\"schema\": 1, \"base\": \"h200-sxm.json\", \"peak\": {\"tensor\": "
+		      "{\"bf16\": " FIG(1.5e15) "}}}",
+		      "x.json: peak.tensor.bf16.value: dense figure 1.5e+15 is more than 0.55 x "
+		      "sparse_peak.tensor.bf16 (1.9789e+15): is a sparse headline in the dense "
+		      "field?\n");
+	char *e = NULL;
+	solar_device *d = load_str("{\"schema\": 1, \"base\": \"h200-sxm.json\", \"peak\": "
+				   "{\"tensor\": {\"bf16\": " FIG(1.0e15) "}}}",
+				   "devices", &e);
+	CHECK(d != NULL && e[0] == 0);
+	if (d)
+		check_round_trip(d);
+	solar_device_free(d);
+	free(e);
+	d = solar_device_load("devices/h200-sxm.json", stderr);
+	CHECK(d && solar_device_set(d, "sparse_peak.tensor.bf16", 1e15, stderr) == 0);
+	if (d)
+		check_round_trip(d);
+	solar_device_free(d);
+}
+
 /* Files in a fresh temporary directory, for base chains. */
 static char tmpdir[64];
 
@@ -717,6 +743,7 @@ int main(void)
 	test_shipped();
 	test_shipped_values();
 	test_inheritance();
+	test_sparse_inherited();
 	test_base_chains();
 	test_errors();
 	test_set();
