@@ -138,11 +138,14 @@ static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
 			if (w->total.ops.v[u][q] && dev->peak[u][q].present) {
 				fprintf(out, "%s %s%s/s %s.%s", first ? "" : ",",
-					solar_fmt_si(a, sizeof a, dev->peak[u][q].value),
+					solar_fmt_si(a, sizeof a, solar_device_peak(dev, u, q)),
 					q >= SOLAR_PREC_I64 ? "OP" : "FLOP", solar_unit_name(u),
 					solar_prec_name(q));
 				first = false;
 			}
+	char missing[40]; /* rule "clock domains": the clock the compute peaks are at */
+	if (!first && !solar_device_unclocked(dev, missing, sizeof missing))
+		fprintf(out, " (SM clock %sHz)", solar_fmt_si(a, sizeof a, dev->clock_hz.value));
 	const solar_mem_level *d = solar_device_level(dev, "dram");
 	const solar_mem_level *l2 = solar_device_level(dev, "l2");
 	fprintf(out, "%s %sB/s DRAM", first ? "" : ",",
