@@ -64,8 +64,9 @@ size on the machine below; the cells give the bound and measured / bound (must b
   events, the L2 flushed before each run ({data['l2_flush_bytes'] >> 20} MiB overwritten); the
   minimum over runs is compared. Math flags: matmul TF32 off, cuDNN TF32 on (PyTorch defaults);
   the `cublas_tf32` path turns matmul TF32 on and is compared with `--math tf32` bounds.
-- Clocks were not locked (the lease forbids changing settings); the descriptor's peaks are the
-  datasheet's maximum-clock figures, which no run can exceed.
+- Clocks were not locked (the lease forbids changing settings); every peak is taken at the
+  1980 MHz maximum SM clock (docs/bounds.md, rule "clock domains": NVIDIA's tensor figures assume
+  1830 MHz), which no run can exceed.
 - Date and command: 2026-11-29, `python3 bench/soundness.py OUT.json` on the H200, then
   `python3 bench/soundness_report.py {sys.argv[1]}` here.
 

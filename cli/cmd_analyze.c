@@ -138,11 +138,14 @@ static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
 			if (w->total.ops.v[u][q] && dev->peak[u][q].present) {
 				fprintf(out, "%s %s%s/s %s.%s", first ? "" : ",",
-					solar_fmt_si(a, sizeof a, dev->peak[u][q].value),
+					solar_fmt_si(a, sizeof a, solar_device_peak(dev, u, q)),
 					q >= SOLAR_PREC_I64 ? "OP" : "FLOP", solar_unit_name(u),
 					solar_prec_name(q));
 				first = false;
 			}
+	char missing[40]; /* rule "clock domains": the clock the compute peaks are at */
+	if (!first && !solar_device_unclocked(dev, missing, sizeof missing))
+		fprintf(out, " (SM clock %sHz)", solar_fmt_si(a, sizeof a, dev->clock_hz.value));
 	const solar_mem_level *d = solar_device_level(dev, "dram");
 	const solar_mem_level *l2 = solar_device_level(dev, "l2");
 	fprintf(out, "%s %sB/s DRAM", first ? "" : ",",
@@ -150,6 +153,45 @@ static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
 	if (l2 && l2->capacity_bytes.present)
 		fprintf(out, ", %sB L2", solar_fmt_si(b2, sizeof b2, l2->capacity_bytes.value));
 	fputs("\n", out);
+}
+
+/* A measured time below a bound that holds for every execution on the device (the fused and
+ * cache-aware bounds of the program, or a kernel's own bound for that kernel) is impossible:
+ * the measurement or solar is wrong.  Worded as `solar report` words it (docs/report.md); each
+ * case is one line on err (NULL: only counted), and the count makes analyze exit 1. */
+static bool below(double measured_s, double bound_s)
+{
+	return measured_s > 0 && bound_s > 0 && measured_s < bound_s * (1 - 1e-6);
+}
+
+static int report_below_sol(FILE *err, const char *file, const solar_program *p,
+			    const solar_bounds *b, const measured *m)
+{
+	char t1[32], t2[32];
+	int n = 0;
+	const solar_roof *r = below(m->total_s, b->fused.time_s) ? &b->fused : &b->cache_aware;
+	if (below(m->total_s, r->time_s)) {
+		n++;
+		if (err)
+			fprintf(err, "solar: %s: measured %s is %.3gx the %s bound (%s): below the "
+				     "speed of light, so the measurement or solar is wrong\n",
+				file, solar_fmt_time(t1, sizeof t1, m->total_s),
+				m->total_s / r->time_s, r == &b->fused ? "fused" : "cache-aware",
+				solar_fmt_time(t2, sizeof t2, r->time_s));
+	}
+	for (int k = 0; k < p->nkernels; k++) {
+		if (!below(m->kernel_s[k], b->kernel[k].time_s))
+			continue;
+		n++;
+		if (err)
+			fprintf(err, "solar: %s: kernel %s: measured %s is %.3gx its bound (%s): "
+				     "below the speed of light, so the measurement or solar is wrong\n",
+				file, p->kernels[k].name,
+				solar_fmt_time(t1, sizeof t1, m->kernel_s[k]),
+				m->kernel_s[k] / b->kernel[k].time_s,
+				solar_fmt_time(t2, sizeof t2, b->kernel[k].time_s));
+	}
+	return n;
 }
 
 static void headroom_cell(char *buf, size_t n, double measured_s, double bound_s)
@@ -256,6 +298,10 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 				m->total_s > 0 ? hr : "");
 	}
 	fputs("\n", out);
+	if (report_below_sol(NULL, o->files[0], p, b, m))
+		fputs("ERROR: a measured time is below the speed of light, so the measurement or "
+		      "solar is wrong (details on stderr).\n",
+		      out);
 	if (!p->nstmts)
 		fputs("The program has no statements: there is no work to bound.\n", out);
 	if (b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s)
@@ -438,6 +484,8 @@ int solar_cmd_analyze(const solar_opts *o)
 		break;
 	}
 	solar_out_close(o, out);
+	if (report_below_sol(stderr, o->files[0], l.prog, &b, &m))
+		rc = SOLAR_EXIT_ERRORS;
 done:
 	solar_diag_finish(l.diag);
 	solar_bounds_free(&b);

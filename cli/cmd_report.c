@@ -981,9 +981,9 @@ static cJSON *json_report(const solar_opts *o, const ctx *c, entry *es, int n, c
  * rate (rule "special functions"), as the bounds charge them.  0 when the device has neither. */
 static double roof_rate(const solar_device *d, int u, int p)
 {
-	double r = d->peak[u][p].present ? d->peak[u][p].value : 0;
-	if (u == SOLAR_UNIT_SFU && d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present)
-		r += d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].value / 2;
+	double r = solar_device_peak(d, u, p); /* at the SM clock (rule "clock domains") */
+	if (u == SOLAR_UNIT_SFU)
+		r += solar_device_peak(d, SOLAR_UNIT_SIMT, SOLAR_PREC_F32) / 2;
 	return r;
 }
 
@@ -1047,8 +1047,8 @@ static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_fi
 	if (!nroof) { /* no compute-limited kernel: show the fastest peak as the roof */
 		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 			for (int p = 0; p < SOLAR_PREC_COUNT; p++)
-				if (dev->peak[u][p].present && dev->peak[u][p].value > pmax) {
-					pmax = dev->peak[u][p].value;
+				if (solar_device_peak(dev, u, p) > pmax) {
+					pmax = solar_device_peak(dev, u, p);
 					memset(used, 0, sizeof used);
 					used[u * SOLAR_PREC_COUNT + p] = true;
 				}

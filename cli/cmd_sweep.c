@@ -391,6 +391,15 @@ int solar_cmd_sweep(const solar_opts *o)
 					rc = SOLAR_EXIT_USAGE;
 					goto done;
 				}
+	/* The SM clock scales every peak (rule "clock domains"), so it and a peak knob would
+	 * both set that peak. */
+	for (int v = 0; o->nvary == 2 && v < 2; v++)
+		if (!strcmp(ax[v].knob.name, "clock") && ax[1 - v].knob.resource >= SOLAR_RES_OPS) {
+			fprintf(stderr, "solar: --vary clock and %s both change the %s peak\n",
+				ax[1 - v].knob.name, ax[1 - v].knob.name + 5);
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
 	rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK)
 		goto done;

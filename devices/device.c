@@ -37,9 +37,9 @@ static const char *const status_names[] = {"datasheet", "derived", "measured", "
 static const char *const level_names[] = {"dram", "l2", "smem", "regs"};
 #define NLEVELS 4
 
-static const char *const top_keys[] = {"schema",      "name",	  "vendor",   "arch",
-				       "base",	      "sm_count", "clock_hz", "peak",
-				       "sparse_peak", "memory",	  "notes"};
+static const char *const top_keys[] = {"schema",	"name",	       "vendor",   "arch",
+				       "base",		"sm_count",    "clock_hz", "peak",
+				       "peak_clock_hz", "sparse_peak", "memory",   "notes"};
 static const char *const figure_keys[] = {"value", "status", "source"};
 static const char *const level_keys[] = {"level", "capacity_bytes", "bandwidth_bytes_per_s"};
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -122,6 +122,7 @@ void solar_device_free(solar_device *d)
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
 			figure_clear(&d->peak[u][p]);
+			figure_clear(&d->peak_clock_hz[u][p]);
 			figure_clear(&d->sparse_peak[u][p]);
 		}
 	for (int i = 0; i < d->nlevels; i++) {
@@ -139,6 +140,36 @@ const solar_mem_level *solar_device_level(const solar_device *d, const char *nam
 	for (int i = 0; d && name && i < d->nlevels; i++)
 		if (strcmp(d->levels[i].name, name) == 0)
 			return &d->levels[i];
+	return NULL;
+}
+
+/* Rule "clock domains": a peak is the unit's work per clock (figure / the clock the figure
+ * assumes) times the SM clock the bounds assume. */
+double solar_device_peak(const solar_device *d, solar_unit u, solar_prec p)
+{
+	if (!d || (unsigned)u >= SOLAR_UNIT_COUNT || (unsigned)p >= SOLAR_PREC_COUNT)
+		return 0;
+	const solar_figure *f = &d->peak[u][p], *c = &d->peak_clock_hz[u][p];
+	if (!f->present)
+		return 0;
+	if (!c->present || !d->clock_hz.present)
+		return f->value;
+	return f->value * (d->clock_hz.value / c->value); /* exact when the clocks agree */
+}
+
+const char *solar_device_unclocked(const solar_device *d, char *buf, size_t n)
+{
+	if (!d->clock_hz.present) {
+		snprintf(buf, n, "clock_hz");
+		return buf;
+	}
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			if (d->peak[u][p].present && !d->peak_clock_hz[u][p].present) {
+				snprintf(buf, n, "peak_clock_hz.%s.%s", unit_names[u],
+					 prec_names[p]);
+				return buf;
+			}
 	return NULL;
 }
 
@@ -526,8 +557,17 @@ static void walk_top(ectx *e, const cJSON *root, solar_device *d)
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "clock_hz")))
 		walk_figure(e, v, "clock_hz", d ? &d->clock_hz : NULL);
-	if ((v = cJSON_GetObjectItemCaseSensitive(root, "peak")))
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "peak"))) {
 		walk_peaks(e, v, "peak", d ? d->peak : NULL);
+		/* A peak this file sets (or removes) never keeps the clock of the figure it
+		 * replaced: the file gives the new one's clock, or check_clocks reports it. */
+		for (const cJSON *u = v->child; d && u; u = u->next)
+			for (const cJSON *f = u->child; f; f = f->next)
+				figure_clear(&d->peak_clock_hz[solar_unit_parse(u->string)]
+							      [solar_prec_parse(f->string)]);
+	}
+	if ((v = cJSON_GetObjectItemCaseSensitive(root, "peak_clock_hz")))
+		walk_peaks(e, v, "peak_clock_hz", d ? d->peak_clock_hz : NULL);
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "sparse_peak")))
 		walk_peaks(e, v, "sparse_peak", d ? d->sparse_peak : NULL);
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "memory")))
@@ -719,6 +759,48 @@ out:
 	return d;
 }
 
+/* Rule "clock domains" needs, once a descriptor gives a clock at all, the SM clock and the
+ * clock of every peak; a peak clock above the SM clock would scale the peak DOWN at the default
+ * clock, so it is an error unless one of the two is a what-if. */
+static void check_clocks(ectx *e, const solar_device *d)
+{
+	char path[PATH_BYTES];
+	bool any = d->clock_hz.present;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			any = any || d->peak_clock_hz[u][p].present;
+	if (!any)
+		return;
+	if (!d->clock_hz.present)
+		fail(e, "clock_hz",
+		     "missing (required with peak_clock_hz: the SM clock the peaks "
+		     "are scaled to)");
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			const solar_figure *f = &d->peak[u][p], *c = &d->peak_clock_hz[u][p];
+			snprintf(path, sizeof path, "peak_clock_hz.%s.%s", unit_names[u],
+				 prec_names[p]);
+			if (f->present && !c->present)
+				fail(e, path,
+				     "missing (the descriptor gives clock_hz, so every peak "
+				     "needs the clock its figure assumes; a file that sets a "
+				     "peak gives its clock too)");
+			else if (c->present && !f->present)
+				fail(e, path,
+				     "no peak.%s.%s to go with it (remove it with null where "
+				     "the peak is removed)",
+				     unit_names[u], prec_names[p]);
+			else if (c->present && d->clock_hz.present &&
+				 c->value > d->clock_hz.value &&
+				 c->status != SOLAR_SRC_HYPOTHETICAL &&
+				 d->clock_hz.status != SOLAR_SRC_HYPOTHETICAL)
+				fail(e, path,
+				     "%g Hz is above clock_hz (%g Hz), the maximum SM clock: "
+				     "no unit on the SM clock runs faster",
+				     c->value, d->clock_hz.value);
+		}
+}
+
 /* The checks that need the merged descriptor, reported against the file asked for. */
 static solar_device *finish(solar_device *d, const char *file, FILE *err)
 {
@@ -736,6 +818,7 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 		fail(&e, "memory.dram.capacity_bytes", "missing (required)");
 	if (!dram || !dram->bandwidth_bytes_per_s.present)
 		fail(&e, "memory.dram.bandwidth_bytes_per_s", "missing (required)");
+	check_clocks(&e, d);
 	if (e.nerr) {
 		solar_device_free(d);
 		return NULL;
@@ -811,16 +894,24 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 	} while (0)
 	if (!isfinite(value) || value <= 0)
 		SET_FAIL("expected a positive number");
-	solar_figure *f = NULL;
+	solar_figure *f = NULL, *clock_of = NULL;
 	if (n == 1 && strcmp(part[0], "sm_count") == 0) {
 		if (value != floor(value) || value > 1e6)
 			SET_FAIL("expected a positive integer");
 		d->sm_count = (int)value;
 		return 0;
 	} else if (n == 1 && strcmp(part[0], "clock_hz") == 0) {
+		/* Rule "clock domains": the peaks follow the SM clock through their own clocks, so
+		 * a device that lacks one cannot take another clock (it would change nothing). */
+		const char *missing = solar_device_unclocked(d, names, sizeof names);
+		if (missing)
+			SET_FAIL(
+			    "the descriptor gives no %s, so its peaks cannot follow another SM "
+			    "clock (docs/devices.md#clocks)",
+			    missing);
 		f = &d->clock_hz;
-	} else if (n == 3 &&
-		   (strcmp(part[0], "peak") == 0 || strcmp(part[0], "sparse_peak") == 0)) {
+	} else if (n == 3 && (strcmp(part[0], "peak") == 0 || strcmp(part[0], "sparse_peak") == 0 ||
+			      strcmp(part[0], "peak_clock_hz") == 0)) {
 		int u = solar_unit_parse(part[1]), p = solar_prec_parse(part[2]);
 		if (u < 0)
 			SET_FAIL("unknown unit '%s' (expected %s)", part[1],
@@ -828,7 +919,18 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 		if (p < 0)
 			SET_FAIL("unknown precision '%s' (expected %s)", part[2],
 				 name_list(names, sizeof names, prec_names, SOLAR_PREC_COUNT));
-		f = part[0][0] == 'p' ? &d->peak[u][p] : &d->sparse_peak[u][p];
+		if (strcmp(part[0], "peak_clock_hz") == 0) {
+			if (!d->peak[u][p].present)
+				SET_FAIL("no peak.%s.%s to go with it", part[1], part[2]);
+			f = &d->peak_clock_hz[u][p];
+		} else if (part[0][0] == 'p') {
+			f = &d->peak[u][p];
+			/* A new peak is a rate at the SM clock of the moment. */
+			if (d->clock_hz.present)
+				clock_of = &d->peak_clock_hz[u][p];
+		} else {
+			f = &d->sparse_peak[u][p];
+		}
 	} else if (n == 3 && strcmp(part[0], "memory") == 0) {
 		if (level_rank(part[1]) < 0)
 			SET_FAIL("unknown level '%s' (expected %s)", part[1],
@@ -841,7 +943,8 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 		f = part[2][0] == 'c' ? &l->capacity_bytes : &l->bandwidth_bytes_per_s;
 	} else {
 		SET_FAIL("expected clock_hz, sm_count, peak.<unit>.<precision>, "
-			 "sparse_peak.<unit>.<precision> or memory.<level>.<field>");
+			 "peak_clock_hz.<unit>.<precision>, sparse_peak.<unit>.<precision> or "
+			 "memory.<level>.<field>");
 	}
 #undef SET_FAIL
 	char src[512];
@@ -855,6 +958,15 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 	f->value = value;
 	f->status = SOLAR_SRC_HYPOTHETICAL;
 	f->source = xstrdup(src);
+	if (clock_of) {
+		snprintf(src, sizeof src, "override %s: the new figure is a rate at clock_hz = %g",
+			 path, d->clock_hz.value);
+		figure_clear(clock_of);
+		clock_of->present = true;
+		clock_of->value = d->clock_hz.value;
+		clock_of->status = SOLAR_SRC_HYPOTHETICAL;
+		clock_of->source = xstrdup(src);
+	}
 	return 0;
 }
 
@@ -957,6 +1069,7 @@ int solar_device_write_json(const solar_device *d, FILE *out)
 		put_figure(out, &d->clock_hz);
 	}
 	put_peaks(out, "peak", (const solar_figure(*)[SOLAR_PREC_COUNT])d->peak);
+	put_peaks(out, "peak_clock_hz", (const solar_figure(*)[SOLAR_PREC_COUNT])d->peak_clock_hz);
 	put_peaks(out, "sparse_peak", (const solar_figure(*)[SOLAR_PREC_COUNT])d->sparse_peak);
 	int written = 0;
 	for (int i = 0; i < d->nlevels; i++) {

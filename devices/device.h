@@ -84,8 +84,13 @@ typedef struct {
 	char *vendor; /* "NVIDIA"; NULL if not given */
 	char *arch;   /* "sm_90", "gfx942"; NULL if not given */
 	int sm_count; /* SMs (NVIDIA) or CUs (AMD); 0 if not given */
+	/* The SM clock the bounds assume.  A descriptor gives the maximum (boost) clock, the
+	 * highest any unit on the SM clock runs at; an override models a locked clock. */
 	solar_figure clock_hz;
 	solar_figure peak[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];	      /* dense ops/s, FMA = 2 */
+	/* The clock each peak figure assumes (NVIDIA quotes H100 BF16 at 1830 MHz, FP32 at 1980):
+	 * the figure / this clock is the unit's work per clock (rule "clock domains"). */
+	solar_figure peak_clock_hz[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
 	solar_figure sparse_peak[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT]; /* informational only */
 	solar_mem_level *levels; /* ordered from DRAM inward: dram, l2, smem, regs */
 	int nlevels;
@@ -106,11 +111,24 @@ void solar_device_free(SOLAR_TAKE solar_device *d);
 /* The level of that name, or NULL if the device does not have it. */
 const solar_mem_level *solar_device_level(SOLAR_KEEP const solar_device *d, const char *name);
 
+/* The dense peak of (u, p) in ops/s at the SM clock clock_hz: the figure x clock_hz /
+ * peak_clock_hz[u][p] (rule "clock domains", docs/bounds.md), the figure itself on a device
+ * without clocks, 0 when absent.  The bounds read peaks only through this. */
+double solar_device_peak(SOLAR_KEEP const solar_device *d, solar_unit u, solar_prec p);
+
+/* NULL when every peak of d can follow the SM clock (clock_hz and each peak's clock are
+ * given); otherwise the path of the first figure missing for that ("clock_hz" or
+ * "peak_clock_hz.<unit>.<precision>"), written into buf. */
+const char *solar_device_unclocked(SOLAR_KEEP const solar_device *d, char *buf, size_t n);
+
 /* Overrides one figure for a provisioning study; its status becomes HYPOTHETICAL and its
  * source records the old value.  Paths: "clock_hz", "sm_count", "peak.<unit>.<prec>",
- * "sparse_peak.<unit>.<prec>", "memory.<level>.capacity_bytes",
- * "memory.<level>.bandwidth_bytes_per_s" (a missing level is created in its place).
- * Returns 0, or -1 with a message on err. */
+ * "peak_clock_hz.<unit>.<prec>", "sparse_peak.<unit>.<prec>",
+ * "memory.<level>.capacity_bytes", "memory.<level>.bandwidth_bytes_per_s" (a missing level
+ * is created in its place).  "clock_hz" is the one way to change the SM clock (sweep's
+ * "clock" goes through it too): every peak follows it through its own clock, and a device
+ * whose peaks lack clocks refuses it.  A new "peak.<unit>.<prec>" is a rate at the clock_hz
+ * of that moment: its clock becomes clock_hz.  Returns 0, or -1 with a message on err. */
 int solar_device_set(SOLAR_KEEP solar_device *d, const char *path, double value, FILE *err);
 
 /* Writes the fully resolved descriptor (bases merged, "base" dropped) as JSON that

@@ -284,6 +284,14 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 		    "SM clock, so at or above the vendor's tensor peak",
 		    t[i].per_clk, r->chip, tail);
 	}
+	/* Rule "clock domains": every peak above is at the driver's peak SM clock. */
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			if (pk[u][p].present)
+				set(&d->peak_clock_hz[u][p], clock, SOLAR_SRC_MEASURED,
+				    "the peak is derived at the driver attribute CLOCK_RATE = "
+				    "%d kHz (%s)",
+				    clock_khz, via);
 	if (!tensors) {
 		char msg[200];
 		snprintf(msg, sizeof msg,

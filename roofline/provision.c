@@ -70,6 +70,7 @@ solar_device *solar_device_clone(const solar_device *d)
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
 			figure_copy(&c->peak[u][q], &d->peak[u][q]);
+			figure_copy(&c->peak_clock_hz[u][q], &d->peak_clock_hz[u][q]);
 			figure_copy(&c->sparse_peak[u][q], &d->sparse_peak[u][q]);
 		}
 	c->levels = calloc((size_t)d->nlevels + 1, sizeof *c->levels);
@@ -97,8 +98,7 @@ static double fastest_peak(const solar_device *d)
 	double best = 0;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (d->peak[u][q].present && d->peak[u][q].value > best)
-				best = d->peak[u][q].value;
+			best = fmax(best, solar_device_peak(d, u, q));
 	return best;
 }
 
@@ -133,7 +133,7 @@ static int peak_knob(solar_knob *k, const solar_device *d, int u, int q, FILE *e
 	k->unit = q >= SOLAR_PREC_I64 ? "OP/s" : "FLOP/s";
 	snprintf(k->name, sizeof k->name, "peak.%s.%s", solar_unit_name(u), solar_prec_name(q));
 	snprintf(k->label, sizeof k->label, "%s.%s peak", solar_unit_name(u), solar_prec_name(q));
-	double v = f->present ? f->value : 0;
+	double v = solar_device_peak(d, u, q); /* at the SM clock: what the bounds use */
 	/* Rule "missing peak": such work runs at the fastest peak, so that is factor 1.  The
 	 * special-function rate has no such stand-in (it also draws on simt.f32). */
 	if (!f->present && u != SOLAR_UNIT_SFU)
@@ -191,28 +191,23 @@ int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, FILE
 			return capacity_knob(k, d, levels + caps[i].first, caps[i].n, err);
 		}
 	if (!strcmp(name, "clock")) {
-		/* A clock change scales every datapath at once; bandwidths and capacities stay. */
+		/* Rule "clock domains": one figure, the SM clock; every peak follows it through
+		 * its own clock (solar_device_peak), as --set clock_hz does.  DRAM and L2
+		 * bandwidth are on other clocks and stay. */
+		char missing[40];
 		snprintf(k->name, sizeof k->name, "clock");
-		snprintf(k->label, sizeof k->label, "clock (every peak)");
+		snprintf(k->label, sizeof k->label, "SM clock (every peak)");
 		k->kind = SOLAR_KNOB_RATE;
 		k->unit = "Hz";
-		k->headline = d->clock_hz.present ? d->clock_hz.value : NAN;
-		if (d->clock_hz.present)
-			add_fig(k, "clock_hz", d->clock_hz.value);
-		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-			for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-				char path[40];
-				if (d->peak[u][q].present) {
-					snprintf(path, sizeof path, "peak.%s.%s", solar_unit_name(u),
-						 solar_prec_name(q));
-					add_fig(k, path, d->peak[u][q].value);
-				}
-				if (d->sparse_peak[u][q].present) {
-					snprintf(path, sizeof path, "sparse_peak.%s.%s",
-						 solar_unit_name(u), solar_prec_name(q));
-					add_fig(k, path, d->sparse_peak[u][q].value);
-				}
-			}
+		if (solar_device_unclocked(d, missing, sizeof missing)) {
+			fprintf(err, "solar: %s: 'clock' needs %s, which the descriptor does not give "
+				     "(every peak needs the clock its figure assumes; "
+				     "docs/devices.md#clocks)\n",
+				d->file, missing);
+			return -1;
+		}
+		k->headline = d->clock_hz.value;
+		add_fig(k, "clock_hz", d->clock_hz.value);
 		return 0;
 	}
 	/* peak.<unit>.<prec>, or <unit>.<prec> */

@@ -32,12 +32,12 @@ static double fastest_peak(const solar_device *dev)
 	double best = 0;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (dev->peak[u][q].present && dev->peak[u][q].value > best)
-				best = dev->peak[u][q].value;
+			best = fmax(best, solar_device_peak(dev, u, q));
 	return best;
 }
 
-/* Rate at which ops of (unit, prec) can execute.  Rule "special functions": a transcendental
+/* Rate at which ops of (unit, prec) can execute, every peak at the SM clock (rule "clock
+ * domains", solar_device_peak).  Rule "special functions": a transcendental
  * needs at least one instruction on the SFU or on the FMA pipes, and packed half-precision
  * forms (ex2.approx.f16x2, HFMA2) do two per instruction, so its rate is at most twice the SFU
  * rate plus the fastest SIMT FLOP rate (FLOP/s / 2 = FMA lanes per second, x2 packed, / 2).
@@ -45,19 +45,16 @@ static double fastest_peak(const solar_device *dev)
  * device's fastest peak. */
 static double rate(const solar_device *dev, int u, int q, bool *missing)
 {
-	const solar_figure *f = &dev->peak[u][q];
+	double peak = solar_device_peak(dev, u, q);
 	if (u == SOLAR_UNIT_SFU) {
 		double simt = 0;
-		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
-			const solar_figure *g = &dev->peak[SOLAR_UNIT_SIMT][p];
-			if (g->present && g->value > simt)
-				simt = g->value;
-		}
-		double r = (f->present ? 2 * f->value : 0) + simt;
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			simt = fmax(simt, solar_device_peak(dev, SOLAR_UNIT_SIMT, p));
+		double r = 2 * peak + simt;
 		if (r > 0)
 			return r;
-	} else if (f->present && f->value > 0) {
-		return f->value;
+	} else if (peak > 0) {
+		return peak;
 	}
 	*missing = true;
 	return fastest_peak(dev);

@@ -87,6 +87,9 @@ static bool same_device(const solar_device *a, const solar_device *b)
 		  same_figure(&a->clock_hz, &b->clock_hz) && a->nlevels == b->nlevels &&
 		  a->nnotes == b->nnotes;
 	ok = ok && (a->vendor ? b->vendor && strcmp(a->vendor, b->vendor) == 0 : !b->vendor);
+	for (int u = 0; ok && u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			ok = ok && same_figure(&a->peak_clock_hz[u][p], &b->peak_clock_hz[u][p]);
 	ok = ok && (a->arch ? b->arch && strcmp(a->arch, b->arch) == 0 : !b->arch);
 	for (int u = 0; ok && u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
@@ -152,6 +155,21 @@ static void check_invariants(const char *path, const solar_device *d)
 				CHECK(dense->value >= d->peak[SOLAR_UNIT_SIMT][p].value);
 		}
 	CHECK(d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present);
+	/* Rule "clock domains": every peak has the clock its figure assumes, never above the
+	 * maximum SM clock, so at the default clock no peak is below its figure. */
+	char missing[40];
+	CHECKF(!solar_device_unclocked(d, missing, sizeof missing), "%s lacks %s", path,
+	       solar_device_unclocked(d, missing, sizeof missing));
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			const solar_figure *c = &d->peak_clock_hz[u][p];
+			CHECK(figure_ok(c));
+			CHECK(c->present == d->peak[u][p].present);
+			if (c->present && d->clock_hz.present) {
+				CHECK(c->value <= d->clock_hz.value && c->value > 0.5 * d->clock_hz.value);
+				CHECK(solar_device_peak(d, u, p) >= d->peak[u][p].value);
+			}
+		}
 	/* FP32 peak = SMs x (128 or 256 FLOP/clk) x clock, within rounding of the datasheet. */
 	if (d->sm_count && d->clock_hz.present) {
 		double per_clk = d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].value /
@@ -292,7 +310,7 @@ static void test_inheritance(void)
 	solar_device *d =
 	    load_str("{\"schema\": 1, \"base\": \"h100-sxm.json\", \"name\": \"H100 what-if\", "
 		     "\"sm_count\": 100, \"peak\": {\"tensor\": {\"f8\": null, \"bf16\": " FIG(
-			 1e15) "}}, "
+			 1e15) "}}, \"peak_clock_hz\": {\"tensor\": {\"bf16\": " FIG(1.98e9) "}}, "
 			       "\"memory\": [{\"level\": \"l2\", \"capacity_bytes\": null}, "
 			       "{\"level\": \"smem\", \"bandwidth_bytes_per_s\": " FIG(3e13) "}]}",
 		     "devices", &e);
@@ -378,7 +396,8 @@ static void test_base_chains(void)
 	put_file("b.json",
 		 "{\"schema\": 1, \"base\": \"c.json\", \"name\": \"b\", \"sm_count\": 7}");
 	put_file("a.json", "{\"schema\": 1, \"base\": \"b.json\", \"sm_count\": 9, "
-			   "\"clock_hz\": " FIG(1e9) "}");
+			   "\"clock_hz\": " FIG(1e9) ", \"peak_clock_hz\": {\"simt\": {\"f32\": " FIG(
+			       1e9) "}}}");
 	got = load_file_errors("a.json", &d);
 	CHECK(d && got[0] == 0);
 	CHECK(d && strcmp(d->name, "b") == 0 && d->sm_count == 9 && d->clock_hz.value == 1e9);
@@ -464,7 +483,7 @@ static void test_errors(void)
 		      "x.json: peek: unknown key 'peek' (did you mean 'peak'?)\n");
 	EXPECT_ERRORS(MIN_HEAD ", \"colour\": 1}",
 		      "x.json: colour: unknown key 'colour' (expected schema, name, vendor, arch, "
-		      "base, sm_count, clock_hz, peak, sparse_peak, memory or notes)\n");
+		      "base, sm_count, clock_hz, peak, peak_clock_hz, sparse_peak, memory or notes)\n");
 	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": {\"value\": 1e9, \"status\": \"derived\", "
 			       "\"source\": \"s\", \"note\": \"n\"}}",
 		      "x.json: clock_hz.note: unknown key 'note' (expected value, status or "
@@ -647,8 +666,8 @@ static void test_set(void)
 		     "solar: device override 'peak.tensor.bf16': expected a positive number\n"
 		     "solar: device override 'sm_count': expected a positive integer\n"
 		     "solar: device override 'peak.tensor.bf16.value': expected clock_hz, "
-		     "sm_count, peak.<unit>.<precision>, sparse_peak.<unit>.<precision> or "
-		     "memory.<level>.<field>\n") == 0);
+		     "sm_count, peak.<unit>.<precision>, peak_clock_hz.<unit>.<precision>, "
+		     "sparse_peak.<unit>.<precision> or memory.<level>.<field>\n") == 0);
 	free(errors);
 	check_round_trip(d);
 	solar_device_free(d);
@@ -671,6 +690,110 @@ static void test_set(void)
 	for (int i = 0; i < 4 && i < d->nlevels; i++)
 		CHECK(strcmp(d->levels[i].name, order[i]) == 0);
 	check_round_trip(d);
+	solar_device_free(d);
+}
+
+/* Rule "clock domains": peaks follow the SM clock through the clock of each figure. */
+static void test_clocks(void)
+{
+	solar_device *d = solar_device_load("devices/h100-sxm.json", stderr);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	/* NVIDIA's 989.4 TFLOP/s BF16 assumes 1830 MHz; at the 1980 MHz maximum the tensor
+	 * cores do 132 x 4096 x 1.98 GHz = 1070.5 TFLOP/s, and FP32 stays at its figure. */
+	const double hw = 132 * 4096 * 1.98e9;
+	CHECK(d->peak_clock_hz[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value < 1.831e9);
+	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) >= hw);
+	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) < hw * 1.0001);
+	CHECK(solar_device_peak(d, SOLAR_UNIT_SIMT, SOLAR_PREC_F32) == 6.7e13);
+	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_I64) == 0);
+	/* A locked 1.5 GHz: every peak at 1.5 GHz per its own clock; DRAM is not on the SM
+	 * clock.  The 8192^3 matmul's 2 x 8192^3 FLOP then take at least 1.3557 ms, <= 1.356. */
+	FILE *err = tmpfile();
+	CHECK(solar_device_set(d, "clock_hz", 1.5e9, err) == 0);
+	double bf16 = solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16);
+	CHECK(bf16 >= 132 * 4096 * 1.5e9 && bf16 < 132 * 4096 * 1.5e9 * 1.0001);
+	CHECK(2.0 * 8192 * 8192 * 8192 / bf16 <= 1.356e-3);
+	CHECK(fabs(solar_device_peak(d, SOLAR_UNIT_SIMT, SOLAR_PREC_F32) / (6.7e13 * 1.5 / 1.98) - 1) <
+	      1e-12);
+	CHECK(solar_device_level(d, "dram")->bandwidth_bytes_per_s.value == 3.35e12);
+	CHECK(d->clock_hz.status == SOLAR_SRC_HYPOTHETICAL);
+	/* A new peak is a rate at the clock of the moment; a later clock scales it. */
+	CHECK(solar_device_set(d, "peak.tensor.bf16", 1e15, err) == 0);
+	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) == 1e15);
+	CHECK(d->peak_clock_hz[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == 1.5e9);
+	CHECK(solar_device_set(d, "clock_hz", 0.75e9, err) == 0);
+	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) == 0.5e15);
+	CHECK(solar_device_set(d, "peak_clock_hz.tensor.bf16", 1.5e9, err) == 0);
+	char *errors = slurp(err);
+	CHECK(errors[0] == 0);
+	free(errors);
+	check_round_trip(d); /* a locked clock below the figures' clocks reads back */
+	err = tmpfile();
+	CHECK(solar_device_set(d, "peak_clock_hz.tensor.i64", 1e9, err) < 0);
+	CHECK(solar_device_set(d, "peak_clock_hz.tensr.bf16", 1e9, err) < 0);
+	errors = slurp(err);
+	CHECK(strcmp(errors, "solar: device override 'peak_clock_hz.tensor.i64': no "
+			     "peak.tensor.i64 to go with it\n"
+			     "solar: device override 'peak_clock_hz.tensr.bf16': unknown unit "
+			     "'tensr' (expected tensor, simt or sfu)\n") == 0);
+	free(errors);
+	solar_device_free(d);
+
+	/* A descriptor without clocks keeps its figures and refuses another clock: changing
+	 * clock_hz would change no peak. */
+	char *e = NULL;
+	d = load_str(MIN, NULL, &e);
+	CHECK(d && e[0] == 0);
+	free(e);
+	if (d) {
+		CHECK(solar_device_peak(d, SOLAR_UNIT_SIMT, SOLAR_PREC_F32) == 1e13);
+		err = tmpfile();
+		CHECK(solar_device_set(d, "clock_hz", 1.5e9, err) < 0);
+		errors = slurp(err);
+		CHECK(strcmp(errors, "solar: device override 'clock_hz': the descriptor gives no "
+				     "clock_hz, so its peaks cannot follow another SM clock "
+				     "(docs/devices.md#clocks)\n") == 0);
+		free(errors);
+	}
+	solar_device_free(d);
+
+	/* Loader errors, with their JSON paths. */
+	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": " FIG(1e9) "}",
+		      "x.json: peak_clock_hz.simt.f32: missing (the descriptor gives clock_hz, so "
+		      "every peak needs the clock its figure assumes; a file that sets a peak "
+		      "gives its clock too)\n");
+	EXPECT_ERRORS(MIN_HEAD ", \"peak_clock_hz\": {\"simt\": {\"f32\": " FIG(1e9) "}}}",
+		      "x.json: clock_hz: missing (required with peak_clock_hz: the SM clock the "
+		      "peaks are scaled to)\n");
+	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": " FIG(1e9) ", \"peak_clock_hz\": {\"simt\": "
+			       "{\"f32\": " FIG(2e9) "}, \"tensor\": {\"bf16\": " FIG(1e9) "}}}",
+		      "x.json: peak_clock_hz.tensor.bf16: no peak.tensor.bf16 to go with it "
+		      "(remove it with null where the peak is removed)\n"
+		      "x.json: peak_clock_hz.simt.f32: 2e+09 Hz is above clock_hz (1e+09 Hz), the "
+		      "maximum SM clock: no unit on the SM clock runs faster\n");
+	EXPECT_ERRORS(MIN_HEAD ", \"peak_clock_hz\": {\"simt\": {\"fp32\": " FIG(1e9) "}, "
+			       "\"vector\": {}, \"sfu\": {\"f32\": 1.98e9}}}",
+		      "x.json: peak_clock_hz.vector: unknown unit 'vector' (expected tensor, simt "
+		      "or sfu)\n"
+		      "x.json: peak_clock_hz.simt.fp32: unknown precision 'fp32' (did you mean "
+		      "'f32'?)\n"
+		      "x.json: peak_clock_hz.sfu.f32: expected an object {\"value\", \"status\", "
+		      "\"source\"}, not a bare number (every figure carries its provenance)\n");
+	/* A file that replaces a peak gives its clock: the old figure's clock is not kept. */
+	EXPECT_ERRORS("{\"schema\": 1, \"base\": \"h100-sxm.json\", \"peak\": {\"tensor\": "
+		      "{\"bf16\": " FIG(1e15) "}}}",
+		      "x.json: peak_clock_hz.tensor.bf16: missing (the descriptor gives clock_hz, "
+		      "so every peak needs the clock its figure assumes; a file that sets a peak "
+		      "gives its clock too)\n");
+	/* Removing a peak removes its clock. */
+	e = NULL;
+	d = load_str("{\"schema\": 1, \"base\": \"h100-sxm.json\", \"peak\": {\"tensor\": "
+		     "{\"f8\": null}}}",
+		     "devices", &e);
+	CHECK(d && e[0] == 0 && !d->peak_clock_hz[SOLAR_UNIT_TENSOR][SOLAR_PREC_F8].present);
+	free(e);
 	solar_device_free(d);
 }
 
@@ -747,6 +870,7 @@ int main(void)
 	test_base_chains();
 	test_errors();
 	test_set();
+	test_clocks();
 	test_probe();
 	printf("test_device: %d checks, %d failed\n", checks, failures);
 	return failures != 0;
