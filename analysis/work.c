@@ -202,7 +202,12 @@ typedef struct {
 	bool reads;     /* it reads a tensor (otherwise it is free: rule "folding") */
 	bool pure;      /* every tensor it reads is an `in` tensor, which nothing writes */
 	bool chain[2];  /* a CHAIN_ADD / CHAIN_MUL node with a free operand in its chain */
+	int nreads;     /* tensor reads in the subtree */
 } node_info;
+
+/* A subtree with more reads than this is charged per instance, not per key: comparing read sets
+ * grows with their product, and hostile input must not make counting quadratic. */
+#define HOIST_MAX_READS 32
 
 typedef struct {
 	const solar_program *p;
@@ -312,6 +317,7 @@ static int fill(op_count *c, const solar_expr *e)
 	ni.hash = mix64((uint64_t)e->kind + 1, payload(e));
 	if (e->kind == SOLAR_E_ACCESS) {
 		ni.reads = true;
+		ni.nreads = 1;
 		ni.pure = c->p->tensors[e->sym].role == SOLAR_ROLE_IN;
 	} else if (e->kind == SOLAR_E_ITER) {
 		for (int k = 0; k < c->s->depth; k++)
@@ -326,6 +332,7 @@ static int fill(op_count *c, const solar_expr *e)
 		if (e->kind != SOLAR_E_ACCESS)
 			ni.direct |= ch->direct;
 		ni.reads |= ch->reads;
+		ni.nreads += ch->nreads;
 		ni.pure &= ch->pure;
 		sum += ch->hash;
 		ni.hash = mix64(ni.hash, ch->hash + (uint64_t)i);
@@ -396,7 +403,7 @@ static void charge(op_count *c, int i, solar_unit u, solar_prec q, int ops)
 {
 	const node_info *ni = &c->info[i];
 	int g = 0;
-	if (ni->pure) {
+	if (ni->pure && ni->nreads <= HOIST_MAX_READS) {
 		for (g = 1; g < c->ngroups; g++) {
 			int j = c->group_node[g];
 			if (c->info[j].direct == ni->direct && reads_within(c, i, j) &&
