@@ -1,7 +1,10 @@
 /* work.c - exact operation and data counting (docs/bounds.md, "Counting").
  *
  * Operations: a per-instance mix read off the statement's expression tree (rule "ops per
- * instance"), multiplied by the exact instance count of the statement's domain.
+ * instance": constants folded, common subexpressions once), multiplied by the exact instance
+ * count of the statement's domain; work on `in` tensors alone charged once per distinct value
+ * it can take (hoisting); and the combines of a reduction counted on the dataflow (rule
+ * "identity combine": none where the running value is an `=`-written identity).
  *
  * Data: footprints are the exact counts of unions of access images (never hulls).  Traffic of
  * a scope (one kernel, or the whole program) comes from exact dataflow: a value read in the
@@ -118,30 +121,6 @@ static bool has_access(const solar_expr *e)
 	return false;
 }
 
-/* Rule "ops per instance": + - * / comparisons and/or: 1; max/min of n: n-1; special
- * functions: 1 on the SFU (plus their arguments); unary minus, abs, not, select, casts: 0. */
-static void count_expr(const solar_program *p, const solar_expr *e, solar_prec prec,
-		       solar_op_mix *mix)
-{
-	if (e->kind == SOLAR_E_ACCESS)
-		return; /* index arithmetic is address computation, not work */
-	for (int i = 0; i < e->nargs; i++)
-		count_expr(p, e->args[i], prec, mix);
-	switch (e->kind) {
-	case SOLAR_E_BIN:
-		mix->n[SOLAR_UNIT_SIMT][prec]++;
-		break;
-	case SOLAR_E_CALL:
-		if (special_fn(e->fn))
-			mix->n[SOLAR_UNIT_SFU][SOLAR_PREC_F32]++;
-		else if (e->fn == SOLAR_FN_MAX || e->fn == SOLAR_FN_MIN)
-			mix->n[SOLAR_UNIT_SIMT][prec] += e->nargs - 1;
-		break;
-	default:
-		break;
-	}
-}
-
 static bool uses_iter(const solar_expr *e, int iter)
 {
 	if (e->kind == SOLAR_E_ITER && e->sym == iter)
@@ -199,13 +178,298 @@ static solar_prec tensor_prec(solar_dtype t, solar_math math, bool *on_tensor)
 	}
 }
 
-solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
-			       bool *contraction, int *reduction_dims)
+/* Rule "ops per instance", read off a statement's value expression in two passes.  The first
+ * records, per node in pre-order (node i's first child is node i + 1, each next child follows
+ * its elder sibling's subtree), what the counting needs: a hash that is equal for expressions
+ * that compute the same value, the size of the subtree, the iterators it uses outside indices,
+ * whether it reads a tensor and whether it reads only `in` tensors.  The second charges each
+ * node that needs an instruction, once:
+ *   - folding: a subtree that reads no tensor (literals, consts, params, iterators) is 0;
+ *   - merged constants: in a chain of + and - (or of * and of / by a free operand) the free
+ *     operands merge into one (x * a * y * b is x * y * (a * b): 2 multiplies);
+ *   - common subexpressions: a subtree that computes the same value as one already counted in
+ *     this instance (same operators, same reads at the same indices) is 0;
+ *   - hoisting: a subtree that reads only `in` tensors (which nothing writes) has one value per
+ *     distinct key, the elements it reads and the iterators it uses outside indices, so its
+ *     ops are charged once per key (a group; counted on the polyhedral model), not per
+ *     instance. */
+
+enum { CHAIN_ADD, CHAIN_MUL };
+
+typedef struct {
+	uint64_t hash;  /* equal for expressions that compute the same value */
+	int size;       /* nodes in the subtree */
+	uint64_t direct; /* bit k: it uses loop k's iterator outside an index */
+	bool reads;     /* it reads a tensor (otherwise it is free: rule "folding") */
+	bool pure;      /* every tensor it reads is an `in` tensor, which nothing writes */
+	bool chain[2];  /* a CHAIN_ADD / CHAIN_MUL node with a free operand in its chain */
+	int nreads;     /* tensor reads in the subtree */
+} node_info;
+
+/* A subtree with more reads than this is charged per instance, not per key: comparing read sets
+ * grows with their product, and hostile input must not make counting quadratic. */
+#define HOIST_MAX_READS 32
+
+typedef struct {
+	const solar_program *p;
+	const solar_stmt *s;
+	solar_prec prec;
+	const solar_expr **node; /* pre-order */
+	node_info *info;
+	int n;
+	int *seen; /* open-addressing table of counted nodes (index + 1; 0: empty) */
+	int seen_cap;
+	solar_op_group *groups; /* groups[0]: per instance; the others per key */
+	int *group_node;        /* per group: the node whose key it has */
+	int ngroups, cap_groups;
+} op_count;
+
+static uint64_t mix64(uint64_t h, uint64_t v)
 {
-	solar_op_mix mix;
-	memset(&mix, 0, sizeof mix);
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 29);
+}
+
+static bool commutative(const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_BIN)
+		return e->binop == SOLAR_OP_ADD || e->binop == SOLAR_OP_MUL ||
+		       e->binop == SOLAR_OP_EQ || e->binop == SOLAR_OP_NE ||
+		       e->binop == SOLAR_OP_AND || e->binop == SOLAR_OP_OR;
+	return e->kind == SOLAR_E_CALL && e->nargs == 2 &&
+	       (e->fn == SOLAR_FN_MAX || e->fn == SOLAR_FN_MIN);
+}
+
+static uint64_t payload(const solar_expr *e)
+{
+	switch (e->kind) {
+	case SOLAR_E_INT:
+		return (uint64_t)e->ival;
+	case SOLAR_E_FLOAT: {
+		double f = e->fval == 0 ? 0.0 : e->fval; /* -0.0 == 0.0 */
+		uint64_t u;
+		memcpy(&u, &f, sizeof u);
+		return u;
+	}
+	case SOLAR_E_PARAM:
+	case SOLAR_E_CONST:
+	case SOLAR_E_ITER:
+	case SOLAR_E_ACCESS:
+		return (uint64_t)e->sym;
+	case SOLAR_E_BIN:
+		return (uint64_t)e->binop;
+	case SOLAR_E_CALL:
+		return (uint64_t)e->fn;
+	case SOLAR_E_CAST:
+		return (uint64_t)e->dtype;
+	default:
+		return 0;
+	}
+}
+
+static int subtree_nodes(const solar_expr *e)
+{
+	int n = 1;
+	for (int i = 0; i < e->nargs; i++)
+		n += subtree_nodes(e->args[i]);
+	return n;
+}
+
+/* The chain class of node i (CHAIN_ADD, CHAIN_MUL), or -1. */
+static int chain_class(const op_count *c, int i)
+{
+	const solar_expr *e = c->node[i];
+	if (e->kind != SOLAR_E_BIN)
+		return -1;
+	if (e->binop == SOLAR_OP_ADD || e->binop == SOLAR_OP_SUB)
+		return CHAIN_ADD;
+	if (e->binop == SOLAR_OP_MUL)
+		return CHAIN_MUL;
+	if (e->binop == SOLAR_OP_DIV && !c->info[i + 1 + c->info[i + 1].size].reads)
+		return CHAIN_MUL; /* x / a is x * (1 / a) */
+	return -1;
+}
+
+/* Node i with unary minuses skipped (they are free and move through a chain). */
+static int unneg(const op_count *c, int i)
+{
+	while (c->node[i]->kind == SOLAR_E_NEG)
+		i++;
+	return i;
+}
+
+/* Whether operand node i of a chain node of class cls is free or holds a free operand in the
+ * chain below it.  In a chain with f > 0 free operands, the nodes both of whose sides do are
+ * exactly f - 1: charging them 0 leaves one op per non-free operand, as after merging the free
+ * ones into one constant. */
+static bool free_side(const op_count *c, int i, int cls)
+{
+	return !c->info[i].reads || c->info[unneg(c, i)].chain[cls];
+}
+
+/* Pass 1: fills the node table for e and returns e's index. */
+static int fill(op_count *c, const solar_expr *e)
+{
+	int me = c->n++;
+	c->node[me] = e;
+	node_info ni = {.size = 1, .pure = true};
+	ni.hash = mix64((uint64_t)e->kind + 1, payload(e));
+	if (e->kind == SOLAR_E_ACCESS) {
+		ni.reads = true;
+		ni.nreads = 1;
+		ni.pure = c->p->tensors[e->sym].role == SOLAR_ROLE_IN;
+	} else if (e->kind == SOLAR_E_ITER) {
+		for (int k = 0; k < c->s->depth; k++)
+			if (c->s->loops[k] == e->sym)
+				ni.direct = 1ULL << k;
+	}
+	uint64_t sum = 0;
+	for (int i = 0; i < e->nargs; i++) {
+		int ci = fill(c, e->args[i]);
+		const node_info *ch = &c->info[ci];
+		ni.size += ch->size;
+		if (e->kind != SOLAR_E_ACCESS)
+			ni.direct |= ch->direct;
+		ni.reads |= ch->reads;
+		ni.nreads += ch->nreads;
+		ni.pure &= ch->pure;
+		sum += ch->hash;
+		ni.hash = mix64(ni.hash, ch->hash + (uint64_t)i);
+	}
+	if (commutative(e))
+		ni.hash = mix64(mix64((uint64_t)e->kind + 1, payload(e)), sum);
+	c->info[me] = ni;
+	int cls = chain_class(c, me);
+	if (cls >= 0) {
+		int a = me + 1, b = a + c->info[a].size;
+		c->info[me].chain[cls] = free_side(c, a, cls) || free_side(c, b, cls);
+	}
+	return me;
+}
+
+/* Whether nodes i and j compute the same value: the same operators and reads at the same
+ * indices, float literals by value, commutative operands in either order. */
+static bool same_value(const op_count *c, int i, int j)
+{
+	const node_info *x = &c->info[i], *y = &c->info[j];
+	const solar_expr *a = c->node[i], *b = c->node[j];
+	if (x->hash != y->hash || x->size != y->size || a->kind != b->kind ||
+	    a->nargs != b->nargs || payload(a) != payload(b))
+		return false;
+	if (commutative(a)) {
+		int a0 = i + 1, a1 = a0 + c->info[a0].size, b0 = j + 1, b1 = b0 + c->info[b0].size;
+		return (same_value(c, a0, b0) && same_value(c, a1, b1)) ||
+		       (same_value(c, a0, b1) && same_value(c, a1, b0));
+	}
+	for (int k = 0, ci = i + 1, cj = j + 1; k < a->nargs; k++) {
+		if (!same_value(c, ci, cj))
+			return false;
+		ci += c->info[ci].size;
+		cj += c->info[cj].size;
+	}
+	return true;
+}
+
+/* Whether a node computing the same value as node i was counted; if not, records node i. */
+static bool seen_before(op_count *c, int i)
+{
+	size_t mask = (size_t)c->seen_cap - 1, h = (size_t)c->info[i].hash & mask;
+	for (; c->seen[h]; h = (h + 1) & mask)
+		if (same_value(c, c->seen[h] - 1, i))
+			return true;
+	c->seen[h] = i + 1;
+	return false;
+}
+
+/* Whether every read in subtree i computes the same value as a read in subtree j. */
+static bool reads_within(const op_count *c, int i, int j)
+{
+	for (int x = i; x < i + c->info[i].size; x++) {
+		if (c->node[x]->kind != SOLAR_E_ACCESS)
+			continue;
+		bool found = false;
+		for (int y = j; y < j + c->info[j].size && !found; y++)
+			found = c->node[y]->kind == SOLAR_E_ACCESS && same_value(c, x, y);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Charges node i: per instance, or when it reads only `in` tensors once per key (its reads
+ * and the iterators it uses outside indices), in the group of nodes with that key. */
+static void charge(op_count *c, int i, solar_unit u, solar_prec q, int ops)
+{
+	const node_info *ni = &c->info[i];
+	int g = 0;
+	if (ni->pure && ni->nreads <= HOIST_MAX_READS) {
+		for (g = 1; g < c->ngroups; g++) {
+			int j = c->group_node[g];
+			if (c->info[j].direct == ni->direct && reads_within(c, i, j) &&
+			    reads_within(c, j, i))
+				break;
+		}
+		if (g == c->ngroups) {
+			if (c->ngroups == c->cap_groups) {
+				c->cap_groups *= 2;
+				c->groups = realloc(c->groups, (size_t)c->cap_groups * sizeof *c->groups);
+				c->group_node = realloc(c->group_node,
+							(size_t)c->cap_groups * sizeof *c->group_node);
+			}
+			memset(&c->groups[g], 0, sizeof c->groups[g]);
+			c->groups[g].key = c->node[i];
+			c->groups[g].iters = ni->direct;
+			c->group_node[g] = i;
+			c->ngroups++;
+		}
+	}
+	c->groups[g].mix.n[u][q] += ops;
+}
+
+/* Pass 2: + - * / comparisons and/or: 1; max/min of n: n-1; special functions: 1 on the SFU;
+ * unary minus, abs, not, select, casts, literals, reads: 0; each node at most once. */
+static void count_node(op_count *c, int i)
+{
+	const solar_expr *e = c->node[i];
+	const node_info *ni = &c->info[i];
+	if (!ni->reads || e->kind == SOLAR_E_ACCESS || seen_before(c, i))
+		return; /* index arithmetic is address computation, not work */
+	for (int k = 0, ci = i + 1; k < e->nargs; k++, ci += c->info[ci].size)
+		count_node(c, ci);
+	int cls = chain_class(c, i);
+	switch (e->kind) {
+	case SOLAR_E_BIN:
+		if (cls >= 0) {
+			int a = i + 1, b = a + c->info[a].size;
+			if (free_side(c, a, cls) && free_side(c, b, cls))
+				return; /* the free operands of its two sides merge into one */
+		}
+		charge(c, i, SOLAR_UNIT_SIMT, c->prec, 1);
+		break;
+	case SOLAR_E_CALL:
+		if (special_fn(e->fn)) {
+			charge(c, i, SOLAR_UNIT_SFU, SOLAR_PREC_F32, 1);
+		} else if (e->fn == SOLAR_FN_MAX || e->fn == SOLAR_FN_MIN) {
+			int varying = 0, free_args = 0;
+			for (int k = 0, ci = i + 1; k < e->nargs; k++, ci += c->info[ci].size)
+				c->info[ci].reads ? varying++ : free_args++;
+			charge(c, i, SOLAR_UNIT_SIMT, c->prec, varying + (free_args > 0) - 1);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* The op groups of a statement (groups[0]: ops per instance; the others: ops per key, see
+ * above) in *groups (malloc'd, the caller frees it); returns their number.  The combine of a
+ * reduction is not in them (rule "identity combine", counted on the dataflow). */
+static int stmt_groups(const solar_program *p, const solar_stmt *s, solar_math math,
+		       bool *contraction, int *reduction_dims, solar_op_group **groups)
+{
 	const solar_tensor *out = &p->tensors[s->tensor];
-	solar_prec prec = simt_prec(out->dtype);
 	int red = 0;
 	for (int k = 0; k < s->depth; k++) {
 		bool used = false;
@@ -215,9 +479,22 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 	}
 	*reduction_dims = red;
 	*contraction = false;
+	op_count c = {.p = p, .s = s, .prec = simt_prec(out->dtype), .ngroups = 1, .cap_groups = 4};
+	c.groups = calloc((size_t)c.cap_groups, sizeof *c.groups);
+	c.group_node = calloc((size_t)c.cap_groups, sizeof *c.group_node);
+	int n = subtree_nodes(s->value);
+	c.node = malloc((size_t)n * sizeof *c.node);
+	c.info = calloc((size_t)n, sizeof *c.info);
+	for (c.seen_cap = 16; c.seen_cap < 2 * n; c.seen_cap *= 2)
+		;
+	c.seen = calloc((size_t)c.seen_cap, sizeof *c.seen);
+	fill(&c, s->value);
+	int vi = 0;
 	const solar_expr *v = s->value;
-	while (v->kind == SOLAR_E_CAST)
+	while (v->kind == SOLAR_E_CAST) {
 		v = v->args[0];
+		vi++;
+	}
 	/* Rule "contraction": C[..] += X * Y with a reduction dimension, X and Y reading
 	 * tensors: one multiply-accumulate (2 ops) on the tensor unit at the narrowest operand
 	 * precision where the unit supports it, else on SIMT. */
@@ -228,14 +505,27 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 		bool on_tensor;
 		solar_prec tp = tensor_prec(t, math, &on_tensor);
 		*contraction = true;
-		mix.n[on_tensor ? SOLAR_UNIT_TENSOR : SOLAR_UNIT_SIMT][tp] += 2;
-		count_expr(p, v->args[0], prec, &mix);
-		count_expr(p, v->args[1], prec, &mix);
-		return mix;
+		c.groups[0].mix.n[on_tensor ? SOLAR_UNIT_TENSOR : SOLAR_UNIT_SIMT][tp] += 2;
+		count_node(&c, vi + 1);
+		count_node(&c, vi + 1 + c.info[vi + 1].size);
+	} else {
+		count_node(&c, 0);
 	}
-	count_expr(p, s->value, prec, &mix);
-	if (s->op != SOLAR_ASSIGN) /* the combine of a reduction */
-		mix.n[SOLAR_UNIT_SIMT][prec]++;
+	free(c.node);
+	free(c.info);
+	free(c.seen);
+	free(c.group_node);
+	*groups = c.groups;
+	return c.ngroups;
+}
+
+solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
+			       bool *contraction, int *reduction_dims)
+{
+	solar_op_group *g;
+	stmt_groups(p, s, math, contraction, reduction_dims, &g);
+	solar_op_mix mix = g[0].mix;
+	free(g);
 	return mix;
 }
 
@@ -772,6 +1062,128 @@ static void scope_data(const solar_model *m, isl_union_map *dep, isl_union_set *
 	isl_union_set_free(stored);
 }
 
+/* Appends the read refs of statement i inside e to *key (a map from the statement's domain). */
+static isl_map *key_reads(const solar_model *m, int i, const solar_expr *e, isl_map *key)
+{
+	if (e->kind == SOLAR_E_ACCESS) {
+		int r = ref_of(m, i, e);
+		if (r < 0)
+			return isl_map_free(key);
+		isl_map *a = isl_map_set_tuple_name(isl_map_copy(m->refs[r].access), isl_dim_in,
+						    isl_set_get_tuple_name(m->domain[i]));
+		return isl_map_flat_range_product(key, a);
+	}
+	for (int k = 0; k < e->nargs && key; k++)
+		key = key_reads(m, i, e->args[k], key);
+	return key;
+}
+
+/* The distinct keys of hoisted group g of statement i over its domain: tuples of the elements
+ * its reads touch and of the iterators it uses outside indices. */
+static isl_val *key_count(const solar_model *m, int i, const solar_op_group *g, solar_diag *d,
+			  int *failed)
+{
+	isl_set *dom = m->domain[i];
+	isl_map *key = isl_map_identity(isl_space_map_from_set(isl_set_get_space(dom)));
+	for (int k = m->prog->stmts[i]->depth - 1; k >= 0; k--)
+		if (!(g->iters >> k & 1))
+			key = isl_map_project_out(key, isl_dim_out, (unsigned)k, 1);
+	key = key_reads(m, i, g->key, key);
+	key = isl_map_intersect_domain(key, isl_set_copy(dom));
+	return count(isl_map_range(key), d, failed);
+}
+
+/* Whether v, casts aside, is the identity literal of reduction op: 0 for +=, 1 for *=, -inf
+ * for max=, inf for min=. */
+static bool identity_of(const solar_expr *v, solar_assign_op op)
+{
+	v = uncast(v);
+	bool num = v->kind == SOLAR_E_INT || v->kind == SOLAR_E_FLOAT;
+	double x = v->kind == SOLAR_E_INT ? (double)v->ival : v->fval;
+	switch (op) {
+	case SOLAR_ADD_TO:
+		return num && x == 0;
+	case SOLAR_MUL_TO:
+		return num && x == 1;
+	case SOLAR_MAX_TO:
+		return v->kind == SOLAR_E_NEG && uncast(v->args[0])->kind == SOLAR_E_INF;
+	case SOLAR_MIN_TO:
+		return v->kind == SOLAR_E_INF;
+	default:
+		return false;
+	}
+}
+
+/* Rule "identity combine": the combines reduction statement i needs.  Each instance combines
+ * its term into the value its target read takes; that combine is free only where the value is
+ * the operator's identity written by an `=` (`y = -inf` before `y max= ..`): the instances fed
+ * by such a write are not charged.  A run of k terms into an identity needs k - 1 combines,
+ * into any other value (another term, an input, a non-identity `=`) k. */
+static isl_val *combine_count(const solar_model *m, isl_union_map *dep, int i, isl_val *instances,
+			      solar_diag *d, int *failed)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	int target = target_ref(m, i);
+	if (target < 0 || !dep)
+		return isl_val_zero(m->ctx);
+	isl_set *fed = isl_set_empty(isl_space_domain(isl_map_get_space(m->refs[target].access)));
+	for (int j = 0; j < p->nstmts; j++)
+		if (p->stmts[j]->op == SOLAR_ASSIGN && p->stmts[j]->tensor == s->tensor &&
+		    identity_of(p->stmts[j]->value, s->op))
+			fed = isl_set_union(fed, isl_map_range(fed_by(m, dep, j, target)));
+	isl_val *free_combines = count(fed, d, failed);
+	return free_combines ? isl_val_sub(isl_val_copy(instances), free_combines) : NULL;
+}
+
+static void ops_add_mul(solar_ops *o, const solar_op_mix *mix, isl_val *times)
+{
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (mix->n[u][q])
+				val_add(&o->v[u][q], isl_val_mul_ui(isl_val_copy(times),
+								    (unsigned long)mix->n[u][q]));
+}
+
+/* The ops of statement i (rule "ops per instance"): its per-instance mix times its instances,
+ * each hoisted group times its tuples, and the combines of a reduction. */
+static void stmt_ops(const solar_model *m, isl_union_map *dep, int i, solar_math math,
+		     solar_stmt_work *sw, solar_diag *d, int *failed)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	solar_op_group *g;
+	int ng = stmt_groups(p, s, math, &sw->contraction, &sw->reduction_dims, &g);
+	sw->mix = g[0].mix;
+	if (ng > 1) {
+		sw->hoisted = calloc((size_t)ng - 1, sizeof *sw->hoisted);
+		sw->hoisted_count = calloc((size_t)ng - 1, sizeof *sw->hoisted_count);
+	}
+	for (int k = 1; k < ng && !*failed; k++) {
+		isl_val *n = key_count(m, i, &g[k], d, failed);
+		if (!n)
+			break;
+		if (isl_val_eq(n, sw->instances) == isl_bool_true) { /* one key per instance */
+			for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+				for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+					sw->mix.n[u][q] += g[k].mix.n[u][q];
+			isl_val_free(n);
+			continue;
+		}
+		sw->hoisted[sw->nhoisted] = g[k];
+		sw->hoisted_count[sw->nhoisted++] = n;
+		ops_add_mul(&sw->ops, &g[k].mix, n);
+	}
+	ops_add_mul(&sw->ops, &sw->mix, sw->instances);
+	free(g);
+	if (s->op != SOLAR_ASSIGN && !sw->contraction && !*failed) {
+		sw->combines = combine_count(m, dep, i, sw->instances, d, failed);
+		if (sw->combines && !isl_val_is_zero(sw->combines))
+			val_add(&sw->ops.v[SOLAR_UNIT_SIMT][simt_prec(p->tensors[s->tensor].dtype)],
+				isl_val_copy(sw->combines));
+	}
+}
+
 solar_work *solar_work_count(const solar_program *p, solar_math math, solar_diag *d)
 {
 	solar_analysis *a = solar_analysis_new(p, d);
@@ -810,16 +1222,10 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		solar_math km = p->kernels[s->kernel].math;
 		if (km == SOLAR_MATH_DEFAULT)
 			km = math;
-		sw->mix = solar_stmt_op_mix(p, s, km, &sw->contraction, &sw->reduction_dims);
 		sw->instances = count(isl_set_copy(m->domain[i]), d, &failed);
 		if (!sw->instances)
 			continue;
-		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-			for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-				if (sw->mix.n[u][q])
-					sw->ops.v[u][q] = isl_val_mul_ui(
-						isl_val_copy(sw->instances),
-						(unsigned long)sw->mix.n[u][q]);
+		stmt_ops(m, a->dep, i, km, sw, d, &failed);
 		solar_segment_rules(p, s, m->domain[i], segment_eligible(p, s),
 				    pairs_eligible(m, a->dep, i, sw->contraction, sw->instances),
 				    sw);
@@ -861,6 +1267,11 @@ void solar_work_free(solar_work *w)
 	const solar_program *p = w->prog;
 	for (int i = 0; i < p->nstmts; i++) {
 		isl_val_free(w->stmt[i].instances);
+		isl_val_free(w->stmt[i].combines);
+		for (int k = 0; k < w->stmt[i].nhoisted; k++)
+			isl_val_free(w->stmt[i].hoisted_count[k]);
+		free(w->stmt[i].hoisted);
+		free(w->stmt[i].hoisted_count);
 		ops_free(&w->stmt[i].ops);
 	}
 	for (int k = 0; k < p->nkernels; k++)

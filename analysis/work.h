@@ -21,6 +21,15 @@ typedef struct {
 	int n[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
 } solar_op_mix; /* operations per instance */
 
+/* Work of a statement that reads only `in` tensors (docs/bounds.md, "Ops per instance",
+ * hoisting): its value is one per key, the elements that `key`'s reads touch and the iterators
+ * in `iters`, so its `mix` ops are charged once per distinct key. */
+typedef struct {
+	const solar_expr *key; /* a subtree of the statement's value with the group's reads */
+	uint64_t iters;        /* bit k: loop k's iterator, used outside an index */
+	solar_op_mix mix;
+} solar_op_group;
+
 typedef struct {
 	isl_val *v[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
 } solar_ops; /* exact totals; NULL entries are zero */
@@ -47,7 +56,16 @@ typedef struct {
 
 typedef struct {
 	isl_val *instances;
-	solar_op_mix mix;
+	solar_op_mix mix; /* ops per instance (hoisted work and the combine of a reduction aside) */
+	/* hoisted work (malloc'd): group k's ops are charged hoisted_count[k] times, its
+	 * distinct keys in the domain */
+	solar_op_group *hoisted;
+	isl_val **hoisted_count;
+	int nhoisted;
+	/* Rule "identity combine": the combines a reduction needs (NULL for `=` and for a
+	 * contraction, whose 2 ops per instance hold the accumulation), at the SIMT precision of
+	 * the stored tensor */
+	isl_val *combines;
 	solar_ops ops;
 	bool contraction;  /* a += of a product with a reduction dimension */
 	int reduction_dims; /* loop iterators absent from the output index */
@@ -101,7 +119,8 @@ SOLAR_GIVE solar_work *solar_work_check_and_count(SOLAR_KEEP const solar_program
 						  solar_math math, solar_diag *d);
 void solar_work_free(SOLAR_TAKE solar_work *w);
 
-/* Per-instance operation mix of a statement under a math mode. */
+/* Per-instance operation mix of a statement under a math mode: the work charged once per
+ * instance (without the hoisted work and the combine of a reduction). */
 solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
 			       bool *contraction, int *reduction_dims);
 

@@ -95,7 +95,21 @@ static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
 		solar_out_stmt(out, p, s);
 		fprintf(out, "\n      %s x (", inst);
 		print_mix(out, &sw->mix);
-		fputs(") = ", out);
+		fputs(")", out);
+		for (int k = 0; k < sw->nhoisted; k++) { /* work hoisted out of some loops */
+			char *n = solar_val_str(sw->hoisted_count[k]);
+			fprintf(out, " + %s x (", n);
+			print_mix(out, &sw->hoisted[k].mix);
+			fputs(") per value of ", out);
+			solar_ir_print_expr(p, sw->hoisted[k].key, out);
+			free(n);
+		}
+		if (sw->combines) {
+			char *n = solar_val_str(sw->combines);
+			fprintf(out, " + %s combines", n);
+			free(n);
+		}
+		fputs(" = ", out);
 		print_ops(out, &sw->ops);
 		if (sw->contraction)
 			fprintf(out, "  [contraction over %d dim%s]", sw->reduction_dims,
@@ -178,6 +192,8 @@ static cJSON *json_count(const solar_opts *o, const solar_work *w)
 		cJSON_AddItemToObject(e, "instances", solar_json_count(sw->instances));
 		cJSON_AddItemToObject(e, "ops", json_ops(&sw->ops));
 		cJSON_AddBoolToObject(e, "contraction", sw->contraction);
+		if (sw->combines)
+			cJSON_AddItemToObject(e, "combines", solar_json_count(sw->combines));
 		cJSON_AddItemToArray(ss, e);
 	}
 	cJSON *ks = cJSON_AddArrayToObject(j, "kernels");
