@@ -66,6 +66,17 @@ typedef struct {
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out);
 void solar_cli_unload(solar_loaded *l);
 
+/* Inputs that no output may overwrite (cli/output.c): a file, or a descriptor with its "base"
+ * chain.  Outputs naming one are refused. */
+void solar_out_input(const char *path);
+void solar_out_input_device(const char *path);
+/* After the command: checks every write and close of every output and of stdout, renames the
+ * temporary files into place (rc 0 or 1 and all complete) or removes them.  Returns rc, or 2
+ * after a message when a write failed. */
+int solar_out_finish(int rc);
+/* Removes the temporary output files; async-signal-safe (the time limit's handler). */
+void solar_out_remove_temps(void);
+
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);
 

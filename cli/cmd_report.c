@@ -435,6 +435,7 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		return;
 	}
 	char *full = resolve(c, file);
+	solar_out_input(full);
 	size_t n = strlen(kind) + strlen(file) + 2;
 	e->measured_from = malloc(n);
 	snprintf(e->measured_from, n, "%s:%s", kind, file);
@@ -575,6 +576,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 
 	/* the device, with its overrides */
 	char *dev_path = resolve(c, dev);
+	solar_out_input_device(dev_path);
 	e->dev = solar_device_load(dev_path, stderr);
 	free(dev_path);
 	if (!e->dev) {
@@ -599,6 +601,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 
 	/* the program, its counts and bounds */
 	char *air_path = resolve(c, air);
+	solar_out_input(air_path);
 	solar_loaded l;
 	int rc = solar_cli_load(air_path, &o, &l);
 	free(air_path);
@@ -1229,14 +1232,6 @@ static void write_svg(FILE *out, const ctx *c, entry *es, int n)
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-static FILE *open_out(const char *file)
-{
-	FILE *f = fopen(file, "w");
-	if (!f)
-		fprintf(stderr, "solar: cannot write %s\n", file);
-	return f;
-}
-
 int solar_cmd_report(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
@@ -1308,29 +1303,28 @@ int solar_cmd_report(const solar_opts *o)
 		gate(o, &c, &es[i]);
 		failures += es[i].fail;
 	}
-	FILE *f = o->md_out ? open_out(o->md_out) : stdout;
+	FILE *f = solar_out_open_path(o->md_out);
 	if (!f) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
 	write_md(f, o, &c, es, n, removed, failures);
-	if (f != stdout)
-		fclose(f);
+	solar_out_close(o, f);
 	if (o->json_out) {
-		if (!(f = open_out(o->json_out))) {
+		if (!(f = solar_out_open_path(o->json_out))) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
 		solar_json_print(f, json_report(o, &c, es, n, removed, failures));
-		fclose(f);
+		solar_out_close(o, f);
 	}
 	if (o->svg_out) {
-		if (!(f = open_out(o->svg_out))) {
+		if (!(f = solar_out_open_path(o->svg_out))) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
 		write_svg(f, &c, es, n);
-		fclose(f);
+		solar_out_close(o, f);
 	}
 	rc = failures ? SOLAR_EXIT_ERRORS : SOLAR_EXIT_OK;
 done:

@@ -8,8 +8,11 @@
 
 #include "cli.h"
 
-/* stdout, or the -o file; NULL (after a message) when it cannot be opened. */
+/* Outputs (cli/output.c): stdout, or a temporary file beside the -o file (or path) that
+ * solar_out_finish renames into place; NULL after a message when it cannot be created or names
+ * an input.  solar_out_close marks it complete; an output never closed is discarded. */
 FILE *solar_out_open(const solar_opts *o);
+FILE *solar_out_open_path(const char *path);
 void solar_out_close(const solar_opts *o, FILE *f);
 
 /* "file.air  B=8 H=16 S=2048" */
