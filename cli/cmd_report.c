@@ -623,8 +623,8 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	} else {
 		e->params = cJSON_CreateObject();
 		for (int i = 0; i < l.prog->nparams; i++)
-			cJSON_AddNumberToObject(e->params, l.prog->params[i].name,
-						(double)l.prog->params[i].value);
+			cJSON_AddItemToObject(e->params, l.prog->params[i].name,
+					      solar_json_int((long long)l.prog->params[i].value));
 		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
 			const solar_roof *r = solar_bound_roof(&b, k);
 			e->bound_s[k] = r->time_s;

@@ -318,14 +318,33 @@ char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s)
 	return text;
 }
 
+/* Exact integers (docs/json.md): the decimal digits themselves as a raw JSON number, never
+ * through a double (cJSON prints doubles with 15 significant digits where they read back
+ * within its tolerance: 9007199254740991 would come out as 9007199254740990). */
+static cJSON *json_digits(const char *s)
+{
+	size_t i = s[0] == '-';
+	if (!s[i])
+		return cJSON_CreateNull();
+	for (; s[i]; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return cJSON_CreateNull(); /* not an integer: no count is one */
+	return cJSON_CreateRaw(s);
+}
+
+cJSON *solar_json_int(long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", v);
+	return json_digits(buf);
+}
+
 cJSON *solar_json_count(isl_val *v)
 {
 	if (!v)
-		return cJSON_CreateNumber(0);
-	if (isl_val_abs_eq(v, v) && isl_val_get_d(v) <= 9007199254740992.0)
-		return cJSON_CreateNumber(isl_val_get_d(v));
+		return json_digits("0");
 	char *s = solar_val_str(v);
-	cJSON *j = cJSON_CreateString(s);
+	cJSON *j = json_digits(s);
 	free(s);
 	return j;
 }
@@ -336,7 +355,8 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 	cJSON_AddStringToObject(j, "program", file);
 	cJSON *ps = cJSON_AddObjectToObject(j, "params");
 	for (int i = 0; i < p->nparams; i++)
-		cJSON_AddNumberToObject(ps, p->params[i].name, (double)p->params[i].value);
+		cJSON_AddItemToObject(ps, p->params[i].name,
+				      solar_json_int((long long)p->params[i].value));
 	return j;
 }
 

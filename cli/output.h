@@ -21,8 +21,9 @@ void solar_out_header(FILE *out, const char *file, const solar_program *p);
 void solar_out_stmt(FILE *out, const solar_program *p, const solar_stmt *s);
 char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s);
 
-/* An exact count: a JSON number up to 2^53, a decimal string above. */
+/* An exact count or integer: a JSON integer of any size, printed digit for digit. */
 cJSON *solar_json_count(__isl_keep isl_val *v);
+cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);
 /* Prints and deletes. */
