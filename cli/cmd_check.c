@@ -72,7 +72,8 @@ int solar_cmd_fmt(const solar_opts *o)
 		solar_diag_free(d);
 		free(text);
 	}
-	solar_out_close(o, out);
+	if (rc == SOLAR_EXIT_OK) /* a form that does not round-trip is not written */
+		solar_out_close(o, out);
 	solar_cli_unload(&l);
 	return rc;
 }

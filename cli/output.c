@@ -1,4 +1,5 @@
-/* output.c - formatting shared by the subcommands. */
+/* output.c - every command's output (checked writes, atomic files) and the formatting they share. */
+#define _XOPEN_SOURCE 700 /* realpath, fchmod */
 #include "output.h"
 
 #include <errno.h>
@@ -145,7 +146,11 @@ FILE *solar_out_open_path(const char *path)
 		return stdout;
 	if (refuse_input(path))
 		return NULL;
+	/* through a symbolic link: the file it names is the one replaced */
 	struct stat st;
+	char *real = NULL;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		path = real;
 	bool exists = stat(path, &st) == 0;
 	for (int i = 0; i < noutputs; i++) {
 		struct stat o;
@@ -153,15 +158,19 @@ FILE *solar_out_open_path(const char *path)
 		    (exists && stat(outputs[i].path, &o) == 0 && o.st_dev == st.st_dev &&
 		     o.st_ino == st.st_ino)) {
 			fprintf(stderr, "solar: error: %s is named by two outputs\n", path);
+			free(real);
 			return NULL;
 		}
 	}
 	if (noutputs == MAX_OUTPUTS) {
 		fprintf(stderr, "solar: error: too many output files\n");
+		free(real);
 		return NULL;
 	}
 	pending_output *p = &outputs[noutputs];
 	*p = (pending_output){.path = strdup(path)};
+	free(real);
+	path = p->path;
 	if (exists && !S_ISREG(st.st_mode)) { /* a device or a FIFO: written in place */
 		p->f = fopen(path, "w");
 		if (!p->f) {
@@ -184,9 +193,11 @@ FILE *solar_out_open_path(const char *path)
 		signal(SIGHUP, on_signal);
 		handlers = true;
 	}
+	temp_names[noutputs] = p->temp; /* before it exists: a signal may come at any time */
 	int fd = mkstemp(p->temp);
 	if (fd < 0 || !(p->f = fdopen(fd, "w"))) {
 		fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+		temp_names[noutputs] = NULL;
 		if (fd >= 0) {
 			close(fd);
 			unlink(p->temp);
@@ -195,7 +206,6 @@ FILE *solar_out_open_path(const char *path)
 		free(p->path);
 		return NULL;
 	}
-	temp_names[noutputs] = p->temp;
 	/* the mode a plain fopen would give, or the old file's */
 	mode_t mask = umask(0);
 	umask(mask);

@@ -3,7 +3,8 @@
 #   full       every command writing to a full device (stdout > /dev/full, -o /dev/full) exits 2
 #              with `solar: error: writing <stdout>|FILE: No space left on device`
 #   input      -o (or report's --md/--json/--svg) naming an input is refused, exit 2, input intact
-#   interrupt  the time limit or SIGINT during a run leaves the old -o file intact, no temp file
+#   interrupt  the time limit, SIGINT, SIGTERM or an input error during a run leaves the old -o
+#              file intact, no temp file; a finished run replaces it (mode kept, links followed)
 #   concurrent two runs on one -o leave one run's whole output
 solar=$1 case=$2 root=$3
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -106,10 +107,20 @@ interrupt)
   [ "$(cat "$t/out.txt")" = "old content" ] || no "SIGTERM: out.txt lost its content"
   left=$(ls -A "$t" | grep '^\.out.txt')
   [ -z "$left" ] || no "temporary files left: $left"
+  # a run that fails on its input leaves it too
+  printf 'air 1;\nin a[4]: f32;\nout b[4]: f32;\nfor i in 0..4 { b[i] = a[i + 1]; }\n' >"$t/bad.air"
+  "$solar" count "$t/bad.air" -o "$t/out.txt" 2>/dev/null; rc=$?
+  [ "$rc" = 1 ] || no "count of a bad program: exit $rc, expected 1"
+  [ "$(cat "$t/out.txt")" = "old content" ] || no "error run: out.txt lost its content"
   # a finished run replaces it, keeping its mode
   "$solar" count "$E/mlp_block.air" -o "$t/out.txt" || no "count -o failed"
   grep -q "^mlp_block.air" "$t/out.txt" || no "out.txt not replaced: $(head -2 "$t/out.txt")"
   [ "$(stat -c %a "$t/out.txt")" = 640 ] || no "mode $(stat -c %a "$t/out.txt"), expected 640"
+  # through a symbolic link, the file it names is replaced and the link stays
+  ln -s out.txt "$t/link.txt"
+  "$solar" count --json "$E/mlp_block.air" -o "$t/link.txt" || no "count -o link failed"
+  [ -L "$t/link.txt" ] || no "link.txt is no longer a symbolic link"
+  grep -q '"program"' "$t/out.txt" || no "out.txt not replaced through the link"
   ;;
 concurrent)
   # the same analysis (so the runs overlap), outputs of different lengths
