@@ -249,11 +249,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
-		return SOLAR_EXIT_OK;
+		return solar_out_finish(SOLAR_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("solar %s\n", SOLAR_VERSION);
-		return SOLAR_EXIT_OK;
+		return solar_out_finish(SOLAR_EXIT_OK);
 	}
 	int cmd = -1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Nothing lost (cli/output.c): one case per ctest.
 #   full       every command writing to a full device (stdout > /dev/full, -o /dev/full) exits 2
-#              with `solar: error: writing <stdout>|FILE: No space left on device`
+#              with `solar: error: writing <stdout>|FILE: No space left on device`; a regular
+#              file over the file-size limit keeps its old content
 #   input      -o (or report's --md/--json/--svg) naming an input is refused, exit 2, input intact
 #   interrupt  the time limit, SIGINT, SIGTERM or an input error during a run leaves the old -o
 #              file intact, no temp file; a finished run replaces it (mode kept, links followed)
@@ -55,11 +56,26 @@ fmt $E/mlp_block.air
 device show $D
 report $t/manifest.json
 EOF
+  for a in --help --version "count --help"; do
+    # shellcheck disable=SC2086
+    "$solar" $a >/dev/full 2>"$t/err"; rc=$?
+    [ "$rc" = 2 ] && grep -q 'writing <stdout>: No space left' "$t/err" ||
+      no "solar $a >/dev/full: exit $rc: $(cat "$t/err")"
+  done
   # the sweep's and the report's further outputs
   expect 2 'writing /dev/full: No space left' "$solar" sweep --device "$D" --vary dram_bw=1x..2x \
     --svg /dev/full "$E/mlp_block.air"
   expect 2 'writing /dev/full: No space left' "$solar" report "$t/manifest.json" --json /dev/full
   expect 2 'writing /dev/full: No space left' "$solar" report "$t/manifest.json" --svg /dev/full
+  # a regular file that cannot grow (the file-size limit: EFBIG, as ENOSPC on a full disk): the
+  # write error is reported, the old file stays whole, no temporary file is left
+  echo "old content" >"$t/big.csv"
+  (trap '' XFSZ; ulimit -f 2; exec "$solar" sweep --device "$D" --vary dram_bw=0.5x..8x \
+    --steps 1000 "$E/mlp_block.air" -o "$t/big.csv") 2>"$t/err"; rc=$?
+  [ "$rc" = 2 ] || no "sweep -o over the file-size limit: exit $rc, expected 2"
+  grep -q "solar: error: writing $t/big.csv: File too large" "$t/err" || no "no message: $(cat "$t/err")"
+  [ "$(cat "$t/big.csv")" = "old content" ] || no "big.csv lost its old content"
+  [ -z "$(ls -A "$t" | grep '^\.big')" ] || no "temporary file left: $(ls -A "$t")"
   # a failed output takes the others with it: nothing half-written
   "$solar" report "$t/manifest.json" --md "$t/r.md" --json /dev/full >/dev/null 2>&1
   [ -e "$t/r.md" ] && no "report --md kept r.md although --json failed"
