@@ -187,12 +187,10 @@ FILE *solar_out_open_path(const char *path)
 	memcpy(p->temp, path, dl);
 	sprintf(p->temp + dl, ".%s.XXXXXX", path + dl);
 	static bool handlers;
-	if (!handlers) {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		signal(SIGHUP, on_signal);
-		handlers = true;
-	}
+	for (int i = 0, sig[] = {SIGINT, SIGTERM, SIGHUP}; !handlers && i < 3; i++)
+		if (signal(sig[i], on_signal) == SIG_IGN) /* ignored on entry (nohup, a & job) */
+			signal(sig[i], SIG_IGN);
+	handlers = true;
 	temp_names[noutputs] = p->temp; /* before it exists: a signal may come at any time */
 	int fd = mkstemp(p->temp);
 	if (fd < 0 || !(p->f = fdopen(fd, "w"))) {
