@@ -70,6 +70,16 @@ void solar_cli_unload(solar_loaded *l);
  * processes or the program under test run, resume it after (main.c).  Not nested. */
 void solar_cli_time_limit_pause(void);
 void solar_cli_time_limit_resume(void);
+/* Inputs that no output may overwrite (cli/output.c): a file, or a descriptor with its "base"
+ * chain.  Outputs naming one are refused. */
+void solar_out_input(const char *path);
+void solar_out_input_device(const char *path);
+/* After the command: checks every write and close of every output and of stdout, renames the
+ * temporary files into place (rc 0 or 1 and all complete) or removes them.  Returns rc, or 2
+ * after a message when a write failed. */
+int solar_out_finish(int rc);
+/* Removes the temporary output files; async-signal-safe (the time limit's handler). */
+void solar_out_remove_temps(void);
 
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);

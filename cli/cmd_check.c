@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "cli.h"
+#include "output.h"
 
 int solar_cmd_check(const solar_opts *o)
 {
@@ -42,7 +43,12 @@ int solar_cmd_fmt(const solar_opts *o)
 	int rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK)
 		return rc;
-	solar_ir_print(l.prog, stdout);
+	FILE *out = solar_out_open(o);
+	if (!out) {
+		solar_cli_unload(&l);
+		return SOLAR_EXIT_USAGE;
+	}
+	solar_ir_print(l.prog, out);
 	if (o->verify) {
 		char *text = NULL;
 		size_t len = 0;
@@ -66,6 +72,8 @@ int solar_cmd_fmt(const solar_opts *o)
 		solar_diag_free(d);
 		free(text);
 	}
+	if (rc == SOLAR_EXIT_OK) /* a form that does not round-trip is not written */
+		solar_out_close(o, out);
 	solar_cli_unload(&l);
 	return rc;
 }

@@ -233,7 +233,8 @@ int solar_cmd_count(const solar_opts *o)
 		}
 		solar_work_free(w);
 	}
-	solar_out_close(o, out);
+	if (rc == SOLAR_EXIT_OK) /* else the output is discarded: the old -o file stays */
+		solar_out_close(o, out);
 	solar_cli_unload(&l);
 	return rc;
 }

@@ -14,6 +14,7 @@
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ typedef struct {
 	/* baseline */
 	bool has_base;
 	double base_headroom, base_measured_s; /* < 0: none */
+	int base_index;                        /* its entries[] in the baseline */
 	/* gate */
 	bool fail;
 	char reasons[512];
@@ -162,8 +164,10 @@ static double validate_time(ctx *c, const char *file, bool *failed)
 	return t;
 }
 
-/* One CSV record (RFC 4180 quoting) from *p; fields point into a copy owned by the caller. */
-static int csv_record(char **p, char **field, int max)
+/* One CSV record (RFC 4180 quoting) from *p; fields point into a copy owned by the caller.
+ * *open_quote is set when the text ends inside a quoted cell (a truncated file); *lines
+ * counts the newlines consumed (quoted ones too), for line numbers in messages. */
+static int csv_record(char **p, char **field, int max, bool *open_quote, int *lines)
 {
 	int n = 0;
 	char *s = *p;
@@ -174,8 +178,10 @@ static int csv_record(char **p, char **field, int max)
 		if (*s == '"') {
 			s++;
 			for (;;) {
-				if (!*s)
+				if (!*s) {
+					*open_quote = true;
 					break;
+				}
 				if (*s == '"' && s[1] == '"') {
 					*out++ = '"';
 					s += 2;
@@ -183,6 +189,7 @@ static int csv_record(char **p, char **field, int max)
 					s++;
 					break;
 				} else {
+					*lines += *s == '\n';
 					*out++ = *s++;
 				}
 			}
@@ -201,10 +208,12 @@ static int csv_record(char **p, char **field, int max)
 			s++;
 			continue;
 		}
-		if (sep == '\r')
+		if (sep == '\r' || sep == '\n') { /* *s may be the '\0' just written */
 			s++;
-		if (*s == '\n')
-			s++;
+			if (sep == '\r' && *s == '\n')
+				s++;
+			++*lines;
+		}
 		break;
 	}
 	*p = s;
@@ -267,7 +276,13 @@ static double ncu_times(ctx *c, const char *file, entry *e, int runs)
 	/* ncu's raw page has hundreds of columns (every device attribute): room for all */
 	enum { MAX_COLS = 4096 };
 	char **head = malloc(sizeof *head * MAX_COLS), **f = malloc(sizeof *f * MAX_COLS);
-	int nh = csv_record(&p, head, MAX_COLS), col_name = -1, col_time = -1, col_id = -1;
+	bool open_quote = false;
+	int line = 0; /* lines before p */
+	for (const char *q = text; q < p; q++)
+		line += *q == '\n';
+	int head_line = line + 1;
+	int nh = csv_record(&p, head, MAX_COLS, &open_quote, &line), col_name = -1, col_time = -1,
+	    col_id = -1;
 	for (int i = 0; i < nh; i++) {
 		if (!strcmp(head[i], "gpu__time_duration.sum"))
 			col_time = i;
@@ -279,7 +294,9 @@ static double ncu_times(ctx *c, const char *file, entry *e, int runs)
 	}
 	double total = -1;
 	if (col_time < 0 || col_name < 0) {
-		input_error(c, file, "line 1",
+		char hl[32];
+		snprintf(hl, sizeof hl, "line %d", head_line);
+		input_error(c, file, hl,
 			    "expected the columns \"Kernel Name\" and \"gpu__time_duration.sum\" "
 			    "(ncu --csv --page raw --metrics gpu__time_duration.sum)");
 		free(head);
@@ -287,15 +304,30 @@ static double ncu_times(ctx *c, const char *file, entry *e, int runs)
 		free(text);
 		return -1;
 	}
-	int cap = 64, nr = 0, line = 1;
+	int cap = 64, nr = 0;
 	double *dur = malloc(sizeof *dur * (size_t)cap);
 	char **kname = malloc(sizeof *kname * (size_t)cap);
 	double scale = 1e-9; /* gpu__time_duration is in nanoseconds unless a unit row says */
 	int n;
-	while ((n = csv_record(&p, f, MAX_COLS)) >= 0) {
-		line++;
-		if (n <= col_time || n <= col_name)
-			continue;
+	char where[32];
+	for (;;) {
+		int first = line + 1; /* the record's first line in the file */
+		if ((n = csv_record(&p, f, MAX_COLS, &open_quote, &line)) < 0)
+			break;
+		snprintf(where, sizeof where, "line %d", first);
+		if (open_quote) {
+			input_error(c, file, where, "the file ends inside a quoted cell (a truncated "
+						    "export?)");
+			goto done;
+		}
+		if (n == 1 && (!f[0][0] || !strncmp(f[0], "==", 2)))
+			continue; /* a blank line, or ncu's "==PROF==" notes */
+		if (n != nh) {
+			input_error(c, file, where, "%d cell%s, but the header has %d (a truncated "
+						    "export?)",
+				    n, n == 1 ? "" : "s", nh);
+			goto done;
+		}
 		double v = csv_number(f[col_time]);
 		if (v < 0) {
 			double s = unit_scale(f[col_time]);
@@ -303,8 +335,6 @@ static double ncu_times(ctx *c, const char *file, entry *e, int runs)
 				scale = s;
 				continue;
 			}
-			char where[32];
-			snprintf(where, sizeof where, "line %d", line);
 			input_error(c, file, where, "gpu__time_duration.sum: '%s' is not a duration",
 				    f[col_time]);
 			goto done;
@@ -435,6 +465,7 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		return;
 	}
 	char *full = resolve(c, file);
+	solar_out_input(full);
 	size_t n = strlen(kind) + strlen(file) + 2;
 	e->measured_from = malloc(n);
 	snprintf(e->measured_from, n, "%s:%s", kind, file);
@@ -487,8 +518,12 @@ static char *default_name(const char *air, cJSON *params)
 	cJSON_ArrayForEach(p, params)
 	{
 		size_t l = strlen(s);
-		snprintf(s + l, n - l, "%s%s=%.0f", p == params->child ? " " : ",", p->string,
-			 p->valuedouble);
+		if (cJSON_IsString(p))
+			snprintf(s + l, n - l, "%s%s=%s", p == params->child ? " " : ",", p->string,
+				 p->valuestring);
+		else
+			snprintf(s + l, n - l, "%s%s=%.0f", p == params->child ? " " : ",", p->string,
+				 p->valuedouble);
 	}
 	return s;
 }
@@ -552,14 +587,31 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	int nd = 0;
 	cJSON_ArrayForEach(it, params)
 	{
-		if (!cJSON_IsNumber(it) || it->valuedouble != floor(it->valuedouble)) {
+		/* exact: a JSON number only where a double holds it (|v| < 2^53), else digits in a
+		 * string; anything else (1e19, 2.5) is an error, never a rounded or undefined cast */
+		long long v = 0;
+		char *end = NULL;
+		bool ok = false;
+		if (cJSON_IsNumber(it))
+			ok = it->valuedouble == floor(it->valuedouble) &&
+			     fabs(it->valuedouble) < 9007199254740992.0;
+		if (ok)
+			v = (long long)it->valuedouble;
+		else if (cJSON_IsString(it) && it->valuestring[0]) {
+			errno = 0;
+			v = strtoll(it->valuestring, &end, 10);
+			ok = !*end && errno != ERANGE && !isspace((unsigned char)it->valuestring[0]);
+		}
+		if (!ok) {
 			char where[96];
 			snprintf(where, sizeof where, "%s.params.%s", path, it->string);
-			input_error(c, c->file, where, "expected an integer");
+			input_error(c, c->file, where,
+				    "expected an integer: a JSON number of magnitude below 2^53, or "
+				    "a string of decimal digits within 64 bits (\"12345678901234567\")");
 			continue;
 		}
 		defs[nd].name = it->string;
-		defs[nd++].value = (int64_t)it->valuedouble;
+		defs[nd++].value = (int64_t)v;
 	}
 	o.defs = defs;
 	o.ndefs = nd;
@@ -575,6 +627,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 
 	/* the device, with its overrides */
 	char *dev_path = resolve(c, dev);
+	solar_out_input_device(dev_path);
 	e->dev = solar_device_load(dev_path, stderr);
 	free(dev_path);
 	if (!e->dev) {
@@ -599,6 +652,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 
 	/* the program, its counts and bounds */
 	char *air_path = resolve(c, air);
+	solar_out_input(air_path);
 	solar_loaded l;
 	int rc = solar_cli_load(air_path, &o, &l);
 	free(air_path);
@@ -620,8 +674,8 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	} else {
 		e->params = cJSON_CreateObject();
 		for (int i = 0; i < l.prog->nparams; i++)
-			cJSON_AddNumberToObject(e->params, l.prog->params[i].name,
-						(double)l.prog->params[i].value);
+			cJSON_AddItemToObject(e->params, l.prog->params[i].name,
+					      solar_json_int((long long)l.prog->params[i].value));
 		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
 			const solar_roof *r = solar_bound_roof(&b, k);
 			e->bound_s[k] = r->time_s;
@@ -696,9 +750,32 @@ static void load_baseline(ctx *c, const char *file, entry *es, int n, cJSON **re
 			input_error(c, file, where, "expected \"name\": a string");
 			continue;
 		}
-		if (h && !cJSON_IsNumber(h) && !cJSON_IsNull(h)) {
+		/* a repeated name would match one model twice: which headroom would gate it? */
+		int seen = 0;
+		cJSON *other;
+		cJSON_ArrayForEach(other, ents)
+		{
+			if (other == be)
+				break;
+			cJSON *on = cJSON_GetObjectItemCaseSensitive(other, "name");
+			if (cJSON_IsString(on) && !strcmp(on->valuestring, name->valuestring)) {
+				strncat(where, ".name", sizeof where - strlen(where) - 1);
+				input_error(c, file, where,
+					    "'%s' is also the name of entries[%d]; a baseline's names "
+					    "must be unique",
+					    name->valuestring, seen);
+				break;
+			}
+			seen++;
+		}
+		if (other != be)
+			continue;
+		/* a headroom is measured / bound > 0; null: the model had no measured time */
+		if (!h || !(cJSON_IsNull(h) || (cJSON_IsNumber(h) && h->valuedouble > 0 &&
+						isfinite(h->valuedouble)))) {
 			strncat(where, ".headroom", sizeof where - strlen(where) - 1);
-			input_error(c, file, where, "expected a number or null");
+			input_error(c, file, where, h ? "expected a positive number or null"
+						      : "missing (expected a positive number or null)");
 			continue;
 		}
 		bool found = false;
@@ -706,6 +783,7 @@ static void load_baseline(ctx *c, const char *file, entry *es, int n, cJSON **re
 			if (es[k].name && !strcmp(es[k].name, name->valuestring)) {
 				found = true;
 				es[k].has_base = true;
+				es[k].base_index = i - 1;
 				es[k].base_headroom = cJSON_IsNumber(h) ? h->valuedouble : -1;
 				es[k].base_measured_s = cJSON_IsNumber(m) ? m->valuedouble : -1;
 			}
@@ -742,11 +820,25 @@ static void gate(const solar_opts *o, const ctx *c, entry *e)
 		add_reason(e, "measured %.3gx the fused bound: below the speed of light, so the "
 			      "measurement or solar is wrong",
 			   hf);
+	/* A measured model on a 0 s bound (no work) has no finite headroom: it cannot meet a
+	 * limit, and must not pass one by showing "-". */
+	bool unbounded = e->measured_s > 0 && e->bound_s[c->bound] <= 0;
+	if (unbounded && (limit > 0 || (o->has_max_regression && e->has_base)))
+		add_reason(e, "the %s bound is 0 s (no work to bound), so the headroom is unbounded",
+			   solar_bound_name(c->bound));
 	if (h > 0 && e->has_base && e->base_headroom > 0 && o->has_max_regression) {
 		double change = r6(h) / e->base_headroom - 1;
 		if (change > o->max_regression + 1e-12)
 			add_reason(e, "headroom +%.1f%% since the baseline > %.1f%%", change * 100,
 				   o->max_regression * 100);
+	} else if (e->has_base && o->has_max_regression && h > 0) {
+		add_reason(e, "the baseline has no headroom for this model (entries[%d].headroom is "
+			      "null): the regression cannot be checked",
+			   e->base_index);
+	} else if (e->has_base && o->has_max_regression && e->base_headroom > 0 && !unbounded) {
+		add_reason(e, "no headroom now (no measured time), the baseline had %.3gx: the "
+			      "regression cannot be checked",
+			   e->base_headroom);
 	}
 }
 
@@ -1229,14 +1321,6 @@ static void write_svg(FILE *out, const ctx *c, entry *es, int n)
 
 /* ---- the command ------------------------------------------------------------------------------ */
 
-static FILE *open_out(const char *file)
-{
-	FILE *f = fopen(file, "w");
-	if (!f)
-		fprintf(stderr, "solar: cannot write %s\n", file);
-	return f;
-}
-
 int solar_cmd_report(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
@@ -1308,29 +1392,28 @@ int solar_cmd_report(const solar_opts *o)
 		gate(o, &c, &es[i]);
 		failures += es[i].fail;
 	}
-	FILE *f = o->md_out ? open_out(o->md_out) : stdout;
+	FILE *f = solar_out_open_path(o->md_out);
 	if (!f) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
 	write_md(f, o, &c, es, n, removed, failures);
-	if (f != stdout)
-		fclose(f);
+	solar_out_close(o, f);
 	if (o->json_out) {
-		if (!(f = open_out(o->json_out))) {
+		if (!(f = solar_out_open_path(o->json_out))) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
 		solar_json_print(f, json_report(o, &c, es, n, removed, failures));
-		fclose(f);
+		solar_out_close(o, f);
 	}
 	if (o->svg_out) {
-		if (!(f = open_out(o->svg_out))) {
+		if (!(f = solar_out_open_path(o->svg_out))) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
 		write_svg(f, &c, es, n);
-		fclose(f);
+		solar_out_close(o, f);
 	}
 	rc = failures ? SOLAR_EXIT_ERRORS : SOLAR_EXIT_OK;
 done:

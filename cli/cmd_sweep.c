@@ -439,9 +439,8 @@ int solar_cmd_sweep(const solar_opts *o)
 		print_csv(out, ax, o->nvary, pt, n);
 	solar_out_close(o, out);
 	if (o->svg_out) {
-		FILE *svg = fopen(o->svg_out, "w");
+		FILE *svg = solar_out_open_path(o->svg_out);
 		if (!svg) {
-			fprintf(stderr, "solar: cannot write %s\n", o->svg_out);
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
@@ -449,7 +448,7 @@ int solar_cmd_sweep(const solar_opts *o)
 			line_chart(svg, o, dev, &ax[0], pt);
 		else
 			heat_maps(svg, o, dev, &ax[0], &ax[1], pt);
-		fclose(svg);
+		solar_out_close(o, svg);
 	}
 done:
 	free(ax[0].f);

@@ -143,7 +143,7 @@ static cJSON *air_json(const char *file, const solar_program *p, solar_math math
 		cJSON_AddStringToObject(e, "dtype", solar_dtype_name(t->dtype));
 		cJSON *sh = cJSON_AddArrayToObject(e, "shape");
 		for (int k = 0; k < t->rank; k++)
-			cJSON_AddItemToArray(sh, cJSON_CreateNumber((double)t->extent[k]));
+			cJSON_AddItemToArray(sh, solar_json_int((long long)t->extent[k]));
 		cJSON_AddItemToArray(ts, e);
 	}
 	return j;

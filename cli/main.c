@@ -1,8 +1,9 @@
 /* main.c - `solar` command line: argument parsing and subcommand dispatch.
  *
  * No analysis happens here.  Options are parsed once into solar_opts (every subcommand
- * accepts the same spelling of -D, --json, --device, ...; one that makes no sense for a
- * subcommand is rejected there), then the subcommand runs.
+ * spells -D, --json, --device, ... the same way), then the subcommand runs.  Each command has
+ * the set of options it takes (the table `commands`) and of --format values; any other option
+ * is an error before anything runs, so an option never silently does nothing.
  */
 #include <errno.h>
 #include <limits.h>
@@ -40,7 +41,7 @@ static const char usage[] =
 	"                       when it is below the fused or cache-aware bound (impossible)\n"
 	"  --format table|md|json|csv, --json   output format\n"
 	"  --symbolic           count: keep params symbolic\n"
-	"  -o FILE              write the output to FILE\n"
+	"  -o FILE              write the output to FILE (whole or not at all; never an input)\n"
 	"  --set PATH=VALUE     override a device figure (memory.dram.bandwidth_bytes_per_s=8TB/s)\n"
 	"  --target-time TIME   provision: the time to meet (2ms, or a rate such as 500Hz)\n"
 	"  --bound B            provision: unfused, fused, cache-aware or all; report: the gated bound\n"
@@ -59,6 +60,7 @@ static const char usage[] =
 	"  -h, --help           this text\n"
 	"  --version            print the version\n"
 	"\n"
+	"Each command takes only the options that apply to it; any other is an error.\n"
 	"FILE may be '-' for standard input.  Exit status: 0 ok, 1 errors in the input, 2 usage,\n"
 	"environment or time-limit errors.\n";
 
@@ -106,15 +108,101 @@ static int parse_define(const char *arg, solar_define *d)
 	return 0;
 }
 
+/* The options, as bits of a command's set. */
+enum {
+	OPT_D = 1 << 0, OPT_JSON = 1 << 1, OPT_FORMAT = 1 << 2, OPT_SYMBOLIC = 1 << 3,
+	OPT_VERIFY = 1 << 4, OPT_DOT = 1 << 5, OPT_DEVICE = 1 << 6, OPT_MATH = 1 << 7,
+	OPT_MEASURED = 1 << 8, OPT_O = 1 << 9, OPT_SET = 1 << 10, OPT_VARY = 1 << 11,
+	OPT_TARGET = 1 << 12, OPT_BOUND = 1 << 13, OPT_STEPS = 1 << 14, OPT_SVG = 1 << 15,
+	OPT_MD = 1 << 16, OPT_BASELINE = 1 << 17, OPT_MAX_HEADROOM = 1 << 18,
+	OPT_MAX_REGRESSION = 1 << 19, OPT_REF = 1 << 20, OPT_BACKEND = 1 << 21, OPT_TOL = 1 << 22,
+	OPT_KEEP = 1 << 23, OPT_TIMEOUT = 1 << 24,
+};
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} options[] = {
+	{"-D", OPT_D},
+	{"--json", OPT_JSON},
+	{"--format", OPT_FORMAT},
+	{"--symbolic", OPT_SYMBOLIC},
+	{"--verify", OPT_VERIFY},
+	{"--dot", OPT_DOT},
+	{"--device", OPT_DEVICE},
+	{"--math", OPT_MATH},
+	{"--measured", OPT_MEASURED},
+	{"-o", OPT_O},
+	{"--set", OPT_SET},
+	{"--vary", OPT_VARY},
+	{"--target-time", OPT_TARGET},
+	{"--bound", OPT_BOUND},
+	{"--steps", OPT_STEPS},
+	{"--svg", OPT_SVG},
+	{"--md", OPT_MD},
+	{"--baseline", OPT_BASELINE},
+	{"--max-headroom", OPT_MAX_HEADROOM},
+	{"--max-regression", OPT_MAX_REGRESSION},
+	{"--ref", OPT_REF},
+	{"--backend", OPT_BACKEND},
+	{"--tol", OPT_TOL},
+	{"--keep", OPT_KEEP},
+	{"--timeout", OPT_TIMEOUT},
+};
+
+#define FMT(f) (1u << (f))
+#define ANALYSIS (OPT_D | OPT_DEVICE | OPT_MATH | OPT_SET | OPT_O)
+
+/* Each command, the options it takes and the --format values it writes. */
 static const struct {
 	const char *name;
 	int (*run)(const solar_opts *);
+	unsigned takes;
+	unsigned formats;
 } commands[] = {
-	{"check", solar_cmd_check}, {"fmt", solar_cmd_fmt},         {"count", solar_cmd_count},
-	{"graph", solar_cmd_graph}, {"analyze", solar_cmd_analyze}, {"device", solar_cmd_device},
-	{"provision", solar_cmd_provision}, {"sweep", solar_cmd_sweep}, {"report", solar_cmd_report},
-	{"validate", solar_cmd_validate},
+	{"check", solar_cmd_check, OPT_D, 0},
+	{"fmt", solar_cmd_fmt, OPT_D | OPT_VERIFY | OPT_O, 0},
+	{"count", solar_cmd_count, OPT_D | OPT_MATH | OPT_SYMBOLIC | OPT_JSON | OPT_FORMAT | OPT_O,
+	 FMT(SOLAR_FMT_TABLE) | FMT(SOLAR_FMT_JSON)},
+	{"graph", solar_cmd_graph, OPT_D | OPT_DOT | OPT_O, 0},
+	{"analyze", solar_cmd_analyze, ANALYSIS | OPT_MEASURED | OPT_JSON | OPT_FORMAT,
+	 FMT(SOLAR_FMT_TABLE) | FMT(SOLAR_FMT_MD) | FMT(SOLAR_FMT_JSON) | FMT(SOLAR_FMT_CSV)},
+	{"device", solar_cmd_device, OPT_O, 0},
+	{"provision", solar_cmd_provision, ANALYSIS | OPT_TARGET | OPT_BOUND | OPT_JSON | OPT_FORMAT,
+	 FMT(SOLAR_FMT_TABLE) | FMT(SOLAR_FMT_JSON)},
+	{"sweep", solar_cmd_sweep,
+	 ANALYSIS | OPT_VARY | OPT_STEPS | OPT_TARGET | OPT_SVG | OPT_JSON | OPT_FORMAT,
+	 FMT(SOLAR_FMT_CSV) | FMT(SOLAR_FMT_JSON)},
+	{"report", solar_cmd_report,
+	 OPT_JSON | OPT_MD | OPT_SVG | OPT_BASELINE | OPT_MAX_HEADROOM | OPT_MAX_REGRESSION |
+		 OPT_BOUND,
+	 0},
+	{"validate", solar_cmd_validate,
+	 ANALYSIS | OPT_REF | OPT_BACKEND | OPT_TOL | OPT_KEEP | OPT_TIMEOUT | OPT_JSON | OPT_FORMAT,
+	 FMT(SOLAR_FMT_TABLE) | FMT(SOLAR_FMT_JSON)},
 };
+
+/* "-D, --json, -o": the options of command c. */
+static void list_options(char *buf, size_t n, unsigned takes)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof options / sizeof *options && off < n; i++)
+		if (takes & options[i].bit)
+			off += (size_t)snprintf(buf + off, n - off, "%s%s", off ? ", " : "",
+						options[i].name);
+	if (!off)
+		snprintf(buf, n, "no options");
+}
+
+/* The option argument a is (-DNAME=V is -D); 0 when it is none. */
+static unsigned option_bit(const char *a)
+{
+	for (size_t i = 0; i < sizeof options / sizeof *options; i++)
+		if (!strcmp(a, options[i].name) || (options[i].bit == OPT_D && !strncmp(a, "-D", 2)))
+			return options[i].bit;
+	return 0;
+}
 
 /* The time limit: exact polyhedral analysis of a hostile program (thousands of kernels over
  * one tensor) can take super-linear time that ISL's operation budget does not catch, so every
@@ -128,6 +216,7 @@ static void time_limit_hit(int sig)
 		"default 120) and was stopped; the program is too large or too irregular for exact "
 		"analysis in that time\n";
 	(void)sig;
+	solar_out_remove_temps(); /* the old outputs stay as they were */
 	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
 		/* nothing more can be done in a signal handler */
 	}
@@ -178,17 +267,17 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		fputs(usage, stdout);
-		return SOLAR_EXIT_OK;
+		return solar_out_finish(SOLAR_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("solar %s\n", SOLAR_VERSION);
-		return SOLAR_EXIT_OK;
+		return solar_out_finish(SOLAR_EXIT_OK);
 	}
-	int (*run)(const solar_opts *) = NULL;
+	int cmd = -1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))
-			run = commands[i].run;
-	if (!run)
+			cmd = (int)i;
+	if (cmd < 0)
 		return bad_usage("unknown command '%s'", argv[1]);
 	arm_time_limit();
 
@@ -210,6 +299,15 @@ int main(int argc, char **argv)
 		}                                                                       \
 		i++;                                                                    \
 	} while (0)
+		unsigned bit = only_files || a[0] != '-' ? 0 : option_bit(a);
+		if (bit && !(commands[cmd].takes & bit)) {
+			char list[400], msg[512];
+			list_options(list, sizeof list, commands[cmd].takes);
+			snprintf(msg, sizeof msg, "%s does not take %s (it takes %s)", o.cmd,
+				 bit == OPT_D ? "-D" : a, list);
+			rc = bad_usage("%s", msg);
+			goto done;
+		}
 		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
 			o.files[o.nfiles++] = a;
 		} else if (!strcmp(a, "--")) {
@@ -241,8 +339,22 @@ int main(int argc, char **argv)
 				o.format = SOLAR_FMT_JSON;
 			else if (!strcmp(val, "csv"))
 				o.format = SOLAR_FMT_CSV;
-			else {
-				rc = bad_usage("--format expects table, md, json or csv, not '%s'", val);
+			else
+				o.format = (solar_format)-1;
+			if ((int)o.format < 0 || !(commands[cmd].formats & FMT(o.format))) {
+				char list[64] = "", msg[160];
+				static const char *const names[] = {"table", "md", "json", "csv"};
+				int nf = __builtin_popcount(commands[cmd].formats), k = 0;
+				for (int f = 0; f < 4; f++)
+					if (commands[cmd].formats & FMT(f)) {
+						k++;
+						snprintf(list + strlen(list), sizeof list - strlen(list),
+							 "%s%s", k == 1 ? "" : k == nf ? " or " : ", ",
+							 names[f]);
+					}
+				snprintf(msg, sizeof msg, "%s --format expects %s, not '%s'", o.cmd,
+					 list, val);
+				rc = bad_usage("%s", msg);
 				goto done;
 			}
 		} else if (!strcmp(a, "--symbolic")) {
@@ -371,8 +483,16 @@ int main(int argc, char **argv)
 		}
 #undef NEEDS_VALUE
 	}
-	rc = run(&o);
+	/* inputs no output may overwrite (report adds its manifest's files itself) */
+	for (int i = !strcmp(o.cmd, "device"); i < o.nfiles; i++)
+		solar_out_input(o.files[i]);
+	solar_out_input_device(o.device);
+	solar_out_input(o.measured_file);
+	solar_out_input(o.baseline);
+	solar_out_input(o.ref);
+	rc = commands[cmd].run(&o);
 done:
+	rc = solar_out_finish(rc);
 	for (int i = 0; i < o.ndefs; i++)
 		free((void *)o.defs[i].name);
 	free(o.defs);

@@ -1,26 +1,292 @@
-/* output.c - formatting shared by the subcommands. */
+/* output.c - every command's output (checked writes, atomic files) and the formatting they share. */
+#define _XOPEN_SOURCE 700 /* realpath, fchmod */
 #include "output.h"
 
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/work.h"
 
+/* ---- output files ----------------------------------------------------------------------
+ *
+ * Nothing lost: every output of every command is written through here.  An output FILE is
+ * first written to a temporary file beside it (mkstemp in the same folder, so the rename is
+ * atomic), and solar_out_finish, called once by main after the command, checks every write
+ * and the close of each and renames them all into place, or removes them all: a full disk,
+ * SIGINT, SIGTERM or the time limit leaves the old file intact, and two concurrent runs on one
+ * -o leave one run's whole output.  An output that names something that is not a regular file
+ * (/dev/null, /dev/full, a FIFO) is written in place.  Outputs that name an input file (the
+ * same inode as a program, descriptor, manifest, ...) are refused.  Standard output is
+ * checked too: a failed write ends the run with `solar: error: writing <stdout>: ...`, exit 2.
+ *
+ * The table of pending outputs is process-global: the signal handlers must find the temporary
+ * files to remove them, and a handler has no other way in. */
+
+enum { MAX_OUTPUTS = 8, MAX_INPUTS = 64 };
+
+typedef struct {
+	FILE *f;
+	char *path; /* the name given */
+	char *temp; /* the temporary file beside it; NULL when written in place */
+	bool done;  /* the command finished writing it */
+	int err;    /* first errno seen, 0 if none */
+} pending_output;
+
+static pending_output outputs[MAX_OUTPUTS];
+static int noutputs;
+/* The temporary names again, for the signal handlers (plain pointers, set before use). */
+static char *volatile temp_names[MAX_OUTPUTS];
+static struct {
+	dev_t dev;
+	ino_t ino;
+	char *path;
+} inputs[MAX_INPUTS];
+static int ninputs;
+
+void solar_out_remove_temps(void)
+{
+	for (int i = 0; i < MAX_OUTPUTS; i++)
+		if (temp_names[i])
+			unlink(temp_names[i]); /* async-signal-safe */
+}
+
+static void on_signal(int sig)
+{
+	solar_out_remove_temps();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void solar_out_input(const char *path)
+{
+	struct stat st;
+	if (!path || !strcmp(path, "-") || stat(path, &st) < 0 || ninputs == MAX_INPUTS)
+		return;
+	for (int i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return;
+	inputs[ninputs].dev = st.st_dev;
+	inputs[ninputs].ino = st.st_ino;
+	inputs[ninputs++].path = strdup(path);
+}
+
+/* A small file's text, or NULL (quietly: the command reads it again and reports). */
+static char *read_small(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 20;
+	char *buf = malloc(cap + 1);
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+void solar_out_input_device(const char *path)
+{
+	/* the descriptor and its "base" chain (docs/devices.md), each relative to its file */
+	char *file = path ? strdup(path) : NULL;
+	for (int depth = 0; file && depth < 16; depth++) {
+		solar_out_input(file);
+		char *text = read_small(file);
+		cJSON *j = text ? cJSON_Parse(text) : NULL;
+		free(text);
+		cJSON *base = cJSON_GetObjectItemCaseSensitive(j, "base");
+		char *next = NULL;
+		if (cJSON_IsString(base) && base->valuestring[0]) {
+			const char *slash = strrchr(file, '/');
+			size_t dl = base->valuestring[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
+			next = malloc(dl + strlen(base->valuestring) + 1);
+			memcpy(next, file, dl);
+			strcpy(next + dl, base->valuestring);
+		}
+		cJSON_Delete(j);
+		free(file);
+		file = next;
+	}
+	free(file);
+}
+
+/* The input that path names (same inode), or NULL. */
+static const char *names_input(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return NULL;
+	for (int i = 0; i < ninputs; i++)
+		if (inputs[i].dev == st.st_dev && inputs[i].ino == st.st_ino)
+			return inputs[i].path;
+	return NULL;
+}
+
+static bool refuse_input(const char *path)
+{
+	const char *in = names_input(path);
+	if (!in)
+		return false;
+	if (!strcmp(in, path))
+		fprintf(stderr, "solar: error: refusing to write %s: it is an input of this run\n",
+			path);
+	else
+		fprintf(stderr, "solar: error: refusing to write %s: it is the input %s\n", path,
+			in);
+	return true;
+}
+
+FILE *solar_out_open_path(const char *path)
+{
+	if (!path || !strcmp(path, "-"))
+		return stdout;
+	if (refuse_input(path))
+		return NULL;
+	/* through a symbolic link: the file it names is the one replaced */
+	struct stat st;
+	char *real = NULL;
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		path = real;
+	bool exists = stat(path, &st) == 0;
+	for (int i = 0; i < noutputs; i++) {
+		struct stat o;
+		if (!strcmp(outputs[i].path, path) ||
+		    (exists && stat(outputs[i].path, &o) == 0 && o.st_dev == st.st_dev &&
+		     o.st_ino == st.st_ino)) {
+			fprintf(stderr, "solar: error: %s is named by two outputs\n", path);
+			free(real);
+			return NULL;
+		}
+	}
+	if (noutputs == MAX_OUTPUTS) {
+		fprintf(stderr, "solar: error: too many output files\n");
+		free(real);
+		return NULL;
+	}
+	pending_output *p = &outputs[noutputs];
+	*p = (pending_output){.path = strdup(path)};
+	free(real);
+	path = p->path;
+	if (exists && !S_ISREG(st.st_mode)) { /* a device or a FIFO: written in place */
+		p->f = fopen(path, "w");
+		if (!p->f) {
+			fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+			free(p->path);
+			return NULL;
+		}
+		noutputs++;
+		return p->f;
+	}
+	const char *slash = strrchr(path, '/');
+	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
+	p->temp = malloc(strlen(path) + 16);
+	memcpy(p->temp, path, dl);
+	sprintf(p->temp + dl, ".%s.XXXXXX", path + dl);
+	static bool handlers;
+	for (int i = 0, sig[] = {SIGINT, SIGTERM, SIGHUP}; !handlers && i < 3; i++)
+		if (signal(sig[i], on_signal) == SIG_IGN) /* ignored on entry (nohup, a & job) */
+			signal(sig[i], SIG_IGN);
+	handlers = true;
+	temp_names[noutputs] = p->temp; /* before it exists: a signal may come at any time */
+	int fd = mkstemp(p->temp);
+	if (fd < 0 || !(p->f = fdopen(fd, "w"))) {
+		fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+		temp_names[noutputs] = NULL;
+		if (fd >= 0) {
+			close(fd);
+			unlink(p->temp);
+		}
+		free(p->temp);
+		free(p->path);
+		return NULL;
+	}
+	/* the mode a plain fopen would give, or the old file's */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, exists ? st.st_mode & 07777 : 0666 & ~mask);
+	noutputs++;
+	return p->f;
+}
+
 FILE *solar_out_open(const solar_opts *o)
 {
-	if (!o->out)
-		return stdout;
-	FILE *f = fopen(o->out, "w");
-	if (!f)
-		fprintf(stderr, "solar: cannot write %s\n", o->out);
-	return f;
+	return solar_out_open_path(o->out);
 }
 
 void solar_out_close(const solar_opts *o, FILE *f)
 {
-	if (f && f != stdout)
-		fclose(f);
+	(void)o;
+	for (int i = 0; i < noutputs; i++)
+		if (outputs[i].f == f) {
+			outputs[i].done = true;
+			if (ferror(f)) /* errno is still that of the failed write */
+				outputs[i].err = errno ? errno : EIO;
+		}
+}
+
+/* Flushes and closes one output; its errno (err: one seen before), or 0. */
+static int close_checked(FILE *f, int err)
+{
+	if (!err && ferror(f))
+		err = errno ? errno : EIO;
+	if (fflush(f) && !err)
+		err = errno;
+	if (!err && fsync(fileno(f)) < 0 && errno != EINVAL && errno != EROFS &&
+	    errno != ENOTSUP)
+		err = errno;
+	if (fclose(f) && !err)
+		err = errno;
+	return err;
+}
+
+int solar_out_finish(int rc)
+{
+	bool keep = rc != SOLAR_EXIT_USAGE;
+	bool failed = false;
+	for (int i = 0; i < noutputs; i++) {
+		pending_output *p = &outputs[i];
+		int err = close_checked(p->f, p->err);
+		if (err) {
+			fprintf(stderr, "solar: error: writing %s: %s\n", p->path, strerror(err));
+			failed = true;
+		}
+		if (!p->done)
+			keep = false; /* the command stopped before it finished this output */
+	}
+	for (int i = 0; i < noutputs; i++) /* inputs named again since (report's entries) */
+		if (keep && !failed && refuse_input(outputs[i].path))
+			failed = true;
+	for (int i = 0; i < noutputs; i++) {
+		pending_output *p = &outputs[i];
+		if (p->temp && keep && !failed && rename(p->temp, p->path) < 0) {
+			fprintf(stderr, "solar: error: cannot rename %s to %s: %s\n", p->temp,
+				p->path, strerror(errno));
+			failed = true;
+		}
+	}
+	for (int i = 0; i < noutputs; i++) {
+		if (outputs[i].temp && (!keep || failed))
+			unlink(outputs[i].temp);
+		temp_names[i] = NULL;
+		free(outputs[i].temp);
+		free(outputs[i].path);
+	}
+	noutputs = 0;
+	for (int i = 0; i < ninputs; i++)
+		free(inputs[i].path);
+	ninputs = 0;
+	int serr = ferror(stdout) ? (errno ? errno : EIO) : 0;
+	if (fflush(stdout) && !serr)
+		serr = errno;
+	if (serr) {
+		fprintf(stderr, "solar: error: writing <stdout>: %s\n", strerror(serr));
+		failed = true;
+	}
+	return failed ? SOLAR_EXIT_USAGE : rc;
 }
 
 void solar_out_header(FILE *out, const char *file, const solar_program *p)
@@ -60,14 +326,33 @@ char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s)
 	return text;
 }
 
+/* Exact integers (docs/json.md): the decimal digits themselves as a raw JSON number, never
+ * through a double (cJSON prints doubles with 15 significant digits where they read back
+ * within its tolerance: 9007199254740991 would come out as 9007199254740990). */
+static cJSON *json_digits(const char *s)
+{
+	size_t i = s[0] == '-';
+	if (!s[i])
+		return cJSON_CreateNull();
+	for (; s[i]; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return cJSON_CreateNull(); /* not an integer: no count is one */
+	return cJSON_CreateRaw(s);
+}
+
+cJSON *solar_json_int(long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%lld", v);
+	return json_digits(buf);
+}
+
 cJSON *solar_json_count(isl_val *v)
 {
 	if (!v)
-		return cJSON_CreateNumber(0);
-	if (isl_val_abs_eq(v, v) && isl_val_get_d(v) <= 9007199254740992.0)
-		return cJSON_CreateNumber(isl_val_get_d(v));
+		return json_digits("0");
 	char *s = solar_val_str(v);
-	cJSON *j = cJSON_CreateString(s);
+	cJSON *j = json_digits(s);
 	free(s);
 	return j;
 }
@@ -78,7 +363,8 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 	cJSON_AddStringToObject(j, "program", file);
 	cJSON *ps = cJSON_AddObjectToObject(j, "params");
 	for (int i = 0; i < p->nparams; i++)
-		cJSON_AddNumberToObject(ps, p->params[i].name, (double)p->params[i].value);
+		cJSON_AddItemToObject(ps, p->params[i].name,
+				      solar_json_int((long long)p->params[i].value));
 	return j;
 }
 

@@ -8,8 +8,11 @@
 
 #include "cli.h"
 
-/* stdout, or the -o file; NULL (after a message) when it cannot be opened. */
+/* Outputs (cli/output.c): stdout, or a temporary file beside the -o file (or path) that
+ * solar_out_finish renames into place; NULL after a message when it cannot be created or names
+ * an input.  solar_out_close marks it complete; an output never closed is discarded. */
 FILE *solar_out_open(const solar_opts *o);
+FILE *solar_out_open_path(const char *path);
 void solar_out_close(const solar_opts *o, FILE *f);
 
 /* "file.air  B=8 H=16 S=2048" */
@@ -18,8 +21,9 @@ void solar_out_header(FILE *out, const char *file, const solar_program *p);
 void solar_out_stmt(FILE *out, const solar_program *p, const solar_stmt *s);
 char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s);
 
-/* An exact count: a JSON number up to 2^53, a decimal string above. */
+/* An exact count or integer: a JSON integer of any size, printed digit for digit. */
 cJSON *solar_json_count(__isl_keep isl_val *v);
+cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);
 /* Prints and deletes. */

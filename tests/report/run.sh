@@ -6,6 +6,8 @@
 #   gate-regression  --baseline baseline.json --max-regression 0.1: exit 1, expected/regression.md
 #   baseline-ok      its own JSON report as the baseline, --max-regression 0: exit 0
 #   bad-manifests    every bad/*.json (not *_bad.json): exit 2, stderr = bad/NAME.err
+#   bad-baselines    every bad/base_NAME_bad.json as --baseline: exit 2, stderr = bad/base_NAME.err
+#   gate-baseline-null, gate-zero-bound   headrooms that cannot be compared fail the gate
 #   svg              the report's and sweep's charts are well-formed XML and rsvg-convert renders them
 # Runs in this folder, so paths in the outputs are the manifest's own.  UPDATE=1 rewrites the
 # expected files instead of comparing.
@@ -100,6 +102,33 @@ ncu-h200)
   expect_rc 0 $? ncu-h200
   compare expected.md "$t/out"
   compare expected.err "$t/err"
+  ;;
+bad-baselines)
+  # A baseline that cannot gate: duplicate names, a headroom of 0, negative or missing: exit 2.
+  for b in bad/base_*_bad.json; do
+    name=${b%_bad.json}
+    "$solar" report manifest.json --baseline "$b" --max-regression 0.1 >"$t/out" 2>"$t/err"
+    expect_rc 2 $? "$b"
+    compare "$name.err" "$t/err"
+  done
+  ;;
+gate-baseline-null)
+  # A null headroom in the baseline (mlp_block) or now (softmax, unmeasured; the baseline says
+  # 5x) cannot be compared: the regression gate fails those models rather than skip them.
+  "$solar" report manifest.json --baseline baseline_null.json --max-regression 0.1 >"$t/out" 2>"$t/err"
+  expect_rc 1 $? gate-baseline-null
+  grep -q '^| mlp_block .*\*\*fail\*\*: the baseline has no headroom for this model (entries\[0\].headroom is null)' "$t/out" ||
+    { echo "mlp_block not failed for its null baseline:"; cat "$t/out"; fail=1; }
+  grep -q '^| softmax .*\*\*fail\*\*: no headroom now (no measured time), the baseline had 5x' "$t/out" ||
+    { echo "softmax not failed for its missing headroom:"; cat "$t/out"; fail=1; }
+  ;;
+gate-zero-bound)
+  # A measured program without work (all bounds 0 s) has no finite headroom: --max-headroom fails it.
+  "$solar" report zero_bound.json --max-headroom 10 --json "$t/r.json" >"$t/out" 2>"$t/err"
+  expect_rc 1 $? gate-zero-bound
+  grep -q 'fail\*\*: the cache-aware bound is 0 s (no work to bound), so the headroom is unbounded' "$t/out" ||
+    { echo "no unbounded-headroom reason:"; cat "$t/out"; fail=1; }
+  grep -q '"status":.*"fail"' "$t/r.json" || { echo "JSON status is not fail"; fail=1; }
   ;;
 below-sol)
   # The same export read as 8 passes: 43.8 us, below the fused bound of 58.4 us, which no run

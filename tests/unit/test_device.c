@@ -346,7 +346,8 @@ static void test_sparse_inherited(void)
 		      "field?\n");
 	char *e = NULL;
 	solar_device *d = load_str("{\"schema\": 1, \"base\": \"h200-sxm.json\", \"peak\": "
-				   "{\"tensor\": {\"bf16\": " FIG(1.0e15) "}}}",
+				   "{\"tensor\": {\"bf16\": " FIG(1.0e15) "}}, \"peak_clock_hz\": "
+				   "{\"tensor\": {\"bf16\": " FIG(1.83e9) "}}}",
 				   "devices", &e);
 	CHECK(d != NULL && e[0] == 0);
 	if (d)

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Each command takes only its own options (cli/main.c, the table `commands`): any other is a
+# usage error (exit 2) with this exact message, before anything runs or is written.
+solar=$1 root=$2
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+cd "$root" || exit 2
+fail=0
+D=devices/h100-sxm.json A=examples/mlp_block.air
+while IFS='|' read -r args msg; do
+  [ -z "$args" ] && continue
+  eval "set -- $args"
+  "$solar" "$@" -o "$t/out" >"$t/stdout" 2>"$t/err"; rc=$?
+  printf 'solar: %s\nTry '"'"'solar --help'"'"'.\n' "$msg" >"$t/want"
+  if [ "$rc" != 2 ]; then echo "solar $args: exit $rc, expected 2"; fail=1; fi
+  diff -u "$t/want" "$t/err" || { echo "  (solar $args)"; fail=1; }
+  [ -e "$t/out" ] && { echo "solar $args: wrote $t/out"; fail=1; rm -f "$t/out"; }
+  [ -s "$t/stdout" ] && { echo "solar $args: wrote to stdout"; fail=1; }
+done <<EOF
+check $A|check does not take -o (it takes -D)
+fmt --json $A|fmt does not take --json (it takes -D, --verify, -o)
+count --device $D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)
+count --set memory.dram.bandwidth_bytes_per_s=1TB/s $A|count does not take --set (it takes -D, --json, --format, --symbolic, --math, -o)
+count --target-time 1ms $A|count does not take --target-time (it takes -D, --json, --format, --symbolic, --math, -o)
+count --dot $A|count does not take --dot (it takes -D, --json, --format, --symbolic, --math, -o)
+count --format csv $A|count --format expects table or json, not 'csv'
+count --format md $A|count --format expects table or json, not 'md'
+graph --json $A|graph does not take --json (it takes -D, --dot, -o)
+graph --math tf32 $A|graph does not take --math (it takes -D, --dot, -o)
+analyze --device $D --vary dram_bw=1x..2x $A|analyze does not take --vary (it takes -D, --json, --format, --device, --math, --measured, -o, --set)
+analyze --device $D --format xml $A|analyze --format expects table, md, json or csv, not 'xml'
+device show $D --set clock_hz=1e9|device does not take --set (it takes -o)
+provision --device $D --target-time 1ms --format csv $A|provision --format expects table or json, not 'csv'
+provision --device $D --target-time 1ms --measured 1ms $A|provision does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --target-time, --bound)
+sweep --device $D --vary dram_bw=1x..2x --format table $A|sweep --format expects json or csv, not 'table'
+sweep --device $D --vary dram_bw=1x..2x --bound fused $A|sweep does not take --bound (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg)
+report tests/report/manifest.json -D B=2|report does not take -D (it takes --json, --bound, --svg, --md, --baseline, --max-headroom, --max-regression)
+validate $A --ref examples/mlp_block.py --measured 1ms|validate does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --ref, --backend, --tol, --keep, --timeout)
+EOF
+exit $fail
