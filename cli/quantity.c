@@ -64,7 +64,7 @@ static const char *path_unit(const char *path)
 		return "B/s";
 	if (n >= 14 && !strcmp(path + n - 14, "capacity_bytes"))
 		return "B";
-	if (!strcmp(path, "clock_hz"))
+	if (!strcmp(path, "clock_hz") || !strncmp(path, "peak_clock_hz.", 14))
 		return "Hz";
 	if (!strncmp(path, "peak.", 5) || !strncmp(path, "sparse_peak.", 12))
 		return strstr(path, ".i") ? "OP/s" : "FLOP/s";
