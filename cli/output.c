@@ -371,6 +371,10 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 void solar_json_print(FILE *out, cJSON *j)
 {
 	char *s = cJSON_Print(j);
+	if (!s) {
+		fputs("solar: out of memory\n", stderr);
+		exit(3);
+	}
 	fprintf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(j);
