@@ -181,6 +181,11 @@ FILE *solar_out_open_path(const char *path)
 		noutputs++;
 		return p->f;
 	}
+	if (exists && access(path, W_OK) < 0) { /* as fopen would: a read-only file stays */
+		fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+		free(p->path);
+		return NULL;
+	}
 	const char *slash = strrchr(path, '/');
 	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
 	p->temp = malloc(strlen(path) + 16);
@@ -371,6 +376,10 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 void solar_json_print(FILE *out, cJSON *j)
 {
 	char *s = cJSON_Print(j);
+	if (!s) {
+		fputs("solar: out of memory\n", stderr);
+		exit(3);
+	}
 	fprintf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(j);
