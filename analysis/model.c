@@ -10,7 +10,8 @@
  * for each loop over its iterator, and within a statement a sequence that puts its reads
  * before its write.  ISL's dataflow analysis is much faster on a tree than on a flat map.
  * Dataflow runs one kernel at a time (flow_kernel), which keeps its cost near linear in the
- * number of kernels.
+ * number of kernels.  Before a statement is lowered, the shape guard (shape_ok) bounds the
+ * divisions that make ISL's work explode, and ISL's operation budget restarts per kernel.
  */
 #include "model.h"
 
@@ -254,15 +255,222 @@ static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
 	solar_buf_printf(b, ")");
 }
 
-/* The walk's state: the enclosing iterators and the constraints on them, as text. */
+/* The walk's state: the enclosing iterators and the constraints on them, as text, and the
+ * expressions those constraints come from (for the shape guard below). */
 typedef struct {
 	solar_model *m;
+	solar_diag *d;
 	int iters[SOLAR_MAX_NESTING + 1];
 	int depth;
 	solar_buf cons;      /* conjunction of constraints so far ("" = none) */
 	int failed;
 	int exists_count;
+	bool rejected; /* some statement failed the shape guard */
+	const solar_node *scope[SOLAR_MAX_NESTING + 1]; /* enclosing loops and ifs */
+	bool in_else[SOLAR_MAX_NESTING + 1];            /* an if's else branch: its condition negated */
+	int nscope;
 } walk;
+
+/* ---- the shape guard: what makes exact analysis blow up, counted before ISL sees it ----
+ *
+ * Each distinct division (`e // c`, `e % c`) is an existential variable of the statement's
+ * sets, and each or-ed alternative of its conditions (`!=`, `or`, `not and`, an else branch)
+ * a disjunct.  ISL's disjoint decomposition, dataflow and projections are exponential in the
+ * divisions of overlapping disjuncts, and the exact counter's projections of a footprint in
+ * the divisions of one index tuple, with no operation that ISL's budget counts often enough to
+ * stop them: 5 or-ed `%` conditions with distinct moduli took 26 s, 8 ran past a minute; 6
+ * floor-divisions in one index ran past 30 s (docs/air.md has the measurements).  So a
+ * statement may have at most
+ * SOLAR_MAX_DIVS_OR divisions in its conditions and bounds with the indices of one reference
+ * when its conditions have alternatives, SOLAR_MAX_DIVS_INDEX in one index, and
+ * SOLAR_MAX_DIVS in all (docs/air.md, limits).  Alternatives alone are cheap (16 `!=` in one
+ * condition check in 0.07 s), so they are not limited. */
+
+enum { DISJUNCTS_CAP = 1 << 20 };
+
+static long sat_mul(long a, long b)
+{
+	return a > DISJUNCTS_CAP / (b ? b : 1) ? DISJUNCTS_CAP : a * b;
+}
+
+static long sat_add(long a, long b)
+{
+	return a + b > DISJUNCTS_CAP ? DISJUNCTS_CAP : a + b;
+}
+
+/* Disjuncts of a condition in disjunctive normal form (negated when `neg`). */
+static long cond_disjuncts(const solar_expr *e, bool neg)
+{
+	if (e->kind == SOLAR_E_NOT)
+		return cond_disjuncts(e->args[0], !neg);
+	if (e->kind != SOLAR_E_BIN)
+		return neg ? 1 : 2; /* e != 0 */
+	switch (e->binop) {
+	case SOLAR_OP_AND:
+	case SOLAR_OP_OR: {
+		long a = cond_disjuncts(e->args[0], neg), b = cond_disjuncts(e->args[1], neg);
+		return (e->binop == SOLAR_OP_OR) != neg ? sat_add(a, b) : sat_mul(a, b);
+	}
+	case SOLAR_OP_EQ:
+		return neg ? 2 : 1;
+	case SOLAR_OP_NE:
+		return neg ? 1 : 2;
+	default:
+		return 1;
+	}
+}
+
+/* Alternatives of a loop bound: `i < max(a, b)` and `min(a, b) <= i` are disjunctions. */
+static long bound_disjuncts(const solar_expr *e, solar_fn fn)
+{
+	return e->kind == SOLAR_E_CALL && e->fn == fn ? e->nargs : 1;
+}
+
+typedef struct {
+	const solar_model *m;
+	solar_buf keys; /* "dividend/divisor;" per distinct division */
+	int n;
+} div_set;
+
+/* Adds the distinct divisions of an affine expression to s. */
+static void collect_divs(div_set *s, const solar_expr *e)
+{
+	for (int i = 0; i < e->nargs; i++)
+		collect_divs(s, e->args[i]);
+	if (e->kind != SOLAR_E_BIN || (e->binop != SOLAR_OP_FLOORDIV && e->binop != SOLAR_OP_MOD) ||
+	    is_constant(s->m, e))
+		return;
+	solar_buf k = {0};
+	print_aff(s->m, &k, e->args[0]);
+	solar_buf_printf(&k, "/%lld;", (long long)solar_ir_eval_const(s->m->prog, e->args[1]));
+	size_t at = 0;
+	bool seen = false;
+	for (int i = 0; i < s->n && !seen; i++) {
+		size_t len = strcspn(s->keys.s + at, ";") + 1;
+		seen = len == k.n && !memcmp(s->keys.s + at, k.s, len);
+		at += len;
+	}
+	if (!seen) {
+		solar_buf_printf(&s->keys, "%s", k.s);
+		s->n++;
+	}
+	solar_buf_free(&k);
+}
+
+/* Checks each index of a reference against SOLAR_MAX_DIVS_INDEX; false after an error. */
+static bool index_divs_ok(walk *w, int tensor, solar_expr **index, int rank)
+{
+	bool ok = true;
+	for (int i = 0; i < rank; i++) {
+		div_set s = {w->m, {0}, 0};
+		collect_divs(&s, index[i]);
+		solar_buf_free(&s.keys);
+		if (s.n <= SOLAR_MAX_DIVS_INDEX)
+			continue;
+		if (w->d)
+			solar_diag_error(w->d, index[i]->span,
+					 "index %d of '%s' has %d distinct divisions (`//`, `%%`); exact "
+					 "analysis allows at most %d in one index (docs/air.md, limits)",
+					 i, w->m->prog->tensors[tensor].name, s.n, SOLAR_MAX_DIVS_INDEX);
+		ok = false;
+	}
+	return ok;
+}
+
+static bool read_divs_ok(walk *w, const solar_expr *e)
+{
+	bool ok = true;
+	for (int i = 0; i < e->nargs; i++)
+		ok &= read_divs_ok(w, e->args[i]);
+	if (e->kind == SOLAR_E_ACCESS)
+		ok &= index_divs_ok(w, e->sym, e->args, e->nargs);
+	return ok;
+}
+
+/* The distinct divisions of the enclosing conditions and bounds, plus those of one
+ * reference's indices (a footprint's existentials). */
+static int domain_divs(const walk *w, solar_expr **index, int rank)
+{
+	div_set s = {w->m, {0}, 0};
+	for (int i = 0; i < w->nscope; i++) {
+		const solar_node *n = w->scope[i];
+		if (n->kind == SOLAR_N_IF) {
+			collect_divs(&s, n->cond.cond);
+		} else {
+			collect_divs(&s, n->loop.lo);
+			collect_divs(&s, n->loop.hi);
+		}
+	}
+	for (int i = 0; i < rank; i++)
+		collect_divs(&s, index[i]);
+	solar_buf_free(&s.keys);
+	return s.n;
+}
+
+/* The most divisions of domain_divs over the reads of a value. */
+static int read_domain_divs(const walk *w, const solar_expr *e, int most)
+{
+	for (int i = 0; i < e->nargs; i++)
+		most = read_domain_divs(w, e->args[i], most);
+	if (e->kind == SOLAR_E_ACCESS) {
+		int n = domain_divs(w, e->args, e->nargs);
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+/* Whether statement s is within the guard's limits; else located errors (at the statement or
+ * the index) say which limit it passes. */
+static bool shape_ok(walk *w, const solar_stmt *s)
+{
+	const solar_model *m = w->m;
+	div_set all = {m, {0}, 0};
+	long disjuncts = 1;
+	for (int i = 0; i < w->nscope; i++) {
+		const solar_node *n = w->scope[i];
+		if (n->kind == SOLAR_N_IF) {
+			disjuncts = sat_mul(disjuncts, cond_disjuncts(n->cond.cond, w->in_else[i]));
+			collect_divs(&all, n->cond.cond);
+			continue;
+		}
+		disjuncts = sat_mul(disjuncts, bound_disjuncts(n->loop.lo, SOLAR_FN_MIN));
+		disjuncts = sat_mul(disjuncts, bound_disjuncts(n->loop.hi, SOLAR_FN_MAX));
+		collect_divs(&all, n->loop.lo);
+		collect_divs(&all, n->loop.hi);
+	}
+	int rank = m->prog->tensors[s->tensor].rank;
+	int cond_divs = read_domain_divs(w, s->value, domain_divs(w, s->index, rank));
+	for (int i = 0; i < m->prog->tensors[s->tensor].rank; i++)
+		collect_divs(&all, s->index[i]);
+	collect_divs(&all, s->value);
+	solar_buf_free(&all.keys);
+	bool ok = index_divs_ok(w, s->tensor, s->index, m->prog->tensors[s->tensor].rank);
+	ok &= read_divs_ok(w, s->value);
+	const char *why = NULL;
+	int n = 0, most = 0;
+	if (disjuncts > 1 && cond_divs > SOLAR_MAX_DIVS_OR) {
+		why = "its conditions have or-ed alternatives (`or`, `!=`, `else`, `not`) and use, "
+		      "with the indices of one reference, %d distinct divisions (`//`, `%%`); exact "
+		      "analysis allows at most %d where there are alternatives (docs/air.md, limits)";
+		n = cond_divs;
+		most = SOLAR_MAX_DIVS_OR;
+	} else if (all.n > SOLAR_MAX_DIVS) {
+		why = "its conditions, bounds and indices use %d distinct divisions (`//`, `%%`); "
+		      "exact analysis allows at most %d (docs/air.md, limits)";
+		n = all.n;
+		most = SOLAR_MAX_DIVS;
+	}
+	if (why) {
+		if (w->d) {
+			char msg[320];
+			snprintf(msg, sizeof msg, why, n, most);
+			solar_diag_error(w->d, s->span, "this statement is too irregular for exact "
+							"analysis: %s", msg);
+		}
+		ok = false;
+	}
+	return ok;
+}
 
 static void print_params(const solar_model *m, solar_buf *b)
 {
@@ -342,6 +550,10 @@ static void walk_block(walk *w, const solar_block *blk);
 static void walk_stmt(walk *w, const solar_stmt *s)
 {
 	solar_model *m = w->m;
+	if (!shape_ok(w, s))
+		w->rejected = true; /* reported; the walk goes on to report every statement */
+	if (w->rejected)
+		return;
 	char name[32];
 	solar_model_stmt_name(name, sizeof name, s->id);
 	solar_buf b = {0};
@@ -374,6 +586,8 @@ static void walk_node(walk *w, const solar_node *n)
 		break;
 	case SOLAR_N_FOR: {
 		int it = n->loop.iter;
+		w->scope[w->nscope] = n;
+		w->in_else[w->nscope++] = false;
 		w->iters[w->depth++] = it;
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
@@ -388,20 +602,25 @@ static void walk_node(walk *w, const solar_node *n)
 		}
 		walk_block(w, &n->loop.body);
 		w->depth--;
+		w->nscope--;
 		break;
 	}
 	case SOLAR_N_IF: {
 		solar_buf *c = &w->cons;
+		w->scope[w->nscope] = n;
+		w->in_else[w->nscope++] = false;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_cond(w->m, c, n->cond.cond);
 		walk_block(w, &n->cond.then);
 		c->n = saved;
 		if (n->cond.els.n) {
+			w->in_else[w->nscope - 1] = true;
 			solar_buf_printf(c, "%snot (", c->n ? " and " : "");
 			print_cond(w->m, c, n->cond.cond);
 			solar_buf_printf(c, ")");
 			walk_block(w, &n->cond.els);
 		}
+		w->nscope--;
 		break;
 	}
 	}
@@ -460,12 +679,16 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	m->shape = calloc((size_t)p->ntensors + 1, sizeof *m->shape);
 	build_shapes(m);
 
-	walk w = {.m = m};
+	walk w = {.m = m, .d = d};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
 		solar_isl_budget_kernel(ctx);
 		walk_block(&w, &p->kernels[k].body);
 	}
 	solar_buf_free(&w.cons);
+	if (w.rejected) {
+		solar_model_free(m);
+		return NULL;
+	}
 	if (w.failed || isl_ctx_last_error(ctx) != isl_error_none) {
 		if (d)
 			solar_diag_error_nowhere(d, "polyhedral lowering failed (%s)",

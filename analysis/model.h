@@ -26,6 +26,12 @@
  * environment variable SOLAR_ISL_MAX_OPERATIONS overrides it (for tests: docs/air.md). */
 #define SOLAR_ISL_MAX_OPERATIONS 200000000UL
 
+/* The shape guard (model.c): distinct divisions (`//`, `%`) a statement may use, when its
+ * conditions have or-ed alternatives, in one index, and in all (docs/air.md, limits). */
+#define SOLAR_MAX_DIVS_OR 3
+#define SOLAR_MAX_DIVS_INDEX 3
+#define SOLAR_MAX_DIVS 32
+
 typedef struct {
 	int stmt;                 /* statement that makes the reference */
 	int tensor;
