@@ -36,6 +36,9 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 {
 	const solar_program *p = m->prog;
 	int errors = 0;
+	/* per tensor, the elements outside dimension k, parsed once: T<t>[d..] : d_k < 0 or
+	 * d_k >= extent */
+	isl_set ***outside_dim = calloc((size_t)p->ntensors + 1, sizeof *outside_dim);
 	for (int r = 0; r < m->nrefs && !solar_diag_full(d); r++) {
 		const solar_ref *ref = &m->refs[r];
 		if (!ref->write && !ref->expr)
@@ -43,15 +46,21 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 		const solar_stmt *s = p->stmts[ref->stmt];
 		const solar_tensor *t = &p->tensors[ref->tensor];
 		solar_expr **index = ref->write ? s->index : ref->expr->args;
+		if (t->rank && !outside_dim[ref->tensor]) {
+			outside_dim[ref->tensor] = calloc((size_t)t->rank, sizeof **outside_dim);
+			for (int k = 0; k < t->rank; k++) {
+				solar_buf b = {0};
+				solar_buf_printf(&b, "{ T%d[", ref->tensor);
+				for (int j = 0; j < t->rank; j++)
+					solar_buf_printf(&b, "%sd%d", j ? ", " : "", j);
+				solar_buf_printf(&b, "] : d%d < 0 or d%d >= %lld }", k, k,
+						 (long long)t->extent[k]);
+				outside_dim[ref->tensor][k] = solar_isl_set(m->ctx, b.s);
+				solar_buf_free(&b);
+			}
+		}
 		for (int k = 0; k < t->rank; k++) {
-			solar_buf b = {0};
-			solar_buf_printf(&b, "{ T%d[", ref->tensor);
-			for (int j = 0; j < t->rank; j++)
-				solar_buf_printf(&b, "%sd%d", j ? ", " : "", j);
-			solar_buf_printf(&b, "] : d%d < 0 or d%d >= %lld }", k, k,
-					 (long long)t->extent[k]);
-			isl_set *outside = solar_isl_set(m->ctx, b.s);
-			solar_buf_free(&b);
+			isl_set *outside = isl_set_copy(outside_dim[ref->tensor][k]);
 			isl_map *bad = isl_map_intersect_range(isl_map_copy(ref->access), outside);
 			isl_bool empty = isl_map_is_empty(bad);
 			if (empty == isl_bool_false) {
@@ -73,10 +82,19 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 				errors++;
 			}
 			isl_map_free(bad);
-			if (empty == isl_bool_error)
-				return errors + 1;
+			if (empty == isl_bool_error) {
+				errors++;
+				goto done;
+			}
 		}
 	}
+done:
+	for (int t = 0; t < p->ntensors; t++) {
+		for (int k = 0; outside_dim[t] && k < p->tensors[t].rank; k++)
+			isl_set_free(outside_dim[t][k]);
+		free(outside_dim[t]);
+	}
+	free(outside_dim);
 	return errors;
 }
 
