@@ -664,7 +664,8 @@ typedef struct {
 	bool *written;    /* per tensor: some statement writes it */
 	int *last_reader; /* per tensor: the last kernel that reads it (nkernels: the END reader of
 			     an out/inout tensor; -1: none) */
-	bool *in_kernel;  /* per tensor, scratch: kernel k writes it */
+	int *in_kernel;   /* per tensor, scratch: how many write refs of kernel k store into it */
+	bool *sinked;     /* per tensor, scratch: a sink of kernel k's analysis reads it */
 	bool *in_flow;    /* per ref: a sink or source of its kernel's dataflow */
 } flow_info;
 
@@ -687,6 +688,22 @@ static isl_stat keep_live(isl_map *map, void *user)
 	return isl_stat_ok;
 }
 
+/* Whether the write ref stores each element at most once: its indices are distinct loop
+ * iterators, one for every loop around the statement (a permutation of the instance), or ISL
+ * finds its access injective. */
+static bool writes_once(const solar_model *m, const solar_ref *ref)
+{
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	int rank = m->prog->tensors[ref->tensor].rank;
+	bool perm = rank == s->depth;
+	for (int i = 0; i < rank && perm; i++) {
+		perm = s->index[i]->kind == SOLAR_E_ITER;
+		for (int j = 0; j < i && perm; j++)
+			perm = s->index[j]->sym != s->index[i]->sym;
+	}
+	return perm || isl_map_is_injective(ref->access) == isl_bool_true;
+}
+
 /* The dataflow of kernel k alone (its reads and "last write" sinks against its writes), then
  * its upward-exposed reads resolved through the last writes of the kernels before it.  This is
  * exact: a read's source is the last write before it, which is in its own kernel if that
@@ -704,34 +721,44 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	isl_union_map *outside = isl_union_map_empty(isl_space_copy(sp)); /* reads of tensors
 									     the kernel does not write */
 	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *lw = isl_union_map_empty(sp);
+	isl_union_map *lw = isl_union_map_empty(isl_space_copy(sp));
+	isl_union_map *direct_last = isl_union_map_empty(sp); /* last writes known without ISL */
+	isl_union_map **direct = &direct_last;
 	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
 	if (kern && kern->nstmts) {
 		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
 		int r0 = first ? m->write_ref[first - 1] + 1 : 0, r1 = m->write_ref[last_stmt - 1];
 		for (int r = r0; r <= r1; r++)
 			if (m->refs[r].write)
-				fi->in_kernel[m->refs[r].tensor] = true;
+				fi->in_kernel[m->refs[r].tensor]++;
 		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
-			fi->in_flow[r] = ref->write || fi->in_kernel[ref->tensor];
+			fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
 			if (ref->write)
-				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
-			else if (fi->in_kernel[ref->tensor])
+				continue;
+			if (fi->in_kernel[ref->tensor]) {
 				sink = isl_union_map_add_map(sink, isl_map_copy(ref->access));
-			else if (fi->written[ref->tensor])
+				fi->sinked[ref->tensor] = true;
+			} else if (fi->written[ref->tensor]) {
 				outside = isl_union_map_add_map(outside, isl_map_copy(ref->access));
-			else
+			} else {
 				*nosrc = isl_union_set_add_set(*nosrc,
 							       isl_map_domain(isl_map_copy(ref->access)));
+			}
 		}
-		for (int r = r0; r <= r1; r++)
-			fi->in_kernel[m->refs[r].tensor] = false;
-		/* L<t>[e] -> T<t>[e] for every element the kernel writes of a tensor read later */
+		/* L<t>[e] -> T<t>[e] for every element the kernel writes of a tensor read later;
+		 * a tensor that one write ref stores to, each element at most once, needs no
+		 * analysis: that write is the last (T<t>[e] -> S<stmt>[..], its access reversed) */
 		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
 			if (!ref->write || fi->last_reader[ref->tensor] <= k)
 				continue;
+			if (fi->in_kernel[ref->tensor] == 1 && writes_once(m, ref)) {
+				*direct = isl_union_map_add_map(*direct,
+								isl_map_reverse(isl_map_copy(ref->access)));
+				continue;
+			}
+			fi->sinked[ref->tensor] = true;
 			char name[32];
 			snprintf(name, sizeof name, "L%d", ref->tensor);
 			isl_map *mp = isl_map_identity(isl_space_map_from_set(
@@ -739,6 +766,18 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
 			lw = isl_union_map_union(
 				lw, isl_union_map_from_map(isl_map_set_tuple_name(mp, isl_dim_in, name)));
+		}
+		/* the sources: the writes of tensors that some sink reads */
+		for (int r = r0; r <= r1; r++) {
+			const solar_ref *ref = &m->refs[r];
+			if (ref->write && fi->sinked[ref->tensor]) {
+				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
+				fi->in_flow[r] = true;
+			}
+		}
+		for (int r = r0; r <= r1; r++) {
+			fi->in_kernel[m->refs[r].tensor] = 0;
+			fi->sinked[m->refs[r].tensor] = false;
 		}
 	} else if (!kern) { /* the END reader of every out/inout element, after all kernels */
 		for (int t = 0; t < p->ntensors; t++)
@@ -752,8 +791,9 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	    (isl_union_map_is_empty(sink) == isl_bool_false ||
 	     isl_union_map_is_empty(lw) == isl_bool_false)) {
 		isl_schedule *sched = sched_block(m, fi->in_flow, &kern->body, 0);
-		isl_union_set *ldom = isl_union_map_domain(isl_union_map_copy(lw));
-		sched = seq(sched, isl_schedule_from_domain(ldom));
+		if (isl_union_map_is_empty(lw) == isl_bool_false)
+			sched = seq(sched, isl_schedule_from_domain(
+						   isl_union_map_domain(isl_union_map_copy(lw))));
 		isl_union_access_info *ai =
 			isl_union_access_info_from_sink(isl_union_map_union(isl_union_map_copy(sink), lw));
 		ai = isl_union_access_info_set_must_source(ai, src);
@@ -762,6 +802,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		if (!flow) {
 			isl_union_map_free(sink);
 			isl_union_map_free(outside);
+			isl_union_map_free(direct_last);
 			isl_union_map_free(f.to_reads);
 			isl_union_map_free(f.last);
 			return -1;
@@ -787,6 +828,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		*nosrc, isl_union_set_subtract(isl_union_map_domain(exposed),
 					       isl_union_map_domain(isl_union_map_copy(before))));
 	*dep = isl_union_map_union(*dep, isl_union_map_union(f.to_reads, isl_union_map_reverse(before)));
+	f.last = isl_union_map_union(f.last, direct_last);
 	/* the kernel's last writes replace the earlier ones on the elements it wrote; the last
 	 * writes of tensors nothing after this kernel reads are dropped */
 	isl_union_set *mine = isl_union_map_domain(isl_union_map_copy(f.last));
@@ -807,6 +849,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	flow_info fi = {calloc((size_t)p->ntensors + 1, sizeof *fi.written),
 			malloc(((size_t)p->ntensors + 1) * sizeof *fi.last_reader),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
+			calloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
 			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow)};
 	for (int t = 0; t < p->ntensors; t++)
 		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
@@ -831,6 +874,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	free(fi.last_reader);
 	free(fi.in_kernel);
 	free(fi.in_flow);
+	free(fi.sinked);
 	isl_union_map_free(last);
 	if (rc < 0 || !d || !ns) {
 		isl_union_map_free(d);
