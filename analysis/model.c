@@ -127,7 +127,7 @@ static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
 		solar_buf_printf(b, "p%d", e->sym);
 		return;
 	case SOLAR_E_ITER:
-		solar_buf_printf(b, "i%d", e->sym);
+		solar_buf_printf(b, "i%d", m->iter_pos[e->sym]);
 		return;
 	case SOLAR_E_NEG:
 		solar_buf_printf(b, "(-");
@@ -224,6 +224,70 @@ static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
 	solar_buf_printf(b, ")");
 }
 
+/* Parsed ISL objects by their text, with placeholder tuple names (A for a statement or ref,
+ * B for a tensor): the nests of a model repeat (every layer of a decoder), and ISL parses
+ * slowly, so each distinct domain and access text is parsed, and restricted, once; a hit is a
+ * copy renamed to its own tuples.  Iterators are named by their depth (i0, i1, ..) for this. */
+typedef struct {
+	char **keys;
+	void **objs; /* isl_set * for domain texts, isl_map * for access texts (they contain '|') */
+	size_t cap, n;
+} parse_cache;
+
+static size_t text_hash(const char *s)
+{
+	size_t h = 1469598103934665603u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* The slot of text in the cache, added empty if new. */
+static void **cache_slot(parse_cache *c, const char *text)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		parse_cache g = {0};
+		g.cap = c->cap ? 2 * c->cap : 256;
+		g.keys = calloc(g.cap, sizeof *g.keys);
+		g.objs = calloc(g.cap, sizeof *g.objs);
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->keys[i]) {
+				size_t j = text_hash(c->keys[i]) & (g.cap - 1);
+				while (g.keys[j])
+					j = (j + 1) & (g.cap - 1);
+				g.keys[j] = c->keys[i];
+				g.objs[j] = c->objs[i];
+			}
+		g.n = c->n;
+		free(c->keys);
+		free(c->objs);
+		*c = g;
+	}
+	size_t j = text_hash(text) & (c->cap - 1);
+	while (c->keys[j] && strcmp(c->keys[j], text))
+		j = (j + 1) & (c->cap - 1);
+	if (!c->keys[j]) {
+		c->keys[j] = strdup(text);
+		c->n++;
+	}
+	return &c->objs[j];
+}
+
+static void cache_free(parse_cache *c)
+{
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->keys[i])
+			continue;
+		if (strchr(c->keys[i], '|'))
+			isl_map_free(c->objs[i]);
+		else
+			isl_set_free(c->objs[i]);
+		free(c->keys[i]);
+	}
+	free(c->keys);
+	free(c->objs);
+}
+
 /* The walk's state: the enclosing iterators and the constraints on them, as text. */
 typedef struct {
 	solar_model *m;
@@ -231,7 +295,9 @@ typedef struct {
 	int depth;
 	solar_buf cons;      /* conjunction of constraints so far ("" = none) */
 	int failed;
-	int exists_count;
+	const char *domain_key; /* the current statement's domain text, tuple named A */
+	solar_buf key;          /* scratch for cache keys */
+	parse_cache cache;
 } walk;
 
 static void print_params(const solar_model *m, solar_buf *b)
@@ -248,14 +314,14 @@ static void print_tuple(walk *w, solar_buf *b, const char *name)
 {
 	solar_buf_printf(b, "%s[", name);
 	for (int i = 0; i < w->depth; i++)
-		solar_buf_printf(b, "%si%d", i ? ", " : "", w->iters[i]);
+		solar_buf_printf(b, "%si%d", i ? ", " : "", i);
 	solar_buf_printf(b, "]");
 }
 
 static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **index)
 {
 	const solar_tensor *t = &w->m->prog->tensors[tensor];
-	solar_buf_printf(b, "T%d[", tensor);
+	solar_buf_printf(b, "B[");
 	for (int i = 0; i < t->rank; i++) {
 		if (i)
 			solar_buf_printf(b, ", ");
@@ -274,27 +340,40 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	ref->tensor = tensor;
 	ref->write = write;
 	ref->expr = expr;
-	char name[32];
+	char name[32], tname[32];
 	if (write)
 		solar_model_stmt_name(name, sizeof name, stmt);
 	else
 		solar_model_ref_name(name, sizeof name, r);
-	solar_buf b = {0};
-	print_params(m, &b);
-	solar_buf_printf(&b, "{ ");
-	print_tuple(w, &b, name);
-	solar_buf_printf(&b, " -> ");
-	print_index_tuple(w, &b, tensor, index);
-	solar_buf_printf(&b, " }");
-	ref->access = solar_isl_map(m->ctx, b.s);
-	solar_buf_free(&b);
-	if (!ref->access) {
+	solar_model_tensor_name(tname, sizeof tname, tensor);
+	/* A[..] -> B[..] restricted to the statement's domain, parsed once per distinct text */
+	solar_buf *k = &w->key;
+	k->n = 0;
+	solar_buf_printf(k, "%s|", w->domain_key);
+	size_t text = k->n;
+	print_params(m, k);
+	solar_buf_printf(k, "{ ");
+	print_tuple(w, k, "A");
+	solar_buf_printf(k, " -> ");
+	print_index_tuple(w, k, tensor, index);
+	solar_buf_printf(k, " }");
+	isl_map *acc = NULL;
+	void **slot = cache_slot(&w->cache, k->s);
+	if (!*slot) {
+		acc = solar_isl_map(m->ctx, k->s + text);
+		if (acc) {
+			isl_set *d = solar_isl_set(m->ctx, w->domain_key);
+			acc = isl_map_intersect_domain(acc, isl_set_coalesce(d));
+		}
+		*slot = acc;
+	}
+	acc = isl_map_copy(*slot);
+	if (!acc) {
 		w->failed = 1;
 		return;
 	}
-	/* Restrict to the statement's domain (renamed to this reference's tuple). */
-	isl_set *d = isl_set_set_tuple_name(isl_set_copy(m->domain[stmt]), name);
-	ref->access = isl_map_intersect_domain(ref->access, d);
+	acc = isl_map_set_tuple_name(acc, isl_dim_in, name);
+	ref->access = isl_map_set_tuple_name(acc, isl_dim_out, tname);
 	if (!ref->access)
 		w->failed = 1;
 }
@@ -317,22 +396,27 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	solar_buf b = {0};
 	print_params(m, &b);
 	solar_buf_printf(&b, "{ ");
-	print_tuple(w, &b, name);
+	print_tuple(w, &b, "A");
 	if (w->cons.n)
 		solar_buf_printf(&b, " : %s", w->cons.s);
 	solar_buf_printf(&b, " }");
-	m->domain[s->id] = solar_isl_set(m->ctx, b.s);
-	solar_buf_free(&b);
+	void **slot = cache_slot(&w->cache, b.s);
+	if (!*slot)
+		*slot = isl_set_coalesce(solar_isl_set(m->ctx, b.s));
+	m->domain[s->id] = *slot ? isl_set_set_tuple_name(isl_set_copy(*slot), name) : NULL;
 	if (!m->domain[s->id]) {
+		solar_buf_free(&b);
 		w->failed = 1;
 		return;
 	}
-	m->domain[s->id] = isl_set_coalesce(m->domain[s->id]);
+	w->domain_key = b.s;
 	collect_reads(w, s->id, s->value);
 	if (s->op != SOLAR_ASSIGN) /* a reduction reads its target */
 		add_ref(w, s->id, s->tensor, false, NULL, s->index);
 	m->write_ref[s->id] = m->nrefs;
 	add_ref(w, s->id, s->tensor, true, NULL, s->index);
+	w->domain_key = NULL;
+	solar_buf_free(&b);
 }
 
 static void walk_node(walk *w, const solar_node *n)
@@ -344,17 +428,18 @@ static void walk_node(walk *w, const solar_node *n)
 		break;
 	case SOLAR_N_FOR: {
 		int it = n->loop.iter;
+		w->m->iter_pos[it] = w->depth;
 		w->iters[w->depth++] = it;
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_aff(w->m, c, n->loop.lo);
-		solar_buf_printf(c, " <= i%d < ", it);
+		solar_buf_printf(c, " <= i%d < ", w->depth - 1);
 		print_aff(w->m, c, n->loop.hi);
 		if (n->loop.step_value > 1) {
-			solar_buf_printf(c, " and exists (e%d: i%d = ", w->exists_count++, it);
+			solar_buf_printf(c, " and exists (e%d: i%d = ", w->depth - 1, w->depth - 1);
 			print_aff(w->m, c, n->loop.lo);
 			solar_buf_printf(c, " + %lld * e%d)", (long long)n->loop.step_value,
-					 w->exists_count - 1);
+					 w->depth - 1);
 		}
 		walk_block(w, &n->loop.body);
 		w->depth--;
@@ -429,11 +514,14 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	m->shape = calloc((size_t)p->ntensors + 1, sizeof *m->shape);
 	build_shapes(m);
 
+	m->iter_pos = calloc((size_t)p->niters + 1, sizeof *m->iter_pos);
 	walk w = {.m = m};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
 		walk_block(&w, &p->kernels[k].body);
 	}
 	solar_buf_free(&w.cons);
+	solar_buf_free(&w.key);
+	cache_free(&w.cache);
 	if (w.failed || isl_ctx_last_error(ctx) != isl_error_none) {
 		if (d)
 			solar_diag_error_nowhere(d, "polyhedral lowering failed (%s)",
@@ -461,6 +549,7 @@ void solar_model_free(solar_model *m)
 	free(m->refs);
 	free(m->write_ref);
 	free(m->shape);
+	free(m->iter_pos);
 	free(m);
 }
 

@@ -42,6 +42,7 @@ typedef struct {
 	int nrefs;
 	int *write_ref;     /* per statement: index of its write in refs */
 	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
+	int *iter_pos;      /* per iterator: its depth in its nest (ISL names it i<depth>) */
 } solar_model;
 
 /* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,
