@@ -234,14 +234,6 @@ typedef struct {
 	size_t cap, n;
 } parse_cache;
 
-static size_t text_hash(const char *s)
-{
-	size_t h = 1469598103934665603u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
-}
-
 /* The slot of text in the cache, added empty if new. */
 static void **cache_slot(parse_cache *c, const char *text)
 {
@@ -252,7 +244,7 @@ static void **cache_slot(parse_cache *c, const char *text)
 		g.objs = calloc(g.cap, sizeof *g.objs);
 		for (size_t i = 0; i < c->cap; i++)
 			if (c->keys[i]) {
-				size_t j = text_hash(c->keys[i]) & (g.cap - 1);
+				size_t j = solar_text_hash(c->keys[i]) & (g.cap - 1);
 				while (g.keys[j])
 					j = (j + 1) & (g.cap - 1);
 				g.keys[j] = c->keys[i];
@@ -263,7 +255,7 @@ static void **cache_slot(parse_cache *c, const char *text)
 		free(c->objs);
 		*c = g;
 	}
-	size_t j = text_hash(text) & (c->cap - 1);
+	size_t j = solar_text_hash(text) & (c->cap - 1);
 	while (c->keys[j] && strcmp(c->keys[j], text))
 		j = (j + 1) & (c->cap - 1);
 	if (!c->keys[j]) {
