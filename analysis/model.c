@@ -231,17 +231,19 @@ static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
 typedef struct {
 	char **keys;
 	void **objs; /* isl_set * for domain texts, isl_map * for access texts (they contain '|') */
+	int *ids;    /* 0, 1, ..: the order in which the texts were first seen */
 	size_t cap, n;
 } parse_cache;
 
-/* The slot of text in the cache, added empty if new. */
-static void **cache_slot(parse_cache *c, const char *text)
+/* The slot of text in the cache, added empty if new; *id is the text's number. */
+static void **cache_slot(parse_cache *c, const char *text, int *id)
 {
 	if (2 * (c->n + 1) > c->cap) {
 		parse_cache g = {0};
 		g.cap = c->cap ? 2 * c->cap : 256;
 		g.keys = calloc(g.cap, sizeof *g.keys);
 		g.objs = calloc(g.cap, sizeof *g.objs);
+		g.ids = calloc(g.cap, sizeof *g.ids);
 		for (size_t i = 0; i < c->cap; i++)
 			if (c->keys[i]) {
 				size_t j = solar_text_hash(c->keys[i]) & (g.cap - 1);
@@ -249,10 +251,12 @@ static void **cache_slot(parse_cache *c, const char *text)
 					j = (j + 1) & (g.cap - 1);
 				g.keys[j] = c->keys[i];
 				g.objs[j] = c->objs[i];
+				g.ids[j] = c->ids[i];
 			}
 		g.n = c->n;
 		free(c->keys);
 		free(c->objs);
+		free(c->ids);
 		*c = g;
 	}
 	size_t j = solar_text_hash(text) & (c->cap - 1);
@@ -260,8 +264,9 @@ static void **cache_slot(parse_cache *c, const char *text)
 		j = (j + 1) & (c->cap - 1);
 	if (!c->keys[j]) {
 		c->keys[j] = strdup(text);
-		c->n++;
+		c->ids[j] = (int)c->n++;
 	}
+	*id = c->ids[j];
 	return &c->objs[j];
 }
 
@@ -278,6 +283,7 @@ static void cache_free(parse_cache *c)
 	}
 	free(c->keys);
 	free(c->objs);
+	free(c->ids);
 }
 
 /* The walk's state: the enclosing iterators and the constraints on them, as text. */
@@ -350,7 +356,7 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	print_index_tuple(w, k, tensor, index);
 	solar_buf_printf(k, " }");
 	isl_map *acc = NULL;
-	void **slot = cache_slot(&w->cache, k->s);
+	void **slot = cache_slot(&w->cache, k->s, &ref->text_id);
 	if (!*slot) {
 		acc = solar_isl_map(m->ctx, k->s + text);
 		if (acc) {
@@ -392,7 +398,8 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	if (w->cons.n)
 		solar_buf_printf(&b, " : %s", w->cons.s);
 	solar_buf_printf(&b, " }");
-	void **slot = cache_slot(&w->cache, b.s);
+	int id;
+	void **slot = cache_slot(&w->cache, b.s, &id);
 	if (!*slot)
 		*slot = isl_set_coalesce(solar_isl_set(m->ctx, b.s));
 	m->domain[s->id] = *slot ? isl_set_set_tuple_name(isl_set_copy(*slot), name) : NULL;

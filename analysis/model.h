@@ -31,6 +31,8 @@ typedef struct {
 	const solar_expr *expr;   /* the ACCESS expression of a read; NULL for the store and for
 				     the implicit read of a reduction's target */
 	isl_map *access;          /* R<ref>[...] -> T<t>[...] (reads) or S<id>[...] -> T<t>[...] */
+	int text_id;              /* refs with equal text_id have equal accesses up to the names
+				     of their tuples */
 } solar_ref;
 
 typedef struct {
