@@ -754,6 +754,7 @@ typedef struct {
 			     an out/inout tensor; -1: none) */
 	int *in_kernel;   /* per tensor, scratch: how many write refs of kernel k store into it */
 	bool *sinked;     /* per tensor, scratch: a sink of kernel k's analysis reads it */
+	char *once;       /* per tensor, scratch: see stored_once */
 	bool *in_flow;    /* per ref: a sink or source of its kernel's dataflow */
 } flow_info;
 
@@ -790,6 +791,32 @@ static bool writes_once(const solar_model *m, const solar_ref *ref)
 			perm = s->index[j]->sym != s->index[i]->sym;
 	}
 	return perm || isl_map_is_injective(ref->access) == isl_bool_true;
+}
+
+/* Whether the kernel's write refs into the tensor of write ref `r` (r and those after it up to
+ * r1) store each element at most once: each ref does, and their images are disjoint.  The
+ * answer is kept per tensor in fi->once (1 yes, 2 no) until the kernel is done. */
+static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
+{
+	int t = m->refs[r].tensor;
+	if (fi->once[t])
+		return fi->once[t] == 1;
+	bool ok = true;
+	for (int a = r; a <= r1 && ok; a++) {
+		if (!m->refs[a].write || m->refs[a].tensor != t)
+			continue;
+		ok = writes_once(m, &m->refs[a]);
+		for (int b = r; b < a && ok; b++)
+			if (m->refs[b].write && m->refs[b].tensor == t) {
+				isl_set *x = isl_map_range(isl_map_copy(m->refs[a].access));
+				isl_set *y = isl_map_range(isl_map_copy(m->refs[b].access));
+				ok = isl_set_is_disjoint(x, y) == isl_bool_true;
+				isl_set_free(x);
+				isl_set_free(y);
+			}
+	}
+	fi->once[t] = ok ? 1 : 2;
+	return ok;
 }
 
 /* The dataflow of kernel k alone (its reads and "last write" sinks against its writes), then
@@ -835,13 +862,13 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			}
 		}
 		/* L<t>[e] -> T<t>[e] for every element the kernel writes of a tensor read later;
-		 * a tensor that one write ref stores to, each element at most once, needs no
-		 * analysis: that write is the last (T<t>[e] -> S<stmt>[..], its access reversed) */
+		 * a tensor whose every element the kernel stores at most once needs no analysis:
+		 * that write is the last (T<t>[e] -> S<stmt>[..], its access reversed) */
 		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
 			if (!ref->write || fi->last_reader[ref->tensor] <= k)
 				continue;
-			if (fi->in_kernel[ref->tensor] == 1 && writes_once(m, ref)) {
+			if (stored_once(m, fi, r, r1)) {
 				*direct = isl_union_map_add_map(*direct,
 								isl_map_reverse(isl_map_copy(ref->access)));
 				continue;
@@ -866,6 +893,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		for (int r = r0; r <= r1; r++) {
 			fi->in_kernel[m->refs[r].tensor] = 0;
 			fi->sinked[m->refs[r].tensor] = false;
+			fi->once[m->refs[r].tensor] = 0;
 		}
 	} else if (!kern) { /* the END reader of every out/inout element, after all kernels */
 		for (int t = 0; t < p->ntensors; t++)
@@ -938,6 +966,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 			malloc(((size_t)p->ntensors + 1) * sizeof *fi.last_reader),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
+			calloc((size_t)p->ntensors + 1, sizeof *fi.once),
 			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow)};
 	for (int t = 0; t < p->ntensors; t++)
 		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
@@ -963,6 +992,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	free(fi.in_kernel);
 	free(fi.in_flow);
 	free(fi.sinked);
+	free(fi.once);
 	isl_union_map_free(last);
 	if (rc < 0 || !d || !ns) {
 		isl_union_map_free(d);
