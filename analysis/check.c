@@ -32,29 +32,84 @@ static void describe_point(const solar_program *p, const solar_stmt *s, isl_poin
 		solar_buf_printf(b, "its only instance");
 }
 
+/* Orders refs a and b by access text, then by the extents of their tensors. */
+static int access_cmp(const solar_model *m, int a, int b)
+{
+	const solar_ref *x = &m->refs[a], *y = &m->refs[b];
+	if (x->text_id != y->text_id)
+		return (x->text_id > y->text_id) - (x->text_id < y->text_id);
+	const solar_tensor *s = &m->prog->tensors[x->tensor], *t = &m->prog->tensors[y->tensor];
+	for (int k = 0; k < s->rank; k++) /* equal texts index tensors of equal rank */
+		if (s->extent[k] != t->extent[k])
+			return (s->extent[k] > t->extent[k]) - (s->extent[k] < t->extent[k]);
+	return 0;
+}
+
+static const solar_model *sort_model; /* for by_access: qsort has no user argument */
+
+static int by_access(const void *a, const void *b)
+{
+	int ra = *(const int *)a, rb = *(const int *)b;
+	int c = access_cmp(sort_model, ra, rb);
+	return c ? c : (ra > rb) - (ra < rb);
+}
+
+/* For every ref, the first ref with the same access (up to the names of its tuples) into a
+ * tensor of the same extents: the bounds check of both gives the same answer. */
+static int *first_equal_refs(const solar_model *m)
+{
+	int *order = malloc(((size_t)m->nrefs + 1) * sizeof *order);
+	int *first = malloc(((size_t)m->nrefs + 1) * sizeof *first);
+	for (int r = 0; r < m->nrefs; r++)
+		order[r] = r;
+	sort_model = m;
+	qsort(order, (size_t)m->nrefs, sizeof *order, by_access);
+	for (int i = 0; i < m->nrefs; i++)
+		first[order[i]] = i && !access_cmp(m, order[i - 1], order[i]) ? first[order[i - 1]]
+									  : order[i];
+	free(order);
+	return first;
+}
+
 static int check_bounds(const solar_model *m, solar_diag *d)
 {
 	const solar_program *p = m->prog;
 	int errors = 0, kernel = -1;
+	/* per tensor, the elements outside dimension k, parsed once: T<t>[d..] : d_k < 0 or
+	 * d_k >= extent */
+	isl_set ***outside_dim = calloc((size_t)p->ntensors + 1, sizeof *outside_dim);
+	int *first = first_equal_refs(m);
+	bool *clean = calloc((size_t)m->nrefs + 1, sizeof *clean); /* checked, in bounds */
 	for (int r = 0; r < m->nrefs && !solar_diag_full(d); r++) {
 		const solar_ref *ref = &m->refs[r];
 		if (!ref->write && !ref->expr)
 			continue; /* a reduction's read of its target: the write reports it */
+		if (first[r] != r && clean[first[r]]) {
+			clean[r] = true;
+			continue;
+		}
+		int before = errors;
 		const solar_stmt *s = p->stmts[ref->stmt];
 		if (s->kernel != kernel) /* ISL's budget is per kernel */
 			solar_isl_budget_kernel(m->ctx);
 		kernel = s->kernel;
 		const solar_tensor *t = &p->tensors[ref->tensor];
 		solar_expr **index = ref->write ? s->index : ref->expr->args;
+		if (t->rank && !outside_dim[ref->tensor]) {
+			outside_dim[ref->tensor] = calloc((size_t)t->rank, sizeof **outside_dim);
+			for (int k = 0; k < t->rank; k++) {
+				solar_buf b = {0};
+				solar_buf_printf(&b, "{ T%d[", ref->tensor);
+				for (int j = 0; j < t->rank; j++)
+					solar_buf_printf(&b, "%sd%d", j ? ", " : "", j);
+				solar_buf_printf(&b, "] : d%d < 0 or d%d >= %lld }", k, k,
+						 (long long)t->extent[k]);
+				outside_dim[ref->tensor][k] = solar_isl_set(m->ctx, b.s);
+				solar_buf_free(&b);
+			}
+		}
 		for (int k = 0; k < t->rank; k++) {
-			solar_buf b = {0};
-			solar_buf_printf(&b, "{ T%d[", ref->tensor);
-			for (int j = 0; j < t->rank; j++)
-				solar_buf_printf(&b, "%sd%d", j ? ", " : "", j);
-			solar_buf_printf(&b, "] : d%d < 0 or d%d >= %lld }", k, k,
-					 (long long)t->extent[k]);
-			isl_set *outside = solar_isl_set(m->ctx, b.s);
-			solar_buf_free(&b);
+			isl_set *outside = isl_set_copy(outside_dim[ref->tensor][k]);
 			isl_map *bad = isl_map_intersect_range(isl_map_copy(ref->access), outside);
 			isl_bool empty = isl_map_is_empty(bad);
 			if (empty == isl_bool_false) {
@@ -83,10 +138,21 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 						 isl_ctx_last_error(m->ctx) == isl_error_quota
 							 ? "ISL operation limit reached"
 							 : "ISL error");
-				return errors + 1;
+				errors++;
+				goto done;
 			}
 		}
+		clean[r] = errors == before;
 	}
+done:
+	free(first);
+	free(clean);
+	for (int t = 0; t < p->ntensors; t++) {
+		for (int k = 0; outside_dim[t] && k < p->tensors[t].rank; k++)
+			isl_set_free(outside_dim[t][k]);
+		free(outside_dim[t]);
+	}
+	free(outside_dim);
 	return errors;
 }
 

@@ -1567,6 +1567,38 @@ static int box_volume(__isl_keep isl_set *set, mpz_t vol)
 	return rc;
 }
 
+/* Whether a constraint involves at most one set variable (counted in *user, -1 on more). */
+static isl_stat one_variable(__isl_take isl_constraint *c, void *user)
+{
+	int *vars = user;
+	isl_size n = isl_constraint_dim(c, isl_dim_set);
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		k += isl_constraint_involves_dims(c, isl_dim_set, (unsigned)i, 1) == isl_bool_true;
+	isl_constraint_free(c);
+	if (n < 0 || k > 1)
+		*vars = -1;
+	return *vars < 0 ? isl_stat_error : isl_stat_ok;
+}
+
+/* Whether a set is one basic set without existential variables whose every constraint bounds a
+ * single variable: a product of integer intervals, so its points are exactly those of its
+ * bounding box (box_volume).  The common footprint and domain of a dense loop nest is one. */
+static bool is_box(__isl_keep isl_set *set)
+{
+	if (isl_set_n_basic_set(set) != 1)
+		return false;
+	isl_basic_set_list *l = isl_set_get_basic_set_list(set);
+	isl_basic_set *b = isl_basic_set_list_get_basic_set(l, 0);
+	isl_basic_set_list_free(l);
+	int vars = 0;
+	bool box = b && isl_basic_set_dim(b, isl_dim_div) == 0 &&
+		   isl_basic_set_foreach_constraint(b, one_variable, &vars) == isl_stat_ok &&
+		   vars == 0;
+	isl_basic_set_free(b);
+	return box;
+}
+
 static __isl_give isl_val *fail_val(const char **why, const char *msg)
 {
 	if (why)
@@ -1625,6 +1657,12 @@ __isl_give isl_val *solar_count_set_opt(__isl_keep isl_set *set, const solar_cou
 		mpz_clear(vol);
 		isl_set_free(s);
 		return fail_val(why, WHY_ISL);
+	}
+	if (is_box(s)) { /* non-empty, so its count is the volume of its bounding box */
+		isl_val *v = isl_val_int_from_gmp(ctx, vol);
+		mpz_clear(vol);
+		isl_set_free(s);
+		return v;
 	}
 	if (opt->enumerate_below > 0 && mpz_cmp_d(vol, opt->enumerate_below) < 0) {
 		mpz_clear(vol);

@@ -158,7 +158,7 @@ static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
 		solar_buf_printf(b, "p%d", e->sym);
 		return;
 	case SOLAR_E_ITER:
-		solar_buf_printf(b, "i%d", e->sym);
+		solar_buf_printf(b, "i%d", m->iter_pos[e->sym]);
 		return;
 	case SOLAR_E_NEG:
 		solar_buf_printf(b, "(-");
@@ -255,6 +255,68 @@ static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
 	solar_buf_printf(b, ")");
 }
 
+/* Parsed ISL objects by their text, with placeholder tuple names (A for a statement or ref,
+ * B for a tensor): the nests of a model repeat (every layer of a decoder), and ISL parses
+ * slowly, so each distinct domain and access text is parsed, and restricted, once; a hit is a
+ * copy renamed to its own tuples.  Iterators are named by their depth (i0, i1, ..) for this. */
+typedef struct {
+	char **keys;
+	void **objs; /* isl_set * for domain texts, isl_map * for access texts (they contain '|') */
+	int *ids;    /* 0, 1, ..: the order in which the texts were first seen */
+	size_t cap, n;
+} parse_cache;
+
+/* The slot of text in the cache, added empty if new; *id is the text's number. */
+static void **cache_slot(parse_cache *c, const char *text, int *id)
+{
+	if (2 * (c->n + 1) > c->cap) {
+		parse_cache g = {0};
+		g.cap = c->cap ? 2 * c->cap : 256;
+		g.keys = calloc(g.cap, sizeof *g.keys);
+		g.objs = calloc(g.cap, sizeof *g.objs);
+		g.ids = calloc(g.cap, sizeof *g.ids);
+		for (size_t i = 0; i < c->cap; i++)
+			if (c->keys[i]) {
+				size_t j = solar_text_hash(c->keys[i]) & (g.cap - 1);
+				while (g.keys[j])
+					j = (j + 1) & (g.cap - 1);
+				g.keys[j] = c->keys[i];
+				g.objs[j] = c->objs[i];
+				g.ids[j] = c->ids[i];
+			}
+		g.n = c->n;
+		free(c->keys);
+		free(c->objs);
+		free(c->ids);
+		*c = g;
+	}
+	size_t j = solar_text_hash(text) & (c->cap - 1);
+	while (c->keys[j] && strcmp(c->keys[j], text))
+		j = (j + 1) & (c->cap - 1);
+	if (!c->keys[j]) {
+		c->keys[j] = strdup(text);
+		c->ids[j] = (int)c->n++;
+	}
+	*id = c->ids[j];
+	return &c->objs[j];
+}
+
+static void cache_free(parse_cache *c)
+{
+	for (size_t i = 0; i < c->cap; i++) {
+		if (!c->keys[i])
+			continue;
+		if (strchr(c->keys[i], '|'))
+			isl_map_free(c->objs[i]);
+		else
+			isl_set_free(c->objs[i]);
+		free(c->keys[i]);
+	}
+	free(c->keys);
+	free(c->objs);
+	free(c->ids);
+}
+
 /* The walk's state: the enclosing iterators and the constraints on them, as text, and the
  * expressions those constraints come from (for the shape guard below). */
 typedef struct {
@@ -269,6 +331,9 @@ typedef struct {
 	const solar_node *scope[SOLAR_MAX_NESTING + 1]; /* enclosing loops and ifs */
 	bool in_else[SOLAR_MAX_NESTING + 1];            /* an if's else branch: its condition negated */
 	int nscope;
+	const char *domain_key; /* the current statement's domain text, tuple named A */
+	solar_buf key;          /* scratch for cache keys */
+	parse_cache cache;
 } walk;
 
 /* ---- the shape guard: what makes exact analysis blow up, counted before ISL sees it ----
@@ -486,14 +551,14 @@ static void print_tuple(walk *w, solar_buf *b, const char *name)
 {
 	solar_buf_printf(b, "%s[", name);
 	for (int i = 0; i < w->depth; i++)
-		solar_buf_printf(b, "%si%d", i ? ", " : "", w->iters[i]);
+		solar_buf_printf(b, "%si%d", i ? ", " : "", i);
 	solar_buf_printf(b, "]");
 }
 
 static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **index)
 {
 	const solar_tensor *t = &w->m->prog->tensors[tensor];
-	solar_buf_printf(b, "T%d[", tensor);
+	solar_buf_printf(b, "B[");
 	for (int i = 0; i < t->rank; i++) {
 		if (i)
 			solar_buf_printf(b, ", ");
@@ -512,27 +577,40 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	ref->tensor = tensor;
 	ref->write = write;
 	ref->expr = expr;
-	char name[32];
+	char name[32], tname[32];
 	if (write)
 		solar_model_stmt_name(name, sizeof name, stmt);
 	else
 		solar_model_ref_name(name, sizeof name, r);
-	solar_buf b = {0};
-	print_params(m, &b);
-	solar_buf_printf(&b, "{ ");
-	print_tuple(w, &b, name);
-	solar_buf_printf(&b, " -> ");
-	print_index_tuple(w, &b, tensor, index);
-	solar_buf_printf(&b, " }");
-	ref->access = solar_isl_map(m->ctx, b.s);
-	solar_buf_free(&b);
-	if (!ref->access) {
+	solar_model_tensor_name(tname, sizeof tname, tensor);
+	/* A[..] -> B[..] restricted to the statement's domain, parsed once per distinct text */
+	solar_buf *k = &w->key;
+	k->n = 0;
+	solar_buf_printf(k, "%s|", w->domain_key);
+	size_t text = k->n;
+	print_params(m, k);
+	solar_buf_printf(k, "{ ");
+	print_tuple(w, k, "A");
+	solar_buf_printf(k, " -> ");
+	print_index_tuple(w, k, tensor, index);
+	solar_buf_printf(k, " }");
+	isl_map *acc = NULL;
+	void **slot = cache_slot(&w->cache, k->s, &ref->text_id);
+	if (!*slot) {
+		acc = solar_isl_map(m->ctx, k->s + text);
+		if (acc) {
+			isl_set *d = solar_isl_set(m->ctx, w->domain_key);
+			acc = isl_map_intersect_domain(acc, isl_set_coalesce(d));
+		}
+		*slot = acc;
+	}
+	acc = isl_map_copy(*slot);
+	if (!acc) {
 		w->failed = 1;
 		return;
 	}
-	/* Restrict to the statement's domain (renamed to this reference's tuple). */
-	isl_set *d = isl_set_set_tuple_name(isl_set_copy(m->domain[stmt]), name);
-	ref->access = isl_map_intersect_domain(ref->access, d);
+	acc = isl_map_set_tuple_name(acc, isl_dim_in, name);
+	ref->access = isl_map_set_tuple_name(acc, isl_dim_out, tname);
 	if (!ref->access)
 		w->failed = 1;
 }
@@ -559,22 +637,28 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	solar_buf b = {0};
 	print_params(m, &b);
 	solar_buf_printf(&b, "{ ");
-	print_tuple(w, &b, name);
+	print_tuple(w, &b, "A");
 	if (w->cons.n)
 		solar_buf_printf(&b, " : %s", w->cons.s);
 	solar_buf_printf(&b, " }");
-	m->domain[s->id] = solar_isl_set(m->ctx, b.s);
-	solar_buf_free(&b);
+	int id;
+	void **slot = cache_slot(&w->cache, b.s, &id);
+	if (!*slot)
+		*slot = isl_set_coalesce(solar_isl_set(m->ctx, b.s));
+	m->domain[s->id] = *slot ? isl_set_set_tuple_name(isl_set_copy(*slot), name) : NULL;
 	if (!m->domain[s->id]) {
+		solar_buf_free(&b);
 		w->failed = 1;
 		return;
 	}
-	m->domain[s->id] = isl_set_coalesce(m->domain[s->id]);
+	w->domain_key = b.s;
 	collect_reads(w, s->id, s->value);
 	if (s->op != SOLAR_ASSIGN) /* a reduction reads its target */
 		add_ref(w, s->id, s->tensor, false, NULL, s->index);
 	m->write_ref[s->id] = m->nrefs;
 	add_ref(w, s->id, s->tensor, true, NULL, s->index);
+	w->domain_key = NULL;
+	solar_buf_free(&b);
 }
 
 static void walk_node(walk *w, const solar_node *n)
@@ -588,17 +672,18 @@ static void walk_node(walk *w, const solar_node *n)
 		int it = n->loop.iter;
 		w->scope[w->nscope] = n;
 		w->in_else[w->nscope++] = false;
+		w->m->iter_pos[it] = w->depth;
 		w->iters[w->depth++] = it;
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_aff(w->m, c, n->loop.lo);
-		solar_buf_printf(c, " <= i%d < ", it);
+		solar_buf_printf(c, " <= i%d < ", w->depth - 1);
 		print_aff(w->m, c, n->loop.hi);
 		if (n->loop.step_value > 1) {
-			solar_buf_printf(c, " and exists (e%d: i%d = ", w->exists_count++, it);
+			solar_buf_printf(c, " and exists (e%d: i%d = ", w->depth - 1, w->depth - 1);
 			print_aff(w->m, c, n->loop.lo);
 			solar_buf_printf(c, " + %lld * e%d)", (long long)n->loop.step_value,
-					 w->exists_count - 1);
+					 w->depth - 1);
 		}
 		walk_block(w, &n->loop.body);
 		w->depth--;
@@ -679,12 +764,15 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	m->shape = calloc((size_t)p->ntensors + 1, sizeof *m->shape);
 	build_shapes(m);
 
+	m->iter_pos = calloc((size_t)p->niters + 1, sizeof *m->iter_pos);
 	walk w = {.m = m, .d = d};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
 		solar_isl_budget_kernel(ctx);
 		walk_block(&w, &p->kernels[k].body);
 	}
 	solar_buf_free(&w.cons);
+	solar_buf_free(&w.key);
+	cache_free(&w.cache);
 	if (w.rejected) {
 		solar_model_free(m);
 		return NULL;
@@ -716,6 +804,7 @@ void solar_model_free(solar_model *m)
 	free(m->refs);
 	free(m->write_ref);
 	free(m->shape);
+	free(m->iter_pos);
 	free(m);
 }
 
@@ -742,23 +831,17 @@ isl_map *solar_model_end_access(const solar_model *m, int t)
 
 /* ---- schedule tree (ISL computes dataflow much faster from a tree than from a map) ---- */
 
-static isl_union_set *ref_domains(const solar_model *m, int first, int last)
+/* The domains of refs first..last that `keep` selects (all when keep is NULL); NULL if none. */
+static isl_union_set *ref_domains(const solar_model *m, const bool *keep, int first, int last)
 {
-	isl_union_set *u = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
-	for (int r = first; r <= last; r++)
-		u = isl_union_set_add_set(u, isl_map_domain(isl_map_copy(m->refs[r].access)));
+	isl_union_set *u = NULL;
+	for (int r = first; r <= last; r++) {
+		if (keep && !keep[r])
+			continue;
+		isl_set *d = isl_map_domain(isl_map_copy(m->refs[r].access));
+		u = u ? isl_union_set_add_set(u, d) : isl_union_set_from_set(d);
+	}
 	return u;
-}
-
-/* A statement: its reads, then its write. */
-static isl_schedule *sched_stmt(const solar_model *m, int s)
-{
-	int last = m->write_ref[s];
-	int first = s ? m->write_ref[s - 1] + 1 : 0;
-	isl_schedule *w = isl_schedule_from_domain(ref_domains(m, last, last));
-	if (first == last)
-		return w;
-	return isl_schedule_sequence(isl_schedule_from_domain(ref_domains(m, first, last - 1)), w);
 }
 
 static isl_schedule *seq(isl_schedule *a, isl_schedule *b)
@@ -770,56 +853,69 @@ static isl_schedule *seq(isl_schedule *a, isl_schedule *b)
 	return isl_schedule_sequence(a, b);
 }
 
+/* A statement: its reads, then its write (those of its refs that `keep` selects). */
+static isl_schedule *sched_stmt(const solar_model *m, const bool *keep, int s)
+{
+	int last = m->write_ref[s];
+	int first = s ? m->write_ref[s - 1] + 1 : 0;
+	isl_union_set *w = ref_domains(m, keep, last, last);
+	isl_union_set *r = first < last ? ref_domains(m, keep, first, last - 1) : NULL;
+	return seq(r ? isl_schedule_from_domain(r) : NULL, w ? isl_schedule_from_domain(w) : NULL);
+}
+
 typedef struct {
-	solar_buf b;
+	isl_union_pw_aff *upa;
 	int depth;
 } part_ctx;
 
+/* The loop's iterator, coordinate `depth` of every tuple below it. */
 static isl_stat add_part(isl_set *set, void *user)
 {
 	part_ctx *c = user;
-	int n = (int)isl_set_dim(set, isl_dim_set);
-	solar_buf_printf(&c->b, "%s%s[", c->b.n > 2 ? "; " : "", isl_set_get_tuple_name(set));
-	for (int i = 0; i < n; i++)
-		solar_buf_printf(&c->b, "%sx%d", i ? ", " : "", i);
-	solar_buf_printf(&c->b, "] -> [(x%d)]", c->depth);
+	isl_space *sp = isl_set_get_space(set);
 	isl_set_free(set);
+	isl_aff *a = isl_aff_var_on_domain(isl_local_space_from_space(sp), isl_dim_set,
+					   (unsigned)c->depth);
+	c->upa = isl_union_pw_aff_add_pw_aff(c->upa, isl_pw_aff_from_aff(a));
 	return isl_stat_ok;
 }
 
-static isl_schedule *sched_block(const solar_model *m, const solar_block *blk, int depth);
+static isl_schedule *sched_block(const solar_model *m, const bool *keep, const solar_block *blk,
+				 int depth);
 
-static isl_schedule *sched_node(const solar_model *m, const solar_node *n, int depth)
+static isl_schedule *sched_node(const solar_model *m, const bool *keep, const solar_node *n,
+				int depth)
 {
 	switch (n->kind) {
 	case SOLAR_N_STMT:
-		return sched_stmt(m, n->stmt->id);
+		return sched_stmt(m, keep, n->stmt->id);
 	case SOLAR_N_IF: /* adds no loop: its branches are items of the enclosing block */
-		return seq(sched_block(m, &n->cond.then, depth), sched_block(m, &n->cond.els, depth));
+		return seq(sched_block(m, keep, &n->cond.then, depth),
+			   sched_block(m, keep, &n->cond.els, depth));
 	case SOLAR_N_FOR: {
-		isl_schedule *child = sched_block(m, &n->loop.body, depth + 1);
+		isl_schedule *child = sched_block(m, keep, &n->loop.body, depth + 1);
 		if (!child)
 			return NULL;
-		part_ctx c = {{0}, depth};
-		solar_buf_printf(&c.b, "{ ");
+		part_ctx c = {isl_union_pw_aff_empty(isl_space_params_alloc(m->ctx, 0)), depth};
 		isl_union_set *dom = isl_schedule_get_domain(child);
 		isl_union_set_foreach_set(dom, add_part, &c);
 		isl_union_set_free(dom);
-		solar_buf_printf(&c.b, " }");
-		isl_union_map *um = isl_union_map_read_from_str(m->ctx, c.b.s);
-		solar_buf_free(&c.b);
 		return isl_schedule_insert_partial_schedule(
-			child, isl_multi_union_pw_aff_from_union_map(um));
+			child, isl_multi_union_pw_aff_from_union_pw_aff(c.upa));
 	}
 	}
 	return NULL;
 }
 
-static isl_schedule *sched_block(const solar_model *m, const solar_block *blk, int depth)
+/* The schedule tree of a block: a sequence of its items, a band per loop.  Only the refs that
+ * `keep` selects (all when NULL) are in it: each extra instance in the schedule costs the
+ * dataflow analysis time. */
+static isl_schedule *sched_block(const solar_model *m, const bool *keep, const solar_block *blk,
+				 int depth)
 {
 	isl_schedule *s = NULL;
 	for (int i = 0; i < blk->n; i++)
-		s = seq(s, sched_node(m, blk->items[i], depth));
+		s = seq(s, sched_node(m, keep, blk->items[i], depth));
 	return s;
 }
 
@@ -845,7 +941,7 @@ int solar_model_flow_global(const solar_model *m, isl_union_map **dep, isl_union
 	free(written);
 	isl_schedule *sched = NULL;
 	for (int k = 0; k < m->prog->nkernels; k++)
-		sched = seq(sched, sched_block(m, &m->prog->kernels[k].body, 0));
+		sched = seq(sched, sched_block(m, NULL, &m->prog->kernels[k].body, 0));
 	isl_union_set *ends = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	for (int t = 0; t < m->prog->ntensors; t++) {
 		solar_role role = m->prog->tensors[t].role;
@@ -907,59 +1003,170 @@ static isl_stat split_dep(isl_map *map, void *user)
 	return isl_stat_ok;
 }
 
+/* What flow_kernel needs to know about the program, computed once. */
+typedef struct {
+	bool *written;    /* per tensor: some statement writes it */
+	int *last_reader; /* per tensor: the last kernel that reads it (nkernels: the END reader of
+			     an out/inout tensor; -1: none) */
+	int *in_kernel;   /* per tensor, scratch: how many write refs of kernel k store into it */
+	bool *sinked;     /* per tensor, scratch: a sink of kernel k's analysis reads it */
+	char *once;       /* per tensor, scratch: see stored_once */
+	bool *in_flow;    /* per ref: a sink or source of its kernel's dataflow */
+} flow_info;
+
+/* Keeps the last writes of tensors that a kernel after kernel k still reads. */
+typedef struct {
+	const solar_model *m;
+	const flow_info *fi;
+	int k;
+	isl_union_map *keep;
+} live_filter;
+
+static isl_stat keep_live(isl_map *map, void *user)
+{
+	live_filter *f = user;
+	int t = atoi(isl_map_get_tuple_name(map, isl_dim_in) + 1);
+	if (f->fi->last_reader[t] > f->k)
+		f->keep = isl_union_map_add_map(f->keep, map);
+	else
+		isl_map_free(map);
+	return isl_stat_ok;
+}
+
+/* Whether the write ref stores each element at most once: its indices are distinct loop
+ * iterators, one for every loop around the statement (a permutation of the instance), or ISL
+ * finds its access injective. */
+static bool writes_once(const solar_model *m, const solar_ref *ref)
+{
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	int rank = m->prog->tensors[ref->tensor].rank;
+	bool perm = rank == s->depth;
+	for (int i = 0; i < rank && perm; i++) {
+		perm = s->index[i]->kind == SOLAR_E_ITER;
+		for (int j = 0; j < i && perm; j++)
+			perm = s->index[j]->sym != s->index[i]->sym;
+	}
+	return perm || isl_map_is_injective(ref->access) == isl_bool_true;
+}
+
+/* Whether the kernel's write refs into the tensor of write ref `r` (r and those after it up to
+ * r1) store each element at most once: each ref does, and their images are disjoint.  The
+ * answer is kept per tensor in fi->once (1 yes, 2 no) until the kernel is done. */
+static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
+{
+	int t = m->refs[r].tensor;
+	if (fi->once[t])
+		return fi->once[t] == 1;
+	bool ok = true;
+	for (int a = r; a <= r1 && ok; a++) {
+		if (!m->refs[a].write || m->refs[a].tensor != t)
+			continue;
+		ok = writes_once(m, &m->refs[a]);
+		for (int b = r; b < a && ok; b++)
+			if (m->refs[b].write && m->refs[b].tensor == t) {
+				isl_set *x = isl_map_range(isl_map_copy(m->refs[a].access));
+				isl_set *y = isl_map_range(isl_map_copy(m->refs[b].access));
+				ok = isl_set_is_disjoint(x, y) == isl_bool_true;
+				isl_set_free(x);
+				isl_set_free(y);
+			}
+	}
+	fi->once[t] = ok ? 1 : 2;
+	return ok;
+}
+
 /* The dataflow of kernel k alone (its reads and "last write" sinks against its writes), then
  * its upward-exposed reads resolved through the last writes of the kernels before it.  This is
  * exact: a read's source is the last write before it, which is in its own kernel if that
  * kernel wrote the element before the read, else the last write of the element before the
- * kernel.  Cost grows with the kernels one by one instead of all writes against all reads. */
-static int flow_kernel(const solar_model *m, int k, const bool *written, isl_union_map **last,
+ * kernel.  Cost grows with the kernels one by one instead of all writes against all reads.
+ * Two more exact savings: a read of a tensor the kernel does not write has no source in it, so
+ * it skips the kernel's analysis; and the last writes are kept only of tensors that a later
+ * kernel (or the END reader) reads, since no other read can ask for them. */
+static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map **last,
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
 	const solar_program *p = m->prog;
 	solar_isl_budget_kernel(m->ctx);
 	isl_space *sp = isl_space_params_alloc(m->ctx, 0);
 	isl_union_map *sink = isl_union_map_empty(isl_space_copy(sp));
+	isl_union_map *outside = isl_union_map_empty(isl_space_copy(sp)); /* reads of tensors
+									     the kernel does not write */
 	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *lw = isl_union_map_empty(sp);
+	isl_union_map *lw = isl_union_map_empty(isl_space_copy(sp));
+	isl_union_map *direct_last = isl_union_map_empty(sp); /* last writes known without ISL */
+	isl_union_map **direct = &direct_last;
 	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
-	if (kern) {
+	if (kern && kern->nstmts) {
 		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
-		for (int r = 0; r < m->nrefs; r++) {
+		int r0 = first ? m->write_ref[first - 1] + 1 : 0, r1 = m->write_ref[last_stmt - 1];
+		for (int r = r0; r <= r1; r++)
+			if (m->refs[r].write)
+				fi->in_kernel[m->refs[r].tensor]++;
+		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
-			if (ref->stmt < first || ref->stmt >= last_stmt)
-				continue;
+			fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
 			if (ref->write)
-				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
-			else if (written[ref->tensor])
+				continue;
+			if (fi->in_kernel[ref->tensor]) {
 				sink = isl_union_map_add_map(sink, isl_map_copy(ref->access));
-			else
+				fi->sinked[ref->tensor] = true;
+			} else if (fi->written[ref->tensor]) {
+				outside = isl_union_map_add_map(outside, isl_map_copy(ref->access));
+			} else {
 				*nosrc = isl_union_set_add_set(*nosrc,
 							       isl_map_domain(isl_map_copy(ref->access)));
+			}
 		}
-		/* L<t>[e] -> T<t>[e] for every element the kernel writes */
-		isl_union_set *elems = isl_union_map_range(isl_union_map_copy(src));
-		isl_union_map *id = isl_union_set_identity(elems);
-		isl_map_list *l = isl_union_map_get_map_list(id);
-		for (int i = 0; i < isl_map_list_n_map(l); i++) {
-			isl_map *mp = isl_map_list_get_map(l, i);
+		/* L<t>[e] -> T<t>[e] for every element the kernel writes of a tensor read later;
+		 * a tensor whose every element the kernel stores at most once needs no analysis:
+		 * that write is the last (T<t>[e] -> S<stmt>[..], its access reversed) */
+		for (int r = r0; r <= r1; r++) {
+			const solar_ref *ref = &m->refs[r];
+			if (!ref->write || fi->last_reader[ref->tensor] <= k)
+				continue;
+			if (stored_once(m, fi, r, r1)) {
+				*direct = isl_union_map_add_map(*direct,
+								isl_map_reverse(isl_map_copy(ref->access)));
+				continue;
+			}
+			fi->sinked[ref->tensor] = true;
 			char name[32];
-			snprintf(name, sizeof name, "L%s", isl_map_get_tuple_name(mp, isl_dim_out) + 1);
-			lw = isl_union_map_add_map(lw, isl_map_set_tuple_name(mp, isl_dim_in, name));
+			snprintf(name, sizeof name, "L%d", ref->tensor);
+			isl_map *mp = isl_map_identity(isl_space_map_from_set(
+				isl_space_range(isl_map_get_space(ref->access))));
+			mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
+			lw = isl_union_map_union(
+				lw, isl_union_map_from_map(isl_map_set_tuple_name(mp, isl_dim_in, name)));
 		}
-		isl_map_list_free(l);
-		isl_union_map_free(id);
-	} else { /* the END reader of every out/inout element, after all kernels */
+		/* the sources: the writes of tensors that some sink reads */
+		for (int r = r0; r <= r1; r++) {
+			const solar_ref *ref = &m->refs[r];
+			if (ref->write && fi->sinked[ref->tensor]) {
+				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
+				fi->in_flow[r] = true;
+			}
+		}
+		for (int r = r0; r <= r1; r++) {
+			fi->in_kernel[m->refs[r].tensor] = 0;
+			fi->sinked[m->refs[r].tensor] = false;
+			fi->once[m->refs[r].tensor] = 0;
+		}
+	} else if (!kern) { /* the END reader of every out/inout element, after all kernels */
 		for (int t = 0; t < p->ntensors; t++)
 			if (p->tensors[t].role == SOLAR_ROLE_OUT || p->tensors[t].role == SOLAR_ROLE_INOUT)
-				sink = isl_union_map_add_map(sink, solar_model_end_access(m, t));
+				outside = isl_union_map_add_map(outside, solar_model_end_access(m, t));
 	}
 	isl_union_map *exposed; /* reads not fed inside the kernel: R[i] -> T[e] */
 	flow_split f = {isl_union_map_empty(isl_union_map_get_space(*last)),
 			isl_union_map_empty(isl_union_map_get_space(*last))};
-	if (kern && isl_union_map_is_empty(src) == isl_bool_false) {
-		isl_schedule *sched = sched_block(m, &kern->body, 0);
-		isl_union_set *ldom = isl_union_map_domain(isl_union_map_copy(lw));
-		sched = seq(sched, isl_schedule_from_domain(ldom));
+	if (kern && isl_union_map_is_empty(src) == isl_bool_false &&
+	    (isl_union_map_is_empty(sink) == isl_bool_false ||
+	     isl_union_map_is_empty(lw) == isl_bool_false)) {
+		isl_schedule *sched = sched_block(m, fi->in_flow, &kern->body, 0);
+		if (isl_union_map_is_empty(lw) == isl_bool_false)
+			sched = seq(sched, isl_schedule_from_domain(
+						   isl_union_map_domain(isl_union_map_copy(lw))));
 		isl_union_access_info *ai =
 			isl_union_access_info_from_sink(isl_union_map_union(isl_union_map_copy(sink), lw));
 		ai = isl_union_access_info_set_must_source(ai, src);
@@ -967,6 +1174,8 @@ static int flow_kernel(const solar_model *m, int k, const bool *written, isl_uni
 		isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
 		if (!flow) {
 			isl_union_map_free(sink);
+			isl_union_map_free(outside);
+			isl_union_map_free(direct_last);
 			isl_union_map_free(f.to_reads);
 			isl_union_map_free(f.last);
 			return -1;
@@ -984,6 +1193,7 @@ static int flow_kernel(const solar_model *m, int k, const bool *written, isl_uni
 		exposed = isl_union_map_copy(sink);
 	}
 	isl_union_map_free(sink);
+	exposed = isl_union_map_union(exposed, outside);
 	/* exposed reads take the last write before the kernel, if any */
 	isl_union_map *before = isl_union_map_apply_range(isl_union_map_copy(exposed),
 							  isl_union_map_copy(*last));
@@ -991,25 +1201,55 @@ static int flow_kernel(const solar_model *m, int k, const bool *written, isl_uni
 		*nosrc, isl_union_set_subtract(isl_union_map_domain(exposed),
 					       isl_union_map_domain(isl_union_map_copy(before))));
 	*dep = isl_union_map_union(*dep, isl_union_map_union(f.to_reads, isl_union_map_reverse(before)));
-	/* the kernel's last writes replace the earlier ones on the elements it wrote */
+	f.last = isl_union_map_union(f.last, direct_last);
+	/* the kernel's last writes replace the earlier ones on the elements it wrote; the last
+	 * writes of tensors nothing after this kernel reads are dropped */
 	isl_union_set *mine = isl_union_map_domain(isl_union_map_copy(f.last));
 	*last = isl_union_map_union(isl_union_map_subtract_domain(*last, mine), f.last);
+	live_filter lf = {m, fi, k, isl_union_map_empty(isl_union_map_get_space(*last))};
+	if (*last && isl_union_map_foreach_map(*last, keep_live, &lf) == isl_stat_ok) {
+		isl_union_map_free(*last);
+		*last = lf.keep;
+	} else {
+		isl_union_map_free(lf.keep);
+	}
 	return *dep && *nosrc && *last ? 0 : -1;
 }
 
 int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
 {
-	bool *written = calloc((size_t)m->prog->ntensors + 1, sizeof *written);
-	for (int r = 0; r < m->nrefs; r++)
-		if (m->refs[r].write)
-			written[m->refs[r].tensor] = true;
+	const solar_program *p = m->prog;
+	flow_info fi = {calloc((size_t)p->ntensors + 1, sizeof *fi.written),
+			malloc(((size_t)p->ntensors + 1) * sizeof *fi.last_reader),
+			calloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
+			calloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
+			calloc((size_t)p->ntensors + 1, sizeof *fi.once),
+			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow)};
+	for (int t = 0; t < p->ntensors; t++)
+		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
+					    p->tensors[t].role == SOLAR_ROLE_INOUT
+				    ? p->nkernels
+				    : -1;
+	for (int r = 0; r < m->nrefs; r++) {
+		const solar_ref *ref = &m->refs[r];
+		int k = p->stmts[ref->stmt]->kernel;
+		if (ref->write)
+			fi.written[ref->tensor] = true;
+		else if (k > fi.last_reader[ref->tensor])
+			fi.last_reader[ref->tensor] = k;
+	}
 	isl_union_map *d = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	isl_union_set *ns = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	isl_union_map *last = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
 	int rc = 0;
-	for (int k = 0; k <= m->prog->nkernels && rc == 0; k++)
-		rc = flow_kernel(m, k, written, &last, &d, &ns);
-	free(written);
+	for (int k = 0; k <= p->nkernels && rc == 0; k++)
+		rc = flow_kernel(m, k, &fi, &last, &d, &ns);
+	free(fi.written);
+	free(fi.last_reader);
+	free(fi.in_kernel);
+	free(fi.in_flow);
+	free(fi.sinked);
+	free(fi.once);
 	isl_union_map_free(last);
 	if (rc < 0 || !d || !ns) {
 		isl_union_map_free(d);

@@ -39,6 +39,8 @@ typedef struct {
 	const solar_expr *expr;   /* the ACCESS expression of a read; NULL for the store and for
 				     the implicit read of a reduction's target */
 	isl_map *access;          /* R<ref>[...] -> T<t>[...] (reads) or S<id>[...] -> T<t>[...] */
+	int text_id;              /* refs with equal text_id have equal accesses up to the names
+				     of their tuples */
 } solar_ref;
 
 typedef struct {
@@ -50,6 +52,7 @@ typedef struct {
 	int nrefs;
 	int *write_ref;     /* per statement: index of its write in refs */
 	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
+	int *iter_pos;      /* per iterator: its depth in its nest (ISL names it i<depth>) */
 } solar_model;
 
 /* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,

@@ -933,13 +933,13 @@ isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o)
 isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, int field)
 {
 	isl_val *sum = isl_val_zero(w->ctx);
-	for (int t = 0; t < w->prog->ntensors; t++) {
-		const solar_tensor_data *td = &s->tensor[t];
+	for (int i = 0; i < s->ntensors; i++) {
+		const solar_tensor_data *td = &s->tensor[i];
 		isl_val *v = field == 0 ? td->read : field == 1 ? td->written
 				: field == 2 ? td->load : td->store;
 		if (v)
 			sum = isl_val_add(sum, isl_val_mul_ui(isl_val_copy(v),
-				(unsigned long)solar_dtype_bytes(w->prog->tensors[t].dtype)));
+				(unsigned long)solar_dtype_bytes(w->prog->tensors[td->tensor].dtype)));
 	}
 	return sum;
 }
@@ -971,49 +971,58 @@ static int tuple_kernel(const solar_model *m, const char *name)
 	return m->prog->nkernels;
 }
 
-/* Which dependences to keep: both ends in the kernel, source in it and sink after it, or
- * sink in the END reader (any source). */
-typedef enum { DEP_INSIDE, DEP_LEAVING, DEP_TO_END } dep_kind;
-
+/* The dependences sorted by the kernels of their ends, in one pass over the relation:
+ * inside[k] has both ends in kernel k, leaving[k] its source in k and its sink after it (the
+ * END reader included), to_end its sink in the END reader.  Each kernel then takes its own
+ * (filtering the whole relation once per kernel was work K x |dep|).  NULL entries are empty. */
 typedef struct {
 	const solar_model *m;
-	int kernel;
-	dep_kind kind;
-	isl_union_map *out;
-} dep_filter;
+	isl_union_map **inside, **leaving;
+	isl_union_map *to_end;
+} dep_buckets;
 
-static isl_stat filter_dep(isl_map *map, void *user)
+static void bucket_add(isl_union_map **u, isl_map *map)
 {
-	dep_filter *f = user;
-	int src = tuple_kernel(f->m, isl_map_get_tuple_name(map, isl_dim_in));
-	int dst = tuple_kernel(f->m, isl_map_get_tuple_name(map, isl_dim_out));
-	bool keep = f->kind == DEP_INSIDE    ? (src == f->kernel && dst == f->kernel)
-		    : f->kind == DEP_LEAVING ? (src == f->kernel && dst != f->kernel)
-					     : dst == f->m->prog->nkernels;
-	if (keep)
-		f->out = isl_union_map_add_map(f->out, map);
-	else
-		isl_map_free(map);
+	*u = *u ? isl_union_map_add_map(*u, map) : isl_union_map_from_map(map);
+}
+
+static isl_stat bucket_dep(isl_map *map, void *user)
+{
+	dep_buckets *b = user;
+	int src = tuple_kernel(b->m, isl_map_get_tuple_name(map, isl_dim_in));
+	int dst = tuple_kernel(b->m, isl_map_get_tuple_name(map, isl_dim_out));
+	if (dst == b->m->prog->nkernels)
+		bucket_add(&b->to_end, isl_map_copy(map));
+	bucket_add(src == dst ? &b->inside[src] : &b->leaving[src], map);
 	return isl_stat_ok;
 }
 
-static isl_union_map *deps_of(const solar_model *m, isl_union_map *dep, int kernel, dep_kind kind)
+static void buckets_free(const solar_program *p, dep_buckets *b)
 {
-	dep_filter f = {m, kernel, kind, isl_union_map_empty(isl_union_map_get_space(dep))};
-	isl_union_map_foreach_map(dep, filter_dep, &f);
-	return f.out;
+	for (int k = 0; k < p->nkernels; k++) {
+		isl_union_map_free(b->inside[k]);
+		isl_union_map_free(b->leaving[k]);
+	}
+	free(b->inside);
+	free(b->leaving);
+	isl_union_map_free(b->to_end);
 }
 
-/* Elements of tensor t touched by the given instances through the refs selected by `want`
- * (reads or writes) in statements [first, first+n). */
-static isl_set *elements(const solar_model *m, int t, bool write, int first, int n,
+/* The first of statement s's refs (its reads, then its write, are consecutive). */
+static int first_ref(const solar_model *m, int s)
+{
+	return s ? m->write_ref[s - 1] + 1 : 0;
+}
+
+/* Elements of one tensor touched through the refs refs[0..n) that are reads (or writes), by
+ * the given instances (all of them when NULL). */
+static isl_set *elements(const solar_model *m, int t, const int *refs, int n, bool write,
 			 isl_union_set *instances)
 {
 	isl_set *u = isl_set_empty(isl_set_get_space(m->shape[t]));
-	for (int r = 0; r < m->nrefs; r++) {
-		const solar_ref *ref = &m->refs[r];
-		if (ref->tensor != t || ref->write != write || ref->stmt < first ||
-		    ref->stmt >= first + n)
+	for (int i = 0; i < n; i++) {
+		const solar_ref *ref = &m->refs[refs[i]];
+		if (ref->write != write)
 			continue;
 		isl_map *acc = isl_map_copy(ref->access);
 		if (instances) {
@@ -1026,38 +1035,69 @@ static isl_set *elements(const solar_model *m, int t, bool write, int first, int
 	return isl_set_coalesce(isl_set_intersect(u, isl_set_copy(m->shape[t])));
 }
 
-/* Fills the data of one scope: kernel k, or the whole program when k < 0. */
-static void scope_data(const solar_model *m, isl_union_map *dep, isl_union_set *nosrc, int k,
+static const solar_model *sort_model; /* for by_tensor: qsort has no user argument */
+
+/* Orders ref indices by tensor, then by position in the program. */
+static int by_tensor(const void *a, const void *b)
+{
+	int ra = *(const int *)a, rb = *(const int *)b;
+	int ta = sort_model->refs[ra].tensor, tb = sort_model->refs[rb].tensor;
+	return ta != tb ? (ta > tb) - (ta < tb) : (ra > rb) - (ra < rb);
+}
+
+/* Fills the data of one scope: kernel k, or the whole program when k < 0.  Only the tensors
+ * the scope's refs name are counted: the others have empty footprints. */
+static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set *nosrc, int k,
 		       solar_scope_work *s, solar_diag *d, int *failed)
 {
 	const solar_program *p = m->prog;
 	int first = k < 0 ? 0 : p->kernels[k].first_stmt;
 	int n = k < 0 ? p->nstmts : p->kernels[k].nstmts;
+	int r0 = n ? first_ref(m, first) : 0, r1 = n ? m->write_ref[first + n - 1] + 1 : 0;
 	/* Loaded: read instances in the scope minus those fed by a write in the scope. */
 	isl_union_set *loaded, *stored;
 	if (k < 0) {
 		/* Rule "compulsory traffic": program inputs are read once (reads with no
 		 * producer), final values of outputs are written once. */
 		loaded = isl_union_set_copy(nosrc);
-		stored = isl_union_map_domain(deps_of(m, dep, 0, DEP_TO_END));
+		stored = b->to_end ? isl_union_map_domain(isl_union_map_copy(b->to_end))
+				   : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	} else {
 		/* Rule "unfused traffic": a kernel loads what it reads but did not produce,
 		 * and stores what it produced that is read after it. */
-		isl_union_set *fed = isl_union_map_range(deps_of(m, dep, k, DEP_INSIDE));
 		isl_union_set *all = isl_union_map_domain(solar_model_accesses(m, false, first, n));
-		loaded = isl_union_set_subtract(all, fed);
-		stored = isl_union_map_domain(deps_of(m, dep, k, DEP_LEAVING));
+		loaded = b->inside[k] ? isl_union_set_subtract(
+						all, isl_union_map_range(isl_union_map_copy(b->inside[k])))
+				      : all;
+		stored = b->leaving[k] ? isl_union_map_domain(isl_union_map_copy(b->leaving[k]))
+				       : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	}
-	s->tensor = calloc((size_t)p->ntensors + 1, sizeof *s->tensor);
-	for (int t = 0; t < p->ntensors; t++) {
-		solar_tensor_data *td = &s->tensor[t];
+	int nr = r1 - r0;
+	int *order = malloc(((size_t)nr + 1) * sizeof *order);
+	for (int i = 0; i < nr; i++)
+		order[i] = r0 + i;
+	sort_model = m;
+	qsort(order, (size_t)nr, sizeof *order, by_tensor);
+	int groups = 0;
+	for (int i = 0; i < nr; i++)
+		groups += !i || m->refs[order[i]].tensor != m->refs[order[i - 1]].tensor;
+	s->tensor = calloc((size_t)groups + 1, sizeof *s->tensor);
+	s->ntensors = groups;
+	for (int i = 0, g = 0; i < nr; g++) {
+		int t = m->refs[order[i]].tensor, j = i;
+		while (j < nr && m->refs[order[j]].tensor == t)
+			j++;
+		solar_tensor_data *td = &s->tensor[g];
+		td->tensor = t;
 		if (k < 0) /* the whole program: ISL's budget is per tensor, as it is per kernel */
 			solar_isl_budget_kernel(m->ctx);
-		td->read = count(elements(m, t, false, first, n, NULL), d, failed);
-		td->written = count(elements(m, t, true, first, n, NULL), d, failed);
-		td->load = count(elements(m, t, false, first, n, loaded), d, failed);
-		td->store = count(elements(m, t, true, first, n, stored), d, failed);
+		td->read = count(elements(m, t, order + i, j - i, false, NULL), d, failed);
+		td->written = count(elements(m, t, order + i, j - i, true, NULL), d, failed);
+		td->load = count(elements(m, t, order + i, j - i, false, loaded), d, failed);
+		td->store = count(elements(m, t, order + i, j - i, true, stored), d, failed);
+		i = j;
 	}
+	free(order);
 	isl_union_set_free(loaded);
 	isl_union_set_free(stored);
 }
@@ -1233,12 +1273,16 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
+	dep_buckets b = {m, calloc((size_t)p->nkernels + 1, sizeof *b.inside),
+			 calloc((size_t)p->nkernels + 1, sizeof *b.leaving), NULL};
+	isl_union_map_foreach_map(a->dep, bucket_dep, &b);
 	for (int k = 0; k < p->nkernels && !failed; k++) {
 		solar_isl_budget_kernel(w->ctx);
-		scope_data(m, a->dep, a->no_source, k, &w->kernel[k], d, &failed);
+		scope_data(m, &b, a->no_source, k, &w->kernel[k], d, &failed);
 	}
 	if (!failed)
-		scope_data(m, a->dep, a->no_source, -1, &w->total, d, &failed);
+		scope_data(m, &b, a->no_source, -1, &w->total, d, &failed);
+	buckets_free(p, &b);
 	if (failed) {
 		solar_work_free(w);
 		return NULL;
@@ -1246,16 +1290,16 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 	return w;
 }
 
-static void scope_free(const solar_program *p, solar_scope_work *s)
+static void scope_free(solar_scope_work *s)
 {
 	ops_free(&s->ops);
 	if (!s->tensor)
 		return;
-	for (int t = 0; t < p->ntensors; t++) {
-		isl_val_free(s->tensor[t].read);
-		isl_val_free(s->tensor[t].written);
-		isl_val_free(s->tensor[t].load);
-		isl_val_free(s->tensor[t].store);
+	for (int i = 0; i < s->ntensors; i++) {
+		isl_val_free(s->tensor[i].read);
+		isl_val_free(s->tensor[i].written);
+		isl_val_free(s->tensor[i].load);
+		isl_val_free(s->tensor[i].store);
 	}
 	free(s->tensor);
 }
@@ -1275,8 +1319,8 @@ void solar_work_free(solar_work *w)
 		ops_free(&w->stmt[i].ops);
 	}
 	for (int k = 0; k < p->nkernels; k++)
-		scope_free(p, &w->kernel[k]);
-	scope_free(p, &w->total);
+		scope_free(&w->kernel[k]);
+	scope_free(&w->total);
 	free(w->stmt);
 	free(w->kernel);
 	solar_analysis_free(w->analysis);

@@ -35,6 +35,7 @@ typedef struct {
 } solar_ops; /* exact totals; NULL entries are zero */
 
 typedef struct {
+	int tensor;       /* index in the program's tensors */
 	isl_val *read;    /* distinct elements read (footprint) */
 	isl_val *written; /* distinct elements written */
 	isl_val *load;    /* elements that must be loaded from DRAM */
@@ -91,7 +92,10 @@ typedef struct {
 
 typedef struct {
 	solar_ops ops;
-	solar_tensor_data *tensor; /* per tensor */
+	solar_tensor_data *tensor; /* the tensors the scope references, in declaration order (the
+				      others have zero footprints; listing only these keeps the
+				      counts linear in the program) */
+	int ntensors;
 } solar_scope_work;
 
 typedef struct solar_analysis solar_analysis;

@@ -53,8 +53,9 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 	fputs("\n", out);
 	fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s  (elements)\n", "tensor", "role",
 		"dtype", "read", "written", "loaded", "stored");
-	for (int t = 0; t < p->ntensors; t++) {
-		const solar_tensor_data *td = &s->tensor[t];
+	for (int i = 0; i < s->ntensors; i++) {
+		const solar_tensor_data *td = &s->tensor[i];
+		int t = td->tensor;
 		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
 			continue;
 		char *r = solar_val_str(td->read), *wr = solar_val_str(td->written);
@@ -148,8 +149,9 @@ static cJSON *json_scope(const solar_work *w, const solar_scope_work *s, const c
 		cJSON_AddStringToObject(j, "name", name);
 	cJSON_AddItemToObject(j, "ops", json_ops(&s->ops));
 	cJSON *ts = cJSON_AddObjectToObject(j, "tensors");
-	for (int t = 0; t < p->ntensors; t++) {
-		const solar_tensor_data *td = &s->tensor[t];
+	for (int i = 0; i < s->ntensors; i++) {
+		const solar_tensor_data *td = &s->tensor[i];
+		int t = td->tensor;
 		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
 			continue;
 		cJSON *e = cJSON_AddObjectToObject(ts, p->tensors[t].name);

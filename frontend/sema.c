@@ -43,19 +43,11 @@ typedef struct {
 	int cap, n;
 } symtab;
 
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static sym *sym_find(const symtab *t, const char *name)
 {
 	if (!t->cap)
 		return NULL;
-	for (uint32_t i = hash(name) & (uint32_t)(t->cap - 1);;
+	for (uint32_t i = solar_text_hash(name) & (uint32_t)(t->cap - 1);;
 	     i = (i + 1) & (uint32_t)(t->cap - 1)) {
 		if (!t->slots[i].name)
 			return NULL;
@@ -79,7 +71,7 @@ static sym *sym_add(solar_arena *a, symtab *t, const char *name, int kind, int i
 					t->slots[i].index);
 		*t = bigger;
 	}
-	uint32_t i = hash(name) & (uint32_t)(t->cap - 1);
+	uint32_t i = solar_text_hash(name) & (uint32_t)(t->cap - 1);
 	while (t->slots[i].name)
 		i = (i + 1) & (uint32_t)(t->cap - 1);
 	t->slots[i] = (sym){name, kind, index};

@@ -238,6 +238,8 @@ int solar_fn_min_args(solar_fn f);
 int solar_fn_max_args(solar_fn f);
 const char *solar_binop_text(solar_binop op); /* "+", "//", "and", ... */
 const char *solar_assign_text(solar_assign_op op); /* "=", "+=", "max=", ... */
+/* A hash of a NUL-terminated text (FNV-1a), for the open-addressing tables. */
+uint32_t solar_text_hash(const char *s);
 
 /* Number of elements of a tensor at the current param values. */
 int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);

@@ -152,3 +152,11 @@ int64_t solar_ir_eval_const(const solar_program *p, const solar_expr *e)
 		return 0;
 	}
 }
+
+uint32_t solar_text_hash(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}

@@ -109,38 +109,57 @@ static void check_ops(const solar_work *w)
 			     "statement %d: instances not a count", s);
 }
 
-static void check_scope(const solar_scope_work *sc, int t, const char *what)
+/* The scope's entry for tensor t, or NULL: a scope lists only the tensors it references (the
+ * others have empty footprints), in declaration order. */
+static const solar_tensor_data *scope_entry(const solar_scope_work *sc, int t)
 {
-	const solar_tensor_data *d = &sc->tensor[t];
-	FUZZ_REQUIRE(is_count(d->read) && is_count(d->written) && is_count(d->load) &&
-			 is_count(d->store),
-		     "%s, tensor %d: a count is not a non-negative integer", what, t);
-	FUZZ_REQUIRE(le(d->load, d->read), "%s, tensor %d: loads > distinct elements read", what, t);
-	FUZZ_REQUIRE(le(d->store, d->written), "%s, tensor %d: stores > distinct elements written",
-		     what, t);
+	for (int i = 0; i < sc->ntensors; i++)
+		if (sc->tensor[i].tensor == t)
+			return &sc->tensor[i];
+	return NULL;
+}
+
+static void check_scope(const solar_scope_work *sc, const char *what)
+{
+	for (int i = 0; i < sc->ntensors; i++) {
+		const solar_tensor_data *d = &sc->tensor[i];
+		int t = d->tensor;
+		FUZZ_REQUIRE(i == 0 || sc->tensor[i - 1].tensor < t,
+			     "%s: scope entries not in declaration order", what);
+		FUZZ_REQUIRE(is_count(d->read) && is_count(d->written) && is_count(d->load) &&
+				 is_count(d->store),
+			     "%s, tensor %d: a count is not a non-negative integer", what, t);
+		FUZZ_REQUIRE(le(d->load, d->read), "%s, tensor %d: loads > distinct elements read",
+			     what, t);
+		FUZZ_REQUIRE(le(d->store, d->written),
+			     "%s, tensor %d: stores > distinct elements written", what, t);
+	}
 }
 
 static void check_data(const solar_work *w)
 {
 	const solar_program *p = w->prog;
+	check_scope(&w->total, "program");
+	for (int k = 0; k < p->nkernels; k++)
+		check_scope(&w->kernel[k], p->kernels[k].name);
 	for (int t = 0; t < p->ntensors; t++) {
-		check_scope(&w->total, t, "program");
 		isl_val *sum[4], *most[4];
 		for (int f = 0; f < 4; f++) {
 			sum[f] = isl_val_zero(w->ctx);
 			most[f] = isl_val_zero(w->ctx);
 		}
 		for (int k = 0; k < p->nkernels; k++) {
-			check_scope(&w->kernel[k], t, p->kernels[k].name);
-			const solar_tensor_data *d = &w->kernel[k].tensor[t];
-			isl_val *v[4] = {d->read, d->written, d->load, d->store};
+			const solar_tensor_data *d = scope_entry(&w->kernel[k], t);
+			isl_val *v[4] = {d ? d->read : NULL, d ? d->written : NULL,
+					 d ? d->load : NULL, d ? d->store : NULL};
 			for (int f = 0; f < 4; f++) {
 				sum[f] = add(w->ctx, sum[f], v[f]);
 				most[f] = max(most[f], v[f]);
 			}
 		}
-		const solar_tensor_data *d = &w->total.tensor[t];
-		isl_val *v[4] = {d->read, d->written, d->load, d->store};
+		const solar_tensor_data *d = scope_entry(&w->total, t);
+		isl_val *v[4] = {d ? d->read : NULL, d ? d->written : NULL, d ? d->load : NULL,
+				 d ? d->store : NULL};
 		static const char *const field[4] = {"read", "written", "loads", "stores"};
 		for (int f = 0; f < 4; f++) {
 			FUZZ_REQUIRE(le(v[f], sum[f]), "tensor %s: program %s > sum over kernels",

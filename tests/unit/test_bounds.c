@@ -798,7 +798,7 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 
 	/* compulsory traffic: solar's fused-scope loads + stores against the unbounded cache */
 	double solar_compulsory = 0;
-	for (int t = 0; t < a.p->ntensors && a.work->total.tensor; t++)
+	for (int t = 0; t < a.work->total.ntensors; t++)
 		solar_compulsory += val_or(a.work->total.tensor[t].load, 0) +
 				    val_or(a.work->total.tensor[t].store, 0);
 	CHECKF(solar_compulsory == (double)compulsory,
@@ -1063,7 +1063,7 @@ static void attn_pv_air(char *buf, size_t cap, int N, int d)
 static double compulsory_of(const analysed *a)
 {
 	double q = 0;
-	for (int t = 0; t < a->p->ntensors && a->work->total.tensor; t++)
+	for (int t = 0; t < a->work->total.ntensors; t++)
 		q += val_or(a->work->total.tensor[t].load, 0) +
 		     val_or(a->work->total.tensor[t].store, 0);
 	return q;
