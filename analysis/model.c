@@ -332,6 +332,7 @@ typedef struct {
 	bool in_else[SOLAR_MAX_NESTING + 1];            /* an if's else branch: its condition negated */
 	int nscope;
 	const char *domain_key; /* the current statement's domain text, tuple named A */
+	isl_set *domain_a;      /* and its set (the cache's) */
 	solar_buf key;          /* scratch for cache keys */
 	parse_cache cache;
 } walk;
@@ -598,10 +599,8 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	void **slot = cache_slot(&w->cache, k->s, &ref->text_id);
 	if (!*slot) {
 		acc = solar_isl_map(m->ctx, k->s + text);
-		if (acc) {
-			isl_set *d = solar_isl_set(m->ctx, w->domain_key);
-			acc = isl_map_intersect_domain(acc, isl_set_coalesce(d));
-		}
+		if (acc)
+			acc = isl_map_intersect_domain(acc, isl_set_copy(w->domain_a));
 		*slot = acc;
 	}
 	acc = isl_map_copy(*slot);
@@ -652,12 +651,14 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 		return;
 	}
 	w->domain_key = b.s;
+	w->domain_a = *slot;
 	collect_reads(w, s->id, s->value);
 	if (s->op != SOLAR_ASSIGN) /* a reduction reads its target */
 		add_ref(w, s->id, s->tensor, false, NULL, s->index);
 	m->write_ref[s->id] = m->nrefs;
 	add_ref(w, s->id, s->tensor, true, NULL, s->index);
 	w->domain_key = NULL;
+	w->domain_a = NULL;
 	solar_buf_free(&b);
 }
 
