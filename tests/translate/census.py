@@ -29,6 +29,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(HERE, "models")
+BAD = os.path.join(HERE, "bad")
 JAXDIR = os.path.join(HERE, "jax")
 COVERAGE = os.path.join(HERE, "COVERAGE.md")
 OPS_REFERENCE = "/work/shared/reference/torch-ops.md"
@@ -186,6 +187,72 @@ def failure(exc):
     return "%s: %s%s" % (type(exc).__name__, msg[0] if msg else "", where)
 
 
+def bad_line(path):
+    """Where plain Python and torch.export stop on a bad/ file: (what happened, line in the file).
+
+    Compiles and runs the file, looks up Model / get_inputs / get_init_inputs (missing: line 1),
+    builds the model and inputs at the file's sizes (real tensors: the bad files are small) and
+    exports it.  A file that exports must call an op that AIR cannot express; its line is the
+    stack trace of the first graph node calling sort, topk or nonzero."""
+    import torch
+    try:
+        with open(path, "rb") as f:
+            src = f.read()
+        ns = {"__name__": "corpus_bad", "__file__": path}
+        exec(compile(src, path, "exec"), ns)
+        for name in ("Model", "get_inputs", "get_init_inputs"):
+            if name not in ns:
+                return "no %s" % name, 1
+        model = ns["Model"](*ns["get_init_inputs"]())
+        inputs = tuple(ns["get_inputs"]())
+        ep = torch.export.export(model, inputs)
+    except SyntaxError as exc:
+        return "SyntaxError", exc.lineno
+    except Exception as exc:  # noqa: BLE001 - the point is to see where it fails
+        lines = [fr.lineno for fr in traceback.extract_tb(exc.__traceback__)
+                 if fr.filename == path]
+        if not lines and isinstance(exc, TypeError):   # a call with the wrong arguments
+            lines = [forward_line(path)]
+        return type(exc).__name__, lines[-1] if lines else None
+    for node in ep.graph.nodes:
+        target = str(node.target)
+        if node.op == "call_function" and re.search(r"sort|topk|nonzero", target):
+            trace = node.meta.get("stack_trace") or ""
+            found = re.findall(r'File "%s", line (\d+)' % re.escape(path), trace)
+            return "exports, calls %s" % target, int(found[-1]) if found else None
+    return "exports cleanly", None
+
+
+def forward_line(path):
+    """The line of `def forward` in the file's class Model."""
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == "Model":
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "forward":
+                    return item.lineno
+    return None
+
+
+def check_bad():
+    """Each bad/NAME.expect ('EXIT FILE:LINE') against where Python and torch.export really stop.
+    Returns rows (file, what happened, line found, line expected) and the failures."""
+    import contextlib
+    import io
+    rows, failures = [], []
+    for exp in sorted(f for f in os.listdir(BAD) if f.endswith(".expect")):
+        want = open(os.path.join(BAD, exp)).read().split()
+        fname, line = want[1].rsplit(":", 1)
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            what, got = bad_line(os.path.join(BAD, fname))
+        rows.append((fname, what, got, int(line), want[0]))
+        if got != int(line) or what.startswith("exports cleanly"):
+            failures.append(("bad/" + fname, "expect",
+                             "%s at line %s, %s says line %s" % (what, got, exp, line)))
+    return rows, failures
+
+
 def reference_ops():
     """Op names of /work/shared/reference/torch-ops.md's 90% set and its 'also frequent' list."""
     try:
@@ -272,8 +339,13 @@ def main(argv):
             per_prim[p].append(name)
         jrows.append((name, prims, eager))
         print("jax/%-44s %s" % (name, " ".join(prims)))
+    bad_rows = []
     if not only:
-        write_coverage(rows, per_op, jrows, per_prim, failures)
+        bad_rows, bad_failures = check_bad()
+        for name, what, got, want, code in bad_rows:
+            print("bad/%-44s %s at line %s (expected line %s, exit %s)" % (name, what, got, want, code))
+        failures += bad_failures
+        write_coverage(rows, per_op, jrows, per_prim, bad_rows, failures)
     for name, step, why in failures:
         print("FAILED %s (%s): %s" % (name, step, why), file=sys.stderr)
     return 1 if failures else 0
@@ -289,7 +361,7 @@ def count_table(w, what, per_key):
         w("| `%s` | %d | %s |" % (key, len(files), shown))
 
 
-def write_coverage(rows, per_op, jrows, per_prim, failures):
+def write_coverage(rows, per_op, jrows, per_prim, bad_rows, failures):
     import torch
     import jax
     out = []
@@ -346,6 +418,17 @@ def write_coverage(rows, per_op, jrows, per_prim, failures):
         w("|---|---|---|")
         for name, prims, eager in jrows:
             w("| `%s` | %s | %s |" % (name, " ".join(prims), eager))
+        w("")
+    if bad_rows:
+        w("## Bad inputs (bad/*.expect against plain Python and torch.export)")
+        w("")
+        w("Where each bad file really stops without the translator; the translator's error must "
+          "name the same line (and exit with the code of the .expect file, no traceback).")
+        w("")
+        w("| file | what happens | line | .expect |")
+        w("|---|---|---|---|")
+        for name, what, got, want, code in bad_rows:
+            w("| `%s` | %s | %s | exit %s, line %s |" % (name, what, got, code, want))
         w("")
     with open(COVERAGE, "w") as f:
         f.write("\n".join(out))
