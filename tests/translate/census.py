@@ -4,6 +4,7 @@ Run with /work/venv/bin/python (torch >= 2.5 for torch.export, jax for the jax/ 
 
     /work/venv/bin/python tests/translate/census.py            # everything, writes COVERAGE.md
     /work/venv/bin/python tests/translate/census.py FILE...    # only these files, no COVERAGE.md
+    census.py --defines MODEL.py FILE.air     # the -D list at which run.sh validates a translation
 
 For every tests/translate/models/*.py:
   1. export: the file is executed as written, the model and its inputs are built on the meta
@@ -267,7 +268,7 @@ def reference_ops():
     names = []
     for tok in re.split(r"[,\n]", body):
         tok = re.sub(r"\(.*?\)", "", tok).strip().rstrip(".")
-        if tok and re.fullmatch(r"[a-z_0-9.]+", tok):
+        if tok and re.fullmatch(r"[A-Za-z_0-9.]+", tok):
             names.append(tok)
     return names
 
@@ -287,7 +288,36 @@ def covers(op, name):
     return op == name or op.split(".")[0] == name
 
 
+def defines(model_path, air_path):
+    """`-D NAME=V` for every param of the AIR that is a module-level integer constant of the
+    model, V its shrunk value (shrink() or the file's `# census:` pin): the sizes at which
+    run.sh validates a translation.  Params the model does not define keep their defaults."""
+    with open(model_path) as f:
+        src = f.read()
+    pins = dict(re.findall(r"#\s*census:\s*([A-Z_][A-Z0-9_]*)=(\d+)", src))
+    consts = {}
+    for node in ast.parse(src).body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Constant) and type(node.value.value) is int):
+            consts[node.targets[0].id] = node.value.value
+    with open(air_path) as f:
+        air = f.read()
+    params = []
+    for decl in re.findall(r"^\s*param\s+([^;]*);", air, re.M):
+        for item in decl.split(","):
+            params.append(item.split("=")[0].strip())
+    out = []
+    for p in params:
+        if p in consts:
+            out.append("-D %s=%d" % (p, int(pins[p]) if p in pins else shrink(consts[p])))
+    return " ".join(out)
+
+
 def main(argv):
+    if argv[:1] == ["--defines"] and len(argv) == 3:
+        print(defines(argv[1], argv[2]))
+        return 0
     only = [os.path.abspath(a) for a in argv]
     models = sorted(os.path.join(MODELS, f) for f in os.listdir(MODELS) if f.endswith(".py"))
     jaxfiles = sorted(os.path.join(JAXDIR, f) for f in os.listdir(JAXDIR)
