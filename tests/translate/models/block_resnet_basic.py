@@ -7,8 +7,8 @@ import torch.nn as nn
 BATCH = 16
 IN_CHANNELS = 64
 OUT_CHANNELS = 128
-HEIGHT = 64
-WIDTH = 64
+HEIGHT = 32
+WIDTH = 256
 
 
 class Model(nn.Module):

@@ -5,7 +5,7 @@ import torch.nn as nn
 BATCH = 32
 CHANNELS = 512
 HEIGHT = 64
-WIDTH = 64
+WIDTH = 128
 
 
 class Model(nn.Module):

@@ -6,7 +6,7 @@ import torch.nn as nn
 BATCH = 16
 CHANNELS = 64
 HEIGHT = 128
-WIDTH = 64
+WIDTH = 32
 
 
 class Model(nn.Module):

@@ -5,7 +5,7 @@ import torch.nn as nn
 BATCH = 8
 CHANNELS = 32
 DEPTH = 64
-HEIGHT = 64
+HEIGHT = 256
 WIDTH = 128
 
 

@@ -6,7 +6,7 @@ import torch.nn as nn
 BATCH = 32
 CHANNELS = 64
 HEIGHT = 128
-WIDTH = 128
+WIDTH = 256
 
 
 class Model(nn.Module):

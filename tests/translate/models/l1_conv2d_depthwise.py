@@ -5,7 +5,7 @@ import torch.nn as nn
 BATCH = 16
 CHANNELS = 128
 HEIGHT = 256
-WIDTH = 256
+WIDTH = 512
 KERNEL = 5
 
 

@@ -6,7 +6,7 @@ BATCH = 16
 IN_CHANNELS = 256
 OUT_CHANNELS = 512
 HEIGHT = 64
-WIDTH = 64
+WIDTH = 128
 
 
 class Model(nn.Module):

@@ -5,8 +5,8 @@ import torch.nn as nn
 BATCH = 4
 IN_CHANNELS = 32
 OUT_CHANNELS = 64
-DEPTH = 32
-HEIGHT = 64
+DEPTH = 16
+HEIGHT = 256
 WIDTH = 128
 
 

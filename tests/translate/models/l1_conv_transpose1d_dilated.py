@@ -4,7 +4,7 @@ import torch.nn as nn
 
 BATCH = 32
 IN_CHANNELS = 64
-OUT_CHANNELS = 32
+OUT_CHANNELS = 16
 LENGTH = 2048
 KERNEL = 5
 

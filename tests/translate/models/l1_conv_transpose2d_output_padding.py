@@ -6,8 +6,8 @@ import torch.nn as nn
 BATCH = 16
 IN_CHANNELS = 128
 OUT_CHANNELS = 64
-HEIGHT = 64
-WIDTH = 128
+HEIGHT = 32
+WIDTH = 256
 KERNEL = 3
 
 

@@ -2,12 +2,12 @@
 import torch
 import torch.nn as nn
 
-BATCH = 4
+BATCH = 8
 IN_CHANNELS = 64
 OUT_CHANNELS = 32
 DEPTH = 16
-HEIGHT = 32
-WIDTH = 64
+HEIGHT = 256
+WIDTH = 128
 KERNEL = 3
 GROUPS = 4
 

@@ -4,7 +4,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 BATCH = 8192
-DIM = 8192
+DIM = 16384
 
 
 class Model(nn.Module):

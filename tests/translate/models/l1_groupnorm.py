@@ -6,7 +6,7 @@ BATCH = 16
 CHANNELS = 64
 GROUPS = 8
 HEIGHT = 256
-WIDTH = 256
+WIDTH = 512
 
 
 class Model(nn.Module):

@@ -5,7 +5,7 @@ import torch.nn as nn
 BATCH = 16
 CHANNELS = 64
 HEIGHT = 256
-WIDTH = 256
+WIDTH = 512
 
 
 class Model(nn.Module):

@@ -5,7 +5,7 @@ import torch.nn as nn
 BATCH = 16
 CHANNELS = 128
 HEIGHT = 64
-WIDTH = 64
+WIDTH = 32
 
 
 class Model(nn.Module):

@@ -4,9 +4,9 @@ import torch.nn as nn
 
 BATCH = 8
 CHANNELS = 32
-DEPTH = 32
+DEPTH = 16
 HEIGHT = 64
-WIDTH = 64
+WIDTH = 128
 
 
 class Model(nn.Module):

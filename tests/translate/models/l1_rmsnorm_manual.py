@@ -5,7 +5,7 @@ import torch.nn as nn
 BATCH = 16
 FEATURES = 64
 HEIGHT = 256
-WIDTH = 256
+WIDTH = 512
 EPS = 1e-5
 
 

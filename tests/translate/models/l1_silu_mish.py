@@ -4,7 +4,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 BATCH = 4096
-DIM = 4096
+DIM = 8192
 
 
 class Model(nn.Module):

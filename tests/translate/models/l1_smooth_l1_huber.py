@@ -4,7 +4,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 BATCH = 2048
-DIM = 2048
+DIM = 4096
 
 
 class Model(nn.Module):

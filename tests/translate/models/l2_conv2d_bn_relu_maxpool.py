@@ -3,10 +3,10 @@ import torch
 import torch.nn as nn
 
 BATCH = 32
-IN_CHANNELS = 32
+IN_CHANNELS = 16
 OUT_CHANNELS = 64
 HEIGHT = 128
-WIDTH = 128
+WIDTH = 256
 KERNEL = 3
 
 

@@ -4,12 +4,12 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-BATCH = 16
+BATCH = 8
 IN_CHANNELS = 32
 OUT_CHANNELS = 64
 GROUPS = 16
 HEIGHT = 128
-WIDTH = 128
+WIDTH = 256
 
 
 class Model(nn.Module):

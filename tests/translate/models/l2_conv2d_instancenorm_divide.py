@@ -5,9 +5,9 @@ import torch.nn.functional as F
 
 BATCH = 32
 IN_CHANNELS = 16
-OUT_CHANNELS = 32
+OUT_CHANNELS = 64
 HEIGHT = 128
-WIDTH = 128
+WIDTH = 256
 DIVISOR = 2.0
 
 

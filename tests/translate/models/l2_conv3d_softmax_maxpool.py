@@ -3,11 +3,11 @@ import torch
 import torch.nn as nn
 
 BATCH = 8
-IN_CHANNELS = 8
+IN_CHANNELS = 16
 OUT_CHANNELS = 32
-DEPTH = 32
+DEPTH = 128
 HEIGHT = 64
-WIDTH = 64
+WIDTH = 256
 
 
 class Model(nn.Module):

@@ -6,8 +6,8 @@ import torch.nn.functional as F
 BATCH = 16
 IN_CHANNELS = 64
 OUT_CHANNELS = 32
-HEIGHT = 64
-WIDTH = 64
+HEIGHT = 128
+WIDTH = 256
 ADD = 0.5
 MUL = 2.0
 

@@ -5,9 +5,9 @@ import torch.nn as nn
 BATCH = 4
 IN_CHANNELS = 32
 OUT_CHANNELS = 16
-DEPTH = 16
-HEIGHT = 32
-WIDTH = 32
+DEPTH = 8
+HEIGHT = 64
+WIDTH = 128
 
 
 class Model(nn.Module):

@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 BATCH = 1024
 IN_FEATURES = 2048
-OUT_FEATURES = 1024
+OUT_FEATURES = 512
 
 
 class Model(nn.Module):

@@ -4,7 +4,7 @@ import torch.nn as nn
 
 BATCH = 2048
 IN_FEATURES = 1024
-OUT_FEATURES = 2048
+OUT_FEATURES = 4096
 DIVISOR = 4.0
 
 

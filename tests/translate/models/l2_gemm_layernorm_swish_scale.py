@@ -3,7 +3,7 @@ import torch
 import torch.nn as nn
 
 BATCH = 1024
-IN_FEATURES = 1024
+IN_FEATURES = 2048
 OUT_FEATURES = 4096
 
 

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 
 BATCH = 1
 SEQ = 2048
-LAYERS = 32
+LAYERS = 32          # equal to HEADS on purpose (the brief's shape): an ambiguity by value
 DIM = 4096
 HEADS = 32
 HIDDEN = 11008

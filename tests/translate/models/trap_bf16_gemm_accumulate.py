@@ -6,7 +6,7 @@ import torch.nn as nn
 
 BATCH = 512
 IN_FEATURES = 4096
-OUT_FEATURES = 4096
+OUT_FEATURES = 8192
 
 
 class Model(nn.Module):

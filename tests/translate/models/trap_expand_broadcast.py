@@ -8,7 +8,7 @@ SEQ = 512
 DIM = 256
 CHANNELS = 32
 HEIGHT = 64
-WIDTH = 64
+WIDTH = 128
 
 
 class Model(nn.Module):

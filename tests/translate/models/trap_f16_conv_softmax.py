@@ -8,7 +8,7 @@ BATCH = 16
 IN_CHANNELS = 32
 OUT_CHANNELS = 64
 HEIGHT = 128
-WIDTH = 128
+WIDTH = 256
 
 
 class Model(nn.Module):

@@ -6,7 +6,7 @@ import torch.nn as nn
 BATCH = 16
 M = 256
 K = 512
-N = 256
+N = 128
 
 
 class Model(nn.Module):

@@ -9,9 +9,9 @@ torch.backends.cudnn.allow_tf32 = False
 
 BATCH = 32
 IN_CHANNELS = 64
-OUT_CHANNELS = 64
-HEIGHT = 64
-WIDTH = 64
+OUT_CHANNELS = 128
+HEIGHT = 256
+WIDTH = 16
 HIDDEN = 1024
 
 
