@@ -41,7 +41,9 @@ if [ "$kind" = bad ]; then
   rc=$?
   say "solar translate bad/$name: exit $rc (want $want_rc, naming $want_at)"
   [ "$rc" = "$want_rc" ] || { say "exit status $rc, expected $want_rc"; fail=1; }
-  grep -q -- "$want_at" "$work/stderr" || { say "stderr does not name $want_at"; fail=1; }
+  # NAME:LINE, then not another digit (line 1 is not line 16)
+  grep -qE -- "(^|[^A-Za-z0-9_.])$want_at([^0-9]|\$)" "$work/stderr" ||
+    { say "stderr does not name $want_at"; fail=1; }
   if grep -q "Traceback" "$work/stdout" "$work/stderr"; then
     say "a Python traceback was printed"; fail=1
   fi
