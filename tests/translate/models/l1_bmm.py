@@ -1,0 +1,24 @@
+"""Level 1: batched matrix product (aten.bmm)."""
+import torch
+import torch.nn as nn
+
+BATCH = 64
+M = 256
+K = 512
+N = 128
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a, b):
+        return torch.bmm(a, b)
+
+
+def get_inputs():
+    return [torch.randn(BATCH, M, K), torch.randn(BATCH, K, N)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,22 @@
+"""Level 1: logsumexp over dim 1 (keepdim False)."""
+import torch
+import torch.nn as nn
+
+BATCH = 512
+DIM = 8192
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.logsumexp(x, dim=1)
+
+
+def get_inputs():
+    return [torch.randn(BATCH, DIM)]
+
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,22 @@
+"""Level 1: the lower triangle of a product of two lower-triangular matrices,
+tril(tril(A) @ tril(B)): the masks are affine in the indices (i >= j)."""
+import torch
+import torch.nn as nn
+
+N = 2048
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, a, b):
+        return torch.tril(torch.matmul(torch.tril(a), torch.tril(b)))
+
+
+def get_inputs():
+    return [torch.randn(N, N), torch.randn(N, N)]
+
+
+def get_init_inputs():
+    return []
