@@ -423,6 +423,17 @@ static void collect_divs(div_set *s, const solar_expr *e)
 	solar_buf_free(&k);
 }
 
+/* Adds the divisions of the indices of the reads in a value (not the value's own `%`, `//`
+ * on data, which are arithmetic, not existentials). */
+static void collect_read_divs(div_set *s, const solar_expr *e)
+{
+	for (int i = 0; i < e->nargs; i++)
+		if (e->kind == SOLAR_E_ACCESS)
+			collect_divs(s, e->args[i]);
+		else
+			collect_read_divs(s, e->args[i]);
+}
+
 /* Checks each index of a reference against SOLAR_MAX_DIVS_INDEX; false after an error. */
 static bool index_divs_ok(walk *w, int tensor, solar_expr **index, int rank)
 {
@@ -508,7 +519,7 @@ static bool shape_ok(walk *w, const solar_stmt *s)
 	int cond_divs = read_domain_divs(w, s->value, domain_divs(w, s->index, rank));
 	for (int i = 0; i < m->prog->tensors[s->tensor].rank; i++)
 		collect_divs(&all, s->index[i]);
-	collect_divs(&all, s->value);
+	collect_read_divs(&all, s->value);
 	solar_buf_free(&all.keys);
 	bool ok = index_divs_ok(w, s->tensor, s->index, m->prog->tensors[s->tensor].rank);
 	ok &= read_divs_ok(w, s->value);
