@@ -18,11 +18,6 @@
 
 #include "cli.h"
 
-static bool executable(const char *path)
-{
-	return access(path, X_OK) == 0;
-}
-
 static bool readable(const char *path)
 {
 	return access(path, R_OK) == 0;
@@ -74,7 +69,10 @@ int solar_cmd_translate(int argc, char **argv)
 	const char *env = getenv("SOLAR_PYTHON");
 	if (env && *env) {
 		snprintf(python, sizeof python, "%s", env);
-	} else if (!find(python, sizeof python, venv_dirs, 3, "venv/bin/python", executable)) {
+	} else if (find(python, sizeof python, venv_dirs, 3, "venv/.installed", readable)) {
+		/* the marker `make venv` writes when the install is complete */
+		snprintf(python + strlen(python) - strlen(".installed"), sizeof ".installed", "bin/python");
+	} else {
 		fputs("solar translate: error: no Python with PyTorch: build the virtual environment "
 		      "with `make venv` (build/venv, pinned torch from PyPI) or set SOLAR_PYTHON to a "
 		      "Python that has torch >= 2.4\n",

@@ -1,6 +1,9 @@
 """Entry point of `solar translate` (cli/cmd_translate.c runs this file)."""
 import os
+import signal
 import sys
+
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # `solar translate ... | head` ends quietly
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 

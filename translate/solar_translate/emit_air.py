@@ -279,7 +279,7 @@ class Emitter:
         n = k.open_for(outer, [(0, shape[d]) for d in range(len(shape)) if d not in rd])
         low = out.dtype in LOW or any(getattr(x, "dtype", "") in LOW for x in op.ins)
         accdt = "f64" if out.dtype == "f64" else "f32"
-        need_tmp = low or red in ("var", "std") or out.dtype != accdt
+        need_tmp = low or red in ("var", "std", "logsumexp") or out.dtype != accdt
         kept_shape = [shape[d] for d in range(len(shape)) if d not in rd]
         if need_tmp:
             acc_t = self.new_tmp(op.name + "_acc", kept_shape, accdt, f"{red} accumulator")
@@ -287,15 +287,25 @@ class Emitter:
         else:
             acc = k.ref(out, oidx)
         args = lambda: [self.val(k, x, its) for x in op.ins]
-        init = {"sum": "0", "mean": "0", "var": "0", "std": "0", "amax": "-inf", "amin": "inf",
+        if red == "logsumexp":      # the max first, so that exp never overflows
+            m = k.tref(self.new_tmp(op.name + "_max", kept_shape, accdt, "the max"), outer)
+            k.assign(m, "=", "-inf")
+            k.open_for(inner, [(0, shape[d]) for d in rd])
+            k.assign(m, "max=", f(args(), its))
+            k.close()
+            f0 = f
+            f = lambda a, i: f"exp({f0(a, i)} - {m})"
+        init = {"logsumexp": "0", "sum": "0", "mean": "0", "var": "0", "std": "0", "amax": "-inf", "amin": "inf",
                 "prod": "1"}[red]
-        aop = {"sum": "+=", "mean": "+=", "var": "+=", "std": "+=", "amax": "max=",
+        aop = {"logsumexp": "+=", "sum": "+=", "mean": "+=", "var": "+=", "std": "+=", "amax": "max=",
                "amin": "min=", "prod": "*="}[red]
         k.assign(acc, "=", init)
         k.open_for(inner, [(0, shape[d]) for d in rd])
         k.assign(acc, aop, f(args(), its))
         k.close()
         final = acc
+        if red == "logsumexp":
+            final = f"{m} + log({acc})"
         if red == "mean":
             final = f"{acc} / {_val(count)}"
         if red in ("var", "std"):
@@ -400,14 +410,13 @@ class Emitter:
         w, b, eps = op.attrs.get("weight"), op.attrs.get("bias"), op.attrs["eps"]
         shape = list(x.shape)
         C = shape[1]
-        cg = self.sizes.value(C) // G
-        if G > 1 and cg > 1:
-            self.sizes.freeze_syms(C)
+        cgv = self.sizes.value(C) // G            # channels per group
+        cg = fdiv(C, G) if G > 1 else C
         its = k.iters(len(shape) + 1)
         nn_, g, cc, sp = its[0], its[1], its[2], its[3:]
-        ch = g * cg + cc if G > 1 and cg > 1 else (g if cg == 1 else cc)
+        ch = g * cg + cc if G > 1 and cgv > 1 else (g if cgv == 1 else cc)
         full = [nn_, ch] + sp
-        count = sympy.Integer(cg)
+        count = sympy.sympify(cg)
         for s in shape[2:]:
             count *= s
         n = k.open_for([nn_, g], [(0, shape[0]), (0, G)])
@@ -415,7 +424,7 @@ class Emitter:
         r_t = self.new_tmp(op.name + "_rstd", [shape[0], G], "f32", "rstd")
         m, r = k.tref(m_t, [nn_, g]), k.tref(r_t, [nn_, g])
         xv = k.ref(x, full)
-        inner_b = [(0, cg)] + [(0, s) for s in shape[2:]]
+        inner_b = [(0, cg if cgv > 1 else 1)] + [(0, s) for s in shape[2:]]
         k.assign(m, "=", "0")
         k.open_for([cc] + sp, inner_b)
         k.assign(m, "+=", xv)
@@ -485,18 +494,16 @@ class Emitter:
         nsp = len(x.shape) - 2
         xs, ws, os_ = x.shape, w.shape, out.shape
         if tr:
-            cg = self.sizes.value(xs[1]) // G          # input channels per group
-            kg = self.sizes.value(ws[1])               # output channels per group
+            cg = fdiv(xs[1], G) if G > 1 else xs[1]     # input channels per group
+            kg = ws[1]                                  # output channels per group
         else:
-            cg = self.sizes.value(ws[1])
-            kg = self.sizes.value(ws[0]) // G
+            cg = ws[1]
+            kg = fdiv(ws[0], G) if G > 1 else ws[0]
         its = k.iters(2 + nsp)
         n_it, k_it, o = its[0], its[1], its[2:]
         (c_it,) = k.iters(1, "c")
         r = k.iters(nsp, "r")
         if G > 1:
-            self.sizes.freeze_syms(xs[1])
-            self.sizes.freeze_syms(ws[0])
             g = fdiv(k_it, kg)
             cin = g * cg + c_it
             C_red = cg
@@ -652,7 +659,8 @@ class Emitter:
         k.close(n)
 
     def k_cumsum(self, k, op):
-        """cumsum along dim as a scan: out[.., 0] = x[.., 0]; out[.., j] = out[.., j-1] + x[.., j]."""
+        """cumsum (cumprod) along dim as a scan: out[.., 0] = x[.., 0];
+        out[.., j] = out[.., j-1] + x[.., j] (or *)."""
         x, out, d = op.ins[0], op.out, op.attrs["dim"]
         its = k.iters(len(x.shape))
         outer = [its[j] for j in range(len(x.shape)) if j != d]
@@ -669,13 +677,14 @@ class Emitter:
         else:
             k.assign(k.ref(out, z), "=", k.ref(x, z))
         k.open_for([its[d]], [(1, x.shape[d])])
+        sign = "*" if op.attrs.get("prod") else "+"
         if low:
-            k.assign(acc, "+=", k.ref(x, its))
+            k.assign(acc, sign + "=", k.ref(x, its))
             k.assign(k.ref(out, its), "=", acc)
         else:
             p = list(its)
             p[d] = its[d] - 1
-            k.assign(k.ref(out, its), "=", f"{k.ref(out, p)} + {k.ref(x, its)}")
+            k.assign(k.ref(out, its), "=", f"{k.ref(out, p)} {sign} {k.ref(x, its)}")
         k.close()
         k.close(n)
 

@@ -119,6 +119,8 @@ def pr(e):
     if isinstance(e, (sympy.Max, sympy.Min)):
         name = "max" if isinstance(e, sympy.Max) else "min"
         return name + "(" + ", ".join(pr(a) for a in e.args) + ")"
+    if isinstance(e, sympy.Abs):
+        return f"max({pr(e.args[0])}, {pr(-e.args[0])})"
     if isinstance(e, sympy.ceiling):
         return pr(cdiv(*sympy.fraction(sympy.together(e.args[0]))))
     raise ValueError(f"cannot print {e!r} in AIR")

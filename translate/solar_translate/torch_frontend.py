@@ -74,7 +74,7 @@ def load_module(path, defines):
     except SyntaxError as e:
         raise TranslateError(f"not a Python file: {e.msg}", e.lineno)
     except ValueError as e:
-        raise TranslateError(f"not a Python file: {e}")
+        raise TranslateError(f"not a Python file: {e}", 1)
     name = "_solar_model_" + re.sub(r"\W", "_", os.path.basename(path))
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
@@ -88,9 +88,9 @@ def load_module(path, defines):
         raise TranslateError(f"importing the model raised {first_line(e)}", model_line(e, path))
     if not isinstance(getattr(mod, "Model", None), type):
         raise TranslateError("no class Model (the file must define class Model(nn.Module), "
-                             "get_inputs() and optionally get_init_inputs())")
+                             "get_inputs() and optionally get_init_inputs())", 1)
     if not callable(getattr(mod, "get_inputs", None)):
-        raise TranslateError("no function get_inputs() (it returns the inputs of forward())")
+        raise TranslateError("no function get_inputs() (it returns the inputs of forward())", 1)
     for k, v in defines.items():
         setattr(mod, k, v)
     return mod
@@ -233,13 +233,15 @@ class Frontend:
             path = v[0] if isinstance(v, tuple) else str(v)
         return line, path
 
-    def err(self, node, msg):
+    def err(self, node, msg, why=""):
+        """`MESSAGE (used by module.path)[: WHY]` at the node's source line."""
         line, path = self.where(node)
-        return TranslateError(f"{msg} (used by {path or 'Model'})", line)
+        return TranslateError(f"{msg} (used by {path or 'Model'})" + (f": {why}" if why else ""), line)
 
     def kname(self, path, op):
+        from .emit_air import KEYWORDS
         base = re.sub(r"\W", "_", (path + "." if path else "") + op).strip("_") or "k"
-        if base[0].isdigit():
+        if base[0].isdigit() or base in KEYWORDS:
             base = "k_" + base
         n = self.knames.get(base, 0) + 1
         self.knames[base] = n
@@ -348,8 +350,12 @@ class Frontend:
                 self.tnames.add(t.name)
                 decl_params.append(t)
             else:
+                c = ep.constants.get(spec.target) if spec is not None else None
+                if isinstance(c, self.torch.Tensor) and c.numel() == 1 and c.device.type != "meta":
+                    self.env[n] = c.item()       # a scalar tensor made in forward(): its value
+                    continue
                 raise TranslateError(f"unsupported graph input '{n.name}' ({kind}: a tensor "
-                                     "constant; make it a parameter or buffer)")
+                                     "constant made in forward(); make it a parameter or buffer)")
             self.env[n] = Value(t.shape, t.dtype, tensor=t)
         self.g.tensors.extend(decl_user)
         self.g.tensors.extend(decl_params)
@@ -378,7 +384,8 @@ class Frontend:
                           or t.name in self.user_inputs]
         # order: inputs, parameters, outputs, then tmps
         order = {"in": 0, "out": 1, "tmp": 2}
-        self.g.tensors.sort(key=lambda t: order[t.role])
+        outs = {t.name: k for k, t in enumerate(self.outs)}   # outputs in forward()'s order
+        self.g.tensors.sort(key=lambda t: (order[t.role], outs.get(t.name, 0)))
         return self.g
 
     def outputs(self, user):

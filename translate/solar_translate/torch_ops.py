@@ -68,6 +68,10 @@ UNARY = {
     "logical_not": lambda a: f"not ({a} != 0)",
     "bitwise_not": lambda a: f"not ({a} != 0)",
     "isnan": lambda a: f"{a} != {a}",
+    "log_sigmoid": lambda a: f"min({a}, 0.0) - log(1.0 + exp(-abs({a})))",
+    "round": lambda a: (f"select(({a} + 0.5) // 1.0 - {a} == 0.5 and (({a} + 0.5) // 1.0) % 2.0 != 0.0, "
+                        f"({a} + 0.5) // 1.0 - 1.0, ({a} + 0.5) // 1.0)"),
+    "trunc": lambda a: f"select({a} >= 0.0, {a} // 1.0, -((-({a})) // 1.0))",
     "selu": lambda a: f"select({a} > 0.0, 1.0507009873554805 * {a}, 1.7580993408473766 * (exp({a}) - 1.0))",
     "sinh": lambda a: f"(exp({a}) - exp(-({a}))) * 0.5",
     "cosh": lambda a: f"(exp({a}) + exp(-({a}))) * 0.5",
@@ -91,6 +95,8 @@ BINARY = {
     "bitwise_and": lambda a, b: f"({a} != 0) and ({b} != 0)",
     "bitwise_or": lambda a, b: f"({a} != 0) or ({b} != 0)",
     "remainder": lambda a, b: f"{a} % {b}",
+    "__and__": lambda a, b: f"({a} != 0) and ({b} != 0)",
+    "__or__": lambda a, b: f"({a} != 0) or ({b} != 0)",
     "xlogy": lambda a, b: f"select({a} == 0, 0.0, {a} * log({b}))",
 }
 
@@ -189,7 +195,7 @@ def pointwise_f(fe, node, name):
 VIEWS = {"view", "_unsafe_view", "reshape", "flatten", "unflatten", "permute", "transpose", "t",
          "expand", "expand_as", "broadcast_to", "unsqueeze", "squeeze", "slice", "select",
          "narrow", "alias", "detach", "lift_fresh_copy", "view_as", "contiguous", "dropout",
-         "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "unfold_view"}
+         "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "diagonal"}
 IGNORED = {"_assert_tensor_metadata", "_assert_scalar", "sym_size", "sym_constrain_range_for_size",
            "_assert_async", "_functional_assert_async"}
 
@@ -265,6 +271,12 @@ def _dispatch(fe, node, name, val):
     # ---- views --------------------------------------------------------------------------
     if name in VIEWS:
         return view(fe, node, name, a, kw, val)
+    if name == "broadcast_tensors":
+        outs = []
+        for xn, vv in zip(a[0], val):
+            x = V(fe, xn)
+            outs.append(expand_view(fe, x, [int(s) for s in vv.shape]))
+        return outs
     if name in ("split", "split_with_sizes", "chunk", "unbind", "tensor_split"):
         return splits(fe, node, name, a, kw, val)
     if name in ("max", "min") and isinstance(val, (tuple, list)):
@@ -278,6 +290,8 @@ def _dispatch(fe, node, name, val):
         keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
         r = reduce_(fe, node, "amax" if name == "max" else "amin", x, [dim], keep, val[0])
         return [r.value, None]
+    if name in ("max", "min") and len(a) == 2 and hasattr(a[1], "op"):     # max.other: binary
+        name = "maximum" if name == "max" else "minimum"
     # ---- pointwise ----------------------------------------------------------------------
     pf = pointwise_f(fe, node, name)
     if pf is not None:
@@ -437,11 +451,23 @@ def _dispatch(fe, node, name, val):
         return _kernel(fe, node, "group_norm", [x], list(x.shape),
                        {"groups": C, "weight": w, "bias": b, "eps": a[7]})
     if name in ("sum", "mean", "amax", "amin", "prod", "var", "std", "max", "min", "norm",
-                "linalg_vector_norm", "nansum"):
+                "linalg_vector_norm", "nansum", "logsumexp"):
         return reduction(fe, node, name, a, kw, val)
-    if name in ("cumsum",):
+    if name == "flip":
         x = V(fe, a[0])
-        return _kernel(fe, node, "cumsum", [x], list(x.shape), {"dim": _nd(a[1], len(x.shape))})
+        dims = {_nd(d, len(x.shape)) for d in a[1]}
+        fl = Value(list(x.shape), x.dtype, base=x,
+                   fn=lambda idx: [x.shape[j] - 1 - e if j in dims else e for j, e in enumerate(idx)])
+        return _kernel(fe, node, "pointwise", [fl], list(x.shape), {"f": lambda v, i: v[0]})
+    if name == "diag" and len(V(fe, a[0]).shape) == 1 and (len(a) < 2 or a[1] == 0):
+        x = V(fe, a[0])
+        # out[i, j] = x[j] on the diagonal (x broadcasts along the last dim), else 0
+        return _kernel(fe, node, "pointwise", [x], [x.shape[0], x.shape[0]],
+                       {"f": lambda v, i: f"select({pr(i[0])} == {pr(i[1])}, {v[0]}, 0.0)"})
+    if name in ("cumsum", "cumprod"):
+        x = V(fe, a[0])
+        return _kernel(fe, node, "cumsum", [x], list(x.shape),
+                       {"dim": _nd(a[1], len(x.shape)), "prod": name == "cumprod"})
     if name in ("cat", "concat", "concatenate", "stack"):
         xs = [V(fe, x) for x in a[0]]
         d = a[1] if len(a) > 1 else kw.get("dim", 0)
@@ -458,6 +484,8 @@ def _dispatch(fe, node, name, val):
         x = V(fe, a[0])
         pads = list(a[1])
         mode = a[2] if name == "pad" and len(a) > 2 else kw.get("mode", "constant")
+        if mode in ("reflect", "replicate", "circular"):
+            return pad_index(fe, node, x, list(a[1]), mode)
         if mode != "constant":
             raise fe.err(node, f"unsupported operator aten.pad with mode '{mode}'")
         value = (a[3] if len(a) > 3 else kw.get("value")) if name == "pad" else (a[2] if len(a) > 2 else 0)
@@ -493,13 +521,43 @@ def _dispatch(fe, node, name, val):
         return loss(fe, node, name, a, kw, val)
     if name == "cosine_similarity":
         return cosine(fe, node, a, kw, val)
-    if name in ("embedding", "gather", "index_select", "index", "argmax", "argmin", "sort",
+    if name in ("embedding", "gather", "index_select", "index", "argmax", "argmin", "sort", "argsort",
                 "topk", "scatter", "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot",
                 "take", "index_put", "nonzero", "masked_select", "unique", "bincount",
                 "embedding_bag", "multinomial", "searchsorted"):
-        raise fe.err(node, f"unsupported operator {fe.aten(node)}: it indexes with data "
-                     "(AIR v1 indices are affine, docs/translate.md)")
+        raise fe.err(node, f"unsupported operator {fe.aten(node)}",
+                     "it indexes with data, and AIR v1 indices are affine (docs/translate.md)")
     raise fe.err(node, f"unsupported operator {fe.aten(node)}")
+
+
+def pad_index(fe, node, x, pads, mode):
+    """reflect / replicate / circular padding: a copy through an index map (max and min are
+    affine; circular wraps with %)."""
+    shape = list(x.shape)
+    r = len(shape)
+    nd = len(pads) // 2
+    for j in range(nd):
+        fe.sizes.freeze_syms(shape[r - 1 - j])
+    out_shape = list(shape)
+    for j in range(nd):
+        out_shape[r - 1 - j] = shape[r - 1 - j] + pads[2 * j] + pads[2 * j + 1]
+
+    def fn(idx):
+        idx = list(idx)
+        for j in range(nd):
+            d = r - 1 - j
+            H = shape[d]
+            e = idx[d] - pads[2 * j]
+            if mode == "replicate":
+                idx[d] = sympy.Min(sympy.Max(e, 0), H - 1)
+            elif mode == "circular":
+                idx[d] = sympy.Mod(e + H, H)
+            else:
+                a = sympy.Max(e, -e)
+                idx[d] = (H - 1) - sympy.Max(H - 1 - a, a - (H - 1))
+        return idx
+    v = Value(out_shape, x.dtype, base=x, fn=fn)
+    return _kernel(fe, node, "pointwise", [v], out_shape, {"f": lambda vv, i: vv[0]})
 
 
 def _no_indices(fe, node):
@@ -713,24 +771,7 @@ def view(fe, node, name, a, kw, val):
             x = c.value
         return reshape_view(fe, x, shape, node)
     if name in ("expand", "expand_as", "broadcast_to"):
-        tgt = list(val.shape)
-        nr = len(tgt)
-        lead = nr - r
-        shape = []
-        for j in range(nr):
-            jj = j - lead
-            if jj >= 0 and fe.sizes.value(x.shape[jj]) == int(tgt[j]):
-                shape.append(x.shape[jj])
-            else:
-                shape.append(fe.sym_by_value(int(tgt[j])))
-
-        def fn(idx):
-            out = []
-            for jj in range(r):
-                out.append(sympy.Integer(0) if fe.sizes.value(x.shape[jj]) == 1 and int(tgt[jj + lead]) != 1
-                           else idx[jj + lead])
-            return out
-        return Value(shape, x.dtype, base=x, fn=fn)
+        return expand_view(fe, x, [int(s) for s in val.shape])
     if name in ("slice", "narrow"):
         d = _nd(a[1] if len(a) > 1 else 0, r)
         size = fe.sizes.value(x.shape[d])
@@ -752,6 +793,14 @@ def view(fe, node, name, a, kw, val):
         shape[d] = sympy.Integer(n)
         return Value(shape, x.dtype, base=x,
                      fn=lambda idx: idx[:d] + [idx[d] * step + start] + idx[d + 1:])
+    if name == "diagonal":
+        off = a[1] if len(a) > 1 else 0
+        d1, d2 = _nd(a[2] if len(a) > 2 else 0, r), _nd(a[3] if len(a) > 3 else 1, r)
+        if off != 0 or r != 2:
+            raise fe.err(node, f"unsupported operator {fe.aten(node)} with an offset or rank > 2")
+        n = min(fe.sizes.value(x.shape[0]), fe.sizes.value(x.shape[1]))
+        sh = x.shape[0] if fe.sizes.value(x.shape[0]) == n else x.shape[1]
+        return Value([sh], x.dtype, base=x, fn=lambda idx: [idx[0], idx[0]])
     if name == "select":
         d = _nd(a[1], r)
         k = a[2]
@@ -762,6 +811,25 @@ def view(fe, node, name, a, kw, val):
         shape = x.shape[:d] + x.shape[d + 1:]
         return Value(shape, x.dtype, base=x, fn=lambda idx: idx[:d] + [sympy.Integer(k)] + idx[d:])
     raise fe.err(node, f"unsupported operator {fe.aten(node)}")
+
+
+def expand_view(fe, x, tgt):
+    """x broadcast to the concrete shape tgt: a size-1 (or missing) dim reads index 0."""
+    r = len(x.shape)
+    nr = len(tgt)
+    lead = nr - r
+    shape = []
+    for j in range(nr):
+        jj = j - lead
+        if jj >= 0 and fe.sizes.value(x.shape[jj]) == int(tgt[j]):
+            shape.append(x.shape[jj])
+        else:
+            shape.append(fe.sym_by_value(int(tgt[j])))
+
+    def fn(idx):
+        return [sympy.Integer(0) if fe.sizes.value(x.shape[jj]) == 1 and int(tgt[jj + lead]) != 1
+                else idx[jj + lead] for jj in range(r)]
+    return Value(shape, x.dtype, base=x, fn=fn)
 
 
 def splits(fe, node, name, a, kw, val):

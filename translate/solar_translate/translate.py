@@ -17,8 +17,10 @@ def translate_file(path, defines, quiet=True):
     # the math mode is PyTorch's default unless the model file sets it
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = True
+    import logging
+    logging.getLogger("torch").setLevel(logging.CRITICAL)
     sink = io.StringIO()
-    with warnings.catch_warnings(), contextlib.redirect_stdout(sink):
+    with warnings.catch_warnings(), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
         warnings.simplefilter("ignore")
         mod = load_module(path, defines)
         graph, fe = translate_module(torch, path, mod)
