@@ -21,26 +21,24 @@ skip_if_no_torch() {   # skip_if_no_torch RC STDERR-FILE
     exit 77
   fi
 }
-case $kind in
-example)
-  "$solar" translate "$root/examples/$arg.py" -o "$work/$arg.air" >"$work/out" 2>"$work/err"
+translated() {   # translated MODEL.py OUT.air: translate, which must validate
+  "$solar" translate "$1" -o "$2" >"$work/out" 2>"$work/err"
   rc=$?
   skip_if_no_torch $rc "$work/err"
   cat "$work/out" "$work/err"
   [ $rc -eq 0 ] || { echo "FAIL: solar translate exited $rc"; exit 1; }
   grep -q "validated: PASS" "$work/out" || { echo "FAIL: no 'validated: PASS'"; exit 1; }
+}
+case $kind in
+example)
+  translated "$root/examples/$arg.py" "$work/$arg.air"
   "$solar" analyze "$work/$arg.air" --device "$root/devices/h100-sxm.json" >"$work/analyze" 2>&1 ||
     { cat "$work/analyze"; echo "FAIL: solar analyze of the translation"; exit 1; }
   tail -n 3 "$work/analyze"
   ;;
 golden)
   want=${arg%.py}.air
-  "$solar" translate "$arg" -o "$work/got.air" >"$work/out" 2>"$work/err"
-  rc=$?
-  skip_if_no_torch $rc "$work/err"
-  cat "$work/out" "$work/err"
-  [ $rc -eq 0 ] || { echo "FAIL: solar translate exited $rc"; exit 1; }
-  grep -q "validated: PASS" "$work/out" || { echo "FAIL: no 'validated: PASS'"; exit 1; }
+  translated "$arg" "$work/got.air"
   if [ "${UPDATE:-}" = 1 ]; then cp "$work/got.air" "$want"; echo "updated $want"; exit 0; fi
   grep -v '^#' "$want" >"$work/want.body"
   grep -v '^#' "$work/got.air" >"$work/got.body"

@@ -154,6 +154,9 @@ class Emitter:
 
     # -- the program -----------------------------------------------------------------------
     def emit(self):
+        from . import sizes as sizes_mod
+        sizes_mod.VALUE_OF = self.sizes.value
+        sizes_mod.FROZEN = lambda n: n in self.sizes.frozen
         for op in self.g.ops:
             k = Kernel(self, op)
             fn = getattr(self, "k_" + op.kind, None)

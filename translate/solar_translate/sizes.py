@@ -27,10 +27,15 @@ class Sizes:
         return self.symbols[name]
 
     def value(self, e):
-        return int(sympy.sympify(e).subs({s: self.values[n] for n, s in self.symbols.items()}))
+        e = sympy.sympify(e)
+        if e.is_Integer:
+            return int(e)
+        if e.is_Symbol:
+            return self.values[e.name]
+        return int(e.xreplace({s: sympy.Integer(self.values[n]) for n, s in self.symbols.items()}))
 
     def is_size(self, s):
-        return isinstance(s, sympy.Symbol) and s.name in self.symbols and self.symbols[s.name] is s
+        return isinstance(s, sympy.Symbol) and s.name in self.symbols and self.symbols[s.name] == s
 
     def used(self):
         return list(self.symbols)
@@ -84,6 +89,28 @@ def cdiv(a, b):
     return sympy.floor((sympy.sympify(a) + b - 1) / b)
 
 
+# The value of a size expression (set by the emitter).  AIR takes a divisor of // or % in an
+# index only as a literal or a const name, so a compound divisor (`K // 2`, all consts) is
+# printed as its value.
+VALUE_OF = None
+FROZEN = None       # name -> whether the size is a const: a compound factor of consts
+                    # (`C // 2`) multiplying something else is printed as its value too
+
+
+def _const_factor(f):
+    if f.is_Atom or VALUE_OF is None or FROZEN is None or not f.free_symbols:
+        return None
+    if all(s.is_positive and FROZEN(s.name) for s in f.free_symbols):
+        return str(VALUE_OF(f))
+    return None
+
+
+def _divisor(d):
+    if d.is_Integer or d.is_Symbol or VALUE_OF is None:
+        return _atom(d, "mul")
+    return str(VALUE_OF(d))
+
+
 def pr(e):
     """An integer sympy expression as AIR text (+ - * // %, min, max)."""
     e = sympy.sympify(e)
@@ -109,13 +136,17 @@ def pr(e):
                 raise ValueError(f"non-integer expression {e}")
         if c == -1:
             return "-" + _atom(rest, "mul")
-        parts = ([str(int(c))] if c != 1 else []) + [_atom(f, "mul") for f in sympy.Mul.make_args(rest)]
+        fs = sympy.Mul.make_args(rest)
+        parts = [str(int(c))] if c != 1 else []
+        for f in fs:
+            v = _const_factor(f) if len(fs) > 1 else None
+            parts.append(v if v is not None else _atom(f, "mul"))
         return " * ".join(parts)
     if isinstance(e, sympy.floor):
         num, den = sympy.fraction(sympy.together(e.args[0]))
-        return _atom(num, "mul") + " // " + _atom(den, "mul")
+        return _atom(num, "mul") + " // " + _divisor(den)
     if isinstance(e, sympy.Mod):
-        return _atom(e.args[0], "mul") + " % " + _atom(e.args[1], "mul")
+        return _atom(e.args[0], "mul") + " % " + _divisor(e.args[1])
     if isinstance(e, (sympy.Max, sympy.Min)):
         name = "max" if isinstance(e, sympy.Max) else "min"
         return name + "(" + ", ".join(pr(a) for a in e.args) + ")"

@@ -218,6 +218,8 @@ def handle(fe, node):
     # scalars computed in the graph (sizes)
     if not hasattr(val, "shape") and not isinstance(val, (list, tuple)) and val is not None:
         return val
+    if inplace and name in ("detach", "requires_grad"):
+        return fe.env[node.args[0]]       # no data changes
     r = _dispatch(fe, node, name, val)
     if inplace:
         dst = fe.env[node.args[0]]
@@ -653,7 +655,7 @@ def reshape_view(fe, x, out_vals, node=None):
                 prod = sympy.Integer(1)
                 for d in gj:
                     prod = prod * oshape[d]
-                if sympy.simplify(prod - ishape[gi[0]]) != 0:
+                if sympy.expand(prod - ishape[gi[0]]) != 0:
                     fe.sizes.freeze_syms(ishape[gi[0]])
                     for d in gj:
                         fe.sizes.freeze_syms(oshape[d])
@@ -714,6 +716,8 @@ def is_contiguous(fe, x_node):
 
 def view(fe, node, name, a, kw, val):
     x = V(fe, a[0])
+    if not isinstance(x, Value):
+        return x        # a scalar constant: every view of it is the same number
     r = len(x.shape)
     if name in ("alias", "detach", "lift_fresh_copy"):
         return x
