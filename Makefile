@@ -1,12 +1,16 @@
 # The two set-up commands of the README:
 #   make demo   installs what is missing, builds, and analyses an example
 #   make test   installs what is missing, builds (plain and ASan+UBSan+libFuzzer), runs every test
+#   make venv   the Python environment of `solar translate` (build/venv, pinned PyPI packages)
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS += --no-print-directory
 DEMO ?= examples/attention_causal.air
 DEMO_DEVICE ?= devices/h100-sxm.json
 
-.PHONY: all deps deps-test build build-asan demo test clean
+VENV ?= build/venv
+PIP_FLAGS ?=
+
+.PHONY: all deps deps-test build build-asan demo test clean venv
 all: build
 
 deps:
@@ -27,11 +31,24 @@ build-asan: deps-test
 	@cmake --build build-asan -j $(JOBS) >build-asan/build.log 2>&1 || { tail -n 60 build-asan/build.log; exit 1; }
 	@echo "built build-asan (ASan+UBSan, libFuzzer)"
 
+# `solar translate` runs PyTorch: a virtual environment with the pinned packages of
+# translate/requirements.txt, built once (a second run does nothing until the list changes).
+# PIP_FLAGS passes options to pip, e.g. PIP_FLAGS='--find-links /tmp/whl' for a local wheel.
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: translate/requirements.txt
+	@mkdir -p $(dir $(VENV))
+	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	@echo "venv: installing translate/requirements.txt into $(VENV) (torch pulls ~3 GB once)"
+	@$(VENV)/bin/python -m pip install -q --disable-pip-version-check $(PIP_FLAGS) \
+	  -r translate/requirements.txt
+	@touch $@
+
 demo: build
 	./build/solar check examples/*.air
 	./build/solar analyze $(DEMO) --device $(DEMO_DEVICE)
 
-test: deps-test build build-asan
+test: deps-test build build-asan venv
 	cd build && ctest --output-on-failure -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)

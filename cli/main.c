@@ -32,6 +32,7 @@ static const char usage[] =
 	"  sweep FILE           bound times over a grid of device figures (--vary, --svg)\n"
 	"  report MANIFEST      headroom report of many models: Markdown, JSON, SVG; CI gate\n"
 	"  validate FILE --ref MODEL.py   run the AIR program and its PyTorch original, compare\n"
+	"  translate MODEL.py   PyTorch model -> AIR, validated (solar translate --help)\n"
 	"\n"
 	"options:\n"
 	"  -D NAME=VALUE        override a param (repeatable)\n"
@@ -273,6 +274,8 @@ int main(int argc, char **argv)
 		printf("solar %s\n", SOLAR_VERSION);
 		return solar_out_finish(SOLAR_EXIT_OK);
 	}
+	if (!strcmp(argv[1], "translate")) /* its own options: it runs the Python translator */
+		return solar_cmd_translate(argc - 2, argv + 2);
 	int cmd = -1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))

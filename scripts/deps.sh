@@ -10,6 +10,8 @@ if [ "${1:-}" = test ]; then
   # clang and its runtime for the ASan+UBSan+libFuzzer build; rsvg-convert and xmllint for the
   # SVG tests.
   pkgs="$pkgs clang libclang-rt-dev librsvg2-bin libxml2-utils"
+  # `make venv` (solar translate's PyTorch, from PyPI) needs Python's venv module.
+  pkgs="$pkgs python3-venv"
   # The reference harness of `solar validate` (validate/harness.py) runs the PyTorch originals
   # with Debian's PyTorch (1.13, CPU) under /usr/bin/python3, unless SOLAR_PYTHON names a
   # Python that already has torch and numpy.

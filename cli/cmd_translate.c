@@ -1,0 +1,100 @@
+/* cmd_translate.c - `solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=V ...]`.
+ *
+ * The translator is Python (translate/, docs/translate.md): PyTorch's own tracer
+ * (torch.export) has to run, so this command only finds an interpreter and the translator
+ * and executes them, passing its arguments through unchanged.  The interpreter is
+ * $SOLAR_PYTHON, else the virtual environment that `make venv` builds beside the executable
+ * (build/venv/bin/python) or in the source tree solar was built from; without one the
+ * command says how to get it (exit 2).  The translator validates its output with this same
+ * executable (`solar validate`), which it finds through $SOLAR_EXE.  Nothing else here: the
+ * C commands never need Python.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static bool readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* The folder of this executable (no trailing slash), or "" when /proc/self/exe is unreadable. */
+static void exe_dir(char *dir, size_t n, char *exe, size_t exe_n)
+{
+	ssize_t len = readlink("/proc/self/exe", exe, exe_n - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	snprintf(dir, n, "%s", exe);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		dir[0] = '\0';
+}
+
+/* The first of the candidates "DIR/REL" that passes ok(), copied to out; false if none. */
+static bool find(char *out, size_t n, const char *const *dirs, size_t ndirs, const char *rel,
+		 bool (*ok)(const char *))
+{
+	for (size_t i = 0; i < ndirs; i++) {
+		if (!dirs[i] || !dirs[i][0])
+			continue;
+		snprintf(out, n, "%s/%s", dirs[i], rel);
+		if (ok(out))
+			return true;
+	}
+	return false;
+}
+
+int solar_cmd_translate(int argc, char **argv)
+{
+	char exe[PATH_MAX], dir[PATH_MAX], up[PATH_MAX + 4];
+	exe_dir(dir, sizeof dir, exe, sizeof exe);
+	snprintf(up, sizeof up, "%s/..", dir);
+	const char *const script_dirs[] = {up, dir, SOLAR_SOURCE_DIR};
+	const char *const venv_dirs[] = {dir, up, SOLAR_SOURCE_DIR "/build"};
+
+	char script[PATH_MAX + 64];
+	if (!find(script, sizeof script, script_dirs, 3, "translate/run.py", readable)) {
+		fputs("solar translate: error: cannot find translate/run.py (beside the executable or "
+		      "in " SOLAR_SOURCE_DIR ")\n",
+		      stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	char python[PATH_MAX + 64];
+	const char *env = getenv("SOLAR_PYTHON");
+	if (env && *env) {
+		snprintf(python, sizeof python, "%s", env);
+	} else if (find(python, sizeof python, venv_dirs, 3, "venv/.installed", readable)) {
+		/* the marker `make venv` writes when the install is complete */
+		snprintf(python + strlen(python) - strlen(".installed"), sizeof ".installed", "bin/python");
+	} else {
+		fputs("solar translate: error: no Python with PyTorch: build the virtual environment "
+		      "with `make venv` (build/venv, pinned torch from PyPI) or set SOLAR_PYTHON to a "
+		      "Python that has torch >= 2.4\n",
+		      stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	if (exe[0])
+		setenv("SOLAR_EXE", exe, 0);
+	char **args = calloc((size_t)argc + 3, sizeof *args);
+	if (!args) {
+		fputs("solar translate: error: out of memory\n", stderr);
+		return SOLAR_EXIT_USAGE;
+	}
+	args[0] = python;
+	args[1] = script;
+	for (int i = 0; i < argc; i++)
+		args[2 + i] = argv[i];
+	fflush(stdout);
+	execvp(python, args);
+	fprintf(stderr, "solar translate: error: cannot run '%s': %s (set SOLAR_PYTHON or run "
+			"`make venv`)\n",
+		python, strerror(errno));
+	free(args);
+	return SOLAR_EXIT_USAGE;
+}

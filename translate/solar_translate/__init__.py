@@ -1,0 +1,1 @@
+"""solar translate: PyTorch (and, through the same op graph, other frontends) to AIR."""

@@ -1,0 +1,142 @@
+"""`solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=V ...] [--keep DIR]`.
+
+Exit status: 0 translated (and validated); 1 the model cannot be translated (an unsupported
+operator, a tracer error, an error in the file) or the translation failed validation (the
+files are kept); 2 usage or environment (no PyTorch, no solar executable).  Every error is one
+located line, `MODEL.py:LINE: error: MESSAGE`, never a traceback.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
+         "                       [--keep DIR] [--timeout SECONDS]\n")
+
+
+class Usage(Exception):
+    pass
+
+
+def parse(argv):
+    o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
+         "timeout": 600.0}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        val = argv[i + 1] if i + 1 < len(argv) else None
+
+        def need():
+            if val is None:
+                raise Usage(f"option '{a}' needs a value")
+        if a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            sys.exit(0)
+        elif a == "-o":
+            need(); o["out"] = val; i += 1
+        elif a == "--no-validate":
+            o["validate"] = False
+        elif a == "--keep":
+            need(); o["keep"] = val; i += 1
+        elif a == "--timeout":
+            need()
+            try:
+                o["timeout"] = float(val)
+            except ValueError:
+                raise Usage(f"--timeout expects a number of seconds, not '{val}'")
+            i += 1
+        elif a.startswith("-D"):
+            d = a[2:]
+            if not d:
+                need(); d = val; i += 1
+            m = re.fullmatch(r"([A-Za-z_]\w*)=(-?\d+)", d)
+            if not m:
+                raise Usage(f"-D expects NAME=INTEGER, not '{d}'")
+            o["defines"][m.group(1)] = int(m.group(2))
+        elif a.startswith("-") and a != "-":
+            raise Usage(f"unknown option '{a}'")
+        else:
+            if o["model"] is not None:
+                raise Usage("translate takes one MODEL.py")
+            o["model"] = a
+        i += 1
+    if o["model"] is None:
+        raise Usage("translate needs a MODEL.py")
+    return o
+
+
+def say(path, line, sev, msg):
+    loc = f"{path}:{line}" if line else path
+    sys.stderr.write(f"{loc}: {sev}: {msg}\n")
+
+
+def main(argv):
+    try:
+        o = parse(argv)
+    except Usage as e:
+        sys.stderr.write(f"solar translate: {e}\n{USAGE}")
+        return 2
+    path = o["model"]
+    if not os.path.isfile(path):
+        say(path, None, "error", "no such file")
+        return 2
+    try:
+        import torch  # noqa: F401
+        import sympy  # noqa: F401
+    except Exception as e:  # noqa: BLE001
+        sys.stderr.write(f"solar translate: error: PyTorch is not available to {sys.executable} "
+                         f"({type(e).__name__}: {e}); run `make venv` (build/venv) or set "
+                         "SOLAR_PYTHON to a Python with torch >= 2.4\n")
+        return 2
+    if not hasattr(torch, "export"):
+        sys.stderr.write(f"solar translate: error: PyTorch {torch.__version__} at {sys.executable} "
+                         "has no torch.export; run `make venv` or set SOLAR_PYTHON\n")
+        return 2
+    from .opgraph import TranslateError
+    from . import translate
+    out = o["out"] or re.sub(r"\.py$", "", path) + ".air"
+    t0 = time.time()
+    try:
+        res = translate.translate_file(path, o["defines"])
+    except TranslateError as e:
+        say(path, e.line, "error", e.message)
+        return e.status
+    except RecursionError:
+        say(path, None, "error", "the model is too deep to translate (recursion limit)")
+        return 1
+    except Exception as e:  # noqa: BLE001 - a bug in the translator: still one located line
+        from .torch_frontend import first_line, model_line
+        say(path, model_line(e, path), "error", f"internal error in solar translate: {first_line(e)}")
+        return 1
+    t1 = time.time()
+    try:
+        with open(out, "w") as f:
+            f.write(res.text)
+    except OSError as e:
+        say(out, None, "error", f"cannot write: {e.strerror}")
+        return 2
+    nk = len(res.graph.ops)
+    print(f"{out}: {nk} kernels, {len(res.params)} params, {len(res.consts)} consts "
+          f"(translated in {t1 - t0:.2f} s)")
+    solar = os.environ.get("SOLAR_EXE") or shutil.which("solar")
+    if not solar:
+        sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")
+        return 2
+    chk = subprocess.run([solar, "check", out], capture_output=True, text=True)
+    if chk.returncode != 0:
+        sys.stderr.write(chk.stderr)
+        say(out, None, "error", "the translation does not pass `solar check` (a bug in solar "
+            "translate); the file is kept")
+        return 1
+    if not o["validate"]:
+        print(f"{out}: not validated (--no-validate)")
+        return 0
+    from . import validate
+    return validate.run(solar, path, out, res, o)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,770 @@
+"""Emits a Graph (opgraph.py) as an AIR program (docs/air.md).
+
+One Op is one `kernel` block, named after its module path and op (dots become underscores:
+AIR names are C identifiers; the dotted path and the Python source line are in the comment
+above the kernel).  Every index, loop bound and condition is built as a sympy expression of
+iterators and size symbols, so that after all kernels are written Sizes.freeze_nonaffine can
+decide which sizes must be `const` (docs/air.md: `i*S` is affine only for a const S); the
+others are `param`s.
+
+Numerics follow what PyTorch's kernels compute: contractions and reductions on bf16/f16
+accumulate in an f32 tmp and round once (cuBLAS, cuDNN and PyTorch's reduction kernels do),
+normalisation statistics are f32 tmps, and every op's result is rounded once to its dtype
+when it is stored, as eager PyTorch stores each kernel's output.
+"""
+import math
+import re
+
+import sympy
+
+from .opgraph import Tensor, TranslateError
+from .sizes import cdiv, fdiv, pr
+
+LOW = ("bf16", "f16", "f8e4m3", "f8e5m2")
+KEYWORDS = {"air", "param", "const", "in", "out", "inout", "tmp", "kernel", "for", "step", "if",
+            "else", "and", "or", "not", "inf"}
+
+
+def flit(v):
+    """A Python number as an AIR float literal."""
+    if isinstance(v, bool):
+        return "1.0" if v else "0.0"
+    v = float(v)
+    if math.isnan(v):
+        return "(0.0 / 0.0)"
+    if math.isinf(v):
+        return "inf" if v > 0 else "(-inf)"
+    s = repr(abs(v))
+    if "e" in s:
+        m, ex = s.split("e")
+        s = (m if "." in m else m + ".0") + "e" + ex
+    elif "." not in s:
+        s += ".0"
+    return s if v >= 0 else "(-" + s + ")"
+
+
+class Kernel:
+    def __init__(self, em, op):
+        self.em, self.op = em, op
+        self.lines = []
+        self.depth = 1
+        self.n = 0
+
+    def iters(self, k, prefix="i"):
+        out = []
+        for _ in range(k):
+            name = f"{prefix}{self.n}"
+            self.n += 1
+            while name in self.em.names:
+                name = "_" + name
+            out.append(sympy.Symbol(name, integer=True, nonnegative=True))
+        return out
+
+    def line(self, s):
+        self.lines.append("  " * self.depth + s)
+
+    def open_for(self, its, bounds):
+        """for it0 in lo..hi, ... {  (bounds: list of (lo, hi))"""
+        return self._open("for", ", ", [(it.name + " in", lo, "..", hi) for it, (lo, hi) in zip(its, bounds)])
+
+    def open_if(self, conds):
+        """if a op b and ... {  (conds: list of (lhs, op, rhs) affine comparisons)"""
+        return self._open("if", " and ", [("", a, f" {o} ", b) for a, o, b in conds])
+
+    def _open(self, word, sep, parts):
+        if not parts:
+            return 0
+        text = []
+        for head, a, mid, b in parts:
+            self.em.affine(a)
+            self.em.affine(b)
+            text.append(f"{head + ' ' if head else ''}{pr(a)}{mid}{pr(b)}")
+        self.line(word + " " + sep.join(text) + " {")
+        self.depth += 1
+        return 1
+
+    def close(self, n=1):
+        for _ in range(n):
+            self.depth -= 1
+            self.line("}")
+
+    def ref(self, v, idx):
+        """AIR text of reading Value v at idx (a list of sympy index expressions)."""
+        t, ix = v.index(idx)
+        for e in ix:
+            self.em.affine(e)
+        if not t.shape:
+            return t.name
+        return t.name + "[" + ", ".join(pr(e) for e in ix) + "]"
+
+    def tref(self, t, idx):
+        for e in idx:
+            self.em.affine(e)
+        return t.name if not t.shape else t.name + "[" + ", ".join(pr(e) for e in idx) + "]"
+
+    def assign(self, target, op, expr):
+        self.line(f"{target} {op} {expr};")
+
+
+def bidx(v, idx):
+    """The index of a broadcast operand v for the output index idx (numpy rules)."""
+    r = len(v.shape)
+    sub = list(idx[len(idx) - r:]) if r else []
+    return [0 if (sympy.sympify(s) == 1 and not _is_one(e)) else e for s, e in zip(v.shape, sub)]
+
+
+def _is_one(e):
+    return sympy.sympify(e) == 0
+
+
+class Emitter:
+    def __init__(self, graph):
+        self.g = graph
+        self.sizes = graph.sizes
+        self.names = set(t.name for t in graph.tensors) | set(graph.sizes.used())
+        self.kernels = []
+        self.tmp_n = 0
+
+    # -- helpers ---------------------------------------------------------------------------
+    def affine(self, e):
+        self.sizes.freeze_nonaffine(e)
+
+    def new_tmp(self, base, shape, dtype, comment=""):
+        name = base
+        k = 2
+        while name in self.names or name in KEYWORDS:
+            name = f"{base}_{k}"
+            k += 1
+        self.names.add(name)
+        t = Tensor(name, shape, dtype, "tmp")
+        t.comment = comment
+        self.g.tensors.append(t)
+        return t
+
+    def val(self, k, x, idx):
+        """Operand x (a Value or a Python scalar) at the broadcast output index idx."""
+        if hasattr(x, "index"):
+            return k.ref(x, bidx(x, idx))
+        return flit(x)
+
+    def full_loops(self, k, shape, prefix="i"):
+        its = k.iters(len(shape), prefix)
+        n = k.open_for(its, [(0, s) for s in shape])
+        return its, n
+
+    # -- the program -----------------------------------------------------------------------
+    def emit(self):
+        from . import sizes as sizes_mod
+        sizes_mod.VALUE_OF = self.sizes.value
+        sizes_mod.FROZEN = lambda n: n in self.sizes.frozen
+        for op in self.g.ops:
+            k = Kernel(self, op)
+            fn = getattr(self, "k_" + op.kind, None)
+            if fn is None:
+                raise TranslateError(f"internal error: no emitter for op kind '{op.kind}'", op.line)
+            fn(k, op)
+            self.kernels.append(k)
+        return self.text()
+
+    def text(self):
+        g, sz = self.g, self.sizes
+        out = []
+        for n in g.notes:
+            out.append("# " + n if n else "#")
+        out.append("air 1;")
+        out.append("")
+        used = set()
+        for t in g.tensors:
+            for e in t.shape:
+                used |= {s.name for s in sympy.sympify(e).free_symbols}
+        params = [n for n in sz.symbols if n in used and n not in sz.frozen]
+        consts = [n for n in sz.symbols if n in used and n in sz.frozen]
+        if params:
+            out.append("param " + ", ".join(f"{n} = {sz.values[n]}" for n in params) + ";")
+        if consts:
+            out.append("const " + ", ".join(f"{n} = {sz.values[n]}" for n in consts) + ";")
+        if params or consts:
+            out.append("")
+        body = "\n".join(ln for k in self.kernels for ln in k.lines)
+        words = set(re.findall(r"[A-Za-z_]\w*", body))
+        for t in g.tensors:
+            if t.role == "tmp" and t.name not in words:
+                continue      # never read or written (torch.empty whose values no op reads)
+            dims = "[" + ", ".join(pr(e) for e in t.shape) + "]" if t.shape else ""
+            c = f"   # {t.comment}" if t.comment else ""
+            out.append(f"{t.role:<3} {t.name}{dims}: {t.dtype};{c}")
+        for k in self.kernels:
+            op = k.op
+            out.append("")
+            where = f"{g.source}:{op.line}" if op.line else g.source
+            desc = f"{op.path or '(top)'}: {op.aten}" if op.aten else (op.path or "(top)")
+            out.append(f"# {desc}  ({where})")
+            if op.attrs.get("src"):
+                out.append("#   " + op.attrs["src"])
+            math_attr = op.attrs.get("math")
+            attr = f" [math = {math_attr}]" if math_attr else ""
+            out.append(f"kernel {op.name}{attr} {{")
+            out.extend(k.lines)
+            out.append("}")
+        return "\n".join(out) + "\n", params, consts
+
+    # -- kernels ---------------------------------------------------------------------------
+    def k_pointwise(self, k, op):
+        """out[idx] = f(operands at idx, broadcast), one store."""
+        out = op.out
+        its, n = self.full_loops(k, out.shape)
+        args = [self.val(k, x, its) for x in op.ins]
+        k.assign(k.ref(out, its), "=", op.attrs["f"](args, its))
+        k.close(n)
+
+    def k_matmul(self, k, op):
+        """out[b.., m, n] = beta*c + alpha * sum_k a[b.., m, k] * b[b.., k, n] (+ bias);
+        a or b of rank 1 drop m or n (torch.matmul's rules)."""
+        a, b, out = op.ins[0], op.ins[1], op.out
+        c, bias = op.attrs.get("c"), op.attrs.get("bias")
+        alpha, beta = op.attrs.get("alpha", 1), op.attrs.get("beta", 1)
+        ra, rb, ro = len(a.shape), len(b.shape), len(out.shape)
+        its = k.iters(ro)
+        (kk,) = k.iters(1, "r")
+        K = a.shape[-1]
+        n = k.open_for(its, [(0, s) for s in out.shape])
+        # index of a: batch dims broadcast from the output's leading dims, then m, k
+        m_it = its[ro - 2] if (ra >= 2 and rb >= 2) else (its[ro - 1] if ra >= 2 else None)
+        n_it = its[ro - 1] if rb >= 2 else None
+        nb_out = ro - (1 if ra >= 2 else 0) - (1 if rb >= 2 else 0)
+        bat = its[:nb_out]
+
+        def operand_idx(v, r, tail):
+            nb = r - len(tail)
+            sub = bat[len(bat) - nb:] if nb else []
+            bi = [0 if sympy.sympify(s) == 1 else e for s, e in zip(v.shape[:nb], sub)]
+            return bi + tail
+
+        ia = operand_idx(a, ra, ([m_it] if ra >= 2 else []) + [kk])
+        ib = operand_idx(b, rb, [kk] + ([n_it] if rb >= 2 else []))
+        acc_t = None
+        if out.dtype in LOW or out.dtype in ("i64", "i32", "i8", "u8"):
+            acc_t = self.new_tmp(op.name + "_acc", out.shape, "f32" if out.dtype in LOW else out.dtype,
+                                 "the accumulator: f32 inside the kernel, rounded once")
+            acc = k.tref(acc_t, its)
+        else:
+            acc = k.ref(out, its)
+        k.assign(acc, "=", "0")
+        k.open_for([kk], [(0, K)])
+        k.assign(acc, "+=", f"{k.ref(a, ia)} * {k.ref(b, ib)}")
+        k.close()
+        expr = acc if alpha == 1 else f"{flit(alpha)} * {acc}"
+        if c is not None and beta != 0:
+            cv = k.ref(c, bidx(c, its))
+            expr = f"{expr} + " + (cv if beta == 1 else f"{flit(beta)} * {cv}")
+        if bias is not None:
+            expr = f"{expr} + {k.ref(bias, bidx(bias, its))}"
+        if acc_t is not None or expr != acc:
+            k.assign(k.ref(out, its), "=", expr)
+        k.close(n)
+
+    def k_reduce(self, k, op):
+        """out[kept] = op over the reduced dims of f(operands); sum, mean, amax, amin, prod,
+        var, std (two passes: the mean, then the squared deviations)."""
+        x0, out = op.ins[0], op.out
+        shape = op.attrs["shape"]            # the shape reduced over (operands broadcast to it)
+        rd = sorted(op.attrs["dims"])
+        keep = op.attrs.get("keepdim", False)
+        red = op.attrs["op"]
+        f = op.attrs.get("f") or (lambda a, i: a[0])
+        its = k.iters(len(shape))
+        outer = [its[d] for d in range(len(shape)) if d not in rd]
+        inner = [its[d] for d in rd]
+        oidx = [(0 if d in rd else its[d]) for d in range(len(shape))] if keep else outer
+        count = sympy.Integer(1)
+        for d in rd:
+            count *= shape[d]
+        n = k.open_for(outer, [(0, shape[d]) for d in range(len(shape)) if d not in rd])
+        low = out.dtype in LOW or any(getattr(x, "dtype", "") in LOW for x in op.ins)
+        accdt = "f64" if out.dtype == "f64" else "f32"
+        need_tmp = low or red in ("var", "std", "logsumexp") or out.dtype != accdt
+        kept_shape = [shape[d] for d in range(len(shape)) if d not in rd]
+        if need_tmp:
+            acc_t = self.new_tmp(op.name + "_acc", kept_shape, accdt, f"{red} accumulator")
+            acc = k.tref(acc_t, outer)
+        else:
+            acc = k.ref(out, oidx)
+        args = lambda: [self.val(k, x, its) for x in op.ins]
+        if red == "logsumexp":      # the max first, so that exp never overflows
+            m = k.tref(self.new_tmp(op.name + "_max", kept_shape, accdt, "the max"), outer)
+            k.assign(m, "=", "-inf")
+            k.open_for(inner, [(0, shape[d]) for d in rd])
+            k.assign(m, "max=", f(args(), its))
+            k.close()
+            f0 = f
+            f = lambda a, i: f"exp({f0(a, i)} - {m})"
+        init = {"logsumexp": "0", "sum": "0", "mean": "0", "var": "0", "std": "0", "amax": "-inf", "amin": "inf",
+                "prod": "1"}[red]
+        aop = {"logsumexp": "+=", "sum": "+=", "mean": "+=", "var": "+=", "std": "+=", "amax": "max=",
+               "amin": "min=", "prod": "*="}[red]
+        k.assign(acc, "=", init)
+        k.open_for(inner, [(0, shape[d]) for d in rd])
+        k.assign(acc, aop, f(args(), its))
+        k.close()
+        final = acc
+        if red == "logsumexp":
+            final = f"{m} + log({acc})"
+        if red == "mean":
+            final = f"{acc} / {_val(count)}"
+        if red in ("var", "std"):
+            mean_t = self.new_tmp(op.name + "_mean", kept_shape, accdt, "the mean")
+            mean = k.tref(mean_t, outer)
+            k.assign(mean, "=", f"{acc} / {_val(count)}")
+            k.assign(acc, "=", "0")
+            k.open_for(inner, [(0, shape[d]) for d in rd])
+            dev = f"({f(args(), its)} - {mean})"
+            k.assign(acc, "+=", f"{dev} * {dev}")
+            k.close()
+            corr = op.attrs.get("correction", 1)
+            denom = count - corr
+            final = f"{acc} / {_val(denom)}"
+            if red == "std":
+                final = f"sqrt({final})"
+        post = op.attrs.get("post")
+        if post:
+            final = post(final)
+        if final != acc:
+            k.assign(k.ref(out, oidx), "=", final)
+        k.close(n)
+
+    def k_softmax(self, k, op):
+        """softmax / log_softmax along one dim: the row max, the sum of exp, then the output."""
+        x, out, d = op.ins[0], op.out, op.attrs["dim"]
+        shape = x.shape
+        its = k.iters(len(shape))
+        outer = [its[j] for j in range(len(shape)) if j != d]
+        n = k.open_for(outer, [(0, shape[j]) for j in range(len(shape)) if j != d])
+        kept = [shape[j] for j in range(len(shape)) if j != d]
+        m_t = self.new_tmp(op.name + "_max", kept, "f32", "row max")
+        s_t = self.new_tmp(op.name + "_sum", kept, "f32", "row sum of exp")
+        m, s = k.tref(m_t, outer), k.tref(s_t, outer)
+        xv = k.ref(x, its)
+        k.assign(m, "=", "-inf")
+        k.open_for([its[d]], [(0, shape[d])])
+        k.assign(m, "max=", xv)
+        k.close()
+        k.assign(s, "=", "0")
+        k.open_for([its[d]], [(0, shape[d])])
+        k.assign(s, "+=", f"exp({xv} - {m})")
+        k.close()
+        k.open_for([its[d]], [(0, shape[d])])
+        if op.attrs.get("log"):
+            k.assign(k.ref(out, its), "=", f"{xv} - {m} - log({s})")
+        else:
+            k.assign(k.ref(out, its), "=", f"exp({xv} - {m}) / {s}")
+        k.close()
+        k.close(n)
+
+    def _norm(self, k, op, outer_dims, red_dims, shape, affine_fn, rms=False):
+        """Statistics over red_dims for each index of outer_dims (f32 tmps), then the output
+        out = (x - mean) * rstd (or x * rstd for RMS) then affine_fn(value, its)."""
+        x, out, eps = op.ins[0], op.out, op.attrs["eps"]
+        its = k.iters(len(shape))
+        outer = [its[j] for j in outer_dims]
+        inner = [its[j] for j in red_dims]
+        count = sympy.Integer(1)
+        for j in red_dims:
+            count *= shape[j]
+        kept = [shape[j] for j in outer_dims]
+        n = k.open_for(outer, [(0, shape[j]) for j in outer_dims])
+        xv = k.ref(x, its)
+        rstd_t = self.new_tmp(op.name + "_rstd", kept, "f32", "rstd (the variance sum until finished)")
+        r = k.tref(rstd_t, outer)
+        if not rms:
+            mean_t = self.new_tmp(op.name + "_mean", kept, "f32", "mean")
+            m = k.tref(mean_t, outer)
+            k.assign(m, "=", "0")
+            k.open_for(inner, [(0, shape[j]) for j in red_dims])
+            k.assign(m, "+=", xv)
+            k.close()
+            k.assign(m, "=", f"{m} / {_val(count)}")
+        k.assign(r, "=", "0")
+        k.open_for(inner, [(0, shape[j]) for j in red_dims])
+        k.assign(r, "+=", f"{xv} * {xv}" if rms else f"({xv} - {m}) * ({xv} - {m})")
+        k.close()
+        k.assign(r, "=", f"rsqrt({r} / {_val(count)} + {flit(eps)})")
+        # the output loops: everything but the outer dims, in order
+        rest = [its[j] for j in range(len(shape)) if j not in outer_dims]
+        k.open_for(rest, [(0, shape[j]) for j in range(len(shape)) if j not in outer_dims])
+        base = f"{xv} * {r}" if rms else f"({xv} - {m}) * {r}"
+        k.assign(k.ref(out, its), "=", affine_fn(base, its))
+        k.close()
+        k.close(n)
+
+    def k_layer_norm(self, k, op):
+        x, w, b = op.ins[0], op.attrs.get("weight"), op.attrs.get("bias")
+        nd = op.attrs["ndims"]
+        r = len(x.shape)
+        tail = list(range(r - nd, r))
+
+        def aff(v, its):
+            return _affine(k, v, w, b, its[r - nd:])
+        self._norm(k, op, list(range(r - nd)), tail, x.shape, aff, rms=op.attrs.get("rms", False))
+
+    def k_group_norm(self, k, op):
+        """group_norm (and instance_norm: one group per channel) over [N, C, *]: the statistics
+        of each (n, group) over the group's channels and the spatial dims."""
+        x, out, G = op.ins[0], op.out, op.attrs["groups"]
+        w, b, eps = op.attrs.get("weight"), op.attrs.get("bias"), op.attrs["eps"]
+        shape = list(x.shape)
+        C = shape[1]
+        cgv = self.sizes.value(C) // G            # channels per group
+        cg = fdiv(C, G) if G > 1 else C
+        its = k.iters(len(shape) + 1)
+        nn_, g, cc, sp = its[0], its[1], its[2], its[3:]
+        ch = g * cg + cc if G > 1 and cgv > 1 else (g if cgv == 1 else cc)
+        full = [nn_, ch] + sp
+        count = sympy.sympify(cg)
+        for s in shape[2:]:
+            count *= s
+        n = k.open_for([nn_, g], [(0, shape[0]), (0, G)])
+        m_t = self.new_tmp(op.name + "_mean", [shape[0], G], "f32", "mean")
+        r_t = self.new_tmp(op.name + "_rstd", [shape[0], G], "f32", "rstd")
+        m, r = k.tref(m_t, [nn_, g]), k.tref(r_t, [nn_, g])
+        xv = k.ref(x, full)
+        inner_b = [(0, cg if cgv > 1 else 1)] + [(0, s) for s in shape[2:]]
+        k.assign(m, "=", "0")
+        k.open_for([cc] + sp, inner_b)
+        k.assign(m, "+=", xv)
+        k.close()
+        k.assign(m, "=", f"{m} / {_val(count)}")
+        k.assign(r, "=", "0")
+        k.open_for([cc] + sp, inner_b)
+        k.assign(r, "+=", f"({xv} - {m}) * ({xv} - {m})")
+        k.close()
+        k.assign(r, "=", f"rsqrt({r} / {_val(count)} + {flit(eps)})")
+        k.open_for([cc] + sp, inner_b)
+        k.assign(k.ref(out, full), "=", _affine(k, f"({xv} - {m}) * {r}", w, b, [ch]))
+        k.close()
+        k.close(n)
+
+    def k_channel_norm(self, k, op):
+        """Batch norm with the batch's statistics (training mode): per channel, over N and the
+        spatial dims, with the biased variance."""
+        x = op.ins[0]
+        w, b = op.attrs.get("weight"), op.attrs.get("bias")
+
+        def aff(v, its):
+            return _affine(k, v, w, b, [its[1]])
+        r = len(x.shape)
+        self._norm(k, op, [1], [0] + list(range(2, r)), x.shape, aff)
+
+    def k_cosine(self, k, op):
+        """cosine_similarity along dim: x.y / max(|x| |y|, eps) (PyTorch >= 2.0 clamps the
+        product of the norms)."""
+        x, y, out, d, eps = op.ins[0], op.ins[1], op.out, op.attrs["dim"], op.attrs["eps"]
+        shape = op.attrs["shape"]
+        its = k.iters(len(shape))
+        outer = [its[j] for j in range(len(shape)) if j != d]
+        kept = [shape[j] for j in range(len(shape)) if j != d]
+        n = k.open_for(outer, [(0, shape[j]) for j in range(len(shape)) if j != d])
+        ts = [self.new_tmp(op.name + s, kept, "f32", c) for s, c in
+              (("_dot", "x.y"), ("_xx", "x.x"), ("_yy", "y.y"))]
+        dot, xx, yy = (k.tref(t, outer) for t in ts)
+        xv, yv = self.val(k, x, its), self.val(k, y, its)
+        for t in (dot, xx, yy):
+            k.assign(t, "=", "0")
+        k.open_for([its[d]], [(0, shape[d])])
+        k.assign(dot, "+=", f"{xv} * {yv}")
+        k.assign(xx, "+=", f"{xv} * {xv}")
+        k.assign(yy, "+=", f"{yv} * {yv}")
+        k.close()
+        k.assign(k.ref(out, outer), "=", f"{dot} / sqrt(max({xx} * {yy}, {flit(eps * eps)}))")
+        k.close(n)
+
+    def k_batch_norm(self, k, op):
+        """Inference batch norm: y = (x - running_mean[c]) * rsqrt(running_var[c] + eps) * w + b."""
+        x, out = op.ins[0], op.out
+        rm, rv, w, b, eps = (op.attrs.get(n) for n in ("mean", "var", "weight", "bias", "eps"))
+        its, n = self.full_loops(k, out.shape)
+        c = [its[1]]
+        v = f"({k.ref(x, its)} - {k.ref(rm, c)}) * rsqrt({k.ref(rv, c)} + {flit(eps)})"
+        k.assign(k.ref(out, its), "=", _affine(k, v, w, b, c))
+        k.close(n)
+
+    def k_conv(self, k, op):
+        """Convolution (1d/2d/3d, stride, padding, dilation, groups) and transposed
+        convolution; padding as `if` conditions, so padded elements are never read."""
+        x, w, out = op.ins[0], op.ins[1], op.out
+        bias = op.attrs.get("bias")
+        st, pd, dl = op.attrs["stride"], op.attrs["padding"], op.attrs["dilation"]
+        G, tr = op.attrs["groups"], op.attrs["transposed"]
+        nsp = len(x.shape) - 2
+        xs, ws, os_ = x.shape, w.shape, out.shape
+        if tr:
+            cg = fdiv(xs[1], G) if G > 1 else xs[1]     # input channels per group
+            kg = ws[1]                                  # output channels per group
+        else:
+            cg = ws[1]
+            kg = fdiv(ws[0], G) if G > 1 else ws[0]
+        its = k.iters(2 + nsp)
+        n_it, k_it, o = its[0], its[1], its[2:]
+        (c_it,) = k.iters(1, "c")
+        r = k.iters(nsp, "r")
+        if G > 1:
+            g = fdiv(k_it, kg)
+            cin = g * cg + c_it
+            C_red = cg
+        else:
+            g, cin, C_red = 0, c_it, xs[1]
+        n = k.open_for(its, [(0, s) for s in os_])
+        acc_t = None
+        if out.dtype in LOW:
+            acc_t = self.new_tmp(op.name + "_acc", os_, "f32", "the accumulator (f32, rounded once)")
+            acc = k.tref(acc_t, its)
+        else:
+            acc = k.ref(out, its)
+        k.assign(acc, "=", "0")
+        k.open_for([c_it] + r, [(0, C_red)] + [(0, ws[2 + j]) for j in range(nsp)])
+        conds, xi = [], []
+        for j in range(nsp):
+            if not tr:
+                e = o[j] * st[j] + r[j] * dl[j] - pd[j]
+                if pd[j]:
+                    conds += [(e, ">=", 0), (e, "<", xs[2 + j])]
+                xi.append(e)
+            else:
+                e = o[j] + pd[j] - r[j] * dl[j]
+                conds += [(e, ">=", 0)]
+                if st[j] > 1:
+                    conds += [(sympy.Mod(e, st[j]), "==", 0)]
+                conds += [(fdiv(e, st[j]), "<", xs[2 + j])]
+                xi.append(fdiv(e, st[j]))
+        nif = k.open_if(conds)
+        if tr:
+            wi = [cin, k_it - g * kg if G > 1 else k_it] + r
+        else:
+            wi = [k_it, c_it] + r
+        k.assign(acc, "+=", f"{k.ref(x, [n_it, cin] + xi)} * {k.ref(w, wi)}")
+        k.close(nif + 1)
+        expr = acc
+        if bias is not None:
+            expr = f"{acc} + {k.ref(bias, [k_it])}"
+        if expr != acc:
+            k.assign(k.ref(out, its), "=", expr)
+        k.close(n)
+
+    def _window_acc(self, k, op, kind, its):
+        """The running max or sum of a pooling window (an f32 tmp for a bf16/f16 average),
+        initialised."""
+        out = op.out
+        if kind == "avg" and out.dtype in LOW:
+            acc = k.tref(self.new_tmp(op.name + "_acc", out.shape, "f32", "window sum"), its)
+        else:
+            acc = k.ref(out, its)
+        k.assign(acc, "=", "-inf" if kind == "max" else "0")
+        return acc
+
+    def k_pool(self, k, op):
+        """max / avg pooling over the trailing spatial dims (stride, padding, dilation)."""
+        x, out = op.ins[0], op.out
+        ks, st, pd, dl = (op.attrs[a] for a in ("kernel", "stride", "padding", "dilation"))
+        kind = op.attrs["kind"]
+        nsp = len(ks)
+        lead = len(x.shape) - nsp
+        its = k.iters(len(out.shape))
+        r = k.iters(nsp, "r")
+        n = k.open_for(its, [(0, s) for s in out.shape])
+        acc = self._window_acc(k, op, kind, its)
+        k.open_for(r, [(0, s) for s in ks])
+        conds, xi = [], []
+        for j in range(nsp):
+            e = its[lead + j] * st[j] + r[j] * dl[j] - pd[j]
+            if pd[j] or op.attrs.get("ceil_mode"):
+                conds += [(e, ">=", 0), (e, "<", x.shape[lead + j])]
+            xi.append(e)
+        nif = k.open_if(conds)
+        k.assign(acc, "max=" if kind == "max" else "+=", k.ref(x, list(its[:lead]) + xi))
+        k.close(nif + 1)
+        if kind == "avg":
+            div = op.attrs.get("divisor_override")
+            if div:
+                d = flit(div)
+            elif op.attrs.get("count_include_pad", True) and not op.attrs.get("ceil_mode"):
+                d = flit(math.prod(ks))
+            else:
+                parts = []
+                for j in range(nsp):
+                    lo = its[lead + j] * st[j] - pd[j]
+                    hi_pad = lo + ks[j]
+                    if op.attrs.get("count_include_pad", True):
+                        parts.append(f"(min({pr(hi_pad)}, {pr(x.shape[lead + j] + pd[j])}) - ({pr(lo)}))")
+                    else:
+                        parts.append(f"(min({pr(hi_pad)}, {pr(x.shape[lead + j])}) - max({pr(lo)}, 0))")
+                d = " * ".join(parts)
+            k.assign(k.ref(out, its), "=", f"{acc} / ({d})")
+        k.close(n)
+
+    def k_adaptive_pool(self, k, op):
+        """Adaptive avg/max pooling: window [floor(o*H/OH), ceil((o+1)*H/OH))."""
+        x, out, kind = op.ins[0], op.out, op.attrs["kind"]
+        nsp = op.attrs["nsp"]
+        lead = len(x.shape) - nsp
+        its = k.iters(len(out.shape))
+        r = k.iters(nsp, "r")
+        n = k.open_for(its, [(0, s) for s in out.shape])
+        bounds, cnt = [], []
+        for j in range(nsp):
+            H, OH = x.shape[lead + j], out.shape[lead + j]
+            o = its[lead + j]
+            lo, hi = fdiv(o * H, OH), cdiv((o + 1) * H, OH)
+            if sympy.sympify(OH) == 1:
+                lo, hi = sympy.Integer(0), H
+            bounds.append((lo, hi))
+            cnt.append(f"({pr(hi)} - ({pr(lo)}))")
+        acc = self._window_acc(k, op, kind, its)
+        k.open_for(r, bounds)
+        k.assign(acc, "max=" if kind == "max" else "+=", k.ref(x, list(its[:lead]) + r))
+        k.close()
+        if kind == "avg":
+            k.assign(k.ref(out, its), "=", f"{acc} / ({' * '.join(cnt)})")
+        k.close(n)
+
+    def k_cat(self, k, op):
+        """cat: one copy loop per operand, each at its offset along dim."""
+        out, d = op.out, op.attrs["dim"]
+        off = sympy.Integer(0)
+        for x in op.ins:
+            its = k.iters(len(x.shape))
+            n = k.open_for(its, [(0, s) for s in x.shape])
+            oi = list(its)
+            oi[d] = its[d] + off
+            k.assign(k.ref(out, oi), "=", k.ref(x, its))
+            k.close(n)
+            off = off + x.shape[d]
+
+    def k_pad(self, k, op):
+        """constant pad: out = x inside, the value outside."""
+        x, out, pads, value = op.ins[0], op.out, op.attrs["pads"], op.attrs.get("value", 0.0)
+        its, n = self.full_loops(k, out.shape)
+        nd = len(pads) // 2
+        r = len(out.shape)
+        xi, conds = list(its), []
+        for j in range(nd):
+            dim = r - 1 - j
+            lo = pads[2 * j]
+            e = its[dim] - lo
+            xi[dim] = e
+            conds += [(e, ">=", 0), (e, "<", x.shape[dim])]
+        nif = k.open_if(conds)
+        k.assign(k.ref(out, its), "=", k.ref(x, xi))
+        if nif:
+            k.depth -= 1
+            k.line("} else {")
+            k.depth += 1
+            k.assign(k.ref(out, its), "=", flit(value))
+            k.close()
+        k.close(n)
+
+    def k_cumsum(self, k, op):
+        """cumsum (cumprod) along dim as a scan: out[.., 0] = x[.., 0];
+        out[.., j] = out[.., j-1] + x[.., j] (or *)."""
+        x, out, d = op.ins[0], op.out, op.attrs["dim"]
+        its = k.iters(len(x.shape))
+        outer = [its[j] for j in range(len(x.shape)) if j != d]
+        n = k.open_for(outer, [(0, x.shape[j]) for j in range(len(x.shape)) if j != d])
+        z = list(its)
+        z[d] = sympy.Integer(0)
+        low = out.dtype in LOW
+        if low:
+            acc_t = self.new_tmp(op.name + "_acc", [x.shape[j] for j in range(len(x.shape)) if j != d],
+                                 "f32", "running sum")
+            acc = k.tref(acc_t, outer)
+            k.assign(acc, "=", k.ref(x, z))
+            k.assign(k.ref(out, z), "=", acc)
+        else:
+            k.assign(k.ref(out, z), "=", k.ref(x, z))
+        k.open_for([its[d]], [(1, x.shape[d])])
+        sign = "*" if op.attrs.get("prod") else "+"
+        if low:
+            k.assign(acc, sign + "=", k.ref(x, its))
+            k.assign(k.ref(out, its), "=", acc)
+        else:
+            p = list(its)
+            p[d] = its[d] - 1
+            k.assign(k.ref(out, its), "=", f"{k.ref(out, p)} {sign} {k.ref(x, its)}")
+        k.close()
+        k.close(n)
+
+    def k_sdpa(self, k, op):
+        """scaled_dot_product_attention as one kernel (a flash / efficient / math backend):
+        scores, softmax and the weighted sum of v; the score rows are f32 tmps of the kernel."""
+        q, kk, v, out = op.ins[0], op.ins[1], op.ins[2], op.out
+        mask, causal, scale = op.attrs.get("mask"), op.attrs.get("causal"), op.attrs["scale"]
+        L, S, E, Ev = q.shape[-2], kk.shape[-2], q.shape[-1], v.shape[-1]
+        nb = len(out.shape) - 2
+        its = k.iters(nb + 2)
+        bat, i, e_out = its[:nb], its[nb], its[nb + 1]
+        (j,) = k.iters(1, "j")
+        (d,) = k.iters(1, "d")
+        gq = op.attrs.get("gqa", 1)
+
+        def kv_idx(t, tail):
+            bi = list(bat)
+            if gq > 1 and nb >= 1:
+                bi[-1] = fdiv(bat[-1], gq)
+            return [0 if sympy.sympify(s) == 1 else e for s, e in zip(t.shape[:nb], bi[len(bi) - (len(t.shape) - 2):])] + tail
+        sc_t = self.new_tmp(op.name + "_scores", list(out.shape[:nb]) + [L, S], "f32", "scores (on chip)")
+        m_t = self.new_tmp(op.name + "_max", list(out.shape[:nb]) + [L], "f32", "row max")
+        s_t = self.new_tmp(op.name + "_sum", list(out.shape[:nb]) + [L], "f32", "row sum")
+        n = k.open_for(bat + [i], [(0, s) for s in out.shape[:nb]] + [(0, L)])
+        hi = sympy.Min(i + 1, S) if causal else S   # is_causal: the top-left triangle j <= i
+        sc = k.tref(sc_t, bat + [i, j])
+        m, s = k.tref(m_t, bat + [i]), k.tref(s_t, bat + [i])
+        k.assign(m, "=", "-inf")
+        k.open_for([j], [(0, hi)])
+        k.assign(sc, "=", "0")
+        k.open_for([d], [(0, E)])
+        k.assign(sc, "+=", f"{k.ref(q, bidx_lead(q, bat) + [i, d])} * {k.ref(kk, kv_idx(kk, [j, d]))}")
+        k.close()
+        sv = f"{sc} * {flit(scale)}" if isinstance(scale, (int, float)) and not isinstance(scale, sympy.Basic) \
+            else f"{sc} * rsqrt(1.0 * {_val(scale)})"
+        if mask is not None:
+            mi = bidx(mask, bat + [i, j])
+            if mask.dtype == "bool":
+                sv = f"select({k.ref(mask, mi)}, {sv}, -inf)"
+            else:
+                sv = f"{sv} + {k.ref(mask, mi)}"
+        k.assign(sc, "=", sv)
+        k.assign(m, "max=", sc)
+        k.close()
+        k.assign(s, "=", "0")
+        k.open_for([j], [(0, hi)])
+        k.assign(s, "+=", f"exp({sc} - {m})")
+        k.close()
+        k.open_for([e_out], [(0, Ev)])
+        acc_t = self.new_tmp(op.name + "_acc", out.shape, "f32", "output accumulator")
+        acc = k.tref(acc_t, its)
+        k.assign(acc, "=", "0")
+        k.open_for([j], [(0, hi)])
+        k.assign(acc, "+=", f"exp({sc} - {m}) * {k.ref(v, kv_idx(v, [j, e_out]))}")
+        k.close()
+        k.assign(k.ref(out, its), "=", f"{acc} / {s}")
+        k.close()
+        k.close(n)
+
+
+def _affine(k, v, w, b, idx):
+    """v * w[idx] + b[idx], each factor when present (a norm's affine step)."""
+    if w is not None:
+        v = f"{v} * {k.ref(w, idx)}"
+    if b is not None:
+        v = f"{v} + {k.ref(b, idx)}"
+    return v
+
+
+def bidx_lead(t, bat):
+    nb = len(t.shape) - 2
+    sub = bat[len(bat) - nb:] if nb else []
+    return [0 if sympy.sympify(s) == 1 else e for s, e in zip(t.shape[:nb], sub)]
+
+
+def _val(e):
+    """An integer size as a value expression (params allowed anywhere in values)."""
+    s = pr(e)
+    return s if sympy.sympify(e).is_Atom else "(" + s + ")"

@@ -1,0 +1,82 @@
+"""The frontend-neutral op graph that `solar translate` builds and emits as AIR.
+
+A frontend (torch_frontend.py: a torch.export graph; a JAX frontend: a jaxpr) produces a Graph:
+
+  * Tensor: a buffer that AIR declares (name, shape, dtype, role in/out/tmp).  Shapes are
+    lists of sympy expressions in *size symbols* (sizes.Sizes), named after the module-level
+    constants they came from (`batch_size`, `dim`) or plain integers.
+  * Value: what an op reads or writes.  Either a Tensor seen through the identity, or a view
+    of another Value through an index map (a function from the view's index expressions to
+    the base's).  Views, reshapes, permutes, expands, slices ... are Values, never ops: they
+    cost nothing, as in eager PyTorch.
+  * Op: one kernel of eager PyTorch: its kind ('matmul', 'pointwise', 'softmax', ...), the
+    Values it reads (or Python scalars), the Value it writes, attributes, the module path and
+    the source line of the Python call.
+
+emit_air.py turns a Graph into AIR text; nothing in it knows about PyTorch.
+"""
+import sympy
+
+
+class TranslateError(Exception):
+    """An error the user sees as `FILE:LINE: error: MESSAGE` (line may be None), exit 1."""
+
+    def __init__(self, message, line=None, status=1):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.status = status
+
+
+class Tensor:
+    def __init__(self, name, shape, dtype, role):
+        self.name, self.shape, self.dtype, self.role = name, list(shape), dtype, role
+        self.comment = ""
+
+
+class Value:
+    """A Tensor through an index map.  base is a Value (a view of it) or None (then tensor is
+    the storage, read through `fn` when set).  inv, when set, maps base indices back to view
+    indices: the view is invertible (reshape, permute, unsqueeze of size 1) and an op that
+    produced the base can write through the view instead."""
+
+    def __init__(self, shape, dtype, tensor=None, base=None, fn=None, inv=None):
+        self.shape, self.dtype = list(shape), dtype
+        self.tensor, self.base, self.fn, self.inv = tensor, base, fn, inv
+
+    def index(self, idx):
+        """(Tensor, [index expressions]) for the element idx of this value."""
+        idx = list(idx)
+        if self.base is None:
+            return self.tensor, (self.fn(idx) if self.fn else idx)
+        return self.base.index(self.fn(idx))
+
+    def root(self):
+        v = self
+        while v.base is not None:
+            v = v.base
+        return v
+
+
+class Op:
+    def __init__(self, kind, name, ins, out, attrs=None, path="", line=None, aten=""):
+        self.kind, self.name, self.ins, self.out = kind, name, list(ins), out
+        self.attrs = dict(attrs or {})
+        self.path, self.line, self.aten = path, line, aten
+
+
+class Graph:
+    def __init__(self, sizes):
+        self.sizes = sizes          # sizes.Sizes: the size symbols and their values
+        self.tensors = []           # declaration order: inputs, parameters, outputs, tmps
+        self.ops = []
+        self.source = ""            # the model file, for comments
+        self.notes = []             # lines for the header comment
+
+    def add_tensor(self, t):
+        self.tensors.append(t)
+        return t
+
+
+def sym(name):
+    return sympy.Symbol(name, integer=True, positive=True)

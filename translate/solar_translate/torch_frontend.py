@@ -1,0 +1,455 @@
+"""PyTorch frontend: a Model file -> torch.export graph -> op graph (opgraph.py).
+
+The model is built on the `meta` device (no memory is allocated for weights or activations,
+so a model of tens of GB translates on a small machine), put in eval() mode (the mode in which
+`solar validate`'s harness runs it), and exported with torch.export.export, whose default IR
+keeps the operators as the user called them (linear, conv2d, layer_norm, softmax,
+scaled_dot_product_attention): each is one kernel of eager PyTorch.  Views are index maps.
+
+Sizes: every dimension of an input, parameter or buffer is traced back to the module-level
+integer constants (KernelBench's convention) by building the model once more per constant,
+with that constant doubled, and seeing which dimensions move (builds on `meta` cost
+milliseconds).  The dimensions of intermediate values follow from their operands by each
+operator's shape rule; where no rule applies, a dimension is matched by value to the one
+constant that has it, else it is a literal.
+"""
+import importlib.util
+import math
+import operator
+import os
+import re
+import sys
+import traceback
+
+import sympy
+
+from .opgraph import Graph, Op, Tensor, TranslateError, Value
+from .sizes import Sizes, fdiv, pr
+
+DTYPES = {}
+
+
+def _dtypes(torch):
+    if not DTYPES:
+        DTYPES.update({torch.float32: "f32", torch.float64: "f64", torch.bfloat16: "bf16",
+                       torch.float16: "f16", torch.int64: "i64", torch.int32: "i32",
+                       torch.int8: "i8", torch.uint8: "u8", torch.bool: "bool"})
+        for n, a in (("float8_e4m3fn", "f8e4m3"), ("float8_e5m2", "f8e5m2")):
+            if hasattr(torch, n):
+                DTYPES[getattr(torch, n)] = a
+    return DTYPES
+
+
+# ------------------------------------------------------------------------------------------
+# loading the model file
+
+
+def model_line(exc, path):
+    """The last line of the model file in exc's traceback (or in its text), or None."""
+    line = None
+    real = os.path.realpath(path)
+    for fr in traceback.extract_tb(exc.__traceback__):
+        if os.path.realpath(fr.filename) == real:
+            line = fr.lineno
+    if line is None:
+        for m in re.finditer(r'File "([^"]+)", line (\d+)', str(exc)):
+            if os.path.realpath(m.group(1)) == real:
+                line = int(m.group(2))
+    return line
+
+
+def first_line(exc):
+    s = str(exc).strip().splitlines()
+    s = [x for x in s if x.strip()]
+    return f"{type(exc).__name__}: {s[0].strip()}" if s else type(exc).__name__
+
+
+def load_module(path, defines):
+    try:
+        src = open(path, "rb").read()
+    except OSError as e:
+        raise TranslateError(f"cannot read the model: {e.strerror}", status=2)
+    try:
+        code = compile(src, path, "exec")
+    except SyntaxError as e:
+        raise TranslateError(f"not a Python file: {e.msg}", e.lineno)
+    except ValueError as e:
+        raise TranslateError(f"not a Python file: {e}", 1)
+    name = "_solar_model_" + re.sub(r"\W", "_", os.path.basename(path))
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    d = os.path.dirname(os.path.abspath(path))
+    if d not in sys.path:
+        sys.path.insert(0, d)
+    try:
+        exec(code, mod.__dict__)
+    except Exception as e:  # noqa: BLE001 - any error of the user's file is reported, located
+        raise TranslateError(f"importing the model raised {first_line(e)}", model_line(e, path))
+    if not isinstance(getattr(mod, "Model", None), type):
+        raise TranslateError("no class Model (the file must define class Model(nn.Module), "
+                             "get_inputs() and optionally get_init_inputs())", 1)
+    if not callable(getattr(mod, "get_inputs", None)):
+        raise TranslateError("no function get_inputs() (it returns the inputs of forward())", 1)
+    for k, v in defines.items():
+        setattr(mod, k, v)
+    return mod
+
+
+def int_constants(mod):
+    out = {}
+    for k, v in vars(mod).items():
+        if type(v) is int and v > 1 and not k.startswith("_") and re.fullmatch(r"[A-Za-z_]\w*", k):
+            out[k] = v
+    return out
+
+
+def build(torch, mod, path, device="meta"):
+    """(model, inputs) built on the meta device, model in eval mode."""
+    try:
+        with torch.device(device):
+            init = mod.get_init_inputs() if callable(getattr(mod, "get_init_inputs", None)) else []
+            model = mod.Model(*init)
+            inputs = mod.get_inputs()
+    except Exception as e:  # noqa: BLE001
+        raise TranslateError(f"building the model raised {first_line(e)}", model_line(e, path))
+    if not isinstance(inputs, (list, tuple)):
+        raise TranslateError(f"get_inputs() returned {type(inputs).__name__}, not a list")
+    if not isinstance(model, torch.nn.Module):
+        raise TranslateError("Model(...) is not a torch.nn.Module")
+    model.eval()
+    return model, list(inputs)
+
+
+def leaf_shapes(torch, model, inputs):
+    d = {}
+    for i, x in enumerate(inputs):
+        if isinstance(x, torch.Tensor):
+            d[("in", i)] = tuple(x.shape)
+    for n, p in model.named_parameters():
+        d[("p", n)] = tuple(p.shape)
+    for n, b in model.named_buffers():
+        d[("p", n)] = tuple(b.shape)
+    return d
+
+
+def leaf_sizes(torch, mod, path, base, sizes):
+    """For each leaf dimension: a sympy expression of the module constants (perturbation)."""
+    consts = int_constants(mod)
+    moved = {}
+    for c, v in consts.items():
+        setattr(mod, c, 2 * v)
+        try:
+            m2, i2 = build(torch, mod, path)
+            moved[c] = leaf_shapes(torch, m2, i2)
+        except TranslateError:
+            moved[c] = None
+        finally:
+            setattr(mod, c, v)
+    exprs = {}
+    for key, shape in base.items():
+        out = []
+        for j, x in enumerate(shape):
+            deps = {}
+            for c, sh in moved.items():
+                if sh is None:
+                    continue
+                y = sh.get(key)
+                if y is None or len(y) != len(shape):
+                    continue
+                if y[j] != x:
+                    deps[c] = y[j]
+            out.append(_fit(x, deps, consts, sizes))
+        exprs[key] = out
+    return exprs
+
+
+def _fit(x, deps, consts, sizes):
+    if x == 1:
+        return sympy.Integer(1)
+    if len(deps) == 1:
+        (c, y), = deps.items()
+        v = consts[c]
+        s = sizes.add(c, v)
+        if x == v:
+            return s
+        if y == 2 * x and x % v == 0:
+            return (x // v) * s
+        if y == 2 * x and v % x == 0:
+            return fdiv(s, v // x)
+        if y - x == v:
+            return s + (x - v)
+    if len(deps) == 2:
+        (c1, y1), (c2, y2) = deps.items()
+        v1, v2 = consts[c1], consts[c2]
+        if x == v1 * v2:
+            return sizes.add(c1, v1) * sizes.add(c2, v2)
+        for (a, va), (b, vb) in (((c1, v1), (c2, v2)), ((c2, v2), (c1, v1))):
+            if vb and x == va // vb and va % vb == 0:
+                return fdiv(sizes.add(a, va), sizes.add(b, vb))
+    if len(deps) == 3:
+        import itertools
+        for (a, b, c) in itertools.permutations(deps):
+            va, vb, vc = consts[a], consts[b], consts[c]
+            if (va * vb) % vc == 0 and x == va * vb // vc:
+                return fdiv(sizes.add(a, va) * sizes.add(b, vb), sizes.add(c, vc))
+    return sympy.Integer(x)
+
+
+# ------------------------------------------------------------------------------------------
+# the graph
+
+
+class Frontend:
+    def __init__(self, torch, path, mod, model, inputs, sizes, leaf_exprs):
+        self.torch, self.path, self.mod = torch, path, mod
+        self.model, self.inputs, self.sizes = model, inputs, sizes
+        self.leaf = leaf_exprs
+        self.g = Graph(sizes)
+        self.g.source = os.path.basename(path)
+        self.env = {}
+        self.knames = {}
+        self.tnames = set()
+        self.dt = _dtypes(torch)
+        self.matmul_tf32 = bool(torch.backends.cuda.matmul.allow_tf32)
+        self.cudnn_tf32 = bool(torch.backends.cudnn.allow_tf32)
+        try:
+            self.lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+        except OSError:
+            self.lines = []
+
+    # -- naming and location ---------------------------------------------------------------
+    def where(self, node):
+        st = node.meta.get("stack_trace") or ""
+        line = None
+        real = os.path.realpath(self.path)
+        for m in re.finditer(r'File "([^"]+)", line (\d+)', st):
+            if os.path.realpath(m.group(1)) == real:
+                line = int(m.group(2))
+        stack = node.meta.get("nn_module_stack") or {}
+        path = ""
+        if stack:
+            v = list(stack.values())[-1]
+            path = v[0] if isinstance(v, tuple) else str(v)
+        return line, path
+
+    def err(self, node, msg, why=""):
+        """`MESSAGE (used by module.path)[: WHY]` at the node's source line."""
+        line, path = self.where(node)
+        return TranslateError(f"{msg} (used by {path or 'Model'})" + (f": {why}" if why else ""), line)
+
+    def kname(self, path, op):
+        from .emit_air import KEYWORDS
+        base = re.sub(r"\W", "_", (path + "." if path else "") + op).strip("_") or "k"
+        if base[0].isdigit() or base in KEYWORDS:
+            base = "k_" + base
+        n = self.knames.get(base, 0) + 1
+        self.knames[base] = n
+        return base if n == 1 else f"{base}_{n}"
+
+    def tname(self, base):
+        base = re.sub(r"\W", "_", base)
+        if not re.match(r"[A-Za-z_]", base):
+            base = "t_" + base
+        name, k = base, 2
+        from .emit_air import KEYWORDS
+        while name in self.tnames or name in KEYWORDS or name in self.sizes.symbols:
+            name, k = f"{base}_{k}", k + 1
+        self.tnames.add(name)
+        return name
+
+    # -- shapes ----------------------------------------------------------------------------
+    def dtype(self, node, val=None):
+        val = node.meta.get("val") if val is None else val
+        dt = self.dt.get(val.dtype)
+        if dt is None:
+            raise self.err(node, f"unsupported dtype {val.dtype}")
+        return dt
+
+    def sym_by_value(self, v, cands=()):
+        if v == 1:
+            return sympy.Integer(1)
+        for c in cands:
+            if self.sizes.value(c) == v:
+                return sympy.sympify(c)
+        names = self.sizes.by_value.get(v, [])
+        if len(names) == 1:
+            return self.sizes.symbols[names[0]]
+        return sympy.Integer(v)
+
+    def generic_shape(self, node, vals):
+        """The output shape: each dim from an operand's dim of the same value, aligned from the
+        right (broadcasting), else any operand dim with that value, else by value."""
+        shape = list(node.meta["val"].shape)
+        r = len(shape)
+        out = []
+        for j, v in enumerate(shape):
+            v = int(v)
+            pick = None
+            if v != 1:
+                for x in vals:
+                    if isinstance(x, Value):
+                        jj = len(x.shape) - (r - j)
+                        if 0 <= jj < len(x.shape) and self.sizes.value(x.shape[jj]) == v:
+                            pick = x.shape[jj]
+                            break
+            if pick is None:
+                cands = [s for x in vals if isinstance(x, Value) for s in x.shape]
+                pick = self.sym_by_value(v, cands)
+            out.append(pick)
+        return out
+
+    def new_out(self, node, shape, op_name, dtype=None):
+        t = Tensor(self.tname(op_name), shape, dtype or self.dtype(node), "tmp")
+        self.g.add_tensor(t)
+        return Value(shape, t.dtype, tensor=t)
+
+    # -- ops -------------------------------------------------------------------------------
+    def add_op(self, node, kind, ins, out, attrs=None, opname=None):
+        line, path = self.where(node)
+        name = opname or self.kname(path, self.short(node))
+        attrs = dict(attrs or {})
+        if line and 0 < line <= len(self.lines):
+            attrs["src"] = self.lines[line - 1].strip()
+        op = Op(kind, name, ins, out, attrs, path, line, aten=self.aten(node))
+        self.g.ops.append(op)
+        return op
+
+    def short(self, node):
+        t = node.target
+        if hasattr(t, "_overloadpacket"):
+            return t._overloadpacket.__name__.rstrip("_") or "op"
+        return getattr(t, "__name__", "op")
+
+    def aten(self, node):
+        t = node.target
+        return f"aten.{t._overloadpacket.__name__}.{t._overloadname}" if hasattr(t, "_overloadpacket") else str(t)
+
+    def run(self, ep):
+        from . import torch_ops
+        sig = ep.graph_signature
+        specs = {s.arg.name: s for s in sig.input_specs}
+        ph = [n for n in ep.graph.nodes if n.op == "placeholder"]
+        user_i = 0
+        decl_user, decl_params = [], []
+        for n in ph:
+            spec = specs.get(n.name)
+            kind = spec.kind.name if spec is not None else "USER_INPUT"
+            val = n.meta.get("val")
+            if kind == "USER_INPUT":
+                if not isinstance(val, self.torch.Tensor):
+                    raise TranslateError(f"forward() argument '{n.name}' is not a tensor "
+                                         f"({type(val).__name__}); only tensor inputs are supported")
+                shape = self.leaf.get(("in", user_i)) or [sympy.Integer(int(s)) for s in val.shape]
+                user_i += 1
+                t = Tensor(self.tname(n.name), shape, self.dtype(n), "in")
+                decl_user.append(t)
+            elif kind in ("PARAMETER", "BUFFER"):
+                shape = self.leaf.get(("p", spec.target)) or [sympy.Integer(int(s)) for s in val.shape]
+                t = Tensor(spec.target.replace(".", "_"), shape, self.dtype(n), "in")
+                self.tnames.add(t.name)
+                decl_params.append(t)
+            else:
+                c = ep.constants.get(spec.target) if spec is not None else None
+                if isinstance(c, self.torch.Tensor) and c.numel() == 1 and c.device.type != "meta":
+                    self.env[n] = c.item()       # a scalar tensor made in forward(): its value
+                    continue
+                raise TranslateError(f"unsupported graph input '{n.name}' ({kind}: a tensor "
+                                     "constant made in forward(); make it a parameter or buffer)")
+            self.env[n] = Value(t.shape, t.dtype, tensor=t)
+        self.g.tensors.extend(decl_user)
+        self.g.tensors.extend(decl_params)
+        self.user_inputs = set(t.name for t in decl_user)
+        for n in ep.graph.nodes:
+            if n.op == "call_function":
+                self.env[n] = torch_ops.handle(self, n)
+            elif n.op == "output":
+                outs = n.args[0]
+                mutated = [s for s in sig.output_specs if s.kind.name != "USER_OUTPUT"]
+                user = [a for a, s in zip(outs, sig.output_specs) if s.kind.name == "USER_OUTPUT"]
+                if mutated:
+                    self.g.notes.append(f"note: forward() updates {', '.join(str(s.target) for s in mutated)} in place; "
+                                        "the AIR keeps the computed values only")
+                self.outputs(user)
+        # drop parameters and buffers no op reads
+        read = set()
+        for op in self.g.ops:
+            for x in list(op.ins) + [a for a in op.attrs.values() if isinstance(a, Value)]:
+                if isinstance(x, Value):
+                    read.add(x.root().tensor.name)
+            read.add(op.out.root().tensor.name if isinstance(op.out, Value) else None)
+        for t in self.outs:
+            read.add(t.name)
+        self.g.tensors = [t for t in self.g.tensors if t.role != "in" or t.name in read
+                          or t.name in self.user_inputs]
+        # order: inputs, parameters, outputs, then tmps
+        order = {"in": 0, "out": 1, "tmp": 2}
+        outs = {t.name: k for k, t in enumerate(self.outs)}   # outputs in forward()'s order
+        self.g.tensors.sort(key=lambda t: (order[t.role], outs.get(t.name, 0)))
+        return self.g
+
+    def outputs(self, user):
+        """Binds the forward outputs to `out` tensors: a tmp becomes the out tensor; a view of
+        one (reshape, permute) is inverted so that its producer writes the out tensor."""
+        self.outs = []
+        seen = set()
+        for k, a in enumerate(user):
+            v = self.env.get(a) if hasattr(a, "op") else None
+            if not isinstance(v, Value):
+                raise TranslateError(f"forward() output {k} is not a tensor")
+            root = v.root()
+            chain, x, ok = [], v, True
+            while x.base is not None:
+                if x.inv is None:
+                    ok = False
+                chain.append(x)
+                x = x.base
+            rt = root.tensor
+            if rt.role == "tmp" and ok and rt.name not in seen and root.fn is None:
+                if not chain:
+                    rt.role = "out"
+                    seen.add(rt.name)
+                    self.outs.append(rt)
+                    continue
+                # out tensor of the view's shape; the root writes through the inverse maps
+                t = Tensor(rt.name, v.shape, rt.dtype, "out")
+                invs = [c.inv for c in chain]          # each: base idx -> view idx
+
+                def inv_all(idx, invs=invs[::-1]):
+                    for f in invs:
+                        idx = f(idx)
+                    return idx
+                self.g.tensors.remove(rt)
+                self.g.add_tensor(t)
+                root.tensor, root.fn = t, inv_all
+                seen.add(rt.name)
+                self.outs.append(t)
+                continue
+            # anything else is copied into a fresh out tensor (eager returns it without a kernel;
+            # the copy is noted)
+            t = Tensor(self.tname(f"out{k}"), v.shape, v.dtype, "out")
+            self.g.add_tensor(t)
+            ov = Value(v.shape, v.dtype, tensor=t)
+            self.g.ops.append(Op("pointwise", self.kname("", f"output{k}_copy"), [v], ov,
+                                 {"f": lambda a, i: a[0]}, aten="copy of an output view"))
+            self.g.notes.append(f"note: output {k} is a view of an input or a non-invertible view; "
+                                "it is copied (a kernel eager PyTorch does not run)")
+            self.outs.append(t)
+
+
+def translate_module(torch, path, mod):
+    """The op graph of the model file's forward pass."""
+    model, inputs = build(torch, mod, path)
+    base = leaf_shapes(torch, model, inputs)
+    sizes = Sizes()
+    exprs = leaf_sizes(torch, mod, path, base, sizes)
+    # user inputs: tensors only
+    try:
+        ep = torch.export.export(model, tuple(inputs))
+    except Exception as e:  # noqa: BLE001
+        msg = first_line(e)
+        if "data-dependent" in str(e) or "GuardOnDataDependent" in type(e).__name__:
+            msg = "data-dependent control flow or shape: torch.export cannot trace it: " + msg
+        raise TranslateError(f"torch.export failed: {msg}", model_line(e, path))
+    fe = Frontend(torch, path, mod, model, inputs, sizes, exprs)
+    return fe.run(ep), fe

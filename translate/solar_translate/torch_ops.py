@@ -1,0 +1,1076 @@
+"""The ATen operators `solar translate` understands, and how each maps onto the op graph.
+
+handle(fe, node) returns what the node's result is in the op graph: a Value (a kernel's output,
+or a view: an index map over another Value), a list of them (split, chunk, unbind), or a
+Python scalar.  The table in docs/translate.md lists every operator here.
+"""
+import math
+import operator
+
+import sympy
+
+from .emit_air import flit
+from .opgraph import TranslateError, Value
+from .sizes import cdiv, fdiv, pr
+
+# --------------------------------------------------------------------------------------------
+# pointwise operators: name -> f(args, iters) building the AIR value expression
+
+
+def _clamp(a, lo, hi):
+    if lo is not None:
+        a = f"max({a}, {lo})"
+    if hi is not None:
+        a = f"min({a}, {hi})"
+    return a
+
+
+def _gelu(a, approximate="none"):
+    if approximate == "tanh":
+        return f"0.5 * {a} * (1.0 + tanh(0.7978845608028654 * ({a} + 0.044715 * {a} * {a} * {a})))"
+    return f"0.5 * {a} * (1.0 + erf({a} * 0.7071067811865476))"
+
+
+def _s(x):
+    return flit(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+UNARY = {
+    "relu": lambda a: f"max({a}, 0.0)",
+    "sigmoid": lambda a: f"sigmoid({a})",
+    "tanh": lambda a: f"tanh({a})",
+    "exp": lambda a: f"exp({a})",
+    "log": lambda a: f"log({a})",
+    "sqrt": lambda a: f"sqrt({a})",
+    "rsqrt": lambda a: f"rsqrt({a})",
+    "abs": lambda a: f"abs({a})",
+    "erf": lambda a: f"erf({a})",
+    "sin": lambda a: f"sin({a})",
+    "cos": lambda a: f"cos({a})",
+    "neg": lambda a: f"-({a})",
+    "reciprocal": lambda a: f"1.0 / ({a})",
+    "square": lambda a: f"({a}) * ({a})",
+    "log1p": lambda a: f"log(1.0 + {a})",
+    "expm1": lambda a: f"exp({a}) - 1.0",
+    "log2": lambda a: f"log({a}) * 1.4426950408889634",
+    "log10": lambda a: f"log({a}) * 0.4342944819032518",
+    "exp2": lambda a: f"pow(2.0, {a})",
+    "silu": lambda a: f"{a} * sigmoid({a})",
+    "mish": lambda a: f"{a} * tanh(select({a} > 20.0, {a}, log(1.0 + exp({a}))))",
+    "hardsigmoid": lambda a: f"min(max({a} + 3.0, 0.0), 6.0) / 6.0",
+    "hardswish": lambda a: f"{a} * min(max({a} + 3.0, 0.0), 6.0) / 6.0",
+    "relu6": lambda a: f"min(max({a}, 0.0), 6.0)",
+    "softsign": lambda a: f"{a} / (1.0 + abs({a}))",
+    "tanhshrink": lambda a: f"{a} - tanh({a})",
+    "sign": lambda a: f"select({a} > 0, 1.0, select({a} < 0, -1.0, 0.0))",
+    "floor": lambda a: f"{a} // 1.0",
+    "ceil": lambda a: f"-((-({a})) // 1.0)",
+    "logical_not": lambda a: f"not ({a} != 0)",
+    "bitwise_not": lambda a: f"not ({a} != 0)",
+    "isnan": lambda a: f"{a} != {a}",
+    "log_sigmoid": lambda a: f"min({a}, 0.0) - log(1.0 + exp(-abs({a})))",
+    "round": lambda a: (f"select(({a} + 0.5) // 1.0 - {a} == 0.5 and (({a} + 0.5) // 1.0) % 2.0 != 0.0, "
+                        f"({a} + 0.5) // 1.0 - 1.0, ({a} + 0.5) // 1.0)"),
+    "trunc": lambda a: f"select({a} >= 0.0, {a} // 1.0, -((-({a})) // 1.0))",
+    "selu": lambda a: f"select({a} > 0.0, 1.0507009873554805 * {a}, 1.7580993408473766 * (exp({a}) - 1.0))",
+    "sinh": lambda a: f"(exp({a}) - exp(-({a}))) * 0.5",
+    "cosh": lambda a: f"(exp({a}) + exp(-({a}))) * 0.5",
+}
+
+BINARY = {
+    "mul": lambda a, b: f"{a} * {b}",
+    "maximum": lambda a, b: f"max({a}, {b})",
+    "minimum": lambda a, b: f"min({a}, {b})",
+    "fmax": lambda a, b: f"max({a}, {b})",
+    "fmin": lambda a, b: f"min({a}, {b})",
+    "pow": lambda a, b: f"pow({a}, {b})",
+    "eq": lambda a, b: f"{a} == {b}",
+    "ne": lambda a, b: f"{a} != {b}",
+    "lt": lambda a, b: f"{a} < {b}",
+    "le": lambda a, b: f"{a} <= {b}",
+    "gt": lambda a, b: f"{a} > {b}",
+    "ge": lambda a, b: f"{a} >= {b}",
+    "logical_and": lambda a, b: f"({a} != 0) and ({b} != 0)",
+    "logical_or": lambda a, b: f"({a} != 0) or ({b} != 0)",
+    "bitwise_and": lambda a, b: f"({a} != 0) and ({b} != 0)",
+    "bitwise_or": lambda a, b: f"({a} != 0) or ({b} != 0)",
+    "remainder": lambda a, b: f"{a} % {b}",
+    "__and__": lambda a, b: f"({a} != 0) and ({b} != 0)",
+    "__or__": lambda a, b: f"({a} != 0) or ({b} != 0)",
+    "xlogy": lambda a, b: f"select({a} == 0, 0.0, {a} * log({b}))",
+}
+
+
+def pointwise_f(fe, node, name):
+    """(operands, f) for a pointwise node, or None when name is not pointwise."""
+    a = list(node.args)
+    kw = dict(node.kwargs)
+    if name in UNARY:
+        return [a[0]], lambda v, i, g=UNARY[name]: g(v[0])
+    if name in BINARY:
+        return [a[0], a[1]], lambda v, i, g=BINARY[name]: g(v[0], v[1])
+    if name in ("add", "sub", "rsub"):
+        alpha = kw.get("alpha", a[2] if len(a) > 2 else 1)
+        sgn = "+" if name == "add" else "-"
+        if name == "rsub":
+            return [a[1], a[0]], lambda v, i: f"{v[0]} - " + (f"{v[1]}" if alpha == 1 else f"{flit(alpha)} * {v[1]}")
+        return [a[0], a[1]], lambda v, i: f"{v[0]} {sgn} " + (f"{v[1]}" if alpha == 1 else f"{flit(alpha)} * {v[1]}")
+    if name == "div":
+        mode = kw.get("rounding_mode", a[2] if len(a) > 2 else None)
+        if mode == "floor":
+            return [a[0], a[1]], lambda v, i: f"{v[0]} // {v[1]}"
+        if mode == "trunc":
+            return [a[0], a[1]], lambda v, i: (f"select({v[0]} / {v[1]} >= 0, ({v[0]} / {v[1]}) // 1.0, "
+                                               f"-((-({v[0]} / {v[1]})) // 1.0))")
+        return [a[0], a[1]], lambda v, i: f"{v[0]} / {v[1]}"
+    if name == "gelu":
+        ap = kw.get("approximate", a[1] if len(a) > 1 else "none")
+        return [a[0]], lambda v, i: _gelu(v[0], ap)
+    if name == "leaky_relu":
+        s = kw.get("negative_slope", a[1] if len(a) > 1 else 0.01)
+        return [a[0]], lambda v, i: f"select({v[0]} > 0.0, {v[0]}, {v[0]} * {flit(s)})"
+    if name == "elu":
+        al = a[1] if len(a) > 1 else kw.get("alpha", 1.0)
+        sc = a[2] if len(a) > 2 else kw.get("scale", 1.0)
+        isc = a[3] if len(a) > 3 else kw.get("input_scale", 1.0)
+        return [a[0]], lambda v, i: (f"select({v[0]} > 0.0, {v[0]} * {flit(sc)}, (exp({v[0]} * {flit(isc)}) - 1.0)"
+                                     f" * {flit(al * sc)})")
+    if name == "celu":
+        al = a[1] if len(a) > 1 else kw.get("alpha", 1.0)
+        return [a[0]], lambda v, i: f"select({v[0]} > 0.0, {v[0]}, (exp({v[0]} / {flit(al)}) - 1.0) * {flit(al)})"
+    if name == "hardtanh":
+        lo = a[1] if len(a) > 1 else kw.get("min_val", -1.0)
+        hi = a[2] if len(a) > 2 else kw.get("max_val", 1.0)
+        return [a[0]], lambda v, i: _clamp(v[0], flit(lo), flit(hi))
+    if name == "softplus":
+        beta = a[1] if len(a) > 1 else kw.get("beta", 1.0)
+        th = a[2] if len(a) > 2 else kw.get("threshold", 20.0)
+        return [a[0]], lambda v, i: (f"select({v[0]} * {flit(beta)} > {flit(th)}, {v[0]}, "
+                                     f"log(1.0 + exp({v[0]} * {flit(beta)})) / {flit(beta)})")
+    if name == "threshold":
+        return [a[0]], lambda v, i: f"select({v[0]} > {flit(a[1])}, {v[0]}, {flit(a[2])})"
+    if name in ("clamp", "clip"):
+        lo = a[1] if len(a) > 1 else kw.get("min")
+        hi = a[2] if len(a) > 2 else kw.get("max")
+        ops = [a[0]] + [x for x in (lo, hi) if x is not None and hasattr(x, "op")]
+        def f(v, i, lo=lo, hi=hi):
+            k = 1
+            los = his = None
+            if lo is not None:
+                los = v[k] if hasattr(lo, "op") else flit(lo)
+                k += hasattr(lo, "op")
+            if hi is not None:
+                his = v[k] if hasattr(hi, "op") else flit(hi)
+            return _clamp(v[0], los, his)
+        return ops, f
+    if name == "clamp_min":
+        return [a[0], a[1]], lambda v, i: f"max({v[0]}, {v[1]})"
+    if name == "clamp_max":
+        return [a[0], a[1]], lambda v, i: f"min({v[0]}, {v[1]})"
+    if name == "where":
+        if len(a) == 1:
+            return None
+        return [a[0], a[1], a[2]], lambda v, i: f"select({v[0]}, {v[1]}, {v[2]})"
+    if name == "masked_fill":
+        return [a[0], a[1], a[2]], lambda v, i: f"select({v[1]}, {v[2]}, {v[0]})"
+    if name == "addcmul":
+        val = kw.get("value", a[3] if len(a) > 3 else 1)
+        return [a[0], a[1], a[2]], lambda v, i: f"{v[0]} + {flit(val)} * {v[1]} * {v[2]}"
+    if name == "addcdiv":
+        val = kw.get("value", a[3] if len(a) > 3 else 1)
+        return [a[0], a[1], a[2]], lambda v, i: f"{v[0]} + {flit(val)} * {v[1]} / {v[2]}"
+    if name == "lerp":
+        return [a[0], a[1], a[2]], lambda v, i: f"{v[0]} + {v[2]} * ({v[1]} - {v[0]})"
+    if name in ("triu", "tril"):
+        d = a[1] if len(a) > 1 else kw.get("diagonal", 0)
+        cmp = ">=" if name == "triu" else "<="
+        return [a[0]], lambda v, i: f"select({pr(i[-1] - i[-2])} {cmp} {d}, {v[0]}, 0.0)"
+    if name in ("fill", "zero"):
+        val = 0.0 if name == "zero" else a[1]
+        return [a[0]] + ([val] if hasattr(val, "op") else []), \
+            (lambda v, i: v[1]) if hasattr(val, "op") else (lambda v, i: flit(val))
+    return None
+
+
+VIEWS = {"view", "_unsafe_view", "reshape", "flatten", "unflatten", "permute", "transpose", "t",
+         "expand", "expand_as", "broadcast_to", "unsqueeze", "squeeze", "slice", "select",
+         "narrow", "alias", "detach", "lift_fresh_copy", "view_as", "contiguous", "dropout",
+         "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "diagonal"}
+IGNORED = {"_assert_tensor_metadata", "_assert_scalar", "sym_size", "sym_constrain_range_for_size",
+           "_assert_async", "_functional_assert_async"}
+
+
+def handle(fe, node):
+    t = node.target
+    if t is operator.getitem:
+        base = fe.env[node.args[0]]
+        if isinstance(base, (list, tuple)):
+            return base[node.args[1]]
+        raise fe.err(node, "unsupported getitem")
+    if not hasattr(t, "_overloadpacket"):
+        raise fe.err(node, f"unsupported operation {t}")
+    pk = t._overloadpacket.__name__
+    inplace = pk.endswith("_") and not pk.startswith("_")
+    name = pk[:-1] if inplace else pk
+    if name in IGNORED:
+        return None
+    val = node.meta.get("val")
+    # scalars computed in the graph (sizes)
+    if not hasattr(val, "shape") and not isinstance(val, (list, tuple)) and val is not None:
+        return val
+    if inplace and name in ("detach", "requires_grad"):
+        return fe.env[node.args[0]]       # no data changes
+    r = _dispatch(fe, node, name, val)
+    if inplace:
+        dst = fe.env[node.args[0]]
+        if not isinstance(r, Op_):
+            raise fe.err(node, f"unsupported in-place operator aten.{pk}")
+        root = dst.root().tensor
+        if root.role == "in":
+            raise fe.err(node, f"in-place update of an input or parameter (aten.{pk}) is not supported")
+        r.op.out = dst
+        fe.g.tensors.remove(r.value.root().tensor)
+        return dst
+    if isinstance(r, Op_):
+        return r.value
+    return r
+
+
+class Op_:
+    def __init__(self, op, value):
+        self.op, self.value = op, value
+
+
+def V(fe, x):
+    """The op-graph value of an FX argument (a node, a scalar or None)."""
+    if hasattr(x, "op"):
+        return fe.env[x]
+    return x
+
+
+def _kernel(fe, node, kind, ins, shape, attrs=None, dtype=None):
+    line, path = fe.where(node)
+    name = fe.kname(path, fe.short(node))
+    out = fe.new_out(node, shape, name, dtype)
+    op = fe.add_op(node, kind, ins, out, attrs, opname=name)
+    return Op_(op, out)
+
+
+def _math(fe, x, conv=False):
+    if x.dtype != "f32":
+        return None
+    return "tf32" if (fe.cudnn_tf32 if conv else fe.matmul_tf32) else "strict"
+
+
+def _nd(d, r):
+    return d + r if d < 0 else d
+
+
+def _dispatch(fe, node, name, val):
+    a = list(node.args)
+    kw = dict(node.kwargs)
+    torch = fe.torch
+    # ---- views --------------------------------------------------------------------------
+    if name in VIEWS:
+        return view(fe, node, name, a, kw, val)
+    if name == "broadcast_tensors":
+        outs = []
+        for xn, vv in zip(a[0], val):
+            x = V(fe, xn)
+            outs.append(expand_view(fe, x, [int(s) for s in vv.shape]))
+        return outs
+    if name in ("split", "split_with_sizes", "chunk", "unbind", "tensor_split"):
+        return splits(fe, node, name, a, kw, val)
+    if name in ("max", "min") and isinstance(val, (tuple, list)):
+        # values and indices: the indices are supported only when unused
+        users = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
+        if users:
+            raise fe.err(node, f"unsupported operator aten.{name}.dim with its indices "
+                         "(argmax/argmin: AIR v1 has no data-dependent indices)")
+        x = V(fe, a[0])
+        dim = _nd(a[1], len(x.shape))
+        keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
+        r = reduce_(fe, node, "amax" if name == "max" else "amin", x, [dim], keep, val[0])
+        return [r.value, None]
+    if name in ("max", "min") and len(a) == 2 and hasattr(a[1], "op"):     # max.other: binary
+        name = "maximum" if name == "max" else "minimum"
+    # ---- pointwise ----------------------------------------------------------------------
+    pf = pointwise_f(fe, node, name)
+    if pf is not None:
+        ops, f = pf
+        vals = [V(fe, x) for x in ops]
+        shape = fe.generic_shape(node, vals)
+        return _kernel(fe, node, "pointwise", vals, shape, {"f": f})
+    if name in ("to", "_to_copy", "type_as", "clone", "copy"):
+        if name == "copy":
+            vals = [V(fe, a[1])]
+        else:
+            vals = [V(fe, a[0])]
+        x = vals[0]
+        if name != "clone" and name != "copy" and fe.dtype(node) == x.dtype:
+            return x
+        return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    # ---- creation -----------------------------------------------------------------------
+    if name in ("zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
+                "empty_like", "new_zeros", "new_ones", "new_full", "new_empty", "scalar_tensor",
+                "empty_strided", "rand", "randn", "rand_like", "randn_like", "randint"):
+        if name.startswith("rand"):
+            raise fe.err(node, f"unsupported operator aten.{name} (random numbers inside forward)")
+        like = V(fe, a[0]) if name.endswith("_like") else None
+        shape = list(like.shape) if like is not None else fe.generic_shape(node, [])
+        if name in ("empty", "empty_like", "new_empty", "empty_strided"):
+            return fe.new_out(node, shape, fe.kname(fe.where(node)[1], name))
+        if name in ("zeros", "zeros_like", "new_zeros"):
+            v = 0.0
+        elif name in ("ones", "ones_like", "new_ones"):
+            v = 1.0
+        elif name == "scalar_tensor":
+            v = a[0]
+        elif name in ("full", "new_full"):
+            v = a[1] if name == "full" else a[2]
+        else:
+            v = a[1]
+        return _kernel(fe, node, "pointwise", [], shape, {"f": lambda vv, i, v=v: flit(v)})
+    if name == "arange":
+        nums = [x for x in a if isinstance(x, (int, float))]
+        start, step = (0, 1) if len(nums) < 2 else (nums[0], nums[2] if len(nums) > 2 else 1)
+        shape = fe.generic_shape(node, [])
+        return _kernel(fe, node, "pointwise", [], shape,
+                       {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
+    # ---- contractions -------------------------------------------------------------------
+    if name in ("mm", "bmm", "matmul", "mv", "dot", "vdot"):
+        x, y = V(fe, a[0]), V(fe, a[1])
+        return matmul(fe, node, x, y, val)
+    if name in ("addmm", "baddbmm", "addmv"):
+        c, x, y = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+        beta = kw.get("beta", 1)
+        alpha = kw.get("alpha", 1)
+        return matmul(fe, node, x, y, val, c=c, alpha=alpha, beta=beta)
+    if name == "linear":
+        x, w = V(fe, a[0]), V(fe, a[1])
+        b = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
+        wt = transpose_view(w, 0, 1) if len(w.shape) == 2 else w
+        return matmul(fe, node, x, wt, val, bias=b)
+    # ---- convolution and pooling --------------------------------------------------------
+    if name in ("conv1d", "conv2d", "conv3d", "convolution", "_convolution", "conv_transpose1d",
+                "conv_transpose2d", "conv_transpose3d"):
+        return conv(fe, node, name, a, kw, val)
+    if name in ("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
+                "max_pool3d_with_indices", "max_pool1d_with_indices", "avg_pool1d", "avg_pool2d",
+                "avg_pool3d"):
+        return pool(fe, node, name, a, kw, val)
+    if name in ("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+                "_adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+                "adaptive_max_pool3d"):
+        x = V(fe, a[0])
+        osz = list(a[1]) if isinstance(a[1], (list, tuple)) else [a[1]]
+        vv = val[0] if isinstance(val, (list, tuple)) else val
+        shape = list(x.shape[:len(x.shape) - len(osz)]) + \
+            [fe.sym_by_value(int(s)) for s in vv.shape[len(x.shape) - len(osz):]]
+        kind = "max" if "max" in name else "avg"
+        r = _kernel(fe, node, "adaptive_pool", [x], shape, {"kind": kind, "nsp": len(osz)},
+                    dtype=fe.dtype(node, vv))
+        if isinstance(val, (list, tuple)):
+            _no_indices(fe, node)
+            return [r.value, None]
+        return r
+    # ---- normalisation, softmax, reductions ---------------------------------------------
+    if name in ("softmax", "_softmax", "log_softmax", "_log_softmax"):
+        x = V(fe, a[0])
+        d = _nd(a[1], len(x.shape))
+        return _kernel(fe, node, "softmax", [x], list(x.shape), {"dim": d, "log": "log" in name})
+    if name in ("layer_norm", "native_layer_norm", "rms_norm"):
+        x = V(fe, a[0])
+        nshape = a[1]
+        rms = name == "rms_norm"
+        w = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
+        b = None
+        if rms:
+            eps = a[3] if len(a) > 3 and a[3] is not None else kw.get("eps")
+            if eps is None:
+                eps = float(torch.finfo(node.meta["val"].dtype).eps)
+        else:
+            b = V(fe, a[3]) if len(a) > 3 and a[3] is not None else None
+            eps = a[4] if len(a) > 4 else kw.get("eps", 1e-5)
+        vv = val[0] if isinstance(val, (list, tuple)) else val
+        r = _kernel(fe, node, "layer_norm", [x], list(x.shape),
+                    {"ndims": len(nshape), "weight": w, "bias": b, "eps": eps, "rms": rms},
+                    dtype=fe.dtype(node, vv))
+        if isinstance(val, (list, tuple)):
+            return [r.value, None, None]
+        return r
+    if name in ("batch_norm", "_native_batch_norm_legit_no_training", "native_batch_norm",
+                "_native_batch_norm_legit"):
+        x = V(fe, a[0])
+        w = V(fe, a[1]) if a[1] is not None else None
+        b = V(fe, a[2]) if a[2] is not None else None
+        rm = V(fe, a[3]) if len(a) > 3 and a[3] is not None else None
+        rv = V(fe, a[4]) if len(a) > 4 and a[4] is not None else None
+        training = a[5] if len(a) > 5 and name != "_native_batch_norm_legit_no_training" else False
+        eps = a[-2] if name in ("batch_norm",) else a[-1]
+        if name == "batch_norm":
+            eps = a[7]
+        vv = val[0] if isinstance(val, (list, tuple)) else val
+        if training or rm is None:
+            # training-mode statistics: per channel over N and the spatial dims
+            r = _kernel(fe, node, "layer_norm", [x], list(x.shape),
+                        {"stats_dims": [0] + list(range(2, len(x.shape))), "weight": w, "bias": b,
+                         "eps": eps, "channel": True}, dtype=fe.dtype(node, vv))
+            r.op.kind = "channel_norm"
+            if training and rm is not None:
+                fe.g.notes.append("note: batch_norm in training mode: the running-statistics "
+                                  "update is not translated")
+        else:
+            r = _kernel(fe, node, "batch_norm", [x], list(x.shape),
+                        {"mean": rm, "var": rv, "weight": w, "bias": b, "eps": eps},
+                        dtype=fe.dtype(node, vv))
+        if isinstance(val, (list, tuple)):
+            return [r.value] + [None] * (len(val) - 1)
+        return r
+    if name in ("group_norm", "native_group_norm"):
+        x = V(fe, a[0])
+        if name == "group_norm":
+            G, w, b, eps = a[1], a[2] if len(a) > 2 else None, a[3] if len(a) > 3 else None, \
+                a[4] if len(a) > 4 else 1e-5
+        else:
+            w, b, G, eps = a[1], a[2], a[6], a[7]
+        w = V(fe, w) if w is not None else None
+        b = V(fe, b) if b is not None else None
+        vv = val[0] if isinstance(val, (list, tuple)) else val
+        r = _kernel(fe, node, "group_norm", [x], list(x.shape),
+                    {"groups": G, "weight": w, "bias": b, "eps": eps}, dtype=fe.dtype(node, vv))
+        if isinstance(val, (list, tuple)):
+            return [r.value, None, None]
+        return r
+    if name == "instance_norm":
+        x = V(fe, a[0])
+        w = V(fe, a[1]) if a[1] is not None else None
+        b = V(fe, a[2]) if a[2] is not None else None
+        use_stats = a[5]
+        if not use_stats:
+            raise fe.err(node, "unsupported operator aten.instance_norm with running statistics")
+        C = fe.sizes.value(x.shape[1])
+        return _kernel(fe, node, "group_norm", [x], list(x.shape),
+                       {"groups": C, "weight": w, "bias": b, "eps": a[7]})
+    if name in ("sum", "mean", "amax", "amin", "prod", "var", "std", "max", "min", "norm",
+                "linalg_vector_norm", "nansum", "logsumexp"):
+        return reduction(fe, node, name, a, kw, val)
+    if name == "flip":
+        x = V(fe, a[0])
+        dims = {_nd(d, len(x.shape)) for d in a[1]}
+        fl = Value(list(x.shape), x.dtype, base=x,
+                   fn=lambda idx: [x.shape[j] - 1 - e if j in dims else e for j, e in enumerate(idx)])
+        return _kernel(fe, node, "pointwise", [fl], list(x.shape), {"f": lambda v, i: v[0]})
+    if name == "diag" and len(V(fe, a[0]).shape) == 1 and (len(a) < 2 or a[1] == 0):
+        x = V(fe, a[0])
+        # out[i, j] = x[j] on the diagonal (x broadcasts along the last dim), else 0
+        return _kernel(fe, node, "pointwise", [x], [x.shape[0], x.shape[0]],
+                       {"f": lambda v, i: f"select({pr(i[0])} == {pr(i[1])}, {v[0]}, 0.0)"})
+    if name in ("cumsum", "cumprod"):
+        x = V(fe, a[0])
+        return _kernel(fe, node, "cumsum", [x], list(x.shape),
+                       {"dim": _nd(a[1], len(x.shape)), "prod": name == "cumprod"})
+    if name in ("cat", "concat", "concatenate", "stack"):
+        xs = [V(fe, x) for x in a[0]]
+        d = a[1] if len(a) > 1 else kw.get("dim", 0)
+        if name == "stack":
+            d = _nd(d, len(xs[0].shape) + 1)
+            xs = [unsqueeze_view(x, d) for x in xs]
+        else:
+            xs = [x for x in xs if not (len(x.shape) == 1 and fe.sizes.value(x.shape[0]) == 0)]
+            d = _nd(d, len(xs[0].shape))
+        shape = list(xs[0].shape)
+        shape[d] = sum((x.shape[d] for x in xs), sympy.Integer(0))
+        return _kernel(fe, node, "cat", xs, shape, {"dim": d})
+    if name in ("pad", "constant_pad_nd"):
+        x = V(fe, a[0])
+        pads = list(a[1])
+        mode = a[2] if name == "pad" and len(a) > 2 else kw.get("mode", "constant")
+        if mode in ("reflect", "replicate", "circular"):
+            return pad_index(fe, node, x, list(a[1]), mode)
+        if mode != "constant":
+            raise fe.err(node, f"unsupported operator aten.pad with mode '{mode}'")
+        value = (a[3] if len(a) > 3 else kw.get("value")) if name == "pad" else (a[2] if len(a) > 2 else 0)
+        if any(p < 0 for p in pads):
+            raise fe.err(node, "unsupported operator aten.pad with negative padding")
+        shape = list(x.shape)
+        r = len(shape)
+        for j in range(len(pads) // 2):
+            shape[r - 1 - j] = shape[r - 1 - j] + pads[2 * j] + pads[2 * j + 1]
+        return _kernel(fe, node, "pad", [x], shape, {"pads": pads, "value": value or 0.0})
+    if name in ("scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
+                "_scaled_dot_product_efficient_attention"):
+        q, k, v = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+        mask = V(fe, a[3]) if len(a) > 3 and a[3] is not None else (V(fe, kw["attn_mask"]) if kw.get("attn_mask") is not None else None)
+        p = a[4] if len(a) > 4 else kw.get("dropout_p", 0.0)
+        causal = a[5] if len(a) > 5 else kw.get("is_causal", False)
+        scale = a[6] if len(a) > 6 else kw.get("scale")
+        gqa = a[7] if len(a) > 7 else kw.get("enable_gqa", False)
+        if p:
+            raise fe.err(node, "unsupported operator aten.scaled_dot_product_attention with dropout")
+        if scale is None:
+            scale = q.shape[-1]          # 1/sqrt(E), written as rsqrt of the size
+        g = 1
+        if gqa and len(q.shape) >= 3:
+            g = fe.sizes.value(q.shape[-3]) // fe.sizes.value(k.shape[-3])
+            if g > 1:
+                fe.sizes.freeze_syms(q.shape[-3])
+        shape = list(q.shape[:-1]) + [v.shape[-1]]
+        return _kernel(fe, node, "sdpa", [q, k, v], shape,
+                       {"mask": mask, "causal": causal, "scale": scale, "gqa": g})
+    if name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+                "binary_cross_entropy", "kl_div", "hinge_embedding_loss"):
+        return loss(fe, node, name, a, kw, val)
+    if name == "cosine_similarity":
+        return cosine(fe, node, a, kw, val)
+    if name in ("embedding", "gather", "index_select", "index", "argmax", "argmin", "sort", "argsort",
+                "topk", "scatter", "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot",
+                "take", "index_put", "nonzero", "masked_select", "unique", "bincount",
+                "embedding_bag", "multinomial", "searchsorted"):
+        raise fe.err(node, f"unsupported operator {fe.aten(node)}",
+                     "it indexes with data, and AIR v1 indices are affine (docs/translate.md)")
+    raise fe.err(node, f"unsupported operator {fe.aten(node)}")
+
+
+def pad_index(fe, node, x, pads, mode):
+    """reflect / replicate / circular padding: a copy through an index map (max and min are
+    affine; circular wraps with %)."""
+    shape = list(x.shape)
+    r = len(shape)
+    nd = len(pads) // 2
+    for j in range(nd):
+        fe.sizes.freeze_syms(shape[r - 1 - j])
+    out_shape = list(shape)
+    for j in range(nd):
+        out_shape[r - 1 - j] = shape[r - 1 - j] + pads[2 * j] + pads[2 * j + 1]
+
+    def fn(idx):
+        idx = list(idx)
+        for j in range(nd):
+            d = r - 1 - j
+            H = shape[d]
+            e = idx[d] - pads[2 * j]
+            if mode == "replicate":
+                idx[d] = sympy.Min(sympy.Max(e, 0), H - 1)
+            elif mode == "circular":
+                idx[d] = sympy.Mod(e + H, H)
+            else:
+                a = sympy.Max(e, -e)
+                idx[d] = (H - 1) - sympy.Max(H - 1 - a, a - (H - 1))
+        return idx
+    v = Value(out_shape, x.dtype, base=x, fn=fn)
+    return _kernel(fe, node, "pointwise", [v], out_shape, {"f": lambda vv, i: vv[0]})
+
+
+def _no_indices(fe, node):
+    users = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
+    if users:
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} with its indices "
+                     "(AIR v1 has no data-dependent indices)")
+
+
+# --------------------------------------------------------------------------------------------
+# views
+
+
+def transpose_view(x, d0, d1):
+    r = len(x.shape)
+    perm = list(range(r))
+    perm[d0], perm[d1] = perm[d1], perm[d0]
+    return permute_view(x, perm)
+
+
+def permute_view(x, perm):
+    shape = [x.shape[p] for p in perm]
+
+    def fn(idx):
+        out = [None] * len(perm)
+        for j, p in enumerate(perm):
+            out[p] = idx[j]
+        return out
+
+    def inv(bidx):
+        return [bidx[p] for p in perm]
+    return Value(shape, x.dtype, base=x, fn=fn, inv=inv)
+
+
+def unsqueeze_view(x, d):
+    shape = list(x.shape)
+    shape.insert(d, sympy.Integer(1))
+    return Value(shape, x.dtype, base=x, fn=lambda idx: idx[:d] + idx[d + 1:],
+                 inv=lambda b: b[:d] + [sympy.Integer(0)] + b[d:])
+
+
+def reshape_view(fe, x, out_vals, node=None):
+    """x seen with the shape out_vals (concrete): the index map groups dims whose products
+    match; a merged dim is split back with // and %, a split one is combined linearly."""
+    ivals = [fe.sizes.value(s) for s in x.shape]
+    ov = [int(v) for v in out_vals]
+    ishape = list(x.shape)
+    groups = []   # (in dims, out dims)
+    i = j = 0
+    while i < len(ivals) or j < len(ov):
+        gi, gj = [], []
+        pi = pj = 1
+        while i < len(ivals) and ivals[i] == 1 and (j >= len(ov) or ov[j] != 1):
+            groups.append(([i], []))
+            i += 1
+        while j < len(ov) and ov[j] == 1 and (i >= len(ivals) or ivals[i] != 1):
+            groups.append(([], [j]))
+            j += 1
+        if i >= len(ivals) and j >= len(ov):
+            break
+        if i < len(ivals):
+            gi.append(i); pi *= ivals[i]; i += 1
+        if j < len(ov):
+            gj.append(j); pj *= ov[j]; j += 1
+        while pi != pj:
+            if pi < pj and i < len(ivals):
+                gi.append(i); pi *= ivals[i]; i += 1
+            elif pj < pi and j < len(ov):
+                gj.append(j); pj *= ov[j]; j += 1
+            else:
+                raise TranslateError("internal error: reshape groups do not match")
+        groups.append((gi, gj))
+    oshape = [sympy.Integer(1)] * len(ov)
+    for gi, gj in groups:
+        if not gj:
+            continue
+        if len(gj) == 1:
+            e = sympy.Integer(1)
+            for d in gi:
+                e = e * ishape[d]
+            oshape[gj[0]] = e
+        elif len(gi) == 1:
+            # a split: take the factors of a product of sizes when they match, else by value
+            fac = sympy.Mul.make_args(sympy.sympify(ishape[gi[0]]))
+            fac = [f for f in fac if not f.is_Number] if len(fac) >= len(gj) else []
+            vals = [ov[d] for d in gj]
+            if len(fac) == len(gj) and [fe.sizes.value(f) for f in fac] == vals:
+                for d, f in zip(gj, fac):
+                    oshape[d] = f
+            else:
+                for d in gj:
+                    oshape[d] = fe.sym_by_value(ov[d])
+                prod = sympy.Integer(1)
+                for d in gj:
+                    prod = prod * oshape[d]
+                if sympy.expand(prod - ishape[gi[0]]) != 0:
+                    fe.sizes.freeze_syms(ishape[gi[0]])
+                    for d in gj:
+                        fe.sizes.freeze_syms(oshape[d])
+        else:
+            for d in gj:
+                oshape[d] = sympy.Integer(ov[d])
+            for d in gi:
+                fe.sizes.freeze_syms(ishape[d])
+
+    fn = _regroup(groups, ishape, oshape, 0, 1)     # view index -> base index
+    inv = _regroup(groups, oshape, ishape, 1, 0)    # base index -> view index
+    return Value(oshape, x.dtype, base=x, fn=fn, inv=inv)
+
+
+def _regroup(groups, to_shape, from_shape, to_side, from_side):
+    """The index map of a reshape: an index of from_shape -> the index of to_shape that has the
+    same row-major position within each group of dims (groups: (base dims, view dims))."""
+    def f(idx):
+        out = [sympy.Integer(0)] * len(to_shape)
+        for g in groups:
+            to_dims, from_dims = g[to_side], g[from_side]
+            if not to_dims:
+                continue
+            lin = sympy.Integer(0)
+            for d in from_dims:
+                lin = lin * from_shape[d] + idx[d]
+            for k, d in enumerate(to_dims):
+                inner = sympy.Integer(1)
+                for d2 in to_dims[k + 1:]:
+                    inner = inner * to_shape[d2]
+                e = lin if inner == 1 else fdiv(lin, inner)
+                if k > 0:
+                    e = sympy.Mod(e, to_shape[d])
+                out[d] = e
+        return out
+    return f
+
+
+def viewable(fe, node, x_node, shape):
+    """Whether eager reshape of x is a view (else it copies)."""
+    torch = fe.torch
+    xv = x_node.meta.get("val")
+    try:
+        e = torch.empty_strided(tuple(xv.shape), tuple(xv.stride()), device="meta")
+        e.view(tuple(int(s) for s in shape))
+        return True
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def is_contiguous(fe, x_node):
+    xv = x_node.meta.get("val")
+    try:
+        return bool(xv.is_contiguous())
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def view(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    if not isinstance(x, Value):
+        return x        # a scalar constant: every view of it is the same number
+    r = len(x.shape)
+    if name in ("alias", "detach", "lift_fresh_copy"):
+        return x
+    if name in ("dropout", "feature_dropout", "alpha_dropout"):
+        train = a[2] if len(a) > 2 else kw.get("train", False)
+        if train and (a[1] if len(a) > 1 else 0):
+            raise fe.err(node, f"unsupported operator aten.{name} in training mode (random)")
+        return x
+    if name == "contiguous":
+        if is_contiguous(fe, node.args[0]):
+            return x
+        return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    if name in ("permute",):
+        perm = [_nd(p, r) for p in a[1]]
+        return permute_view(x, perm)
+    if name in ("transpose", "swapaxes"):
+        return transpose_view(x, _nd(a[1], r), _nd(a[2], r))
+    if name == "t":
+        return transpose_view(x, 0, 1) if r == 2 else x
+    if name == "movedim":
+        src = [a[1]] if isinstance(a[1], int) else list(a[1])
+        dst = [a[2]] if isinstance(a[2], int) else list(a[2])
+        src = [_nd(s, r) for s in src]
+        dst = [_nd(s, r) for s in dst]
+        order = [d for d in range(r) if d not in src]
+        perm = [None] * r
+        for s, d in zip(src, dst):
+            perm[d] = s
+        it = iter(order)
+        perm = [p if p is not None else next(it) for p in perm]
+        return permute_view(x, perm)
+    if name == "unsqueeze":
+        return unsqueeze_view(x, _nd(a[1], r + 1))
+    if name == "squeeze":
+        dims = a[1] if len(a) > 1 else None
+        if dims is None:
+            dims = [d for d in range(r) if fe.sizes.value(x.shape[d]) == 1]
+        elif isinstance(dims, int):
+            dims = [dims]
+        dims = sorted({_nd(d, r) for d in dims if fe.sizes.value(x.shape[_nd(d, r)]) == 1})
+        keep = [d for d in range(r) if d not in dims]
+        shape = [x.shape[d] for d in keep]
+
+        def fn(idx):
+            out = [sympy.Integer(0)] * r
+            for k, d in enumerate(keep):
+                out[d] = idx[k]
+            return out
+        return Value(shape, x.dtype, base=x, fn=fn, inv=lambda b: [b[d] for d in keep])
+    if name in ("view", "_unsafe_view", "reshape", "flatten", "unflatten", "view_as"):
+        shape = list(val.shape)
+        if name == "reshape" and not viewable(fe, node, node.args[0], shape):
+            c = _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+            c.op.aten += " (a copy: the input is not contiguous)"
+            x = c.value
+        return reshape_view(fe, x, shape, node)
+    if name in ("expand", "expand_as", "broadcast_to"):
+        return expand_view(fe, x, [int(s) for s in val.shape])
+    if name in ("slice", "narrow"):
+        d = _nd(a[1] if len(a) > 1 else 0, r)
+        size = fe.sizes.value(x.shape[d])
+        if name == "narrow":
+            start, step = a[2], 1
+            start = start + size if start < 0 else start
+            end = start + a[3]
+        else:
+            start = a[2] if len(a) > 2 and a[2] is not None else 0
+            end = a[3] if len(a) > 3 and a[3] is not None else size
+            step = a[4] if len(a) > 4 else 1
+            start = max(0, start + size if start < 0 else start)
+            end = min(size, end + size if end < 0 else end)
+        n = max(0, -(-(end - start) // step))
+        if start == 0 and step == 1 and n == size:
+            return x
+        fe.sizes.freeze_syms(x.shape[d])
+        shape = list(x.shape)
+        shape[d] = sympy.Integer(n)
+        return Value(shape, x.dtype, base=x,
+                     fn=lambda idx: idx[:d] + [idx[d] * step + start] + idx[d + 1:])
+    if name == "diagonal":
+        off = a[1] if len(a) > 1 else 0
+        d1, d2 = _nd(a[2] if len(a) > 2 else 0, r), _nd(a[3] if len(a) > 3 else 1, r)
+        if off != 0 or r != 2:
+            raise fe.err(node, f"unsupported operator {fe.aten(node)} with an offset or rank > 2")
+        n = min(fe.sizes.value(x.shape[0]), fe.sizes.value(x.shape[1]))
+        sh = x.shape[0] if fe.sizes.value(x.shape[0]) == n else x.shape[1]
+        return Value([sh], x.dtype, base=x, fn=lambda idx: [idx[0], idx[0]])
+    if name == "select":
+        d = _nd(a[1], r)
+        k = a[2]
+        size = fe.sizes.value(x.shape[d])
+        if k < 0:
+            k += size
+            fe.sizes.freeze_syms(x.shape[d])
+        shape = x.shape[:d] + x.shape[d + 1:]
+        return Value(shape, x.dtype, base=x, fn=lambda idx: idx[:d] + [sympy.Integer(k)] + idx[d:])
+    raise fe.err(node, f"unsupported operator {fe.aten(node)}")
+
+
+def expand_view(fe, x, tgt):
+    """x broadcast to the concrete shape tgt: a size-1 (or missing) dim reads index 0."""
+    r = len(x.shape)
+    nr = len(tgt)
+    lead = nr - r
+    shape = []
+    for j in range(nr):
+        jj = j - lead
+        if jj >= 0 and fe.sizes.value(x.shape[jj]) == int(tgt[j]):
+            shape.append(x.shape[jj])
+        else:
+            shape.append(fe.sym_by_value(int(tgt[j])))
+
+    def fn(idx):
+        return [sympy.Integer(0) if fe.sizes.value(x.shape[jj]) == 1 and int(tgt[jj + lead]) != 1
+                else idx[jj + lead] for jj in range(r)]
+    return Value(shape, x.dtype, base=x, fn=fn)
+
+
+def splits(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    r = len(x.shape)
+    d = _nd((a[2] if len(a) > 2 else kw.get("dim", 0)) if name != "unbind" else (a[1] if len(a) > 1 else 0), r)
+    outs = []
+    off = 0
+    if len(val) > 1:
+        fe.sizes.freeze_syms(x.shape[d])
+    for v in val:
+        n = int(v.shape[d]) if name != "unbind" else 1
+        if name == "unbind":
+            k = off
+            outs.append(Value(x.shape[:d] + x.shape[d + 1:], x.dtype, base=x,
+                              fn=lambda idx, k=k: idx[:d] + [sympy.Integer(k)] + idx[d:]))
+        else:
+            shape = list(x.shape)
+            shape[d] = sympy.Integer(n) if len(val) > 1 else x.shape[d]
+            o = off
+            outs.append(Value(shape, x.dtype, base=x,
+                              fn=lambda idx, o=o: idx[:d] + [idx[d] + o] + idx[d + 1:]))
+        off += n
+    return outs
+
+
+# --------------------------------------------------------------------------------------------
+# contractions, convolutions, pooling, reductions
+
+
+def matmul(fe, node, x, y, val, c=None, alpha=1, beta=1, bias=None):
+    ra, rb = len(x.shape), len(y.shape)
+    if ra == 0 or rb == 0:
+        raise fe.err(node, "unsupported operator: matmul of a scalar")
+    # output shape: broadcast batch dims, then m (a rank >= 2), n (b rank >= 2)
+    ba = x.shape[:-2] if ra >= 2 else []
+    bb = y.shape[:-2] if rb >= 2 else []
+    nb = max(len(ba), len(bb))
+    batch = []
+    for j in range(nb):
+        ja, jb = j - (nb - len(ba)), j - (nb - len(bb))
+        sa = ba[ja] if ja >= 0 else sympy.Integer(1)
+        sb = bb[jb] if jb >= 0 else sympy.Integer(1)
+        batch.append(sa if fe.sizes.value(sa) != 1 else sb)
+    shape = batch + ([x.shape[-2]] if ra >= 2 else []) + ([y.shape[-1]] if rb >= 2 else [])
+    attrs = {"c": c, "alpha": alpha, "beta": beta, "bias": bias, "math": _math(fe, x)}
+    return _kernel(fe, node, "matmul", [x, y], shape, attrs)
+
+
+def _ints(v, n, default):
+    if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
+        return [default] * n
+    if isinstance(v, int):
+        return [v] * n
+    v = list(v)
+    return v * n if len(v) == 1 else v
+
+
+def conv(fe, node, name, a, kw, val):
+    x, w = V(fe, a[0]), V(fe, a[1])
+    b = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
+    nsp = len(x.shape) - 2
+    if nsp < 1:
+        raise fe.err(node, "unsupported operator: unbatched convolution (add a batch dimension)")
+    if name in ("convolution", "_convolution"):
+        st, pd, dl, tr, opad, G = a[3], a[4], a[5], a[6], a[7], a[8]
+    elif name.startswith("conv_transpose"):
+        st = a[3] if len(a) > 3 else 1
+        pd = a[4] if len(a) > 4 else 0
+        opad = a[5] if len(a) > 5 else 0
+        G = a[6] if len(a) > 6 else 1
+        dl = a[7] if len(a) > 7 else 1
+        tr = True
+    else:
+        st = a[3] if len(a) > 3 else 1
+        pd = a[4] if len(a) > 4 else 0
+        dl = a[5] if len(a) > 5 else 1
+        G = a[6] if len(a) > 6 else 1
+        tr, opad = False, 0
+    st, dl, opad = _ints(st, nsp, 1), _ints(dl, nsp, 1), _ints(opad, nsp, 0)
+    ks = [fe.sizes.value(s) for s in w.shape[2:]]
+    if isinstance(pd, str):
+        if pd == "valid":
+            pd = [0] * nsp
+        else:  # same: PyTorch pads total d*(k-1), the smaller half first
+            pd = [dl[j] * (ks[j] - 1) // 2 for j in range(nsp)]
+    pd = _ints(pd, nsp, 0)
+    shape = [x.shape[0], (w.shape[1] * G if tr else w.shape[0])]
+    vshape = [int(s) for s in val.shape]
+    for j in range(nsp):
+        H, Kk = x.shape[2 + j], w.shape[2 + j]
+        if tr:
+            e = (H - 1) * st[j] - 2 * pd[j] + dl[j] * (Kk - 1) + opad[j] + 1
+        else:
+            e = fdiv(H + 2 * pd[j] - dl[j] * (Kk - 1) - 1, st[j]) + 1
+        if fe.sizes.value(e) != vshape[2 + j]:
+            e = sympy.Integer(vshape[2 + j])
+            fe.sizes.freeze_syms(H)
+        shape.append(sympy.simplify(e) if not isinstance(e, sympy.Integer) else e)
+    if tr and G > 1:
+        fe.sizes.freeze_syms(w.shape[1])
+    attrs = {"bias": b, "stride": st, "padding": pd, "dilation": dl, "groups": G,
+             "transposed": bool(tr), "math": _math(fe, x, conv=True)}
+    return _kernel(fe, node, "conv", [x, w], shape, attrs)
+
+
+def pool(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    nsp = int(name[name.index("pool") + 4])
+    ks = _ints(a[1], nsp, 1)
+    st = _ints(a[2] if len(a) > 2 else None, nsp, None)
+    st = [s if s is not None else k for s, k in zip(st, ks)]
+    pd = _ints(a[3] if len(a) > 3 else 0, nsp, 0)
+    kind = "max" if "max" in name else "avg"
+    if kind == "max":
+        dl = _ints(a[4] if len(a) > 4 else 1, nsp, 1)
+        ceil = a[5] if len(a) > 5 else False
+        cip, div = True, None
+    else:
+        dl = [1] * nsp
+        ceil = a[4] if len(a) > 4 else False
+        cip = a[5] if len(a) > 5 else True
+        div = a[6] if len(a) > 6 else None
+    vv = val[0] if isinstance(val, (list, tuple)) else val
+    vshape = [int(s) for s in vv.shape]
+    lead = len(x.shape) - nsp
+    shape = list(x.shape[:lead])
+    for j in range(nsp):
+        H = x.shape[lead + j]
+        e = fdiv(H + 2 * pd[j] - dl[j] * (ks[j] - 1) - 1, st[j]) + 1
+        if fe.sizes.value(e) != vshape[lead + j]:
+            e = sympy.Integer(vshape[lead + j])
+            fe.sizes.freeze_syms(H)
+        shape.append(e)
+    attrs = {"kind": kind, "kernel": ks, "stride": st, "padding": pd, "dilation": dl,
+             "ceil_mode": ceil, "count_include_pad": cip, "divisor_override": div}
+    r = _kernel(fe, node, "pool", [x], shape, attrs, dtype=fe.dtype(node, vv))
+    if isinstance(val, (list, tuple)):
+        _no_indices(fe, node)
+        return [r.value, None]
+    return r
+
+
+def reduce_(fe, node, op, x, dims, keep, vv, f=None, ins=None, correction=1, post=None, dtype=None):
+    r = len(x.shape)
+    dims = sorted({_nd(d, r) for d in dims}) if dims else list(range(r))
+    if keep:
+        shape = [sympy.Integer(1) if d in dims else x.shape[d] for d in range(r)]
+    else:
+        shape = [x.shape[d] for d in range(r) if d not in dims]
+    attrs = {"shape": list(x.shape), "dims": dims, "keepdim": keep, "op": op,
+             "correction": correction}
+    if f is not None:
+        attrs["f"] = f
+    if post is not None:
+        attrs["post"] = post
+    return _kernel(fe, node, "reduce", ins or [x], shape, attrs, dtype=dtype or fe.dtype(node, vv))
+
+
+def reduction(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    if name in ("max", "min"):          # the full reduction (no dim): values only
+        return reduce_(fe, node, "amax" if name == "max" else "amin", x, [], False, val)
+    dims = a[1] if len(a) > 1 else kw.get("dim")
+    if name in ("norm", "linalg_vector_norm"):
+        p = a[1] if len(a) > 1 else kw.get("ord", kw.get("p", 2))
+        dims = a[2] if len(a) > 2 else kw.get("dim")
+        keep = a[3] if len(a) > 3 else kw.get("keepdim", False)
+        if p not in (1, 2, 2.0, 1.0):
+            raise fe.err(node, f"unsupported operator {fe.aten(node)} with ord {p}")
+        dims = [dims] if isinstance(dims, int) else (list(dims) if dims else [])
+        if p in (2, 2.0):
+            return reduce_(fe, node, "sum", x, dims, keep, val, f=lambda v, i: f"{v[0]} * {v[0]}",
+                           post=lambda s: f"sqrt({s})")
+        return reduce_(fe, node, "sum", x, dims, keep, val, f=lambda v, i: f"abs({v[0]})")
+    if isinstance(dims, int):
+        dims = [dims]
+    dims = list(dims) if dims else []
+    keep = a[2] if len(a) > 2 and isinstance(a[2], bool) else kw.get("keepdim", False)
+    if name in ("var", "std"):
+        corr = kw.get("correction")
+        if corr is None:
+            unb = a[2] if len(a) > 2 and isinstance(a[2], bool) else kw.get("unbiased", True)
+            corr = 1 if unb else 0
+            keep = a[3] if len(a) > 3 else kw.get("keepdim", False)
+        return reduce_(fe, node, name, x, dims, keep, val, correction=corr)
+    op = {"nansum": "sum"}.get(name, name)
+    return reduce_(fe, node, op, x, dims, keep, val)
+
+
+def loss(fe, node, name, a, kw, val):
+    x, y = V(fe, a[0]), V(fe, a[1])
+    red = a[2] if len(a) > 2 and isinstance(a[2], int) else kw.get("reduction", 1)
+    fs = {
+        "mse_loss": lambda v, i: f"({v[0]} - {v[1]}) * ({v[0]} - {v[1]})",
+        "l1_loss": lambda v, i: f"abs({v[0]} - {v[1]})",
+        "soft_margin_loss": lambda v, i: f"log(1.0 + exp(-({v[1]}) * {v[0]}))",
+        "binary_cross_entropy": lambda v, i: (f"-({v[1]} * max(log({v[0]}), -100.0) + (1.0 - {v[1]}) * "
+                                              f"max(log(1.0 - {v[0]}), -100.0))"),
+    }
+    if name in ("smooth_l1_loss", "huber_loss"):
+        beta = a[3] if len(a) > 3 else kw.get("beta", kw.get("delta", 1.0))
+        if name == "smooth_l1_loss":
+            f = lambda v, i: (f"select(abs({v[0]} - {v[1]}) < {flit(beta)}, 0.5 * ({v[0]} - {v[1]}) * "
+                              f"({v[0]} - {v[1]}) / {flit(beta)}, abs({v[0]} - {v[1]}) - {flit(0.5 * beta)})")
+        else:
+            f = lambda v, i: (f"select(abs({v[0]} - {v[1]}) < {flit(beta)}, 0.5 * ({v[0]} - {v[1]}) * "
+                              f"({v[0]} - {v[1]}), {flit(beta)} * (abs({v[0]} - {v[1]}) - {flit(0.5 * beta)}))")
+    elif name == "kl_div":
+        log_target = a[3] if len(a) > 3 else kw.get("log_target", False)
+        if log_target:
+            f = lambda v, i: f"exp({v[1]}) * ({v[1]} - {v[0]})"
+        else:
+            f = lambda v, i: f"select({v[1]} > 0, {v[1]} * (log({v[1]}) - {v[0]}), 0.0)"
+    elif name == "hinge_embedding_loss":
+        margin = a[2] if len(a) > 2 else kw.get("margin", 1.0)
+        red = a[3] if len(a) > 3 else kw.get("reduction", 1)
+        f = lambda v, i: (f"select({v[1]} == 1, {v[0]}, 0.0) + select({v[1]} == -1, "
+                          f"max({flit(margin)} - {v[0]}, 0.0), 0.0)")
+    else:
+        f = fs[name]
+    if name == "binary_cross_entropy":
+        red = a[3] if len(a) > 3 else kw.get("reduction", 1)
+    shape = fe.generic_shape(node, [x, y]) if red == 0 else None
+    if red == 0:
+        return _kernel(fe, node, "pointwise", [x, y], shape, {"f": f})
+    # broadcast x and y to a common shape for the reduction
+    full = x if len(x.shape) >= len(y.shape) else y
+    return reduce_(fe, node, "mean" if red == 1 else "sum", full, [], False, val, f=f, ins=[x, y])
+
+
+def cosine(fe, node, a, kw, val):
+    x, y = V(fe, a[0]), V(fe, a[1])
+    d = a[2] if len(a) > 2 else kw.get("dim", 1)
+    eps = a[3] if len(a) > 3 else kw.get("eps", 1e-8)
+    full = x if len(x.shape) >= len(y.shape) else y
+    d = _nd(d, len(full.shape))
+    # one kernel: the dot product and the two squared norms, then the quotient
+    return _kernel(fe, node, "cosine", [x, y], [full.shape[j] for j in range(len(full.shape)) if j != d],
+                   {"dim": d, "eps": eps, "shape": list(full.shape)})
