@@ -30,7 +30,7 @@ class Sizes:
         return int(sympy.sympify(e).subs({s: self.values[n] for n, s in self.symbols.items()}))
 
     def is_size(self, s):
-        return isinstance(s, sympy.Symbol) and s.name in self.symbols and self.symbols[s.name] is s
+        return isinstance(s, sympy.Symbol) and s.name in self.symbols and self.symbols[s.name] == s
 
     def used(self):
         return list(self.symbols)
