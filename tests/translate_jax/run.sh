@@ -1,6 +1,7 @@
 #!/bin/sh
 # Tests of `solar translate --jax` and `--llm` (docs/translate.md).  One case:
-#   run.sh SOLAR golden FILE.py  translate --jax (validating) and diff with FILE.air
+#   run.sh SOLAR golden FILE.py  translate --jax (validating) and diff with FILE.air; stderr empty,
+#                                or holding the line of FILE.warn
 #   run.sh SOLAR bad FILE.py     exit status and `FILE:LINE: error: ...` of FILE.expect, no traceback,
 #                                no output file
 #   run.sh SOLAR llm             the loop with tests/translate_jax/llm/fake_llm.py: wrong twice (a
@@ -21,6 +22,9 @@ golden)
   "$solar" translate --jax "$file" -o "$work/$name.air" >"$work/t.out" 2>"$work/t.err" || fail "translate exit $?"
   grep -q "validated: PASS" "$work/t.out" || fail "not validated"
   diff -u "${file%.py}.air" "$work/$name.air" || fail "the translation differs from ${file%.py}.air"
+  if [ -f "${file%.py}.warn" ]; then   # a warning translate must print
+    grep -qF -- "$(cat "${file%.py}.warn")" "$work/t.err" || fail "stderr lacks $(cat "${file%.py}.warn")"
+  elif [ -s "$work/t.err" ]; then fail "unexpected stderr"; fi
   echo "golden $name: same AIR, validated" ;;
 bad)
   dir=$(dirname "$file") name=$(basename "$file")

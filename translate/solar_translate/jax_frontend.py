@@ -816,6 +816,11 @@ def run(solar, path, out, res, o):
     except TranslateError as e:
         sys.stderr.write(f"{path}:{e.line or ''}: error: at the validation sizes ({sizes}): {e.message}\n")
         return 1
+    from .validate import body
+    if body(again.text) != body(res.text):
+        sys.stderr.write(f"{out}: warning: the translation at {sizes} differs from this one in more "
+                         "than its sizes (a literal of fn depends on a size, e.g. a scale "
+                         "HEAD_DIM ** -0.5): -D on this file is not validated; translate again with -D\n")
     keep = o.get("keep")
     work = keep or tempfile.mkdtemp(prefix="solar-translate-")
     os.makedirs(work, exist_ok=True)
