@@ -83,6 +83,7 @@ class JaxFrontend:
         self.g.source = os.path.basename(path)
         self.env, self.knames, self.tnames = {}, {}, set()
         self.tf32 = False
+        self.counts = {}     # reduce output tensor -> the number of elements it reduced
         try:
             self.lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
         except OSError:
@@ -269,8 +270,10 @@ class JaxFrontend:
         if name in REDUCE:
             axes = sorted(p["axes"])
             shape = [x.shape[d] for d in range(len(x.shape)) if d not in axes]
-            return self.kernel(eqn, "reduce", [x], shape, {"shape": list(x.shape), "dims": axes,
-                                                           "keepdim": False, "op": REDUCE[name]})
+            r = self.kernel(eqn, "reduce", [x], shape, {"shape": list(x.shape), "dims": axes,
+                                                        "keepdim": False, "op": REDUCE[name]})
+            self.counts[r.tensor.name] = sympy.Mul(*[x.shape[d] for d in axes])
+            return r
         if name == "cumsum":
             if p.get("reverse"):
                 raise self.err(eqn, "unsupported primitive cumsum with reverse=True")
@@ -398,6 +401,12 @@ class JaxFrontend:
         else:
             f = POINTWISE[name]
         lits = [flit(v) if isinstance(v, (int, float)) else v for v in ins]
+        if name == "div" and isinstance(ins[0], Value) and isinstance(ins[1], float):
+            # jnp.mean: a sum divided by its element count, a literal at trace time; written as
+            # the sizes' product so that -D keeps it right
+            c = self.counts.get(ins[0].root().tensor.name)
+            if c is not None and not c.is_Integer and self.sizes.value(c) == ins[1]:
+                lits[1] = pr(c)
         vals = [v for v in ins if isinstance(v, Value)]
         pos = [k for k, v in enumerate(ins) if isinstance(v, Value)]
 
