@@ -685,11 +685,12 @@ def run_function(args, air, mod, defines, use_jax):
         import jax
     fn = getattr(mod, "forward", None)
     fname = "forward"
-    if not callable(fn):
-        fn, fname = getattr(mod, "model", None), "model"
+    for alt in ("model", "fn"):   # fn: the convention of `solar translate --jax`
+        if not callable(fn):
+            fn, fname = getattr(mod, alt, None), alt
     if not callable(fn):
         raise HarnessError(f"model: {args.ref} has neither class Model nor a module-level "
-                           "function forward or model")
+                           "function forward, model or fn")
     if not use_jax and args.device == "cuda":
         raise HarnessError("usage: a numpy model runs on the CPU only; use --device cpu")
     params, unset = apply_params(mod, air, defines)

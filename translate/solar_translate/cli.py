@@ -14,7 +14,8 @@ import tempfile
 import time
 
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
-         "                       [--keep DIR] [--timeout SECONDS]\n")
+         "                       [--keep DIR] [--timeout SECONDS] [--jax]\n"
+         "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n")
 
 
 class Usage(Exception):
@@ -23,7 +24,7 @@ class Usage(Exception):
 
 def parse(argv):
     o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
-         "timeout": 600.0}
+         "timeout": 600.0, "jax": False, "llm": None, "attempts": 3, "log": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -39,6 +40,15 @@ def parse(argv):
             need(); o["out"] = val; i += 1
         elif a == "--no-validate":
             o["validate"] = False
+        elif a == "--jax":
+            o["jax"] = True
+        elif a in ("--llm", "--log"):
+            need(); o[a[2:]] = val; i += 1
+        elif a == "--attempts":
+            need()
+            if not re.fullmatch(r"[1-9]\d{0,2}", val):
+                raise Usage(f"--attempts expects a count from 1 to 999, not '{val}'")
+            o["attempts"] = int(val); i += 1
         elif a == "--keep":
             need(); o["keep"] = val; i += 1
         elif a == "--timeout":
@@ -73,6 +83,22 @@ def say(path, line, sev, msg):
     sys.stderr.write(f"{loc}: {sev}: {msg}\n")
 
 
+def torch_available():
+    try:
+        import torch  # noqa: F401
+        import sympy  # noqa: F401
+    except Exception as e:  # noqa: BLE001
+        sys.stderr.write(f"solar translate: error: PyTorch is not available to {sys.executable} "
+                         f"({type(e).__name__}: {e}); run `make venv` (build/venv) or set "
+                         "SOLAR_PYTHON to a Python with torch >= 2.4\n")
+        return False
+    if not hasattr(torch, "export"):
+        sys.stderr.write(f"solar translate: error: PyTorch {torch.__version__} at {sys.executable} "
+                         "has no torch.export; run `make venv` or set SOLAR_PYTHON\n")
+        return False
+    return True
+
+
 def main(argv):
     try:
         o = parse(argv)
@@ -83,20 +109,18 @@ def main(argv):
     if not os.path.isfile(path):
         say(path, None, "error", "no such file")
         return 2
-    try:
-        import torch  # noqa: F401
-        import sympy  # noqa: F401
-    except Exception as e:  # noqa: BLE001
-        sys.stderr.write(f"solar translate: error: PyTorch is not available to {sys.executable} "
-                         f"({type(e).__name__}: {e}); run `make venv` (build/venv) or set "
-                         "SOLAR_PYTHON to a Python with torch >= 2.4\n")
+    if o["llm"] is not None:
+        from . import llm
+        return llm.main(o)
+    if o["jax"]:
+        from . import jax_frontend as translate
+        if not translate.available():
+            return 2
+    elif not torch_available():
         return 2
-    if not hasattr(torch, "export"):
-        sys.stderr.write(f"solar translate: error: PyTorch {torch.__version__} at {sys.executable} "
-                         "has no torch.export; run `make venv` or set SOLAR_PYTHON\n")
-        return 2
+    else:
+        from . import translate
     from .opgraph import TranslateError
-    from . import translate
     out = o["out"] or re.sub(r"\.py$", "", path) + ".air"
     t0 = time.time()
     try:
@@ -135,7 +159,7 @@ def main(argv):
         print(f"{out}: not validated (--no-validate)")
         return 0
     from . import validate
-    return validate.run(solar, path, out, res, o)
+    return (translate if o["jax"] else validate).run(solar, path, out, res, o)
 
 
 if __name__ == "__main__":
