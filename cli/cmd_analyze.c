@@ -202,6 +202,13 @@ static void headroom_cell(char *buf, size_t n, double measured_s, double bound_s
 		snprintf(buf, n, "-");
 }
 
+/* Rule "capacity": all inputs are in device memory when the program starts, all outputs when
+ * it ends, so a program whose inputs or outputs alone exceed the DRAM capacity cannot run. */
+static bool capacity_exceeded(const solar_bounds *b)
+{
+	return b->dram_capacity_bytes > 0 && b->live_bytes > b->dram_capacity_bytes;
+}
+
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
 			const measured *m, bool md)
@@ -327,10 +334,27 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		     "once).\n",
 		solar_fmt_si(t1, sizeof t1, ld + st), solar_fmt_si(t2, sizeof t2, ld),
 		solar_fmt_si(t4, sizeof t4, st));
-	if (b->l2_carry_bytes > 0)
-		fprintf(out, "DRAM traffic is what exceeds the %sB the L2 may hold across launches, "
-			     "of the loads and of the stores (docs/bounds.md#warm-l2).\n",
+	if (b->l2_cold)
+		fprintf(out, "L2 cold (--l2 cold: the L2 is flushed before each run): the program's "
+			     "inputs come from DRAM; DRAM traffic is what exceeds the %sB the L2 may "
+			     "hold of the stores, and of the loads of later kernels "
+			     "(docs/bounds.md#l2-state).\n",
 			solar_fmt_si(t1, sizeof t1, b->l2_carry_bytes));
+	else if (b->l2_carry_bytes > 0)
+		fprintf(out, "L2 warm (the default, sound for any protocol; --l2 cold if it is "
+			     "flushed): DRAM traffic is what exceeds the %sB the L2 may hold across "
+			     "launches, of the loads and of the stores (docs/bounds.md#warm-l2).\n",
+			solar_fmt_si(t1, sizeof t1, b->l2_carry_bytes));
+	if (b->placed_bytes > 0)
+		fprintf(out, "Unfused DRAM traffic includes %sB that the kernels' own allowances "
+			     "leave out: all kernels share one L2, so together they move at least the "
+			     "fused traffic (docs/bounds.md#one-l2-for-all-kernels).\n",
+			solar_fmt_si(t1, sizeof t1, b->placed_bytes));
+	if (capacity_exceeded(b))
+		fprintf(out, "Warning: the program's live data (%sB at least) exceeds the device's "
+			     "DRAM capacity (%sB); it cannot run on one device as written.\n",
+			solar_fmt_si(t1, sizeof t1, b->live_bytes),
+			solar_fmt_si(t2, sizeof t2, b->dram_capacity_bytes));
 	if (b->capacity_dram_bytes <= 0)
 		fputs("Note: the descriptor lacks on-chip capacities; cache-aware = fused.\n", out);
 	if (b->missing_peak)
@@ -400,7 +424,14 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	cJSON_AddItemToObject(j, "cache_aware", ca);
 	if (m->total_s > 0)
 		cJSON_AddNumberToObject(j, "measured_s", m->total_s);
+	cJSON_AddStringToObject(j, "l2", b->l2_cold ? "cold" : "warm");
 	cJSON_AddNumberToObject(j, "l2_carry_bytes", b->l2_carry_bytes);
+	if (b->placed_bytes > 0)
+		cJSON_AddNumberToObject(cJSON_GetObjectItem(j, "unfused"), "placed_bytes",
+					b->placed_bytes);
+	cJSON_AddNumberToObject(j, "live_bytes", b->live_bytes);
+	if (capacity_exceeded(b))
+		cJSON_AddBoolToObject(j, "dram_capacity_exceeded", true);
 	cJSON *ks = cJSON_AddArrayToObject(j, "kernels");
 	for (int k = 0; k < p->nkernels; k++) {
 		cJSON *e = json_roof(&b->kernel[k], m->kernel_s[k]);
@@ -484,6 +515,13 @@ int solar_cmd_analyze(const solar_opts *o)
 	if (solar_bounds_compute(w, dev, &b, stderr) < 0) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
+	}
+	if (capacity_exceeded(&b)) {
+		char t1[32], t2[32];
+		fprintf(stderr, "solar: %s: warning: the program's live data (%sB at least: its "
+				"inputs or its outputs) exceeds the DRAM capacity of %s (%sB)\n",
+			o->files[0], solar_fmt_si(t1, sizeof t1, b.live_bytes), dev->name,
+			solar_fmt_si(t2, sizeof t2, b.dram_capacity_bytes));
 	}
 	out = solar_out_open(o);
 	if (!out) {
