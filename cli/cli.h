@@ -31,6 +31,8 @@ typedef struct {
 	double measured_s; /* < 0 when absent */
 	const char *measured_file;
 	const char *out;  /* -o FILE */
+	const char *l2;   /* --l2 warm|cold; NULL: warm */
+	bool ceilings_measured; /* analyze --ceilings measured: an estimate, not a bound */
 	/* provision, sweep, report (docs/provision.md, docs/report.md) */
 	double target_s;          /* --target-time TIME (or RATE in Hz); 0 when absent */
 	const char *bound;        /* --bound unfused|fused|cache-aware|all */

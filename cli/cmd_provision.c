@@ -296,8 +296,9 @@ int solar_cmd_provision(const solar_opts *o)
 	} else {
 		char t1[32];
 		solar_out_header(out, o->files[0], l.prog);
-		fprintf(out, "  on %s, math %s\n", dev->name,
-			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+		fprintf(out, "  on %s, math %s%s\n", dev->name,
+			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict",
+			dev->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
 		for (int i = 0; i < o->nsets; i++)
 			fprintf(out, "  --set %s\n", o->sets[i]);
 		fprintf(out, "target %s (%.6g Hz)\n", solar_fmt_time(t1, sizeof t1, o->target_s),

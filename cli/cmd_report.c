@@ -40,6 +40,7 @@ typedef struct {
 	char *device_file; /* as written in the manifest */
 	char *device_name;
 	char *math;
+	bool l2_cold; /* "l2": "cold": the measurement flushed the L2 (rule "L2 state") */
 	cJSON *params;     /* {"B": 8} after -D resolution: the program's params */
 	double measured_s; /* < 0: none */
 	char *measured_from;
@@ -540,7 +541,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		return;
 	}
 	static const char *const known[] = {"name", "air",	"device",	"params",
-					    "math", "measured", "max_headroom", "set"};
+					    "math", "measured", "max_headroom", "set", "l2"};
 	cJSON *it;
 	cJSON_ArrayForEach(it, ej)
 	{
@@ -551,7 +552,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 			char where[96];
 			snprintf(where, sizeof where, "%s.%s", path, it->string);
 			input_error(c, c->file, where, "unknown key (expected name, air, device, params, "
-						       "math, measured, max_headroom or set)");
+						       "math, measured, max_headroom, set or l2)");
 		}
 	}
 	const char *air = json_string(c, ej, "air", path, NULL, true);
@@ -568,6 +569,17 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		input_error(c, c->file, where, "expected \"strict\" or \"tf32\"");
 		return;
 	}
+	/* rule "L2 state": the protocol of the entry's measurement (docs/bounds.md) */
+	const char *l2 = json_string(c, ej, "l2", path,
+				     json_string(c, defaults, "l2", "defaults", "warm", false), false);
+	if (!l2 || (strcmp(l2, "warm") && strcmp(l2, "cold"))) {
+		char where[96];
+		snprintf(where, sizeof where, "%s.l2",
+			 cJSON_GetObjectItemCaseSensitive(ej, "l2") ? path : "defaults");
+		input_error(c, c->file, where, "expected \"warm\" or \"cold\"");
+		return;
+	}
+	e->l2_cold = !strcmp(l2, "cold");
 	e->air = strdup(air);
 	e->device_file = strdup(dev);
 	e->math = strdup(math);
@@ -648,6 +660,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		if (v <= 0 || solar_device_set(e->dev, it->string, v, stderr) < 0)
 			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
 	}
+	e->dev->l2_cold = e->l2_cold;
 	e->device_name = strdup(e->dev->name);
 
 	/* the program, its counts and bounds */
@@ -1018,6 +1031,7 @@ static cJSON *json_report(const solar_opts *o, const ctx *c, entry *es, int n, c
 		cJSON_AddStringToObject(d, "file", e->device_file);
 		cJSON_AddItemToObject(x, "params", cJSON_Duplicate(e->params, true));
 		cJSON_AddStringToObject(x, "math", e->math);
+		cJSON_AddStringToObject(x, "l2", e->l2_cold ? "cold" : "warm");
 		cJSON_AddItemToObject(x, "measured_s", num(e->measured_s));
 		if (e->measured_from)
 			cJSON_AddStringToObject(x, "measured_from", e->measured_from);
@@ -1360,10 +1374,11 @@ int solar_cmd_report(const solar_opts *o)
 	cJSON_ArrayForEach(it, defaults)
 	{
 		if (strcmp(it->string, "device") && strcmp(it->string, "math") &&
-		    strcmp(it->string, "bound")) {
+		    strcmp(it->string, "bound") && strcmp(it->string, "l2")) {
 			char where[96];
 			snprintf(where, sizeof where, "defaults.%s", it->string);
-			input_error(&c, c.file, where, "unknown key (expected device, math or bound)");
+			input_error(&c, c.file, where,
+				    "unknown key (expected device, math, bound or l2)");
 		}
 	}
 	int n = c.error ? 0 : cJSON_GetArraySize(ents);

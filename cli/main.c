@@ -44,6 +44,11 @@ static const char usage[] =
 	"  --symbolic           count: keep params symbolic\n"
 	"  -o FILE              write the output to FILE (whole or not at all; never an input)\n"
 	"  --set PATH=VALUE     override a device figure (memory.dram.bandwidth_bytes_per_s=8TB/s)\n"
+	"  --l2 warm|cold       the L2 state measurements start from: warm (default, sound for any\n"
+	"                       protocol) or cold (flushed before each run: validate, do_bench)\n"
+	"  --ceilings bound|measured   analyze: the descriptor's figures are peaks (a bound, the\n"
+	"                       default) or measured ceilings (devices/h200-measured.json): an\n"
+	"                       estimate of what good code reaches, not a bound\n"
 	"  --target-time TIME   provision: the time to meet (2ms, or a rate such as 500Hz)\n"
 	"  --bound B            provision: unfused, fused, cache-aware or all; report: the gated bound\n"
 	"  --vary NAME=A..B     sweep: a figure's range (dram_bw=0.5x..8x, l2=16MB..256MB)\n"
@@ -117,7 +122,7 @@ enum {
 	OPT_TARGET = 1 << 12, OPT_BOUND = 1 << 13, OPT_STEPS = 1 << 14, OPT_SVG = 1 << 15,
 	OPT_MD = 1 << 16, OPT_BASELINE = 1 << 17, OPT_MAX_HEADROOM = 1 << 18,
 	OPT_MAX_REGRESSION = 1 << 19, OPT_REF = 1 << 20, OPT_BACKEND = 1 << 21, OPT_TOL = 1 << 22,
-	OPT_KEEP = 1 << 23, OPT_TIMEOUT = 1 << 24,
+	OPT_KEEP = 1 << 23, OPT_TIMEOUT = 1 << 24, OPT_L2 = 1 << 25, OPT_CEILINGS = 1 << 26,
 };
 
 static const struct {
@@ -149,10 +154,12 @@ static const struct {
 	{"--tol", OPT_TOL},
 	{"--keep", OPT_KEEP},
 	{"--timeout", OPT_TIMEOUT},
+	{"--l2", OPT_L2},
+	{"--ceilings", OPT_CEILINGS},
 };
 
 #define FMT(f) (1u << (f))
-#define ANALYSIS (OPT_D | OPT_DEVICE | OPT_MATH | OPT_SET | OPT_O)
+#define ANALYSIS (OPT_D | OPT_DEVICE | OPT_MATH | OPT_SET | OPT_O | OPT_L2)
 
 /* Each command, the options it takes and the --format values it writes. */
 static const struct {
@@ -166,7 +173,7 @@ static const struct {
 	{"count", solar_cmd_count, OPT_D | OPT_MATH | OPT_SYMBOLIC | OPT_JSON | OPT_FORMAT | OPT_O,
 	 FMT(SOLAR_FMT_TABLE) | FMT(SOLAR_FMT_JSON)},
 	{"graph", solar_cmd_graph, OPT_D | OPT_DOT | OPT_O, 0},
-	{"analyze", solar_cmd_analyze, ANALYSIS | OPT_MEASURED | OPT_JSON | OPT_FORMAT,
+	{"analyze", solar_cmd_analyze, ANALYSIS | OPT_MEASURED | OPT_CEILINGS | OPT_JSON | OPT_FORMAT,
 	 FMT(SOLAR_FMT_TABLE) | FMT(SOLAR_FMT_MD) | FMT(SOLAR_FMT_JSON) | FMT(SOLAR_FMT_CSV)},
 	{"device", solar_cmd_device, OPT_O, 0},
 	{"provision", solar_cmd_provision, ANALYSIS | OPT_TARGET | OPT_BOUND | OPT_JSON | OPT_FORMAT,
@@ -399,6 +406,21 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--set")) {
 			NEEDS_VALUE();
 			o.sets[o.nsets++] = val;
+		} else if (!strcmp(a, "--l2")) {
+			NEEDS_VALUE();
+			if (strcmp(val, "warm") && strcmp(val, "cold")) {
+				rc = bad_usage("--l2 expects warm or cold, not '%s'", val);
+				goto done;
+			}
+			o.l2 = val;
+		} else if (!strcmp(a, "--ceilings")) {
+			NEEDS_VALUE();
+			if (strcmp(val, "bound") && strcmp(val, "measured")) {
+				rc = bad_usage("--ceilings expects bound or measured, not '%s'", val);
+				goto done;
+			}
+			o.ceilings_measured = !strcmp(val, "measured");
+
 		} else if (!strcmp(a, "--vary")) {
 			NEEDS_VALUE();
 			o.vary[o.nvary++] = val;

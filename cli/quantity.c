@@ -74,6 +74,8 @@ static const char *path_unit(const char *path)
 solar_device *solar_cli_load_device(const solar_opts *o)
 {
 	solar_device *d = solar_device_load(o->device, stderr);
+	if (d)
+		d->l2_cold = o->l2 && !strcmp(o->l2, "cold");
 	for (int i = 0; d && i < o->nsets; i++) {
 		const char *eq = strchr(o->sets[i], '=');
 		char path[128];

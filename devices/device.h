@@ -96,6 +96,10 @@ typedef struct {
 	int nlevels;
 	char **notes; /* free-text remarks of the descriptor */
 	int nnotes;
+	/* The question, not the chip: the L2 state the measurement starts from (--l2).  false:
+	 * warm, sound for any protocol; true: cold, the L2 is flushed before each run (rule "L2
+	 * state", docs/bounds.md).  Set by the command line, never by a descriptor. */
+	bool l2_cold;
 } solar_device;
 
 /* Loads and validates a descriptor file, following "base" links (relative to the file).

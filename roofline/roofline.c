@@ -4,10 +4,17 @@
  * cannot do more per second on any resource than its peak, and the slowest resource alone
  * already takes that long even if everything else overlaps perfectly.
  *
- * Rule "warm L2": only the L2 keeps data between launches (shared memory and registers do
- * not), so up to its capacity C of a scope's loads may already be on chip and up to C of its
- * stores may still sit dirty in L2 when the time is taken: DRAM bytes >= (loads - C)+ +
- * (stores - C)+.  Every byte a kernel reads or writes still crosses the L2-SM boundary.
+ * Rule "L2 state": warm (the default) lets up to the L2 capacity C of a scope's loads already
+ * be on chip and up to C of its stores still sit dirty in L2 when the time is taken, DRAM
+ * bytes >= (loads - C)+ + (stores - C)+ (rule "warm L2"); cold (--l2 cold, a protocol that
+ * flushes the L2 before each run) gives the program's (and the first kernel's) loads none.  Every byte a kernel reads
+ * or writes still crosses the L2-SM boundary (rule "L2 bandwidth").
+ *
+ * Rule "one L2 for all kernels": the kernels share one L2 of C bytes, so besides each kernel's
+ * own allowance the kernels together move at least the whole program's DRAM traffic; the
+ * bytes the kernel sum lacks are placed where they cost least (first where a kernel is bound by
+ * another resource), which keeps the unfused row a lower bound and makes its time and traffic
+ * one computation.
  */
 #include "roofline.h"
 
@@ -85,7 +92,11 @@ static void charge_ops(solar_roof *r, const solar_ops *ops, const solar_device *
 		}
 }
 
-static void charge_bytes(solar_roof *r, double dram, double l2, const solar_device *dev)
+/* DRAM bytes at the DRAM bandwidth; rule "L2 bandwidth": l2 bytes (loads + stores that cross
+ * the L2-SM boundary) of which l2_dir_bytes at least go one way, at the L2 bandwidth, which is
+ * a per-direction limit (each SM takes in, and gives out, at most its bytes per clock). */
+static void charge_bytes(solar_roof *r, double dram, double l2, double l2_dir_bytes,
+			 const solar_device *dev)
 {
 	const solar_mem_level *d = solar_device_level(dev, "dram");
 	const solar_mem_level *c = solar_device_level(dev, "l2");
@@ -93,7 +104,7 @@ static void charge_bytes(solar_roof *r, double dram, double l2, const solar_devi
 	r->l2_bytes = l2;
 	r->res_s[SOLAR_RES_DRAM] = dram / d->bandwidth_bytes_per_s.value;
 	if (c && c->bandwidth_bytes_per_s.present)
-		r->res_s[SOLAR_RES_L2] = l2 / c->bandwidth_bytes_per_s.value;
+		r->res_s[SOLAR_RES_L2] = fmax(l2_dir_bytes, l2 / 2) / c->bandwidth_bytes_per_s.value;
 }
 
 static double capacity(const solar_device *dev, const char *const *levels, int n)
@@ -143,6 +154,41 @@ static double segment_traffic(const solar_work *w, double cap_bytes, double comp
 	return best;
 }
 
+/* Rule "one L2 for all kernels".  Each kernel k alone needs a_k DRAM bytes (its own scope with
+ * the warm-L2 allowance) and o_k seconds of its other resources; the kernels together need
+ * F = the fused DRAM traffic, because the whole program is also a scope and its L2 holds C
+ * bytes at its start and at its end, however the kernels share it.  Any execution moves some
+ * t_k >= a_k bytes during kernel k with sum t_k >= F, and takes sum_k max(o_k, t_k / BW).  The
+ * least of that over all such t: every kernel at a_k, then the missing F - sum a_k bytes first
+ * into the slack of kernels bound by another resource (o_k BW - a_k, free), the rest at 1 / BW
+ * each.  Per-kernel bounds stay a_k: the placement is the sum's, not any one kernel's. */
+static void unfused_sum(solar_bounds *b, const solar_device *dev)
+{
+	double bw = solar_device_level(dev, "dram")->bandwidth_bytes_per_s.value;
+	double missing = b->fused.dram_bytes - b->unfused.dram_bytes, slack = 0;
+	for (int k = 0; k < b->nkernels; k++) {
+		const solar_roof *r = &b->kernel[k];
+		double other = 0;
+		for (int i = 0; i < SOLAR_RES_COUNT; i++)
+			if (i != SOLAR_RES_DRAM)
+				other = fmax(other, r->res_s[i]);
+		slack += pos(other * bw - r->dram_bytes);
+		b->unfused.time_s += r->time_s;
+		b->unfused.res_s[r->limiter] += r->time_s; /* time spent limited by each */
+	}
+	b->placed_bytes = pos(missing);
+	if (missing > 0) {
+		double charged = pos(missing - slack);
+		b->unfused.dram_bytes += missing;
+		b->unfused.time_s += charged / bw;
+		b->unfused.res_s[SOLAR_RES_DRAM] += charged / bw;
+	}
+	b->unfused.limiter = SOLAR_RES_DRAM;
+	for (int i = 0; i < SOLAR_RES_COUNT; i++)
+		if (b->unfused.res_s[i] > b->unfused.res_s[b->unfused.limiter])
+			b->unfused.limiter = i;
+}
+
 int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bounds *b, FILE *err)
 {
 	memset(b, 0, sizeof *b);
@@ -153,6 +199,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	}
 	const solar_mem_level *l2 = solar_device_level(dev, "l2");
 	b->l2_carry_bytes = l2 && l2->capacity_bytes.present ? l2->capacity_bytes.value : 0;
+	b->l2_cold = dev->l2_cold;
 	static const char *const outer[] = {"l2", "smem", "regs"};
 	b->capacity_dram_bytes = capacity(dev, outer, 3);
 	b->capacity_l2_bytes = capacity(dev, outer + 1, 2);
@@ -160,6 +207,10 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	b->nkernels = p->nkernels;
 	b->kernel = calloc((size_t)p->nkernels + 1, sizeof *b->kernel);
 	double C = b->l2_carry_bytes;
+	/* rule "L2 state": a cold run starts with none of the program's data in L2, so the first
+	 * kernel and the whole program find none of their loads there; later kernels may find
+	 * what earlier kernels of the run left, and outputs may still sit dirty at the end */
+	double C_start = dev->l2_cold ? 0 : C;
 
 	/* Unfused: rule "unfused traffic" per kernel, times summed over kernels. */
 	for (int k = 0; k < p->nkernels; k++) {
@@ -170,13 +221,11 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 		isl_val_free(lv);
 		isl_val_free(sv);
 		charge_ops(r, &w->kernel[k].ops, dev, &b->missing_peak);
-		charge_bytes(r, pos(ld - C) + pos(st - C), ld + st, dev);
+		charge_bytes(r, pos(ld - (k ? C : C_start)) + pos(st - C), ld + st, fmax(ld, st), dev);
 		finish(r);
 		b->unfused.ops += r->ops;
 		b->unfused.dram_bytes += r->dram_bytes;
 		b->unfused.l2_bytes += r->l2_bytes;
-		b->unfused.time_s += r->time_s;
-		b->unfused.res_s[r->limiter] += r->time_s; /* time spent limited by each */
 	}
 	/* Fused: rule "compulsory traffic". */
 	isl_val *lv = solar_scope_bytes(w, &w->total, 2), *sv = solar_scope_bytes(w, &w->total, 3);
@@ -184,8 +233,12 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	isl_val_free(lv);
 	isl_val_free(sv);
 	charge_ops(&b->fused, &w->total.ops, dev, &b->missing_peak);
-	charge_bytes(&b->fused, pos(ld - C) + pos(st - C), ld + st, dev);
+	charge_bytes(&b->fused, pos(ld - C_start) + pos(st - C), ld + st, fmax(ld, st), dev);
 	finish(&b->fused);
+	b->compulsory_bytes = ld + st;
+	b->live_bytes = fmax(ld, st);
+	b->dram_capacity_bytes = dram->capacity_bytes.present ? dram->capacity_bytes.value : 0;
+	unfused_sum(b, dev);
 
 	/* Cache-aware: rule "cache-aware", max of compulsory and the segment rules. */
 	b->cache_rule_stmt = -1;
@@ -196,15 +249,12 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 		b->cache_rule_stmt = -1;
 	charge_ops(&b->cache_aware, &w->total.ops, dev, &b->missing_peak);
 	charge_bytes(&b->cache_aware, fmax(b->fused.dram_bytes, seg_dram),
-		     fmax(b->fused.l2_bytes, seg_l2), dev);
+		     fmax(b->fused.l2_bytes, seg_l2), fmax(ld, st), dev);
 	finish(&b->cache_aware);
 
 	/* Rule "unfused floor": the kernels as written are one execution of the program, so the
-	 * fused bound holds for them too; the unfused bound is never below it. */
-	b->unfused.limiter = SOLAR_RES_DRAM;
-	for (int i = 0; i < SOLAR_RES_COUNT; i++)
-		if (b->unfused.res_s[i] > b->unfused.res_s[b->unfused.limiter])
-			b->unfused.limiter = i;
+	 * fused bound holds for them too.  unfused_sum already charges the fused DRAM traffic and
+	 * every kernel's ops, so this only guards against rounding. */
 	if (b->fused.time_s > b->unfused.time_s) {
 		b->unfused.time_s = b->fused.time_s;
 		b->unfused.limiter = b->fused.limiter;

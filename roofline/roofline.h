@@ -35,6 +35,13 @@ typedef struct {
 	solar_roof *kernel;              /* unfused, per kernel */
 	solar_roof unfused, fused, cache_aware;
 	double l2_carry_bytes;           /* capacity that may survive between launches */
+	bool l2_cold;                    /* rule "L2 state": the device's l2_cold, --l2 cold */
+	double compulsory_bytes;         /* fused loads + stores before the warm-L2 allowance */
+	double live_bytes;               /* least data the device holds at one moment: all inputs
+					    at the start or all outputs at the end (rule "capacity") */
+	double dram_capacity_bytes;      /* the descriptor's DRAM capacity; 0 if unknown */
+	double placed_bytes;             /* DRAM bytes the unfused row adds to the kernel sum
+					    (rule "one L2 for all kernels") */
 	double capacity_dram_bytes;      /* S for DRAM traffic (l2 + smem + regs); 0 if unknown */
 	double capacity_l2_bytes;        /* S for L2 traffic (smem + regs); 0 if unknown */
 	int cache_rule_stmt;             /* statement whose segment rule set the DRAM traffic, or -1 */

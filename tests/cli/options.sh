@@ -26,14 +26,18 @@ count --format csv $A|count --format expects table or json, not 'csv'
 count --format md $A|count --format expects table or json, not 'md'
 graph --json $A|graph does not take --json (it takes -D, --dot, -o)
 graph --math tf32 $A|graph does not take --math (it takes -D, --dot, -o)
-analyze --device $D --vary dram_bw=1x..2x $A|analyze does not take --vary (it takes -D, --json, --format, --device, --math, --measured, -o, --set)
+analyze --device $D --vary dram_bw=1x..2x $A|analyze does not take --vary (it takes -D, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
 analyze --device $D --format xml $A|analyze --format expects table, md, json or csv, not 'xml'
 device show $D --set clock_hz=1e9|device does not take --set (it takes -o)
 provision --device $D --target-time 1ms --format csv $A|provision --format expects table or json, not 'csv'
-provision --device $D --target-time 1ms --measured 1ms $A|provision does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --target-time, --bound)
+provision --device $D --target-time 1ms --measured 1ms $A|provision does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --target-time, --bound, --l2)
 sweep --device $D --vary dram_bw=1x..2x --format table $A|sweep --format expects json or csv, not 'table'
-sweep --device $D --vary dram_bw=1x..2x --bound fused $A|sweep does not take --bound (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg)
+sweep --device $D --vary dram_bw=1x..2x --bound fused $A|sweep does not take --bound (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
 report tests/report/manifest.json -D B=2|report does not take -D (it takes --json, --bound, --svg, --md, --baseline, --max-headroom, --max-regression)
-validate $A --ref examples/mlp_block.py --measured 1ms|validate does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --ref, --backend, --tol, --keep, --timeout)
+analyze --device $D --l2 hot $A|--l2 expects warm or cold, not 'hot'
+analyze --device $D --ceilings best $A|--ceilings expects bound or measured, not 'best'
+sweep --device $D --vary dram_bw=1x..2x --ceilings measured $A|sweep does not take --ceilings (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
+count --l2 cold $A|count does not take --l2 (it takes -D, --json, --format, --symbolic, --math, -o)
+validate $A --ref examples/mlp_block.py --measured 1ms|validate does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --ref, --backend, --tol, --keep, --timeout, --l2)
 EOF
 exit $fail

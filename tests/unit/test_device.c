@@ -311,7 +311,8 @@ static void test_inheritance(void)
 	    load_str("{\"schema\": 1, \"base\": \"h100-sxm.json\", \"name\": \"H100 what-if\", "
 		     "\"sm_count\": 100, \"peak\": {\"tensor\": {\"f8\": null, \"bf16\": " FIG(
 			 1e15) "}}, \"peak_clock_hz\": {\"tensor\": {\"bf16\": " FIG(1.98e9) "}}, "
-			       "\"memory\": [{\"level\": \"l2\", \"capacity_bytes\": null}, "
+			       "\"memory\": [{\"level\": \"l2\", \"capacity_bytes\": null, "
+			       "\"bandwidth_bytes_per_s\": null}, "
 			       "{\"level\": \"smem\", \"bandwidth_bytes_per_s\": " FIG(3e13) "}]}",
 		     "devices", &e);
 	CHECK(d != NULL && e[0] == 0);
@@ -322,7 +323,7 @@ static void test_inheritance(void)
 		CHECK(d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == 1e15);
 		CHECK(strcmp(d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].source, "test") == 0);
 		CHECK(d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_F16].value == 989.4e12);
-		CHECK(solar_device_level(d, "l2") == NULL); /* its only figure was removed */
+		CHECK(solar_device_level(d, "l2") == NULL); /* both its figures were removed */
 		const solar_mem_level *sm = solar_device_level(d, "smem");
 		CHECK(sm && sm->capacity_bytes.value == 132 * 256 * 1024.0);
 		CHECK(sm && sm->bandwidth_bytes_per_s.value == 3e13);

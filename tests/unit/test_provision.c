@@ -96,7 +96,10 @@ static void test_knobs(const solar_device *h100)
 		      !strcmp(k.name, "peak.tensor.bf16"),
 	      "shorthand");
 	FILE *quiet = fopen("/dev/null", "w");
-	CHECKF(solar_knob_init(&k, h100, "l2_bw", quiet) < 0, "h100 has no L2 bandwidth");
+	/* rule "L2 bandwidth": a derived per-SM limit, in every NVIDIA descriptor */
+	CHECKF(solar_knob_init(&k, h100, "l2_bw", quiet) == 0 && k.nfig == 1 &&
+		      k.headline == 132 * 128 * 1.98e9,
+	      "h100 has a derived L2 bandwidth");
 	CHECKF(solar_knob_init(&k, h100, "bogus", quiet) < 0, "unknown knob");
 	fclose(quiet);
 	CHECKF(solar_bound_parse("cache-aware") == SOLAR_BOUND_CACHE_AWARE &&
