@@ -14,6 +14,7 @@ compared only with code that runs the kernels as written (eager); fused code (SD
 compared with the fused and cache-aware bounds.  Exits 1 on any violation.
 """
 import json
+import re
 import statistics
 import pathlib
 import subprocess
@@ -69,6 +70,9 @@ def main():
     for (protocol, mode, key), r in sorted(ratios.items()):
         summary.append(f"| {protocol} | --l2 {mode} | {key} | {len(r)} | "
                        f"{statistics.median(r):.2f} |")
+    # the date the timings were taken is in the data file's name: soundness-MACHINE-DATE.json
+    found = re.search(r"(\d{4}-\d{2}-\d{2})", pathlib.Path(sys.argv[1]).name)
+    taken = found.group(1) if found else "(date not in the file name)"
     head = f"""# Soundness: measured times against solar's bounds
 
 The promise: no measured time is below a bound. Each row is one example timed at its default
@@ -83,7 +87,8 @@ size on the machine below; the cells give the bound and measured / bound (must b
 - Clocks were not locked (the lease forbids changing settings); every peak is taken at the
   1980 MHz maximum SM clock (docs/bounds.md, rule "clock domains": NVIDIA's tensor figures assume
   1830 MHz), which no run can exceed.
-- Date and command: 2026-11-29, `python3 bench/soundness.py OUT.json` on the H200, then
+- Date and command: {taken}, `python3 bench/soundness.py OUT.json` on the H200 (since 2026-12-01
+  through `PARTS=soundness sh bench/gpu_evidence.sh OUT`), then
   `python3 bench/soundness_report.py {sys.argv[1]}` here.
 
 - L2 protocols (docs/bounds.md, rule "L2 state"): timings with the L2 flushed are compared
