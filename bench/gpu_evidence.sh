@@ -1,7 +1,7 @@
 #!/bin/sh
 # The GPU evidence that docs/ cites, in one run on a lent H200 (nothing is installed there).
 #   sh bench/gpu_evidence.sh OUTDIR [TRANSLATED_DIR]
-#   PARTS="clock soundness validate limit" (the default: all) picks parts, so that each call
+#   PARTS="clock soundness l2roof validate limit" (the default: all) picks parts, so that each call
 #   fits the lease's 10-minute limit.
 # Needs, beside the working tree: build/solar built on the Debian machine, the shared libraries
 # it links that the GPU machine lacks (libcjson, and this machine's libisl and libgmp) in
@@ -14,6 +14,7 @@
 #   summary.txt    one line per example: verdict, reference time, bounds, headroom
 #   soundness.json bench/soundness.py (or $SOUNDNESS): every example timed under both L2
 #                  protocols, for bench/soundness_report.py
+#   l2_roof.txt    bench/l2_roof.py: L2-resident kernels against the derived L2 bandwidth roof
 #   limit.txt      `SOLAR_TIME_LIMIT=5 solar validate --backend cuda`: the limit covers only
 #                  solar's own analysis, not the GPU runs (docs/validate.md, "Two time limits")
 set -u
@@ -26,7 +27,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --
 python3 -c 'import torch; print("torch", torch.__version__, torch.cuda.get_device_name(0))' \
   >>"$out/gpu.txt" 2>&1
 $S --version >>"$out/gpu.txt" 2>&1
-PARTS=${PARTS:-clock soundness validate limit}
+PARTS=${PARTS:-clock soundness l2roof validate limit}
 has() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 if has clock; then
   timeout 150 python3 bench/clock_probe.py "$out/clock.json" >"$out/clock.log" 2>&1
@@ -35,6 +36,10 @@ fi
 if has soundness; then
   timeout 500 python3 "${SOUNDNESS:-bench/soundness.py}" "$out/soundness.json" >"$out/soundness.log" 2>&1
   echo "soundness rc=$?" >>"$out/gpu.txt"
+fi
+if has l2roof; then
+  timeout 200 python3 bench/l2_roof.py devices/h200-sxm.json >"$out/l2_roof.txt" 2>&1
+  echo "l2_roof rc=$?" >>"$out/gpu.txt"
 fi
 has validate && for air in "$tr"/*.air; do
   n=$(basename "$air" .air)
