@@ -22,7 +22,7 @@
 static const char *bound_title(solar_bound_kind k)
 {
 	static const char *const t[] = {"unfused (kernels as written)", "cache-aware (fused, on-chip)",
-					"fused (compulsory traffic)"};
+					"fused (inputs and outputs once)"};
 	return t[k];
 }
 
