@@ -532,9 +532,13 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	char *run_path = join(dir, "air_run.json");
 	cJSON *rj = run_json(p, backend, &run);
-	write_json(run_path, rj);
+	int rwrc = write_json(run_path, rj);
 	cJSON_Delete(rj);
 	free(run_path);
+	if (rwrc) { /* the comparison reads it: a stale or missing file is no verdict */
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
 
 	if (!(cmp = harness_compare(&c))) {
 		rc = SOLAR_EXIT_USAGE;
