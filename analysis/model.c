@@ -1013,6 +1013,7 @@ typedef struct {
 	bool *sinked;     /* per tensor, scratch: a sink of kernel k's analysis reads it */
 	char *once;       /* per tensor, scratch: see stored_once */
 	bool *in_flow;    /* per ref: a sink or source of its kernel's dataflow */
+	bool *chained;    /* per ref: a chain's read, its dependence built by chain_prev */
 } flow_info;
 
 /* Keeps the last writes of tensors that a kernel after kernel k still reads. */
@@ -1076,6 +1077,113 @@ static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
 	return ok;
 }
 
+/* The reduction-chain shortcut.  A statement s that reduces into its target (`y[i] += ..`
+ * inside `for j`) is a chain when
+ *   - its indices are distinct plain iterators of its outermost loops, all of them (a
+ *     permutation of i0..i<m-1>): the element then fixes those m iterators, so the instances
+ *     that store it are those of one execution of loop m (the loop at depth m around s), in
+ *     lexicographic order;
+ *   - no other statement inside loop m writes the tensor.
+ * Returns m, or -1 when s is not a chain. */
+static int chain_depth(const solar_model *m, const solar_stmt *s)
+{
+	const solar_program *p = m->prog;
+	int rank = p->tensors[s->tensor].rank;
+	if (s->op == SOLAR_ASSIGN || rank >= s->depth)
+		return -1; /* no reduction loop: every instance stores its own element */
+	unsigned seen = 0;
+	for (int i = 0; i < rank; i++) {
+		const solar_expr *e = s->index[i];
+		if (e->kind != SOLAR_E_ITER)
+			return -1;
+		int pos = m->iter_pos[e->sym];
+		if (pos >= rank || pos >= 32 || s->loops[pos] != e->sym || (seen >> pos & 1))
+			return -1;
+		seen |= 1u << pos;
+	}
+	const solar_kernel *kern = &p->kernels[s->kernel];
+	for (int t = kern->first_stmt; t < kern->first_stmt + kern->nstmts; t++) {
+		const solar_stmt *o = p->stmts[t];
+		if (o != s && o->tensor == s->tensor && o->depth > rank &&
+		    o->loops[rank] == s->loops[rank])
+			return -1;
+	}
+	return rank;
+}
+
+/* Whether statement o lies inside loop `depth` around statement s. */
+static bool inside_loop(const solar_stmt *o, const solar_stmt *s, int depth)
+{
+	return o->depth > depth && o->loops[depth] == s->loops[depth];
+}
+
+/* Of the points of dom (a chain's instances, depth as chain_depth says), those with a later
+ * point that has the same first `depth` coordinates: y -> y' with y' after y. */
+static isl_map *chain_later(isl_set *dom, int depth)
+{
+	isl_map *later = isl_map_lex_lt(isl_set_get_space(dom));
+	for (int i = 0; i < depth; i++)
+		later = isl_map_equate(later, isl_dim_in, i, isl_dim_out, i);
+	later = isl_map_intersect_domain(later, isl_set_copy(dom));
+	return isl_map_intersect_range(later, dom);
+}
+
+/* The implicit read of a chain's target, ref r, reads what the chain wrote at the previous
+ * point of one execution of loop m: only statements inside that execution run between two of
+ * its points, and none of them but s writes the tensor.  That previous point is an exact
+ * lexmax over s's own domain (any guard, stride or triangle included).  Returns that
+ * dependence, S[y] -> R<r>[x], and sets *first to the instances without a previous one, whose
+ * source the analysis still finds; NULL when s is not a chain (the read then goes to the
+ * analysis whole). */
+static isl_map *chain_prev(const solar_model *m, int r, isl_set **first)
+{
+	const solar_ref *ref = &m->refs[r];
+	if (ref->write || ref->expr)
+		return NULL;
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	int depth = chain_depth(m, s);
+	if (depth < 0)
+		return NULL;
+	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
+	isl_map *prev = isl_map_lexmax(isl_map_reverse(chain_later(isl_set_copy(dom), depth)));
+	*first = isl_set_subtract(dom, isl_map_domain(isl_map_copy(prev)));
+	char name[32];
+	solar_model_stmt_name(name, sizeof name, s->id);
+	prev = isl_map_reverse(isl_map_set_tuple_name(prev, isl_dim_out, name));
+	if (!prev || !*first) {
+		isl_map_free(prev);
+		isl_set_free(*first);
+		*first = NULL;
+		return NULL;
+	}
+	return prev;
+}
+
+/* The source access of write ref w for the kernel's analysis.  When w's statement s is a
+ * chain and every sink that reads its tensor is outside loop m around s (or is s's own read,
+ * chained: its remaining points never read s), only the last point of each execution of loop
+ * m can be the last write before a sink: the execution is over before such a sink runs, and
+ * its later points store the same element after the earlier ones.  The source is then the
+ * access restricted to those last points; else the whole access. */
+static isl_map *chain_source(const solar_model *m, const flow_info *fi, int w, int r0, int r1)
+{
+	const solar_ref *ref = &m->refs[w];
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	int depth = chain_depth(m, s);
+	for (int r = r0; r <= r1 && depth >= 0; r++) {
+		const solar_ref *o = &m->refs[r];
+		if (!o->write && o->tensor == ref->tensor && fi->in_flow[r] && !fi->chained[r] &&
+		    inside_loop(m->prog->stmts[o->stmt], s, depth))
+			depth = -1;
+	}
+	if (depth < 0)
+		return isl_map_copy(ref->access);
+	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
+	isl_map *later = chain_later(isl_set_copy(dom), depth);
+	dom = isl_set_subtract(dom, isl_map_domain(later));
+	return isl_map_intersect_domain(isl_map_copy(ref->access), dom);
+}
+
 /* The dataflow of kernel k alone (its reads and "last write" sinks against its writes), then
  * its upward-exposed reads resolved through the last writes of the kernels before it.  This is
  * exact: a read's source is the last write before it, which is in its own kernel if that
@@ -1083,7 +1191,9 @@ static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
  * kernel.  Cost grows with the kernels one by one instead of all writes against all reads.
  * Two more exact savings: a read of a tensor the kernel does not write has no source in it, so
  * it skips the kernel's analysis; and the last writes are kept only of tensors that a later
- * kernel (or the END reader) reads, since no other read can ask for them. */
+ * kernel (or the END reader) reads, since no other read can ask for them.  A reduction chain's
+ * read of its own target is fed by its previous point (chain_prev), and only the last point of
+ * each chain can feed the analysis' other sinks (chain_source). */
 static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map **last,
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
@@ -1095,7 +1205,9 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 									     the kernel does not write */
 	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));
 	isl_union_map *lw = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *direct_last = isl_union_map_empty(sp); /* last writes known without ISL */
+	isl_union_map *direct_last = isl_union_map_empty(isl_space_copy(sp)); /* last writes
+										 known without ISL */
+	isl_union_map *chained = isl_union_map_empty(sp); /* reduction chains (chain_prev) */
 	isl_union_map **direct = &direct_last;
 	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
 	if (kern && kern->nstmts) {
@@ -1109,7 +1221,21 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
 			if (ref->write)
 				continue;
-			if (fi->in_kernel[ref->tensor]) {
+			isl_set *first_pts = NULL;
+			isl_map *prev = fi->in_kernel[ref->tensor] ? chain_prev(m, r, &first_pts) : NULL;
+			fi->chained[r] = prev != NULL;
+			if (prev) {
+				chained = isl_union_map_add_map(chained, prev);
+				fi->in_flow[r] = isl_set_is_empty(first_pts) == isl_bool_false;
+				if (fi->in_flow[r]) {
+					sink = isl_union_map_add_map(
+						sink, isl_map_intersect_domain(isl_map_copy(ref->access),
+									       first_pts));
+					fi->sinked[ref->tensor] = true;
+				} else {
+					isl_set_free(first_pts);
+				}
+			} else if (fi->in_kernel[ref->tensor]) {
 				sink = isl_union_map_add_map(sink, isl_map_copy(ref->access));
 				fi->sinked[ref->tensor] = true;
 			} else if (fi->written[ref->tensor]) {
@@ -1144,7 +1270,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
 			if (ref->write && fi->sinked[ref->tensor]) {
-				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
+				src = isl_union_map_add_map(src, chain_source(m, fi, r, r0, r1));
 				fi->in_flow[r] = true;
 			}
 		}
@@ -1177,6 +1303,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			isl_union_map_free(sink);
 			isl_union_map_free(outside);
 			isl_union_map_free(direct_last);
+			isl_union_map_free(chained);
 			isl_union_map_free(f.to_reads);
 			isl_union_map_free(f.last);
 			return -1;
@@ -1202,6 +1329,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		*nosrc, isl_union_set_subtract(isl_union_map_domain(exposed),
 					       isl_union_map_domain(isl_union_map_copy(before))));
 	*dep = isl_union_map_union(*dep, isl_union_map_union(f.to_reads, isl_union_map_reverse(before)));
+	*dep = isl_union_map_union(*dep, chained);
 	f.last = isl_union_map_union(f.last, direct_last);
 	/* the kernel's last writes replace the earlier ones on the elements it wrote; the last
 	 * writes of tensors nothing after this kernel reads are dropped */
@@ -1225,7 +1353,8 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 			calloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.once),
-			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow)};
+			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow),
+			calloc((size_t)m->nrefs + 1, sizeof *fi.chained)};
 	for (int t = 0; t < p->ntensors; t++)
 		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
 					    p->tensors[t].role == SOLAR_ROLE_INOUT
@@ -1249,6 +1378,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	free(fi.last_reader);
 	free(fi.in_kernel);
 	free(fi.in_flow);
+	free(fi.chained);
 	free(fi.sinked);
 	free(fi.once);
 	isl_union_map_free(last);
