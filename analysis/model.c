@@ -1304,6 +1304,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	isl_union_map *direct_dep = isl_union_map_empty(isl_space_copy(sp)); /* direct_tensor */
 	isl_union_map *direct_exposed = isl_union_map_empty(sp);
 	isl_union_map **direct = &direct_last;
+	bool failed = false; /* an ISL operation failed (a sink or source would be missing) */
 	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
 	if (kern && kern->nstmts) {
 		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
@@ -1323,10 +1324,13 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			fi->chained[r] = prev != NULL;
 			if (prev) {
 				chained = isl_union_map_add_map(chained, prev);
-				fi->in_flow[r] = isl_set_is_empty(first_pts) == isl_bool_false;
+				isl_bool none = isl_set_is_empty(first_pts);
+				failed |= none == isl_bool_error;
+				fi->in_flow[r] = none == isl_bool_false;
 				if (fi->in_flow[r]) {
 					acc[r - r0] = isl_map_intersect_domain(isl_map_copy(ref->access),
 									       first_pts);
+					failed |= !acc[r - r0];
 					fi->sinked[ref->tensor] = true;
 				} else {
 					isl_set_free(first_pts);
@@ -1359,6 +1363,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			const solar_ref *ref = &m->refs[r];
 			if (ref->write && fi->sinked[ref->tensor]) {
 				acc[r - r0] = chain_source(m, fi, r, r0, r1, &compressed[r - r0]);
+				failed |= !acc[r - r0];
 				fi->in_flow[r] = true;
 			}
 		}
@@ -1466,6 +1471,8 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	} else {
 		isl_union_map_free(lf.keep);
 	}
+	if (failed)
+		*dep = isl_union_map_free(*dep);
 	return *dep && *nosrc && *last ? 0 : -1;
 }
 
