@@ -1024,6 +1024,7 @@ typedef struct {
 	bool *sinked;     /* per tensor, scratch: a sink of kernel k's analysis reads it */
 	char *once;       /* per tensor, scratch: see stored_once */
 	bool *in_flow;    /* per ref: a sink or source of its kernel's dataflow */
+	bool *chained;    /* per ref: a chain's read, its dependence built by chain_prev */
 } flow_info;
 
 /* Keeps the last writes of tensors that a kernel after kernel k still reads. */
@@ -1087,6 +1088,204 @@ static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
 	return ok;
 }
 
+/* The reduction-chain shortcut.  A statement s that reduces into its target (`y[i] += ..`
+ * inside `for j`) is a chain when
+ *   - its indices are distinct plain iterators of its outermost loops, all of them (a
+ *     permutation of i0..i<m-1>): the element then fixes those m iterators, so the instances
+ *     that store it are those of one execution of loop m (the loop at depth m around s), in
+ *     lexicographic order;
+ *   - no other statement inside loop m writes the tensor.
+ * Returns m, or -1 when s is not a chain. */
+static int chain_depth(const solar_model *m, const solar_stmt *s)
+{
+	const solar_program *p = m->prog;
+	int rank = p->tensors[s->tensor].rank;
+	if (s->op == SOLAR_ASSIGN || rank >= s->depth)
+		return -1; /* no reduction loop: every instance stores its own element */
+	unsigned seen = 0;
+	for (int i = 0; i < rank; i++) {
+		const solar_expr *e = s->index[i];
+		if (e->kind != SOLAR_E_ITER)
+			return -1;
+		int pos = m->iter_pos[e->sym];
+		if (pos >= rank || pos >= 32 || s->loops[pos] != e->sym || (seen >> pos & 1))
+			return -1;
+		seen |= 1u << pos;
+	}
+	const solar_kernel *kern = &p->kernels[s->kernel];
+	for (int t = kern->first_stmt; t < kern->first_stmt + kern->nstmts; t++) {
+		const solar_stmt *o = p->stmts[t];
+		if (o != s && o->tensor == s->tensor && o->depth > rank &&
+		    o->loops[rank] == s->loops[rank])
+			return -1;
+	}
+	return rank;
+}
+
+/* Whether statement o lies inside loop `depth` around statement s. */
+static bool inside_loop(const solar_stmt *o, const solar_stmt *s, int depth)
+{
+	return o->depth > depth && o->loops[depth] == s->loops[depth];
+}
+
+/* Of the points of dom (a chain's instances, depth as chain_depth says), those with a later
+ * point that has the same first `depth` coordinates: y -> y' with y' after y. */
+static isl_map *chain_later(isl_set *dom, int depth)
+{
+	isl_map *later = isl_map_lex_lt(isl_set_get_space(dom));
+	for (int i = 0; i < depth; i++)
+		later = isl_map_equate(later, isl_dim_in, i, isl_dim_out, i);
+	later = isl_map_intersect_domain(later, isl_set_copy(dom));
+	return isl_map_intersect_range(later, dom);
+}
+
+/* The implicit read of a chain's target, ref r, reads what the chain wrote at the previous
+ * point of one execution of loop m: only statements inside that execution run between two of
+ * its points, and none of them but s writes the tensor.  That previous point is an exact
+ * lexmax over s's own domain (any guard, stride or triangle included).  Returns that
+ * dependence, S[y] -> R<r>[x], and sets *first to the instances without a previous one, whose
+ * source the analysis still finds; NULL when s is not a chain (the read then goes to the
+ * analysis whole). */
+static isl_map *chain_prev(const solar_model *m, int r, isl_set **first)
+{
+	const solar_ref *ref = &m->refs[r];
+	if (ref->write || ref->expr)
+		return NULL;
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	int depth = chain_depth(m, s);
+	if (depth < 0)
+		return NULL;
+	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
+	isl_map *prev = isl_map_lexmax(isl_map_reverse(chain_later(isl_set_copy(dom), depth)));
+	*first = isl_set_subtract(dom, isl_map_domain(isl_map_copy(prev)));
+	char name[32];
+	solar_model_stmt_name(name, sizeof name, s->id);
+	prev = isl_map_reverse(isl_map_set_tuple_name(prev, isl_dim_out, name));
+	if (!prev || !*first) {
+		isl_map_free(prev);
+		isl_set_free(*first);
+		*first = NULL;
+		return NULL;
+	}
+	return prev;
+}
+
+/* The source access of write ref w for the kernel's analysis.  When w's statement s is a
+ * chain and every sink that reads its tensor is outside loop m around s (or is s's own read,
+ * chained: its remaining points never read s), only the last point of each execution of loop
+ * m can be the last write before a sink: the execution is over before such a sink runs, and
+ * its later points store the same element after the earlier ones.  The source is then the
+ * access restricted to those last points; else the whole access. */
+static isl_map *chain_source(const solar_model *m, const flow_info *fi, int w, int r0, int r1,
+			     bool *compressed)
+{
+	*compressed = false;
+	const solar_ref *ref = &m->refs[w];
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	int depth = chain_depth(m, s);
+	for (int r = r0; r <= r1 && depth >= 0; r++) {
+		const solar_ref *o = &m->refs[r];
+		if (!o->write && o->tensor == ref->tensor && fi->in_flow[r] && !fi->chained[r] &&
+		    inside_loop(m->prog->stmts[o->stmt], s, depth))
+			depth = -1;
+	}
+	if (depth < 0)
+		return isl_map_copy(ref->access);
+	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
+	isl_map *later = chain_later(isl_set_copy(dom), depth);
+	dom = isl_set_subtract(dom, isl_map_domain(later));
+	*compressed = true;
+	return isl_map_intersect_domain(isl_map_copy(ref->access), dom);
+}
+
+/* The indices of ref r: its expression's, or its statement's for the store and for the
+ * implicit read of a reduction's target. */
+static solar_expr *const *ref_index(const solar_model *m, const solar_ref *ref)
+{
+	return ref->expr ? ref->expr->args : m->prog->stmts[ref->stmt]->index;
+}
+
+/* The dataflow of tensor t inside the kernel without ISL's analysis.  acc[r - r0] is the sink
+ * access of read ref r (restricted to a chain's first points) or the source access of write
+ * ref r (compressed[r - r0]: restricted to a chain's last points), NULL when r is neither.
+ * It applies when, with c the rank of t,
+ *   - every such ref indexes t by the same distinct iterators of the same c outermost loops
+ *     (a permutation of them): an element fixes one iteration of those loops, and all
+ *     accesses to it happen in that iteration;
+ *   - every source stores each element at most once: its statement is c loops deep, or it is
+ *     a chain compressed to its last points.  No sink then shares loop c with a source of
+ *     another statement (chain_source compresses a chain only when the sinks inside its loop c
+ *     are its own chained read, and chain_depth admits no other writer there), so within the
+ *     iteration they run in textual (statement id) order.
+ * A sink then reads the source of the highest id below its own that stores its element (a
+ * read of a statement precedes its store; a compressed chain is never a source of its own
+ * first points), and the last write of an element is that of the highest id.  Adds the
+ * dependences to *to_reads (W -> R), the reads with no source in the kernel to *exposed
+ * (R -> T) and, when need_last, the last writes to *last_w (T -> W).  Returns false, adding
+ * nothing, when a condition fails. */
+static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int r0, int r1,
+			  isl_map *const *acc, const bool *compressed, bool need_last,
+			  isl_union_map **to_reads, isl_union_map **exposed, isl_union_map **last_w)
+{
+	const solar_program *p = m->prog;
+	int c = p->tensors[t].rank;
+	solar_expr *const *idx0 = NULL;
+	for (int r = r0; r <= r1; r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (ref->tensor != t || !acc[r - r0])
+			continue;
+		const solar_stmt *s = p->stmts[ref->stmt];
+		solar_expr *const *idx = ref_index(m, ref);
+		if (s->depth < c || (ref->write && s->depth > c && !compressed[r - r0]))
+			return false;
+		unsigned seen = 0;
+		for (int i = 0; i < c; i++) {
+			if (idx[i]->kind != SOLAR_E_ITER)
+				return false;
+			int pos = m->iter_pos[idx[i]->sym];
+			if (pos >= c || pos >= 32 || s->loops[pos] != idx[i]->sym || (seen >> pos & 1))
+				return false;
+			seen |= 1u << pos;
+			if (idx0 && idx[i]->sym != idx0[i]->sym)
+				return false; /* (iterator ids name loops: the c loops are the same) */
+		}
+		if (!idx0)
+			idx0 = idx;
+	}
+	for (int r = r0; r <= r1; r++) {
+		const solar_ref *rd = &m->refs[r];
+		if (rd->write || rd->tensor != t || !acc[r - r0])
+			continue;
+		isl_map *rem = isl_map_copy(acc[r - r0]);
+		for (int w = r1; w >= r0; w--) {
+			const solar_ref *wr = &m->refs[w];
+			if (!wr->write || wr->tensor != t || !acc[w - r0] || wr->stmt >= rd->stmt)
+				continue;
+			isl_map *from = isl_map_apply_range(isl_map_copy(rem),
+							    isl_map_reverse(isl_map_copy(acc[w - r0])));
+			rem = isl_map_subtract_domain(rem, isl_map_domain(isl_map_copy(from)));
+			*to_reads = isl_union_map_add_map(*to_reads, isl_map_reverse(from));
+		}
+		*exposed = isl_union_map_add_map(*exposed, rem);
+	}
+	if (need_last) {
+		isl_set *later = NULL; /* the elements that sources of higher ids store */
+		for (int w = r1; w >= r0; w--) {
+			const solar_ref *wr = &m->refs[w];
+			if (!wr->write || wr->tensor != t || !acc[w - r0])
+				continue;
+			isl_map *lw = isl_map_reverse(isl_map_copy(acc[w - r0]));
+			if (later)
+				lw = isl_map_subtract_domain(lw, isl_set_copy(later));
+			isl_set *range = isl_map_range(isl_map_copy(acc[w - r0]));
+			later = later ? isl_set_union(later, range) : range;
+			*last_w = isl_union_map_add_map(*last_w, lw);
+		}
+		isl_set_free(later);
+	}
+	return true;
+}
+
 /* The dataflow of kernel k alone (its reads and "last write" sinks against its writes), then
  * its upward-exposed reads resolved through the last writes of the kernels before it.  This is
  * exact: a read's source is the last write before it, which is in its own kernel if that
@@ -1094,7 +1293,10 @@ static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
  * kernel.  Cost grows with the kernels one by one instead of all writes against all reads.
  * Two more exact savings: a read of a tensor the kernel does not write has no source in it, so
  * it skips the kernel's analysis; and the last writes are kept only of tensors that a later
- * kernel (or the END reader) reads, since no other read can ask for them. */
+ * kernel (or the END reader) reads, since no other read can ask for them.  A reduction chain's
+ * read of its own target is fed by its previous point (chain_prev), and only the last point of
+ * each chain can feed the analysis' other sinks (chain_source).  A tensor whose every access happens in the one iteration of its outer loops that the element
+ * fixes needs no analysis at all (direct_tensor). */
 static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map **last,
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
@@ -1106,12 +1308,20 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 									     the kernel does not write */
 	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));
 	isl_union_map *lw = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *direct_last = isl_union_map_empty(sp); /* last writes known without ISL */
+	isl_union_map *direct_last = isl_union_map_empty(isl_space_copy(sp)); /* last writes
+										 known without ISL */
+	isl_union_map *chained = isl_union_map_empty(isl_space_copy(sp)); /* reduction chains
+									     (chain_prev) */
+	isl_union_map *direct_dep = isl_union_map_empty(isl_space_copy(sp)); /* direct_tensor */
+	isl_union_map *direct_exposed = isl_union_map_empty(sp);
 	isl_union_map **direct = &direct_last;
+	bool failed = false; /* an ISL operation failed (a sink or source would be missing) */
 	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
 	if (kern && kern->nstmts) {
 		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
 		int r0 = first ? m->write_ref[first - 1] + 1 : 0, r1 = m->write_ref[last_stmt - 1];
+		isl_map **acc = calloc((size_t)(r1 - r0 + 1), sizeof *acc); /* sinks, sources */
+		bool *compressed = calloc((size_t)(r1 - r0 + 1), sizeof *compressed);
 		for (int r = r0; r <= r1; r++)
 			if (m->refs[r].write)
 				fi->in_kernel[m->refs[r].tensor]++;
@@ -1120,8 +1330,24 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
 			if (ref->write)
 				continue;
-			if (fi->in_kernel[ref->tensor]) {
-				sink = isl_union_map_add_map(sink, isl_map_copy(ref->access));
+			isl_set *first_pts = NULL;
+			isl_map *prev = fi->in_kernel[ref->tensor] ? chain_prev(m, r, &first_pts) : NULL;
+			fi->chained[r] = prev != NULL;
+			if (prev) {
+				chained = isl_union_map_add_map(chained, prev);
+				isl_bool none = isl_set_is_empty(first_pts);
+				failed |= none == isl_bool_error;
+				fi->in_flow[r] = none == isl_bool_false;
+				if (fi->in_flow[r]) {
+					acc[r - r0] = isl_map_intersect_domain(isl_map_copy(ref->access),
+									       first_pts);
+					failed |= !acc[r - r0];
+					fi->sinked[ref->tensor] = true;
+				} else {
+					isl_set_free(first_pts);
+				}
+			} else if (fi->in_kernel[ref->tensor]) {
+				acc[r - r0] = isl_map_copy(ref->access);
 				fi->sinked[ref->tensor] = true;
 			} else if (fi->written[ref->tensor]) {
 				outside = isl_union_map_add_map(outside, isl_map_copy(ref->access));
@@ -1130,40 +1356,67 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 							       isl_map_domain(isl_map_copy(ref->access)));
 			}
 		}
-		/* L<t>[e] -> T<t>[e] for every element the kernel writes of a tensor read later;
-		 * a tensor whose every element the kernel stores at most once needs no analysis:
-		 * that write is the last (T<t>[e] -> S<stmt>[..], its access reversed) */
+		/* a tensor whose every element the kernel stores at most once needs no analysis of
+		 * its last writes: that write is the last (T<t>[e] -> S<stmt>[..], its access
+		 * reversed); else its last writes are sinks (fi->once[t] == 2) */
 		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
 			if (!ref->write || fi->last_reader[ref->tensor] <= k)
 				continue;
-			if (stored_once(m, fi, r, r1)) {
+			if (stored_once(m, fi, r, r1))
 				*direct = isl_union_map_add_map(*direct,
 								isl_map_reverse(isl_map_copy(ref->access)));
-				continue;
-			}
-			fi->sinked[ref->tensor] = true;
-			char name[32];
-			snprintf(name, sizeof name, "L%d", ref->tensor);
-			isl_map *mp = isl_map_identity(isl_space_map_from_set(
-				isl_space_range(isl_map_get_space(ref->access))));
-			mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
-			lw = isl_union_map_union(
-				lw, isl_union_map_from_map(isl_map_set_tuple_name(mp, isl_dim_in, name)));
+			else
+				fi->sinked[ref->tensor] = true;
 		}
 		/* the sources: the writes of tensors that some sink reads */
 		for (int r = r0; r <= r1; r++) {
 			const solar_ref *ref = &m->refs[r];
 			if (ref->write && fi->sinked[ref->tensor]) {
-				src = isl_union_map_add_map(src, isl_map_copy(ref->access));
+				acc[r - r0] = chain_source(m, fi, r, r0, r1, &compressed[r - r0]);
+				failed |= !acc[r - r0];
 				fi->in_flow[r] = true;
 			}
 		}
+		/* tensor by tensor: without the analysis where direct_tensor can, else its sinks,
+		 * its sources and L<t>[e] -> T<t>[e] for every element the kernel writes of a
+		 * tensor read later go to the analysis */
 		for (int r = r0; r <= r1; r++) {
+			int t = m->refs[r].tensor;
+			if (!fi->sinked[t])
+				continue;
+			fi->sinked[t] = false; /* done */
+			bool need_last = fi->once[t] == 2;
+			bool direct_ok = direct_tensor(m, fi, t, r0, r1, acc, compressed, need_last,
+						       &direct_dep, &direct_exposed, &direct_last);
+			for (int q = r; q <= r1; q++) {
+				const solar_ref *ref = &m->refs[q];
+				if (ref->tensor != t || !acc[q - r0])
+					continue;
+				if (direct_ok)
+					fi->in_flow[q] = false;
+				else if (!ref->write)
+					sink = isl_union_map_add_map(sink, isl_map_copy(acc[q - r0]));
+				else
+					src = isl_union_map_add_map(src, isl_map_copy(acc[q - r0]));
+				if (direct_ok || !ref->write || !need_last)
+					continue;
+				char name[32];
+				snprintf(name, sizeof name, "L%d", t);
+				isl_map *mp = isl_map_identity(isl_space_map_from_set(
+					isl_space_range(isl_map_get_space(ref->access))));
+				mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
+				lw = isl_union_map_add_map(lw, isl_map_set_tuple_name(mp, isl_dim_in, name));
+			}
+		}
+		for (int r = r0; r <= r1; r++) {
+			isl_map_free(acc[r - r0]);
 			fi->in_kernel[m->refs[r].tensor] = 0;
 			fi->sinked[m->refs[r].tensor] = false;
 			fi->once[m->refs[r].tensor] = 0;
 		}
+		free(acc);
+		free(compressed);
 	} else if (!kern) { /* the END reader of every out/inout element, after all kernels */
 		for (int t = 0; t < p->ntensors; t++)
 			if (p->tensors[t].role == SOLAR_ROLE_OUT || p->tensors[t].role == SOLAR_ROLE_INOUT)
@@ -1188,6 +1441,9 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			isl_union_map_free(sink);
 			isl_union_map_free(outside);
 			isl_union_map_free(direct_last);
+			isl_union_map_free(chained);
+			isl_union_map_free(direct_dep);
+			isl_union_map_free(direct_exposed);
 			isl_union_map_free(f.to_reads);
 			isl_union_map_free(f.last);
 			return -1;
@@ -1205,7 +1461,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		exposed = isl_union_map_copy(sink);
 	}
 	isl_union_map_free(sink);
-	exposed = isl_union_map_union(exposed, outside);
+	exposed = isl_union_map_union(isl_union_map_union(exposed, outside), direct_exposed);
 	/* exposed reads take the last write before the kernel, if any */
 	isl_union_map *before = isl_union_map_apply_range(isl_union_map_copy(exposed),
 							  isl_union_map_copy(*last));
@@ -1213,6 +1469,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		*nosrc, isl_union_set_subtract(isl_union_map_domain(exposed),
 					       isl_union_map_domain(isl_union_map_copy(before))));
 	*dep = isl_union_map_union(*dep, isl_union_map_union(f.to_reads, isl_union_map_reverse(before)));
+	*dep = isl_union_map_union(*dep, isl_union_map_union(chained, direct_dep));
 	f.last = isl_union_map_union(f.last, direct_last);
 	/* the kernel's last writes replace the earlier ones on the elements it wrote; the last
 	 * writes of tensors nothing after this kernel reads are dropped */
@@ -1225,6 +1482,8 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	} else {
 		isl_union_map_free(lf.keep);
 	}
+	if (failed)
+		*dep = isl_union_map_free(*dep);
 	return *dep && *nosrc && *last ? 0 : -1;
 }
 
@@ -1236,7 +1495,8 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 			calloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
 			calloc((size_t)p->ntensors + 1, sizeof *fi.once),
-			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow)};
+			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow),
+			calloc((size_t)m->nrefs + 1, sizeof *fi.chained)};
 	for (int t = 0; t < p->ntensors; t++)
 		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
 					    p->tensors[t].role == SOLAR_ROLE_INOUT
@@ -1260,6 +1520,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	free(fi.last_reader);
 	free(fi.in_kernel);
 	free(fi.in_flow);
+	free(fi.chained);
 	free(fi.sinked);
 	free(fi.once);
 	isl_union_map_free(last);
