@@ -1,8 +1,8 @@
 """PyTorch frontend: a Model file -> torch.export graph -> op graph (opgraph.py).
 
 The model is built on the `meta` device (no memory is allocated for weights or activations,
-so a model of tens of GB translates on a small machine), put in eval() mode (the mode in which
-`solar validate`'s harness runs it), and exported with torch.export.export, whose default IR
+so a model of tens of GB translates on a small machine), left in the mode it was constructed
+in (as KernelBench and `solar validate`'s harness run it), and exported with torch.export.export, whose default IR
 keeps the operators as the user called them (linear, conv2d, layer_norm, softmax,
 scaled_dot_product_attention): each is one kernel of eager PyTorch.  Views are index maps.
 
