@@ -33,16 +33,27 @@ build-asan: deps-test
 
 # `solar translate` runs PyTorch: a virtual environment with the pinned packages of
 # translate/requirements.txt, built once (a second run does nothing until the list changes).
-# PIP_FLAGS passes options to pip, e.g. PIP_FLAGS='--find-links /tmp/whl' for a local wheel.
-venv: $(VENV)/.installed
+# The marker .installed is written last, and only when the installed packages import: an
+# interrupted or failed install leaves none and is redone (pip resumes); one that does not
+# import after a redo is removed and built from scratch.  A venv whose python is gone loses
+# its marker.  PIP_FLAGS passes options to pip, e.g. PIP_FLAGS='--find-links /tmp/whl'.
+VENV_CHECK = import torch, numpy, sympy, jax; assert tuple(map(int, torch.__version__.split(".")[:2])) >= (2, 5)
+VENV_PIP = $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(PIP_FLAGS) -r translate/requirements.txt
+venv:
+	@test -x $(VENV)/bin/python || rm -f $(VENV)/.installed
+	@$(MAKE) -s $(VENV)/.installed
 
 $(VENV)/.installed: translate/requirements.txt
+	@rm -f $@
 	@mkdir -p $(dir $(VENV))
 	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	@echo "venv: installing translate/requirements.txt into $(VENV) (torch pulls ~3 GB once)"
-	@$(VENV)/bin/python -m pip install -q --disable-pip-version-check $(PIP_FLAGS) \
-	  -r translate/requirements.txt
-	@touch $@
+	@$(VENV_PIP)
+	@$(VENV)/bin/python -c '$(VENV_CHECK)' 2>/dev/null || { \
+	  echo "venv: $(VENV) does not import torch, numpy, sympy and jax: rebuilding it"; \
+	  rm -rf $(VENV) && python3 -m venv $(VENV) && $(VENV_PIP) && \
+	  $(VENV)/bin/python -c '$(VENV_CHECK)'; }
+	@$(VENV)/bin/python -c 'import torch; print("torch", torch.__version__)' >$@.tmp && mv $@.tmp $@
 
 demo: build
 	./build/solar check examples/*.air

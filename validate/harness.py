@@ -351,7 +351,8 @@ def unbound_names(named, bound):
 
 def save_npy(path, arr):
     import numpy as np
-    np.save(path, np.ascontiguousarray(arr), allow_pickle=False)
+    arr = np.asarray(arr)   # (np.ascontiguousarray alone makes a rank-0 array shape [1])
+    np.save(path, np.ascontiguousarray(arr).reshape(arr.shape), allow_pickle=False)
 
 
 def file_array(t, arr):
@@ -571,12 +572,8 @@ def run_torch(args, air, mod, defines):
     device = pick_torch_device(torch, args.device)
     cpu = device.type == "cpu"
     compat, mode, served = install_torch_compat(torch, cpu)
-    # PyTorch's defaults, set explicitly (matmul TF32 off, cuDNN TF32 on) and recorded.
-    # (Newer PyTorch warns that these flags give way to fp32_precision; they still hold.)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = True
+    # The math flags are PyTorch's defaults, set before the model file was loaded
+    # (default_math_flags()), then whatever the file set: they are recorded.
     params, unset = apply_params(mod, air, defines)
     Model = getattr(mod, "Model", None)
     if Model is None:
@@ -611,8 +608,7 @@ def run_torch(args, air, mod, defines):
         save_npy(dirp / f"in_{t.name}.npy", file_array(t, arr))
 
     # Move to the device; parameters and buffers are looked up again by name afterwards.
-    model = model.to(device)
-    model.eval()
+    model = model.to(device)   # in the mode it was constructed in (nn.Module: training)
     dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
     with ctx, torch.no_grad():
         try:
@@ -648,9 +644,11 @@ def run_torch(args, air, mod, defines):
         timing = time_torch_cuda(torch, lambda: model(*dev_inputs), args.warmup, args.runs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        flags = {"matmul_allow_tf32": bool(torch.backends.cuda.matmul.allow_tf32) and not cpu,
-                 "cudnn_allow_tf32": bool(torch.backends.cudnn.allow_tf32) and not cpu}
+        model_flags = {"matmul_allow_tf32": bool(torch.backends.cuda.matmul.allow_tf32),
+                       "cudnn_allow_tf32": bool(torch.backends.cudnn.allow_tf32)}
+        flags = {k: v and not cpu for k, v in model_flags.items()}
     return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
+                model_flags=model_flags,
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
                 params_not_in_model=unset, compat=sorted(served), compat_installed=compat)
 
@@ -773,6 +771,18 @@ def run_function(args, air, mod, defines, use_jax):
     return info
 
 
+def default_math_flags():
+    """PyTorch's default math (matmul TF32 off, cuDNN TF32 on), set explicitly before the model
+    file is loaded, so that a module-level `torch.backends.cuda.matmul.allow_tf32 = True` in it
+    holds, as it does when the file runs alone and when solar translate reads the flags.
+    (Newer PyTorch warns that these flags give way to fp32_precision; they still hold.)"""
+    import torch
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = True
+
+
 def cmd_run(args):
     defines = parse_defines(args.define)
     if args.runs < 0 or args.warmup < 0:
@@ -801,6 +811,8 @@ def cmd_run(args):
     if ref_json.exists():
         ref_json.unlink()
     try:
+        if "torch" in need:
+            default_math_flags()
         mod = load_module(args.ref)
         if "torch" in need and hasattr(mod, "Model"):
             info = run_torch(args, air, mod, defines)
@@ -1043,5 +1055,112 @@ def main(argv=None):
         return 2
 
 
+# ---------------------------------------------------------------------------------------------
+# The test suite's server (tests/translate/run.sh): `harness.py serve SOCKET [IDLE_S]` imports
+# PyTorch once, then serves `harness.py run` requests from clients started with
+# SOLAR_HARNESS_SERVER=SOCKET: the client (a Python without any import of torch) sends its
+# arguments, folder, environment and its stdin/stdout/stderr over the Unix socket; the server
+# forks, and the child runs main() exactly as the client would have, in the client's folder and
+# environment, writing to the client's own streams, and sends back the exit status.  A client
+# that cannot reach the server runs the request itself.  The server exits after IDLE_S seconds
+# (default 300) without a request.
+
+def serve(path, idle_s=300.0):
+    import signal
+    import socket
+    import numpy  # noqa: F401 - imported once, here, for every request
+    import torch  # noqa: F401
+    def reap():   # (reaped here, so that os.times() counts the children's CPU)
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            pass
+
+    def stop(*_):
+        raise SystemExit(0)
+    signal.signal(signal.SIGTERM, stop)
+    if os.path.exists(path):
+        os.remove(path)
+    lsn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    lsn.bind(path)
+    lsn.listen(16)
+    lsn.settimeout(idle_s)
+    try:
+        while True:
+            reap()
+            try:
+                conn, _ = lsn.accept()
+            except socket.timeout:
+                return 0
+            if os.fork() == 0:
+                lsn.close()
+                conn.settimeout(None)
+                rc = 2
+                try:
+                    msg, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+                    while not msg.endswith(b"\n"):
+                        more = conn.recv(1 << 20)
+                        if not more:
+                            break
+                        msg += more
+                    req = json.loads(msg)
+                    for i, fd in enumerate(fds):
+                        os.dup2(fd, i)
+                    sys.stdin = open(0, closefd=False)
+                    sys.stdout = open(1, "w", closefd=False)
+                    sys.stderr = open(2, "w", closefd=False)
+                    os.chdir(req["cwd"])
+                    os.environ.clear()
+                    os.environ.update(req["env"])
+                    sys.argv = [os.path.abspath(__file__)] + req["argv"]
+                    try:
+                        rc = main(req["argv"])
+                    except SystemExit as e:
+                        rc = e.code if isinstance(e.code, int) else 2
+                finally:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                    try:
+                        conn.sendall(f"{rc}\n".encode())
+                    finally:
+                        os._exit(rc if isinstance(rc, int) else 2)
+            conn.close()
+    finally:
+        lsn.close()
+        if os.path.exists(path):
+            os.remove(path)
+        reap()
+        t = os.times()
+        print(f"harness server: CPU {t.user + t.system:.1f} s, its requests "
+              f"{t.children_user + t.children_system:.1f} s", file=sys.stderr)
+
+
+def serve_client(path):
+    """The exit status of this request run by the server at `path`, or None when there is none."""
+    import socket
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.connect(path)
+    except OSError:
+        return None
+    msg = json.dumps({"argv": sys.argv[1:], "cwd": os.getcwd(), "env": dict(os.environ)})
+    socket.send_fds(s, [msg.encode() + b"\n"], [0, 1, 2])
+    reply = b""
+    while not reply.endswith(b"\n"):
+        more = s.recv(64)
+        if not more:
+            print("harness: the server ended without an exit status", file=sys.stderr)
+            return 2
+        reply += more
+    return int(reply)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["serve"] and len(sys.argv) in (3, 4):
+        sys.exit(serve(sys.argv[2], float(sys.argv[3]) if len(sys.argv) == 4 else 300.0))
+    if sys.argv[1:2] == ["run"] and os.environ.get("SOLAR_HARNESS_SERVER"):
+        served = serve_client(os.environ["SOLAR_HARNESS_SERVER"])
+        if served is not None:
+            sys.exit(served)
     sys.exit(main())

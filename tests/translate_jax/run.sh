@@ -1,5 +1,6 @@
 #!/bin/sh
 # Tests of `solar translate --jax` and `--llm` (docs/translate.md).  One case:
+#   run.sh SOLAR model FILE.py   translate --jax (validating): exit 0, validated: PASS
 #   run.sh SOLAR golden FILE.py  translate --jax (validating) and diff with FILE.air; stderr empty,
 #                                or holding the line of FILE.warn
 #   run.sh SOLAR bad FILE.py     exit status and `FILE:LINE: error: ...` of FILE.expect, no traceback,
@@ -17,6 +18,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/solar-jax-test-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; for f in "$work"/*.out "$work"/*.err; do [ -f "$f" ] && { echo "--- $f"; cat "$f"; }; done; exit 1; }
 case $kind in
+model)   # a corpus file (tests/translate/jax): translates, checks and validates
+  name=$(basename "$file" .py)
+  "$solar" translate --jax "$file" -o "$work/$name.air" >"$work/t.out" 2>"$work/t.err" || fail "translate exit $?"
+  grep -q "validated: PASS" "$work/t.out" || fail "not validated"
+  grep -q Traceback "$work/t.out" "$work/t.err" && fail "a traceback"
+  echo "model $name: translated, validated" ;;
 golden)
   name=$(basename "$file" .py)
   "$solar" translate --jax "$file" -o "$work/$name.air" >"$work/t.out" 2>"$work/t.err" || fail "translate exit $?"

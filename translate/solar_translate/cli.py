@@ -78,6 +78,33 @@ def parse(argv):
     return o
 
 
+def write_atomic(path, text):
+    """Writes the whole of `text` to a temporary file in path's folder, then renames it into
+    place: `path` is either the old file or the complete new one, never a part (as the C
+    commands' cli/output.c does)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~current_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def say(path, line, sev, msg):
     loc = f"{path}:{line}" if line else path
     sys.stderr.write(f"{loc}: {sev}: {msg}\n")
@@ -99,7 +126,77 @@ def torch_available():
     return True
 
 
+LAST = []   # the last translation of main() (for batch())
+
+
+def batch(listing, outdir):
+    """`run.py --batch LIST OUTDIR` (hidden; the test driver's, tests/translate/run.sh): one
+    process translates many files, so PyTorch is imported once, not once per file.  Each line of
+    LIST is `NAME DIR FILE`: in folder DIR, `solar translate FILE --no-validate -o
+    OUTDIR/NAME.air` runs exactly as a single command would (the same main()), and its exit
+    status, stdout and stderr go to OUTDIR/NAME.rc, NAME.out and NAME.err (NAME.rc last, so a
+    NAME.rc means the case is complete).  A fourth word `validate` on the line also writes the
+    files of the validation that a single command would run, OUTDIR/NAME.v/validate.air (the
+    translation at validate.pick_sizes()'s sizes) and model.py (the model at those sizes), and
+    the sizes in NAME.v/how.  Exit 0 when every case ran (whatever its status)."""
+    import contextlib
+    import io
+    os.makedirs(outdir, exist_ok=True)
+    outdir = os.path.abspath(outdir)
+    home = os.getcwd()
+    with open(listing) as f:
+        cases = [ln.split() for ln in f if ln.strip() and not ln.startswith("#")]
+    for name, folder, model, *flags in cases:
+        base = os.path.join(outdir, name)
+        shutil.rmtree(base + ".v", ignore_errors=True)
+        for ext in (".air", ".rc", ".out", ".err"):
+            if os.path.exists(base + ext):
+                os.remove(base + ext)
+        out, err = io.StringIO(), io.StringIO()
+        t0 = time.process_time()
+        os.chdir(folder)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                LAST[:] = []
+                try:
+                    rc = main([model, "--no-validate", "-o", base + ".air"])
+                    if rc == 0 and "validate" in flags:
+                        rc = batch_validation(os.path.abspath(model), base, LAST[0])
+                except SystemExit as e:
+                    rc = e.code if isinstance(e.code, int) else 1
+        finally:
+            os.chdir(home)
+        cpu = time.process_time() - t0
+        with open(base + ".out", "w") as f:
+            f.write(out.getvalue())
+        with open(base + ".err", "w") as f:
+            f.write(err.getvalue())
+        with open(base + ".rc.tmp", "w") as f:
+            f.write(f"{rc} {cpu:.2f}\n")
+        os.replace(base + ".rc.tmp", base + ".rc")
+    return 0
+
+
+def batch_validation(path, base, res):
+    from . import validate
+    from .opgraph import TranslateError
+    os.makedirs(base + ".v")
+    try:
+        _, _, how = validate.prepare(path, base + ".air", res, base + ".v")
+    except TranslateError as e:
+        say(path, e.line, "error", f"at the validation sizes: {e.message}")
+        return 1
+    with open(os.path.join(base + ".v", "how"), "w") as f:
+        f.write(how + "\n")
+    return 0
+
+
 def main(argv):
+    if argv[:1] == ["--batch"]:
+        if len(argv) != 3:
+            sys.stderr.write("solar translate: --batch takes LIST OUTDIR\n")
+            return 2
+        return batch(argv[1], argv[2])
     try:
         o = parse(argv)
     except Usage as e:
@@ -108,6 +205,10 @@ def main(argv):
     path = o["model"]
     if not os.path.isfile(path):
         say(path, None, "error", "no such file")
+        return 2
+    out = o["out"] or re.sub(r"\.py$", "", path) + ".air"
+    if os.path.exists(out) and os.path.samefile(out, path):
+        say(out, None, "error", "-o names the model file itself; it would be overwritten")
         return 2
     if o["llm"] is not None:
         from . import llm
@@ -121,7 +222,6 @@ def main(argv):
     else:
         from . import translate
     from .opgraph import TranslateError
-    out = o["out"] or re.sub(r"\.py$", "", path) + ".air"
     t0 = time.time()
     try:
         res = translate.translate_file(path, o["defines"])
@@ -136,9 +236,9 @@ def main(argv):
         say(path, model_line(e, path), "error", f"internal error in solar translate: {first_line(e)}")
         return 1
     t1 = time.time()
+    LAST[:] = [res]
     try:
-        with open(out, "w") as f:
-            f.write(res.text)
+        write_atomic(out, res.text)
     except OSError as e:
         say(out, None, "error", f"cannot write: {e.strerror}")
         return 2

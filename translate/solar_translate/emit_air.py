@@ -328,7 +328,7 @@ class Emitter:
         post = op.attrs.get("post")
         if post:
             final = post(final)
-        if final != acc:
+        if need_tmp or final != acc:   # a separate accumulator is always stored to the output
             k.assign(k.ref(out, oidx), "=", final)
         k.close(n)
 

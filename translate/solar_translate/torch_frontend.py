@@ -1,8 +1,8 @@
 """PyTorch frontend: a Model file -> torch.export graph -> op graph (opgraph.py).
 
 The model is built on the `meta` device (no memory is allocated for weights or activations,
-so a model of tens of GB translates on a small machine), put in eval() mode (the mode in which
-`solar validate`'s harness runs it), and exported with torch.export.export, whose default IR
+so a model of tens of GB translates on a small machine), left in the mode it was constructed
+in (as KernelBench and `solar validate`'s harness run it), and exported with torch.export.export, whose default IR
 keeps the operators as the user called them (linear, conv2d, layer_norm, softmax,
 scaled_dot_product_attention): each is one kernel of eager PyTorch.  Views are index maps.
 
@@ -58,6 +58,19 @@ def model_line(exc, path):
     return line
 
 
+def forward_line(model, path):
+    """The line of `def forward` of the model's class, when it is in the model file (an error
+    that no line of the file raised, e.g. forward() called with the wrong arguments)."""
+    import inspect
+    try:
+        fn = type(model).forward
+        if os.path.realpath(inspect.getsourcefile(fn)) == os.path.realpath(path):
+            return inspect.getsourcelines(fn)[1]
+    except (TypeError, OSError):
+        pass
+    return None
+
+
 def first_line(exc):
     s = str(exc).strip().splitlines()
     s = [x for x in s if x.strip()]
@@ -105,7 +118,9 @@ def int_constants(mod):
 
 
 def build(torch, mod, path, device="meta"):
-    """(model, inputs) built on the meta device, model in eval mode."""
+    """(model, inputs) built on the meta device, the model in the mode it was constructed in
+    (nn.Module's default is training mode; KernelBench runs models as constructed, and so does
+    validate's harness): batch norm then uses batch statistics, dropout with p > 0 is refused."""
     try:
         with torch.device(device):
             init = mod.get_init_inputs() if callable(getattr(mod, "get_init_inputs", None)) else []
@@ -117,7 +132,6 @@ def build(torch, mod, path, device="meta"):
         raise TranslateError(f"get_inputs() returned {type(inputs).__name__}, not a list")
     if not isinstance(model, torch.nn.Module):
         raise TranslateError("Model(...) is not a torch.nn.Module")
-    model.eval()
     return model, list(inputs)
 
 
@@ -450,6 +464,6 @@ def translate_module(torch, path, mod):
         msg = first_line(e)
         if "data-dependent" in str(e) or "GuardOnDataDependent" in type(e).__name__:
             msg = "data-dependent control flow or shape: torch.export cannot trace it: " + msg
-        raise TranslateError(f"torch.export failed: {msg}", model_line(e, path))
+        raise TranslateError(f"torch.export failed: {msg}", model_line(e, path) or forward_line(model, path))
     fe = Frontend(torch, path, mod, model, inputs, sizes, exprs)
     return fe.run(ep), fe

@@ -226,6 +226,12 @@ def handle(fe, node):
         if not isinstance(r, Op_):
             raise fe.err(node, f"unsupported in-place operator aten.{pk}")
         root = dst.root().tensor
+        if root.role == "in" and root.name.endswith("num_batches_tracked"):
+            # batch norm in training mode counts its batches: a buffer update that is no part
+            # of the forward's outputs (as the running statistics, docs/translate.md)
+            fe.g.ops.remove(r.op)
+            fe.g.tensors.remove(r.value.root().tensor)
+            return dst
         if root.role == "in":
             raise fe.err(node, f"in-place update of an input or parameter (aten.{pk}) is not supported")
         r.op.out = dst
@@ -271,6 +277,15 @@ def _dispatch(fe, node, name, val):
     kw = dict(node.kwargs)
     torch = fe.torch
     # ---- views --------------------------------------------------------------------------
+    if name in ("dropout", "feature_dropout", "alpha_dropout", "native_dropout"):
+        p = a[1] if len(a) > 1 else kw.get("p", 0.5)
+        train = a[2] if len(a) > 2 else kw.get("train", True)
+        if train and p:   # random: the model is in training mode (as constructed)
+            raise fe.err(node, f"unsupported operator aten.{name} with p={p} in training mode "
+                         "(random numbers inside forward; eval() or p=0 is the identity)")
+        if name == "native_dropout":
+            raise fe.err(node, f"unsupported operator aten.{name}")
+        return view(fe, node, "alias", a[:1], {}, val)
     if name in VIEWS:
         return view(fe, node, name, a, kw, val)
     if name == "broadcast_tensors":

@@ -124,21 +124,14 @@ def body(text):
     return keep
 
 
-def run(solar, path, out, res, o):
+def prepare(path, out, res, work):
+    """The validation's files in `work`: validate.air, the translation at the small sizes, and
+    model.py, a wrapper of the model with its constants at those sizes.  Returns (air, ref,
+    how), or raises TranslateError when the model cannot be translated at the small sizes."""
     from . import translate
-    from .opgraph import TranslateError
     small = pick_sizes(res, path)
-    keep = o.get("keep")
-    work = keep or tempfile.mkdtemp(prefix="solar-translate-")
-    os.makedirs(work, exist_ok=True)
-    env = dict(os.environ, SOLAR_PYTHON=sys.executable)
     sizes = " ".join(f"{k}={v}" for k, v in small.items()) or "(the model's own)"
-    try:
-        again = translate.translate_file(path, dict(small))
-    except TranslateError as e:
-        sys.stderr.write(f"{path}:{e.line or ''}: error: at the validation sizes ({sizes}): "
-                         f"{e.message}\n")
-        return 1
+    again = translate.translate_file(path, dict(small))
     air = os.path.join(work, "validate.air")
     with open(air, "w") as f:
         f.write(again.text)
@@ -147,7 +140,6 @@ def run(solar, path, out, res, o):
     with open(ref, "w") as f:
         f.write(WRAPPER.format(model=os.path.basename(path), dir=os.path.dirname(os.path.abspath(path)),
                                path=os.path.abspath(path), assign=assign, names=list(small)))
-    defs = []
     same = body(again.text) == body(res.text)
     if same and not res.consts:
         how = f"{sizes}: the same program as {out} with -D at those sizes"
@@ -158,6 +150,21 @@ def run(solar, path, out, res, o):
         sys.stderr.write(f"{out}: warning: the translation at {sizes} differs from this one in more "
                          "than its sizes (a literal of the model depends on a size, e.g. a scale "
                          "1/sqrt(d)): -D on this file is not validated; translate again with -D\n")
+    return air, ref, how
+
+
+def run(solar, path, out, res, o):
+    from .opgraph import TranslateError
+    keep = o.get("keep")
+    work = keep or tempfile.mkdtemp(prefix="solar-translate-")
+    os.makedirs(work, exist_ok=True)
+    env = dict(os.environ, SOLAR_PYTHON=sys.executable)
+    try:
+        air, ref, how = prepare(path, out, res, work)
+    except TranslateError as e:
+        sys.stderr.write(f"{path}:{e.line or ''}: error: at the validation sizes: {e.message}\n")
+        return 1
+    defs = []
     cmd = [solar, "validate", air, "--ref", ref, "--backend", "cpu", "--timeout",
            str(o.get("timeout", 600))] + defs
     if keep:
