@@ -17,7 +17,6 @@ Each time is the median of RUNS runs after WARMUP warm-ups, one CUDA-event pair 
 minimum over runs is recorded too: the bound must stay below it.  Top-level median_s/min_s of
 a path are the cold ones (the format bench/results/soundness-h200-2026-11-29.json has).
 """
-import statistics
 import json
 import pathlib
 import sys
@@ -34,29 +33,13 @@ from measure import load  # noqa: E402
 WARMUP, RUNS = 3, 15
 
 
-def time_warm(fn):
-    """Runs back to back, no flush: each run finds in L2 what the one before left."""
-    times = []
-    with torch.no_grad():
-        for _ in range(WARMUP):
-            fn()
-        torch.cuda.synchronize()
-        for _ in range(RUNS):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            torch.cuda.synchronize()
-            times.append(start.elapsed_time(end) * 1e-3)
-    return {"median_s": statistics.median(times), "min_s": min(times)}
-
-
 def time_fn(fn):
     """Both protocols: cold is the harness's timing (solar validate measures the same way), L2
     flushed before each run, CUDA events, median and minimum; warm has no flush."""
     t = time_torch_cuda(torch, fn, WARMUP, RUNS)
-    return {"median_s": t["time_s"], "min_s": t["min_s"], "warm": time_warm(fn)}
+    w = time_torch_cuda(torch, fn, WARMUP, RUNS, flush_l2=False)
+    return {"median_s": t["time_s"], "min_s": t["min_s"],
+            "warm": {"median_s": w["time_s"], "min_s": w["min_s"]}}
 
 
 def extra_paths(name, mod, model, inputs):

@@ -653,15 +653,18 @@ def run_torch(args, air, mod, defines):
                 params_not_in_model=unset, compat=sorted(served), compat_installed=compat)
 
 
-def time_torch_cuda(torch, fn, warmup, runs):
-    flush = torch.empty(L2_FLUSH_BYTES, dtype=torch.uint8, device="cuda")
+def time_torch_cuda(torch, fn, warmup, runs, flush_l2=True):
+    """Median and minimum of `runs` CUDA-event timings after `warmup` runs, the L2 flushed
+    before each timed run (flush_l2=False: back to back, each run finds what the last left)."""
+    flush = torch.empty(L2_FLUSH_BYTES if flush_l2 else 0, dtype=torch.uint8, device="cuda")
     times = []
     with torch.no_grad():
         for _ in range(warmup):
             fn()
         torch.cuda.synchronize()
         for _ in range(runs):
-            flush.zero_()   # overwrite 512 MiB: the L2 holds none of the inputs
+            if flush_l2:
+                flush.zero_()   # overwrite 512 MiB: the L2 holds none of the inputs
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)
             start.record()
