@@ -166,15 +166,22 @@ def child(args):
               "tolerance": tol, "tf32": bool(pool["tf32_allowed"]), "warmup": args.warmup}
     signal.signal(signal.SIGALRM, on_alarm)
 
-    ref_mod = pools.load_module(folder / pool["ref"], sizes)
-    ref_model, _ = pools.build(torch, ref_mod, device, with_inputs=False)
-    torch.manual_seed(pools.SEED)
-    with torch.device(device):   # made on the device: the same tensors for every candidate
-        inputs = list(ref_mod.get_inputs())
-    with torch.no_grad():
-        expect = ref_model(*inputs)
-    if not smoke:
-        torch.cuda.synchronize()
+    try:
+        ref_mod = pools.load_module(folder / pool["ref"], sizes)
+        ref_model, _ = pools.build(torch, ref_mod, device, with_inputs=False)
+        torch.manual_seed(pools.SEED)
+        with torch.device(device):   # made on the device: the same tensors for every candidate
+            inputs = list(ref_mod.get_inputs())
+        with torch.no_grad():
+            expect = ref_model(*inputs)
+        if not smoke:
+            torch.cuda.synchronize()
+    except Exception as e:   # nothing can be checked without the reference: one line, next pool
+        write_line(args.out, dict(common, candidate=display_path(folder / pool["ref"]), name="ref",
+                                  kind="ref", ms=None, min_ms=None, runs=0, l2="cold",
+                                  correct=None, max_err=None, date=now(), error=describe(e)))
+        print(f"{args.child}: the reference failed: {describe(e)}", flush=True)
+        return 0
 
     def measure(name, file, kind, model, correct, err, extra):
         for l2 in (["cold", "warm"] if args.warm else ["cold"]):
@@ -215,7 +222,7 @@ def child(args):
             line = dict(common, candidate=display_path(folder / c["file"]), name=name,
                         kind=c["kind"], ms=None, min_ms=None, runs=0, l2="cold", correct=None,
                         max_err=None, date=now(),
-                        error=f"{type(e).__name__}: {' '.join(str(e).split())[:300]}", **extra)
+                        error=describe(e), **extra)
             write_line(args.out, line)
             summary(line)
             if not smoke and not cuda_usable(torch):
@@ -227,6 +234,10 @@ def child(args):
         if not smoke:
             torch.cuda.empty_cache()
     return 0
+
+
+def describe(e):
+    return f"{type(e).__name__}: {' '.join(str(e).split())[:300]}"
 
 
 def cuda_usable(torch):

@@ -267,3 +267,38 @@ def transpose(x, tile=32, num_warps=4, strided=False):
         _transpose_tiled[(triton.cdiv(M, tile), triton.cdiv(N, tile))](x, y, M, N, T=tile,
                                                                        num_warps=num_warps)
     return y
+
+
+# ---------------------------------------------------------------------------------------------
+# Cross-entropy per row: one program per row, an online max and sum of exp over BLOCK chunks
+# (the logits read once), loss = logsumexp - logit[target]; the mean is taken outside.
+
+@triton.jit
+def _cross_entropy_row(x_ptr, t_ptr, loss_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    offs = tl.arange(0, BLOCK)
+    m = tl.full([BLOCK], -float("inf"), tl.float32)
+    s = tl.zeros([BLOCK], tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + offs
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * n_cols + cols, mask=mask, other=-float("inf")).to(tl.float32)
+        m_new = tl.maximum(m, x)
+        alpha = tl.where(m_new == -float("inf"), 0.0, tl.exp(m - m_new))
+        s = s * alpha + tl.where(mask, tl.exp(x - m_new), 0.0)
+        m = m_new
+    row_max = tl.max(m, axis=0)
+    lse = row_max + tl.log(tl.sum(s * tl.exp(m - row_max), axis=0))
+    target = tl.load(t_ptr + row)
+    picked = tl.load(x_ptr + row * n_cols + target).to(tl.float32)
+    tl.store(loss_ptr + row, lse - picked)
+
+
+def cross_entropy(logits, target, block=2048, num_warps=8):
+    """Mean cross-entropy of [N, V] logits against int64 targets [N] (no ignore_index)."""
+    need_device(logits)
+    logits = logits.contiguous()
+    n, v = logits.shape
+    loss = torch.empty(n, dtype=torch.float32, device=logits.device)
+    _cross_entropy_row[(n,)](logits, target, loss, v, BLOCK=block, num_warps=num_warps)
+    return loss.mean().to(logits.dtype)
