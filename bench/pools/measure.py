@@ -72,7 +72,8 @@ def run_problem(args, problem, out):
         lines = queue.Queue()
         threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout] + [lines.put(None)],
                          daemon=True).start()
-        current, limit, hung = None, args.limit_s, False
+        # until the first candidate: the child's start-up (import torch, CUDA) and the reference
+        current, done, limit, hung = None, None, args.limit_s + 120, False
         while True:
             try:
                 line = lines.get(timeout=limit + 30)
@@ -85,15 +86,19 @@ def run_problem(args, problem, out):
             if line.startswith("@@ start "):
                 _, _, idx, lim = line.split()
                 current, limit = int(idx), float(lim)
+            elif line.startswith("@@ done "):
+                done = int(line.split()[2])
             else:
                 print(line, end="", flush=True)
         rc = proc.wait()
         if rc == 0 and not hung:
             return
         if current is None:   # died before the first candidate: the reference itself
-            print(f"{problem}: the child failed (rc {rc}) before any candidate; giving up on it")
+            why = f"the child failed (exit status {rc}{', hung' if hung else ''}) before any candidate"
+            write_line(out, lost_line(args, problem, None, why))
+            print(f"{problem}: {why}; giving up on it", flush=True)
             return
-        if rc != BROKEN:
+        if rc != BROKEN and done != current:   # its own line is missing
             why = (f"no progress for {limit + 30:.0f} s (killed)" if hung
                    else f"the measuring process died (exit status {rc})")
             write_line(out, lost_line(args, problem, current, why))
@@ -106,7 +111,9 @@ def lost_line(args, problem, idx, why):
     sys.path.insert(0, str(HERE))
     import pools
     folder = pathlib.Path(args.pools) / problem
-    c = pools.load_pool(folder)["candidates"][idx]
+    pool = pools.load_pool(folder)
+    c = pool["candidates"][idx] if idx is not None else {
+        "file": pool["ref"], "kind": "ref", "direction": None, "strategy": None, "parent": None}
     return {"candidate": display_path(folder / c["file"]), "problem": problem,
             "device": "cpu-smoke" if args.cpu_smoke else args.device_name,
             "name": pathlib.Path(c["file"]).stem, "kind": c["kind"], "ms": None, "min_ms": None,
@@ -215,6 +222,7 @@ def child(args):
             del out
             extra["first_call_s"] = round(time.time() - t0, 3)
             measure(name, c["file"], c["kind"], model, correct, err, extra)
+            print(f"@@ done {idx}", flush=True)
         except BaseException as e:   # noqa: B036 - a timeout or any failure is one candidate's
             signal.alarm(0)
             if isinstance(e, KeyboardInterrupt):
@@ -225,6 +233,7 @@ def child(args):
                         error=describe(e), **extra)
             write_line(args.out, line)
             summary(line)
+            print(f"@@ done {idx}", flush=True)
             if not smoke and not cuda_usable(torch):
                 print(f"{args.child}: CUDA is unusable after {c['file']}; restarting", flush=True)
                 sys.exit(BROKEN)
