@@ -5,7 +5,7 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS += --no-print-directory
 DEMO ?= examples/attention_causal.air
-DEMO_DEVICE ?= devices/h100-sxm.json
+DEMO_DEVICE ?= h100-sxm
 
 VENV ?= build/venv
 PIP_FLAGS ?=

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "analysis/work.h"
 #include "cli.h"
@@ -639,6 +640,10 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 
 	/* the device, with its overrides */
 	char *dev_path = resolve(c, dev);
+	if (!strchr(dev, '/') && access(dev_path, R_OK) != 0) { /* a device name: h100-sxm */
+		free(dev_path);
+		dev_path = solar_device_resolve(dev);
+	}
 	solar_out_input_device(dev_path);
 	e->dev = solar_device_load(dev_path, stderr);
 	free(dev_path);

@@ -368,3 +368,13 @@ int solar_device_probe(FILE *out, FILE *err)
 {
 	return solar_device_probe_with("libcuda.so.1", out, err);
 }
+
+int solar_device_probe_ceilings(FILE *out, FILE *err, bool measure)
+{
+	if (measure) {
+		fputs("solar: device probe: --ceilings measured is not available in this build\n",
+		      err);
+		return 1;
+	}
+	return solar_device_probe(out, err);
+}
