@@ -184,4 +184,22 @@ int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err);
  * the descriptor gives estimates, not bounds (as devices/h200-measured.json). */
 int solar_device_probe_ceilings(FILE *out, FILE *err, bool measure);
 
+/* What measuring code reached (0: not measured), each with its source text. */
+typedef struct {
+	double dram_bytes_per_s; /* best device copy: bytes read + written / median time */
+	char dram_source[600];
+	double ops_per_s[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT]; /* GEMMs: 2 n^3 / median time */
+	char ops_source[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT][400];
+} solar_ceilings;
+/* Writes the ceilings into d as measured figures in place of the DRAM bandwidth and the
+ * peaks they measure (a peak's clock becomes clock_hz, status derived, as
+ * devices/h200-measured.json), appends " (measured ceilings)" to the name and a note that
+ * the descriptor gives estimates, not bounds.  A ceiling above the peak it replaces is
+ * reported on err (when not NULL): the derived peak was too low.  Nothing changes when no
+ * ceiling was measured. */
+void solar_device_add_ceilings(SOLAR_KEEP solar_device *d, SOLAR_KEEP const solar_ceilings *c,
+			       FILE *err);
+/* The PTX of the probe's streaming copy kernel (tests assemble it with ptxas). */
+const char *solar_device_probe_copy_ptx(void);
+
 #endif

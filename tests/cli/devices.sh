@@ -82,6 +82,20 @@ SOLAR_DEVICE_PATH="$t/d2" "$solar" device list | grep -q "^mygpu .*my H100 at 3 
 check_err "solar: --format and --json apply to device list (show and probe write JSON)
 usage: solar device list [--format table|json] | solar device show NAME|FILE | solar device probe [--ceilings bound|measured]
 Try 'solar device --help'." 2 device show h100-sxm --json
+# device probe --ceilings measured: without a GPU a clear error (exit 2); with one, a
+# descriptor of measured ceilings that --ceilings measured reads
+"$solar" device probe --ceilings measured -o "$t/probe.json" >"$t/out" 2>"$t/err"; rc=$?
+if [ "$rc" != 0 ]; then
+  [ "$rc" = 2 ] || say "device probe --ceilings measured: exit $rc, expected 2 without a GPU"
+  head -n 1 "$t/err" | grep -q '^solar: device probe: ' || { say "probe without a GPU:"; cat "$t/err"; }
+  [ -e "$t/probe.json" ] && say "probe without a GPU wrote its output"
+else
+  grep -q '(measured ceilings)' "$t/probe.json" || say "probe --ceilings measured: no measured name"
+  "$solar" analyze $A --device "$t/probe.json" --ceilings measured >"$t/out" 2>&1 ||
+    { say "analyze --ceilings measured on the probe's descriptor failed:"; cat "$t/out"; }
+fi
+"$solar" device list --ceilings measured >/dev/null 2>"$t/err" && say "device list took --ceilings"
+
 # a report manifest names its device too (a file beside the manifest still comes first)
 printf '{"defaults": {"device": "h100-sxm"}, "entries": [{"air": "%s/%s", "measured": "1ms"}]}\n' \
   "$root" "$A" >"$t/manifest.json"
