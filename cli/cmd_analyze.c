@@ -84,12 +84,18 @@ static int load_measured(const char *file, const solar_program *p, measured *m)
 	return rc;
 }
 
-static const char *res_label(int res, char *buf, size_t n)
+/* The resource that limits r; "-" for a scope with no work (a bound of 0: nothing limits it). */
+static const char *res_label(const solar_roof *r, char *buf, size_t n)
 {
-	return solar_resource_name(res, buf, n);
+	if (!(r->time_s > 0)) {
+		snprintf(buf, n, "-");
+		return buf;
+	}
+	return solar_resource_name(r->limiter, buf, n);
 }
 
-/* "34.4 G tensor.bf16 + 2.1 G sfu.f32" (largest first, at most two; "+" when more) */
+/* "34.4 G tensor.bf16 + 2.1 G sfu.f32": every term, largest first (the table widens its work
+ * column to the longest, so an expression is never cut). */
 static void work_summary(char *buf, size_t n, const solar_ops *o)
 {
 	double v[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT];
@@ -112,7 +118,7 @@ static void work_summary(char *buf, size_t n, const solar_ops *o)
 			}
 	size_t off = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < m && i < 2; i++) {
+	for (int i = 0; i < m; i++) {
 		char si[32];
 		solar_fmt_si(si, sizeof si, v[i]);
 		if (si[0] && si[strlen(si) - 1] == ' ')
@@ -123,8 +129,6 @@ static void work_summary(char *buf, size_t n, const solar_ops *o)
 		if (off >= n)
 			break;
 	}
-	if (m > 2 && off + 3 < n)
-		snprintf(buf + off, n - off, " +");
 	if (!m)
 		snprintf(buf, n, "0");
 }
@@ -227,7 +231,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
 			const measured *m, bool md)
 {
-	char t1[32], t2[32], t3[32], rb[48], work[160], hr[32];
+	char t1[32], t2[32], t3[32], rb[48], work[512], hr[32];
 	const char *base = strrchr(o->files[0], '/');
 	fprintf(out, "%s%s", md ? "### " : "", base ? base + 1 : o->files[0]);
 	for (int i = 0; i < p->nparams; i++)
@@ -249,14 +253,19 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			md ? "\n" : "", measured_rates(dev));
 	fputs("\n", out);
 	bool have_k = false;
-	for (int k = 0; k < p->nkernels; k++)
+	int ww = 38; /* the work column: as wide as its longest expression */
+	for (int k = 0; k < p->nkernels; k++) {
 		have_k |= m->kernel_s[k] > 0;
+		work_summary(work, sizeof work, &w->kernel[k].ops);
+		if ((int)strlen(work) > ww)
+			ww = (int)strlen(work);
+	}
 	if (md)
 		fprintf(out, "| kernel | work | DRAM traffic | intensity | bound | limited by |%s\n"
 			     "|---|---|---|---|---|---|%s\n",
 			have_k ? " measured | headroom |" : "", have_k ? "---|---|" : "");
 	else
-		fprintf(out, "%-14s %-38s %-13s %-12s %-10s %s%s\n", "kernel", "work",
+		fprintf(out, "%-14s %-*s %-13s %-12s %-10s %s%s\n", "kernel", ww, "work",
 			"DRAM traffic", "intensity", "bound", have_k ? "limited by  " : "limited by",
 			have_k ? "measured   headroom" : "");
 	for (int k = 0; k < p->nkernels; k++) {
@@ -269,7 +278,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		else
 			snprintf(inten, sizeof inten, "-");
 		solar_fmt_time(t2, sizeof t2, r->time_s);
-		res_label(r->limiter, rb, sizeof rb);
+		res_label(r, rb, sizeof rb);
 		char meas[32] = "";
 		hr[0] = '\0';
 		if (m->kernel_s[k] > 0) {
@@ -284,11 +293,12 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			fputs("\n", out);
 		} else
 			if (have_k)
-				fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%-10s %s\n",
-					p->kernels[k].name, work, traffic, inten, t2, rb, meas, hr);
+				fprintf(out, "%-14s %-*s %-13s %-12s %-10s %-12s%-10s %s\n",
+					p->kernels[k].name, ww, work, traffic, inten, t2, rb, meas,
+					hr);
 			else
-				fprintf(out, "%-14s %-38s %-13s %-12s %-10s %s\n", p->kernels[k].name,
-					work, traffic, inten, t2, rb);
+				fprintf(out, "%-14s %-*s %-13s %-12s %-10s %s\n", p->kernels[k].name,
+					ww, work, traffic, inten, t2, rb);
 	}
 	fputs("\n", out);
 	char mh[64] = "";
@@ -309,7 +319,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	for (int i = 0; i < 3; i++) {
 		const solar_roof *r = rows[i].r;
 		solar_fmt_time(t1, sizeof t1, r->time_s);
-		res_label(r->limiter, rb, sizeof rb);
+		res_label(r, rb, sizeof rb);
 		char traffic[32];
 		snprintf(traffic, sizeof traffic, "%sB", solar_fmt_si(t2, sizeof t2, r->dram_bytes));
 		headroom_cell(hr, sizeof hr, m->total_s, r->time_s);
@@ -387,7 +397,10 @@ static cJSON *json_roof(const solar_roof *r, double measured_s)
 	char rb[48];
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddNumberToObject(j, "time_s", r->time_s);
-	cJSON_AddStringToObject(j, "limited_by", res_label(r->limiter, rb, sizeof rb));
+	if (r->time_s > 0)
+		cJSON_AddStringToObject(j, "limited_by", res_label(r, rb, sizeof rb));
+	else
+		cJSON_AddNullToObject(j, "limited_by"); /* no work: nothing limits it */
 	cJSON_AddNumberToObject(j, "ops", r->ops);
 	cJSON *bytes = cJSON_AddObjectToObject(j, "bytes");
 	cJSON_AddNumberToObject(bytes, "dram", r->dram_bytes);
@@ -395,7 +408,7 @@ static cJSON *json_roof(const solar_roof *r, double measured_s)
 	cJSON *res = cJSON_AddObjectToObject(j, "resource_time_s");
 	for (int i = 0; i < SOLAR_RES_COUNT; i++)
 		if (r->res_s[i] > 0)
-			cJSON_AddNumberToObject(res, res_label(i, rb, sizeof rb), r->res_s[i]);
+			cJSON_AddNumberToObject(res, solar_resource_name(i, rb, sizeof rb), r->res_s[i]);
 	if (measured_s > 0) {
 		cJSON_AddNumberToObject(j, "measured_s", measured_s);
 		cJSON_AddNumberToObject(j, "headroom", measured_s / r->time_s);
@@ -476,7 +489,8 @@ static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, 
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_roof *r = &b->kernel[k];
 		fprintf(out, "kernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", p->kernels[k].name, r->time_s,
-			res_label(r->limiter, rb, sizeof rb), r->dram_bytes, r->l2_bytes, r->ops);
+			r->time_s > 0 ? res_label(r, rb, sizeof rb) : "", r->dram_bytes, r->l2_bytes,
+			r->ops);
 		if (m->kernel_s[k] > 0)
 			fprintf(out, "%.9g,%.6g\n", m->kernel_s[k], m->kernel_s[k] / r->time_s);
 		else
@@ -486,7 +500,8 @@ static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, 
 	const char *names[3] = {"unfused", "cache_aware", "fused"};
 	for (int i = 0; i < 3; i++) {
 		fprintf(out, "%s,%.9g,%s,%.17g,%.17g,%.17g,", names[i], rows[i]->time_s,
-			res_label(rows[i]->limiter, rb, sizeof rb), rows[i]->dram_bytes,
+			rows[i]->time_s > 0 ? res_label(rows[i], rb, sizeof rb) : "",
+			rows[i]->dram_bytes,
 			rows[i]->l2_bytes, rows[i]->ops);
 		if (m->total_s > 0)
 			fprintf(out, "%.9g,%.6g\n", m->total_s, m->total_s / rows[i]->time_s);

@@ -221,7 +221,7 @@ int solar_cmd_count(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	if (o->symbolic) {
-		rc = solar_symbolic_report(l.prog, o->format == SOLAR_FMT_JSON, out, l.diag);
+		rc = solar_symbolic_report(l.prog, o->math, o->format == SOLAR_FMT_JSON, out, l.diag);
 		solar_diag_finish(l.diag);
 	} else {
 		solar_work *w = solar_work_check_and_count(l.prog, o->math, l.diag);

@@ -238,7 +238,9 @@ int solar_cmd_provision(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	int bounds[SOLAR_BOUND_COUNT], nb = 0;
-	if (!o->bound || !strcmp(o->bound, "all")) {
+	if (!o->bound) { /* one block by default: the cache-aware bound, as report gates */
+		bounds[nb++] = SOLAR_BOUND_CACHE_AWARE;
+	} else if (!strcmp(o->bound, "all")) {
 		for (int k = 0; k < SOLAR_BOUND_COUNT; k++)
 			bounds[nb++] = k;
 	} else if ((bounds[0] = solar_bound_parse(o->bound)) >= 0) {
@@ -312,6 +314,10 @@ int solar_cmd_provision(const solar_opts *o)
 		      out);
 	}
 	solar_out_close(o, out);
+	/* exit 1: a bound misses the target and no figure alone meets it (docs/provision.md) */
+	for (int i = 0; i < np; i++)
+		if (p[i].time_s > p[i].target_s && !p[i].single)
+			rc = SOLAR_EXIT_ERRORS;
 done:
 	for (int i = 0; i < np; i++)
 		solar_provision_free(&p[i]);

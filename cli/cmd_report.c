@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "analysis/work.h"
 #include "cli.h"
@@ -639,6 +640,10 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 
 	/* the device, with its overrides */
 	char *dev_path = resolve(c, dev);
+	if (!strchr(dev, '/') && access(dev_path, R_OK) != 0) { /* a device name: h100-sxm */
+		free(dev_path);
+		dev_path = solar_device_resolve(dev);
+	}
 	solar_out_input_device(dev_path);
 	e->dev = solar_device_load(dev_path, stderr);
 	free(dev_path);
@@ -991,7 +996,8 @@ static void write_md(FILE *out, const solar_opts *o, const ctx *c, entry *es, in
 				snprintf(inten, sizeof inten, "-");
 			solar_fmt_time(t[0], sizeof t[0], kr->time_s);
 			fprintf(out, "| %s | %s | %s | %s | %s | %s |", md_escape(nm, sizeof nm, kr->name),
-				ops, dram, inten, t[0], res(kr->limiter, rb, sizeof rb));
+				ops, dram, inten, t[0],
+				kr->time_s > 0 ? res(kr->limiter, rb, sizeof rb) : "-"); /* no work */
 			if (have_k) {
 				if (kr->measured_s > 0) {
 					fmt_headroom(h, sizeof h, kr->measured_s / kr->time_s);
@@ -1056,7 +1062,10 @@ static cJSON *json_report(const solar_opts *o, const ctx *c, entry *es, int n, c
 			cJSON_AddItemToObject(y, "ops", num(kr->ops));
 			cJSON_AddItemToObject(y, "dram_bytes", num(kr->dram_bytes));
 			cJSON_AddItemToObject(y, "time_s", num(kr->time_s));
-			cJSON_AddStringToObject(y, "limited_by", res(kr->limiter, rb, sizeof rb));
+			if (kr->time_s > 0)
+				cJSON_AddStringToObject(y, "limited_by", res(kr->limiter, rb, sizeof rb));
+			else
+				cJSON_AddNullToObject(y, "limited_by"); /* no work: nothing limits it */
 			cJSON_AddItemToObject(y, "measured_s", num(kr->measured_s));
 			cJSON_AddItemToObject(y, "headroom",
 					      num(kr->measured_s > 0 ? kr->measured_s / kr->time_s : -1));

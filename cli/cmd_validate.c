@@ -41,8 +41,8 @@ static bool readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate), the
- * source tree solar was built from, or the current directory. */
+/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate, the
+ * installed ../share/solar/validate), the source tree solar was built from, or the current directory. */
 static char *find_harness(void)
 {
 	const char *env = getenv("SOLAR_HARNESS");
@@ -60,7 +60,8 @@ static char *find_harness(void)
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
-		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py"};
+		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py",
+					    "/../share/solar/validate/harness.py"};
 		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
 			snprintf(path, sizeof path, "%s%s", exe, rel[i]);
 			if (readable(path))
