@@ -548,7 +548,7 @@ int solar_cmd_analyze(const solar_opts *o)
 	}
 	switch (o->format) {
 	case SOLAR_FMT_JSON:
-		solar_json_print(out, json_analyze(o, p, dev, w, b, &m));
+		solar_json_print(out, solar_json_schema(json_analyze(o, p, dev, w, b, &m), "analyze"));
 		break;
 	case SOLAR_FMT_CSV:
 		print_csv(out, p, b, &m);

@@ -290,7 +290,7 @@ int solar_cmd_provision(const solar_opts *o)
 		cJSON *bs = cJSON_AddObjectToObject(j, "bounds");
 		for (int i = 0; i < np; i++)
 			cJSON_AddItemToObject(bs, solar_bound_key(p[i].bound), json_bound(&p[i]));
-		solar_json_print(out, j);
+		solar_json_print(out, solar_json_schema(j, "provision"));
 	} else {
 		char t1[32];
 		solar_out_header(out, o->files[0], prog);

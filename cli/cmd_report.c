@@ -1420,7 +1420,7 @@ int solar_cmd_report(const solar_opts *o)
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
-		solar_json_print(f, json_report(o, &c, es, n, removed, failures));
+		solar_json_print(f, solar_json_schema(json_report(o, &c, es, n, removed, failures), "report"));
 		solar_out_close(o, f);
 	}
 	if (o->svg_out) {

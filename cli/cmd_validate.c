@@ -561,8 +561,9 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, json_result(o, p, backend, &run, ref, cmp, dev,
-						  b, o->keep ? dir : NULL));
+		solar_json_print(out, solar_json_schema(json_result(o, p, backend, &run, ref, cmp,
+								    dev, b, o->keep ? dir : NULL),
+							"validate"));
 	else
 		print_table(out, o, p, backend, &run, ref, cmp, dev, b, o->keep ? dir : NULL);
 	solar_out_close(o, out);

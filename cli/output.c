@@ -362,6 +362,18 @@ cJSON *solar_json_count(isl_val *v)
 	return j;
 }
 
+cJSON *solar_json_schema(cJSON *j, const char *command)
+{
+	char v[64];
+	snprintf(v, sizeof v, "solar.%s/1", command);
+	cJSON *s = cJSON_CreateString(v);
+	if (j && s && cJSON_InsertItemInArray(j, 0, s))
+		s->string = strdup("schema");
+	else
+		cJSON_Delete(s);
+	return j;
+}
+
 cJSON *solar_json_program(const char *file, const solar_program *p)
 {
 	cJSON *j = cJSON_CreateObject();

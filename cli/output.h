@@ -26,6 +26,9 @@ cJSON *solar_json_count(__isl_keep isl_val *v);
 cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);
+/* Puts "schema": "solar.<command>/1" first in j, the version of the command's JSON output
+ * (docs/json.md); returns j. */
+cJSON *solar_json_schema(cJSON *j, const char *command);
 /* Prints and deletes. */
 void solar_json_print(FILE *out, cJSON *j);
 
