@@ -13,77 +13,10 @@
 #include "analysis/analysis.h"
 #include "analysis/work.h"
 #include "api/detail.h"
+#include "report/measured.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/roofline.h"
-
-typedef struct {
-	double total_s;   /* < 0: none */
-	double *kernel_s; /* per kernel, < 0: none */
-} measured;
-
-/* Reads {"total": 1e-3, "kernels": {"name": 2e-4, ...}} (times in seconds, or strings with
- * units such as "341us"). */
-static int load_measured(const char *file, const solar_program *p, measured *m)
-{
-	int32_t len;
-	char *text = solar_read_file(file, &len);
-	if (!text)
-		return -1;
-	cJSON *j = cJSON_Parse(text);
-	free(text);
-	int rc = 0;
-	if (!cJSON_IsObject(j)) {
-		fprintf(stderr, "solar: %s: expected a JSON object {\"total\": SECONDS, "
-				"\"kernels\": {NAME: SECONDS}}\n",
-			file);
-		cJSON_Delete(j);
-		return -1;
-	}
-	cJSON *item;
-	cJSON_ArrayForEach(item, j)
-	{
-		if (!strcmp(item->string, "total")) {
-			double t = cJSON_IsNumber(item) ? item->valuedouble
-				   : cJSON_IsString(item) ? solar_cli_parse_time(item->valuestring)
-							  : -1;
-			if (t <= 0) {
-				fprintf(stderr, "solar: %s: total: expected a positive time\n", file);
-				rc = -1;
-			}
-			m->total_s = t;
-		} else if (!strcmp(item->string, "kernels") && cJSON_IsObject(item)) {
-			cJSON *k;
-			cJSON_ArrayForEach(k, item)
-			{
-				int idx = -1;
-				for (int i = 0; i < p->nkernels; i++)
-					if (!strcmp(p->kernels[i].name, k->string))
-						idx = i;
-				double t = cJSON_IsNumber(k)   ? k->valuedouble
-					   : cJSON_IsString(k) ? solar_cli_parse_time(k->valuestring)
-							       : -1;
-				if (idx < 0) {
-					fprintf(stderr, "solar: %s: kernels.%s: no kernel of that name\n",
-						file, k->string);
-					rc = -1;
-				} else if (t <= 0) {
-					fprintf(stderr, "solar: %s: kernels.%s: expected a positive time\n",
-						file, k->string);
-					rc = -1;
-				} else {
-					m->kernel_s[idx] = t;
-				}
-			}
-		} else {
-			fprintf(stderr, "solar: %s: %s: unknown key (expected total or kernels)\n",
-				file, item->string);
-			rc = -1;
-		}
-	}
-	cJSON_Delete(j);
-	return rc;
-}
 
 static const char *res_label(int res, char *buf, size_t n)
 {
@@ -166,7 +99,7 @@ static bool below(double measured_s, double bound_s)
 }
 
 static int report_below_sol(FILE *err, const char *file, const solar_program *p,
-			    const solar_bounds *b, const measured *m)
+			    const solar_bounds *b, const solar_measured *m)
 {
 	char t1[32], t2[32];
 	int n = 0;
@@ -212,7 +145,7 @@ static bool capacity_exceeded(const solar_bounds *b)
 
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
-			const measured *m, bool md)
+			const solar_measured *m, bool md)
 {
 	char t1[32], t2[32], t3[32], rb[48], work[160], hr[32];
 	const char *base = strrchr(o->files[0], '/');
@@ -404,7 +337,7 @@ static cJSON *json_ops_d(const solar_ops *o)
 }
 
 static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const solar_device *dev,
-			   const solar_work *w, const solar_bounds *b, const measured *m)
+			   const solar_work *w, const solar_bounds *b, const solar_measured *m)
 {
 	cJSON *j = solar_json_program(o->files[0], p);
 	cJSON *d = cJSON_AddObjectToObject(j, "device");
@@ -456,7 +389,7 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	return j;
 }
 
-static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const measured *m)
+static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const solar_measured *m)
 {
 	char rb[48];
 	fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
@@ -533,13 +466,21 @@ int solar_cmd_analyze(const solar_opts *o)
 	const solar_device *dev = solar_result_device(res);
 	const solar_work *w = solar_result_work(res);
 	const solar_bounds *b = solar_result_bounds(res);
-	measured m = {o->measured_s, calloc((size_t)p->nkernels + 1, sizeof(double))};
-	for (int k = 0; k < p->nkernels; k++)
-		m.kernel_s[k] = -1;
+	solar_measured m;
+	solar_measured_init(&m, p->nkernels);
+	m.total_s = o->measured_s;
 	FILE *out = NULL;
-	if (o->measured_file && load_measured(o->measured_file, p, &m) < 0) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
+	if (o->measured_file) { /* the one reader of measured times (report/measured.c) */
+		const char **names = calloc((size_t)p->nkernels + 1, sizeof *names);
+		for (int k = 0; names && k < p->nkernels; k++)
+			names[k] = p->kernels[k].name;
+		int mrc = solar_measured_read(o->measured_file, SOLAR_MEASURED_AUTO, 1, names,
+					      p->nkernels, &m, stderr);
+		free(names);
+		if (mrc < 0) {
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
 	}
 	out = solar_out_open(o);
 	if (!out) {
@@ -562,7 +503,7 @@ int solar_cmd_analyze(const solar_opts *o)
 	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], p, b, &m))
 		rc = SOLAR_EXIT_ERRORS;
 done:
-	free(m.kernel_s);
+	solar_measured_free(&m);
 	solar_result_free(res);
 	return rc;
 }

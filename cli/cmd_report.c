@@ -23,6 +23,7 @@
 
 #include "analysis/work.h"
 #include "api/detail.h"
+#include "report/measured.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
@@ -75,9 +76,7 @@ static void input_error(ctx *c, const char *file, const char *path, const char *
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "solar: %s: %s%s", file, path ? path : "", path ? ": " : "");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	solar_report_verror(stderr, file, path, fmt, ap);
 	va_end(ap);
 	c->error = true;
 }
@@ -94,25 +93,8 @@ static char *resolve(const ctx *c, const char *path)
 
 static cJSON *parse_json_file(ctx *c, const char *file)
 {
-	int32_t len;
-	char *text = solar_read_file(file, &len);
-	if (!text) {
-		c->error = true;
-		return NULL;
-	}
-	const char *end = NULL;
-	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
-	if (!j) {
-		int line = 1, col = 1;
-		for (const char *p = text; end && p < end; p++, col++)
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			}
-		fprintf(stderr, "solar: %s:%d:%d: invalid JSON\n", file, line, col);
-		c->error = true;
-	}
-	free(text);
+	cJSON *j = solar_report_parse_json(file, stderr);
+	c->error |= !j;
 	return j;
 }
 
@@ -135,279 +117,6 @@ static double entry_headroom(const entry *e, solar_bound_kind k)
 }
 
 /* ---- measured times ------------------------------------------------------------------------ */
-
-/* The reference time of a `solar validate --json` result (docs/report.md lists the keys). */
-static double validate_time(ctx *c, const char *file, bool *failed)
-{
-	cJSON *j = parse_json_file(c, file);
-	if (!j)
-		return -1;
-	static const char *const keys[][2] = {{"reference", "time_s"},	  {"reference", "median_s"},
-					      {"reference", "measured_s"}, {"reference_time_s", NULL},
-					      {"measured_s", NULL},	   {"time_s", NULL}};
-	double t = -1;
-	for (size_t i = 0; i < sizeof keys / sizeof *keys && t < 0; i++) {
-		cJSON *v = cJSON_GetObjectItemCaseSensitive(j, keys[i][0]);
-		if (v && keys[i][1])
-			v = cJSON_GetObjectItemCaseSensitive(v, keys[i][1]);
-		if (cJSON_IsNumber(v) && v->valuedouble > 0)
-			t = v->valuedouble;
-		else if (cJSON_IsString(v))
-			t = solar_cli_parse_time(v->valuestring);
-	}
-	cJSON *st = cJSON_GetObjectItemCaseSensitive(j, "status");
-	cJSON *pass = cJSON_GetObjectItemCaseSensitive(j, "pass");
-	*failed = (cJSON_IsString(st) && !strcasecmp(st->valuestring, "fail")) || cJSON_IsFalse(pass);
-	if (t <= 0)
-		input_error(c, file, "reference.time_s", "no reference time (expected a positive "
-							 "reference.time_s, reference.median_s or "
-							 "measured_s)");
-	cJSON_Delete(j);
-	return t;
-}
-
-/* One CSV record (RFC 4180 quoting) from *p; fields point into a copy owned by the caller.
- * *open_quote is set when the text ends inside a quoted cell (a truncated file); *lines
- * counts the newlines consumed (quoted ones too), for line numbers in messages. */
-static int csv_record(char **p, char **field, int max, bool *open_quote, int *lines)
-{
-	int n = 0;
-	char *s = *p;
-	if (!*s)
-		return -1;
-	for (;;) {
-		char *out = s, *start = s;
-		if (*s == '"') {
-			s++;
-			for (;;) {
-				if (!*s) {
-					*open_quote = true;
-					break;
-				}
-				if (*s == '"' && s[1] == '"') {
-					*out++ = '"';
-					s += 2;
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					*lines += *s == '\n';
-					*out++ = *s++;
-				}
-			}
-			while (*s && *s != ',' && *s != '\n' && *s != '\r')
-				s++;
-		} else {
-			while (*s && *s != ',' && *s != '\n' && *s != '\r')
-				out = ++s;
-			out = s;
-		}
-		char sep = *s;
-		*out = '\0';
-		if (n < max)
-			field[n++] = start;
-		if (sep == ',') {
-			s++;
-			continue;
-		}
-		if (sep == '\r' || sep == '\n') { /* *s may be the '\0' just written */
-			s++;
-			if (sep == '\r' && *s == '\n')
-				s++;
-			++*lines;
-		}
-		break;
-	}
-	*p = s;
-	return n;
-}
-
-/* A duration cell: "12,345.6" (thousands separators dropped); -1 if not a number. */
-static double csv_number(const char *s)
-{
-	char buf[64];
-	size_t n = 0;
-	for (; *s && n + 1 < sizeof buf; s++)
-		if (*s != ',' && *s != ' ')
-			buf[n++] = *s;
-	buf[n] = '\0';
-	char *end;
-	double v = strtod(buf, &end);
-	return n && !*end && isfinite(v) && v >= 0 ? v : -1;
-}
-
-static double unit_scale(const char *u)
-{
-	static const struct {
-		const char *name;
-		double s;
-	} t[] = {{"nsecond", 1e-9}, {"ns", 1e-9},     {"usecond", 1e-6}, {"us", 1e-6},
-		 {"msecond", 1e-3}, {"ms", 1e-3},     {"second", 1},	  {"s", 1}};
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (!strcmp(u, t[i].name))
-			return t[i].s;
-	return -1;
-}
-
-static bool contains_ci(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle);
-	for (; *hay; hay++)
-		if (!strncasecmp(hay, needle, n))
-			return true;
-	return false;
-}
-
-/* Kernel durations from `ncu --csv --page raw --metrics gpu__time_duration.sum` (docs/report.md,
- * "Nsight Compute") of `runs` forward passes: the measured time is the sum of all rows / runs
- * (the original may launch kernels the AIR does not have: transposes, memsets); rows are
- * matched to AIR kernels by name when each AIR kernel is named exactly `runs` times, else by
- * launch order when there are exactly runs x kernels rows, else per-kernel times are unknown. */
-static double ncu_times(ctx *c, const char *file, entry *e, int runs)
-{
-	int32_t len;
-	char *text = solar_read_file(file, &len);
-	if (!text) {
-		c->error = true;
-		return -1;
-	}
-	/* ncu may print "==PROF==" lines before the table */
-	char *p = text;
-	while (!strncmp(p, "==", 2) && strchr(p, '\n'))
-		p = strchr(p, '\n') + 1;
-	/* ncu's raw page has hundreds of columns (every device attribute): room for all */
-	enum { MAX_COLS = 4096 };
-	char **head = malloc(sizeof *head * MAX_COLS), **f = malloc(sizeof *f * MAX_COLS);
-	bool open_quote = false;
-	int line = 0; /* lines before p */
-	for (const char *q = text; q < p; q++)
-		line += *q == '\n';
-	int head_line = line + 1;
-	int nh = csv_record(&p, head, MAX_COLS, &open_quote, &line), col_name = -1, col_time = -1,
-	    col_id = -1;
-	for (int i = 0; i < nh; i++) {
-		if (!strcmp(head[i], "gpu__time_duration.sum"))
-			col_time = i;
-		else if (!strcmp(head[i], "Kernel Name") || !strcmp(head[i], "Function Name") ||
-			 (col_name < 0 && !strcmp(head[i], "Name")))
-			col_name = i;
-		else if (!strcmp(head[i], "ID"))
-			col_id = i;
-	}
-	double total = -1;
-	if (col_time < 0 || col_name < 0) {
-		char hl[32];
-		snprintf(hl, sizeof hl, "line %d", head_line);
-		input_error(c, file, hl,
-			    "expected the columns \"Kernel Name\" and \"gpu__time_duration.sum\" "
-			    "(ncu --csv --page raw --metrics gpu__time_duration.sum)");
-		free(head);
-		free(f);
-		free(text);
-		return -1;
-	}
-	int cap = 64, nr = 0;
-	double *dur = malloc(sizeof *dur * (size_t)cap);
-	char **kname = malloc(sizeof *kname * (size_t)cap);
-	double scale = 1e-9; /* gpu__time_duration is in nanoseconds unless a unit row says */
-	int n;
-	char where[32];
-	for (;;) {
-		int first = line + 1; /* the record's first line in the file */
-		if ((n = csv_record(&p, f, MAX_COLS, &open_quote, &line)) < 0)
-			break;
-		snprintf(where, sizeof where, "line %d", first);
-		if (open_quote) {
-			input_error(c, file, where, "the file ends inside a quoted cell (a truncated "
-						    "export?)");
-			goto done;
-		}
-		if (n == 1 && (!f[0][0] || !strncmp(f[0], "==", 2)))
-			continue; /* a blank line, or ncu's "==PROF==" notes */
-		if (n != nh) {
-			input_error(c, file, where, "%d cell%s, but the header has %d (a truncated "
-						    "export?)",
-				    n, n == 1 ? "" : "s", nh);
-			goto done;
-		}
-		double v = csv_number(f[col_time]);
-		if (v < 0) {
-			double s = unit_scale(f[col_time]);
-			if (s > 0 && nr == 0) {
-				scale = s;
-				continue;
-			}
-			input_error(c, file, where, "gpu__time_duration.sum: '%s' is not a duration",
-				    f[col_time]);
-			goto done;
-		}
-		if (nr == cap) {
-			cap *= 2;
-			dur = realloc(dur, sizeof *dur * (size_t)cap);
-			kname = realloc(kname, sizeof *kname * (size_t)cap);
-		}
-		(void)col_id; /* rows are in launch order already (ncu numbers them by ID) */
-		dur[nr] = v;
-		kname[nr++] = strdup(f[col_name]);
-	}
-	for (int i = 0; i < nr; i++)
-		dur[i] *= scale;
-	if (nr == 0) {
-		input_error(c, file, NULL, "no kernel rows");
-		goto done;
-	}
-	/* By name: every row names at most one AIR kernel and every AIR kernel is named. */
-	int *owner = malloc(sizeof *owner * (size_t)nr);
-	int *hits = calloc((size_t)e->nkernels + 1, sizeof *hits);
-	bool by_name = true;
-	for (int i = 0; i < nr && by_name; i++) {
-		owner[i] = -1;
-		for (int k = 0; k < e->nkernels; k++)
-			if (contains_ci(kname[i], e->kernel[k].name)) {
-				if (owner[i] >= 0)
-					by_name = false;
-				owner[i] = k;
-			}
-		if (owner[i] >= 0)
-			hits[owner[i]]++;
-	}
-	for (int k = 0; k < e->nkernels && by_name; k++)
-		by_name = hits[k] == runs;
-	bool per_kernel = true;
-	if (!by_name) {
-		per_kernel = nr == runs * e->nkernels;
-		for (int i = 0; i < nr; i++)
-			owner[i] = per_kernel ? i % e->nkernels : -1;
-		if (!per_kernel)
-			fprintf(stderr,
-				"solar: %s: %d kernel rows for %d run(s) of %d AIR kernel(s), and the "
-				"AIR kernel names do not each match %d row(s): only the total is used\n",
-				file, nr, runs, e->nkernels, runs);
-	}
-	total = 0;
-	for (int k = 0; k < e->nkernels; k++)
-		e->kernel[k].measured_s = per_kernel ? 0 : -1;
-	for (int i = 0; i < nr; i++) {
-		total += dur[i] / runs;
-		if (owner[i] >= 0)
-			e->kernel[owner[i]].measured_s += dur[i] / runs;
-	}
-	free(owner);
-	free(hits);
-	if (total <= 0) {
-		input_error(c, file, NULL, "the kernel durations add up to zero");
-		total = -1;
-	}
-done:
-	for (int i = 0; i < nr; i++)
-		free(kname[i]);
-	free(kname);
-	free(dur);
-	free(head);
-	free(f);
-	free(text);
-	return total;
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -468,24 +177,35 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 	}
 	char *full = resolve(c, file);
 	solar_out_input(full);
-	size_t n = strlen(kind) + strlen(file) + 2;
+	solar_measured mt;
+	const char **names = calloc((size_t)e->nkernels + 1, sizeof *names);
+	for (int k = 0; k < e->nkernels; k++)
+		names[k] = e->kernel[k].name;
+	solar_measured_init(&mt, e->nkernels);
+	/* the one reader (report/measured.c); {"validate": FILE} insists on a validate result */
+	int rc = solar_measured_read(full, !strcmp(kind, "ncu") ? SOLAR_MEASURED_NCU
+					   : cJSON_IsObject(m)    ? SOLAR_MEASURED_VALIDATE
+								  : SOLAR_MEASURED_AUTO,
+				     runs, names, e->nkernels, &mt, stderr);
+	free(names);
+	e->measured_s = mt.total_s;
+	for (int k = 0; k < e->nkernels; k++)
+		e->kernel[k].measured_s = mt.kernel_s[k];
+	const char *form = mt.form ? mt.form : kind;
+	size_t n = strlen(form) + strlen(file) + 2;
 	e->measured_from = malloc(n);
-	snprintf(e->measured_from, n, "%s:%s", kind, file);
-	bool failed = false, had_error = c->error;
-	c->error = false;
-	if (!strcmp(kind, "ncu"))
-		e->measured_s = ncu_times(c, full, e, runs);
-	else
-		e->measured_s = validate_time(c, full, &failed);
-	if (c->error)
+	snprintf(e->measured_from, n, "%s:%s", form, file);
+	if (rc < 0) {
 		fprintf(stderr, "solar: %s: %s: cannot take a measured time from '%s'\n", c->file,
 			where, file);
-	c->error |= had_error;
-	if (failed) {
+		c->error = true;
+	}
+	if (mt.validation_failed) {
 		e->fail = true;
 		snprintf(e->reasons + strlen(e->reasons), sizeof e->reasons - strlen(e->reasons),
 			 "%svalidation failed (%s)", e->reasons[0] ? "; " : "", file);
 	}
+	solar_measured_free(&mt);
 	free(full);
 }
 

@@ -78,23 +78,6 @@ static int bad_usage(const char *fmt, const char *arg)
 	return SOLAR_EXIT_USAGE;
 }
 
-double solar_cli_parse_time(const char *s)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v <= 0)
-		return -1;
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
-	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-		if (!strcmp(end, units[i].unit))
-			return v * units[i].scale;
-	return -1;
-}
-
 static int parse_define(const char *arg, solar_define *d)
 {
 	const char *eq = strchr(arg, '=');

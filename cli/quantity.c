@@ -26,6 +26,11 @@ solar_device *solar_cli_load_device(const solar_opts *o)
 	return d;
 }
 
+double solar_cli_parse_time(const char *s)
+{
+	return solar_quantity_parse_time(s);
+}
+
 /* "205 GB/s", "4.19 MB", "42.6 TFLOP/s" */
 const char *solar_cli_fmt_quantity(char *buf, size_t n, double v, const char *unit)
 {
