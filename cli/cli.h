@@ -34,6 +34,7 @@ typedef struct {
 	const char *out;  /* -o FILE */
 	const char *l2;   /* --l2 warm|cold; NULL: warm */
 	bool ceilings_measured; /* analyze --ceilings measured: an estimate, not a bound */
+	bool ceilings_both;     /* analyze --ceilings both: the bound and the estimate */
 	/* provision, sweep, report (docs/provision.md, docs/report.md) */
 	double target_s;          /* --target-time TIME (or RATE in Hz); 0 when absent */
 	const char *bound;        /* --bound unfused|fused|cache-aware|all */

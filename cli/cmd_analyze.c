@@ -128,6 +128,15 @@ static int report_below_sol(FILE *err, const char *file, const solar_program *p,
 	return n;
 }
 
+/* Some kernel has a measured time (--measured FILE). */
+static bool kernel_times(const solar_program *p, const solar_measured *m)
+{
+	for (int k = 0; k < p->nkernels; k++)
+		if (m->kernel_s[k] > 0)
+			return true;
+	return false;
+}
+
 static void headroom_cell(char *buf, size_t n, double measured_s, double bound_s)
 {
 	if (measured_s > 0 && bound_s > 0)
@@ -168,9 +177,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			     "good code reaches about this, better code may beat it\n",
 			md ? "\n" : "", solar_device_measured_rates(dev));
 	fputs("\n", out);
-	bool have_k = false;
-	for (int k = 0; k < p->nkernels; k++)
-		have_k |= m->kernel_s[k] > 0;
+	bool have_k = kernel_times(p, m);
 	if (md)
 		fprintf(out, "| kernel | work | DRAM traffic | intensity | bound | limited by |%s\n"
 			     "|---|---|---|---|---|---|%s\n",
@@ -342,7 +349,7 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	cJSON *j = solar_json_program(o->files[0], p);
 	cJSON *d = cJSON_AddObjectToObject(j, "device");
 	cJSON_AddStringToObject(d, "name", dev->name);
-	cJSON_AddStringToObject(d, "file", o->device);
+	cJSON_AddStringToObject(d, "file", dev->file);
 	cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 	cJSON_AddItemToObject(j, "unfused", json_roof(&b->unfused, m->total_s));
 	cJSON *fu = json_roof(&b->fused, m->total_s);
@@ -363,7 +370,9 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	if (m->total_s > 0)
 		cJSON_AddNumberToObject(j, "measured_s", m->total_s);
 	cJSON_AddStringToObject(j, "l2", b->l2_cold ? "cold" : "warm");
-	cJSON_AddStringToObject(j, "ceilings", o->ceilings_measured ? "measured" : "bound");
+	cJSON_AddStringToObject(j, "ceilings", o->ceilings_both	     ? "both"
+					       : o->ceilings_measured ? "measured"
+								      : "bound");
 	cJSON_AddNumberToObject(j, "l2_carry_bytes", b->l2_carry_bytes);
 	if (b->placed_bytes > 0)
 		cJSON_AddNumberToObject(cJSON_GetObjectItem(j, "unfused"), "placed_bytes",
@@ -389,13 +398,16 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	return j;
 }
 
-static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const solar_measured *m)
+/* prefix: "" for the bound's rows, "estimate:" for the estimate's (--ceilings both). */
+static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const solar_measured *m,
+		      const char *prefix)
 {
 	char rb[48];
-	fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
+	if (!prefix[0])
+		fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_roof *r = &b->kernel[k];
-		fprintf(out, "kernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", p->kernels[k].name, r->time_s,
+		fprintf(out, "%skernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", prefix, p->kernels[k].name, r->time_s,
 			res_label(r->limiter, rb, sizeof rb), r->dram_bytes, r->l2_bytes, r->ops);
 		if (m->kernel_s[k] > 0)
 			fprintf(out, "%.9g,%.6g\n", m->kernel_s[k], m->kernel_s[k] / r->time_s);
@@ -405,7 +417,7 @@ static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, 
 	const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
 	const char *names[3] = {"unfused", "cache_aware", "fused"};
 	for (int i = 0; i < 3; i++) {
-		fprintf(out, "%s,%.9g,%s,%.17g,%.17g,%.17g,", names[i], rows[i]->time_s,
+		fprintf(out, "%s%s,%.9g,%s,%.17g,%.17g,%.17g,", prefix, names[i], rows[i]->time_s,
 			res_label(rows[i]->limiter, rb, sizeof rb), rows[i]->dram_bytes,
 			rows[i]->l2_bytes, rows[i]->ops);
 		if (m->total_s > 0)
@@ -439,6 +451,124 @@ static void print_capacity(const solar_opts *o, const solar_result *res)
 				res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
 }
 
+/* The header of a table of the estimate block; `measured`: with a measured / estimate column. */
+static void estimate_header(FILE *out, const char *first, bool measured, bool md)
+{
+	const char *cols[] = {first, "bound", "estimate", "estimate / bound", "limited by",
+			      "measured / estimate"};
+	int width[] = {34, 10, 10, 17, 14, 0};
+	int n = measured ? 6 : 5;
+	for (int i = 0; i < n; i++)
+		if (md)
+			fprintf(out, "%s %s |", i ? "" : "|", cols[i]);
+		else
+			fprintf(out, "%s%-*s", i ? " " : "", i < n - 1 ? width[i] : 0, cols[i]);
+	fputs("\n", out);
+	for (int i = 0; md && i < n; i++)
+		fputs(i ? "---|" : "|---|", out);
+	if (md)
+		fputs("\n", out);
+}
+
+/* --ceilings both (rule "fidelity levels"): the estimate beside the bound printed above it,
+ * per kernel and per bound, with the ratio estimate / bound and, given a measured time, the
+ * measured / estimate. */
+static void print_estimate(FILE *out, const solar_program *p, const solar_result *est,
+			   const solar_result *bound, const solar_measured *m, bool md)
+{
+	char t1[32], t2[32], rb[48], ratio[32], hr[32];
+	const solar_bounds *e = solar_result_bounds(est), *b = solar_result_bounds(bound);
+	fprintf(out, "%sESTIMATE beside the bound (--ceilings both): %s, %d measured ceilings (%s); "
+		     "good code reaches about this, better code may beat it.  The bound above uses "
+		     "the peaks of %s.\n\n",
+		md ? "#### " : "", est->device_name, est->measured_ceilings, est->device_file,
+		bound->device_file);
+	bool have_k = kernel_times(p, m);
+	estimate_header(out, "kernel", have_k, md);
+	for (int k = 0; k <= p->nkernels + 3; k++) {
+		const solar_roof *re, *rbd;
+		const char *name;
+		double ms;
+		static const char *const rows[3] = {"unfused (kernels as written)",
+						    "cache-aware (fused, on-chip)",
+						    "fused (inputs and outputs once)"};
+		if (k < p->nkernels) {
+			re = &e->kernel[k];
+			rbd = &b->kernel[k];
+			name = p->kernels[k].name;
+			ms = m->kernel_s[k];
+		} else if (k == p->nkernels) { /* the bounds' own header */
+			fputs("\n", out);
+			estimate_header(out, "program", m->total_s > 0, md);
+			continue;
+		} else {
+			int i = k - p->nkernels - 1;
+			const solar_roof *er[3] = {&e->unfused, &e->cache_aware, &e->fused};
+			const solar_roof *br[3] = {&b->unfused, &b->cache_aware, &b->fused};
+			re = er[i];
+			rbd = br[i];
+			name = rows[i];
+			ms = m->total_s;
+		}
+		headroom_cell(ratio, sizeof ratio, re->time_s, rbd->time_s);
+		headroom_cell(hr, sizeof hr, ms, re->time_s);
+		solar_fmt_time(t1, sizeof t1, rbd->time_s);
+		solar_fmt_time(t2, sizeof t2, re->time_s);
+		res_label(re->limiter, rb, sizeof rb);
+		bool col = k < p->nkernels ? have_k : m->total_s > 0;
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s |%s%s%s\n", name, t1, t2, ratio, rb,
+				col ? " " : "", col ? hr : "", col ? " |" : "");
+		else
+			fprintf(out, "%-34s %-10s %-10s %-17s %-*s%s\n", name, t1, t2, ratio,
+				col ? 15 : 0, rb, col ? hr : "");
+	}
+	fputs("\nRules: docs/bounds.md#fidelity-levels.\n", out);
+}
+
+/* The estimate's numbers in the JSON of --ceilings both: "estimate": {device, bounds, kernels}. */
+static void json_estimate(cJSON *j, const solar_program *p, const solar_result *est,
+			  const solar_measured *m)
+{
+	const solar_bounds *e = solar_result_bounds(est);
+	cJSON *x = cJSON_AddObjectToObject(j, "estimate");
+	cJSON *d = cJSON_AddObjectToObject(x, "device");
+	cJSON_AddStringToObject(d, "name", est->device_name);
+	cJSON_AddStringToObject(d, "file", est->device_file);
+	cJSON_AddNumberToObject(x, "measured_ceilings", est->measured_ceilings);
+	cJSON_AddItemToObject(x, "unfused", json_roof(&e->unfused, m->total_s));
+	cJSON_AddItemToObject(x, "fused", json_roof(&e->fused, m->total_s));
+	cJSON_AddItemToObject(x, "cache_aware", json_roof(&e->cache_aware, m->total_s));
+	cJSON *ks = cJSON_AddArrayToObject(x, "kernels");
+	for (int k = 0; k < p->nkernels; k++) {
+		cJSON *r = json_roof(&e->kernel[k], m->kernel_s[k]);
+		cJSON *name = cJSON_CreateString(p->kernels[k].name);
+		if (cJSON_InsertItemInArray(r, 0, name)) /* "name" first, as in "kernels" */
+			name->string = strdup("name");
+		cJSON_AddItemToArray(ks, r);
+	}
+}
+
+/* --ceilings both: the bound's job on the peaks of the descriptor's base chain, on the
+ * program the estimate's job loaded (read and diagnosed once). */
+static solar_result *bound_beside(const solar_opts *o, solar_result *est)
+{
+	char *peaks = solar_job_peaks_file(o->device, stderr);
+	if (!peaks)
+		return NULL;
+	solar_job job = solar_cli_job(o);
+	job.device_file = peaks;
+	solar_result *r = solar_job_run_program(&job, solar_result_program(est),
+						solar_result_diag(est));
+	solar_cli_job_done(&job);
+	free(peaks);
+	if (r && r->status != SOLAR_JOB_OK) {
+		solar_result_free(r);
+		r = NULL;
+	}
+	return r;
+}
+
 int solar_cmd_analyze(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
@@ -454,11 +584,18 @@ int solar_cmd_analyze(const solar_opts *o)
 	solar_job job = solar_cli_job(o);
 	job.on_warning = print_warning;
 	job.on_warning_ctx = (void *)o;
-	solar_result *res = solar_job_run(&job);
+	job.measured_ceilings |= o->ceilings_both; /* the estimate first: refused without ceilings */
+	solar_result *res = solar_job_run(&job), *est = NULL;
 	solar_cli_job_done(&job);
 	int rc = res->status;
+	if (rc == SOLAR_EXIT_OK && o->ceilings_both) {
+		est = res;
+		if (!(res = bound_beside(o, est)))
+			rc = SOLAR_EXIT_USAGE;
+	}
 	if (rc != SOLAR_EXIT_OK) {
 		solar_result_free(res);
+		solar_result_free(est);
 		return rc;
 	}
 	print_capacity(o, res);
@@ -488,14 +625,24 @@ int solar_cmd_analyze(const solar_opts *o)
 		goto done;
 	}
 	switch (o->format) {
-	case SOLAR_FMT_JSON:
-		solar_json_print(out, solar_json_schema(json_analyze(o, p, dev, w, b, &m), "analyze"));
+	case SOLAR_FMT_JSON: {
+		cJSON *j = json_analyze(o, p, dev, w, b, &m);
+		if (est)
+			json_estimate(j, p, est, &m);
+		solar_json_print(out, solar_json_schema(j, "analyze"));
 		break;
+	}
 	case SOLAR_FMT_CSV:
-		print_csv(out, p, b, &m);
+		print_csv(out, p, b, &m, "");
+		if (est)
+			print_csv(out, p, solar_result_bounds(est), &m, "estimate:");
 		break;
 	default:
 		print_table(out, o, p, dev, w, b, &m, o->format == SOLAR_FMT_MD);
+		if (est) {
+			fputs("\n", out);
+			print_estimate(out, p, est, res, &m, o->format == SOLAR_FMT_MD);
+		}
 		break;
 	}
 	solar_out_close(o, out);
@@ -505,5 +652,6 @@ int solar_cmd_analyze(const solar_opts *o)
 done:
 	solar_measured_free(&m);
 	solar_result_free(res);
+	solar_result_free(est);
 	return rc;
 }

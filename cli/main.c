@@ -46,9 +46,10 @@ static const char usage[] =
 	"  --set PATH=VALUE     override a device figure (memory.dram.bandwidth_bytes_per_s=8TB/s)\n"
 	"  --l2 warm|cold       the L2 state measurements start from: warm (default, sound for any\n"
 	"                       protocol) or cold (flushed before each run: validate, do_bench)\n"
-	"  --ceilings bound|measured   analyze: the descriptor's figures are peaks (a bound, the\n"
-	"                       default) or measured ceilings (devices/h200-measured.json): an\n"
-	"                       estimate of what good code reaches, not a bound\n"
+	"  --ceilings bound|measured|both   analyze: the descriptor's figures are peaks (a bound,\n"
+	"                       the default) or measured ceilings (devices/h200-measured.json): an\n"
+	"                       estimate of what good code reaches, not a bound; both: the estimate\n"
+	"                       beside the bound on the peaks of the descriptor's base\n"
 	"  --target-time TIME   provision: the time to meet (2ms, or a rate such as 500Hz)\n"
 	"  --bound B            provision: unfused, fused, cache-aware or all; report: the gated bound\n"
 	"  --vary NAME=A..B     sweep: a figure's range (dram_bw=0.5x..8x, l2=16MB..256MB)\n"
@@ -398,11 +399,12 @@ int main(int argc, char **argv)
 			o.l2 = val;
 		} else if (!strcmp(a, "--ceilings")) {
 			NEEDS_VALUE();
-			if (strcmp(val, "bound") && strcmp(val, "measured")) {
-				rc = bad_usage("--ceilings expects bound or measured, not '%s'", val);
+			if (strcmp(val, "bound") && strcmp(val, "measured") && strcmp(val, "both")) {
+				rc = bad_usage("--ceilings expects bound, measured or both, not '%s'", val);
 				goto done;
 			}
 			o.ceilings_measured = !strcmp(val, "measured");
+			o.ceilings_both = !strcmp(val, "both");
 
 		} else if (!strcmp(a, "--vary")) {
 			NEEDS_VALUE();

@@ -157,4 +157,9 @@ int solar_device_probe(FILE *out, FILE *err);
 /* The same through a given driver library (tests use a path that does not exist). */
 int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err);
 
+/* The base descriptor a file names, resolved against the file's folder as the loader resolves
+ * it ("devices/h200-sxm.json" for devices/h200-measured.json); malloc'd, NULL when the file
+ * names none or cannot be read (solar_device_load says why). */
+SOLAR_GIVE char *solar_device_base_file(const char *path);
+
 #endif
