@@ -69,8 +69,8 @@ static void scaled_text(char *buf, size_t n, const solar_knob *k, double f)
 	solar_cli_fmt_factor(fx, sizeof fx, f);
 	if (isfinite(k->headline))
 		snprintf(buf, n, "%s %s (%s -> %s)", fx, k->label,
-			 solar_cli_fmt_quantity(a, sizeof a, k->headline, k->unit),
-			 solar_cli_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
+			 solar_fmt_quantity(a, sizeof a, k->headline, k->unit),
+			 solar_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
 	else
 		snprintf(buf, n, "%s %s", fx, k->label);
 }
@@ -146,7 +146,7 @@ static void print_bound(FILE *out, const solar_provision *p)
 	for (int i = 0; i < p->nknobs; i++) {
 		const solar_knob *k = &p->knobs[i];
 		const solar_provision_knob *r = &p->knob[i];
-		solar_cli_fmt_quantity(now, sizeof now, k->headline, k->unit);
+		solar_fmt_quantity(now, sizeof now, k->headline, k->unit);
 		const char *note = "";
 		char buf[96];
 		if (r->factor <= 0) {
@@ -163,7 +163,7 @@ static void print_bound(FILE *out, const solar_provision *p)
 					 solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
 			note = buf;
 		} else {
-			solar_cli_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
+			solar_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
 			note = r->factor <= 1 ? "suffices" : "";
 		}
 		char line[512];

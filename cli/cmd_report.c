@@ -27,7 +27,7 @@
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
-#include "svg.h"
+#include "report/svg.h"
 
 typedef struct {
 	char *name;
@@ -705,7 +705,7 @@ static void write_md(FILE *out, const solar_opts *o, const ctx *c, entry *es, in
 			kernel_row *kr = &e->kernel[k];
 			char ops[32], dram[32], inten[32];
 			si(ops, sizeof ops, kr->ops);
-			solar_cli_fmt_quantity(dram, sizeof dram, kr->dram_bytes, "B");
+			solar_fmt_quantity(dram, sizeof dram, kr->dram_bytes, "B");
 			if (kr->dram_bytes > 0)
 				snprintf(inten, sizeof inten, "%.3g op/B", kr->ops / kr->dram_bytes);
 			else
@@ -933,7 +933,7 @@ static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_fi
 				continue;
 			snprintf(lab, sizeof lab, "%s.%s%s %s", solar_unit_name(u), solar_prec_name(p),
 				 u == SOLAR_UNIT_SFU ? " (+FMA)" : "",
-				 solar_cli_fmt_quantity(q, sizeof q, pk, p >= SOLAR_PREC_I64 ? "OP/s"
+				 solar_fmt_quantity(q, sizeof q, pk, p >= SOLAR_PREC_I64 ? "OP/s"
 											: "FLOP/s"));
 			solar_svg_text(out, R - 4, solar_svg_map(&y, pk) - 5, "end", 10,
 				       "fill=\"#333333\"", lab);
@@ -949,7 +949,7 @@ static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_fi
 		snprintf(rot, sizeof rot, "fill=\"#333333\" transform=\"rotate(%.1f %.1f %.1f)\"", ang,
 			 px, py - 6);
 		snprintf(lab, sizeof lab, "%s %s", mem[m].name,
-			 solar_cli_fmt_quantity(q, sizeof q, mem[m].bw, "B/s"));
+			 solar_fmt_quantity(q, sizeof q, mem[m].bw, "B/s"));
 		solar_svg_text(out, px, py - 6, "start", 10, rot, lab);
 	}
 	/* points */

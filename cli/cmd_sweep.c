@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
-#include "svg.h"
+#include "report/svg.h"
 
 typedef struct {
 	solar_knob knob;
