@@ -10,8 +10,8 @@
  *       --md --json --svg` would, in a scratch folder that holds a two-kernel program
  *       (two.air), an ncu CSV and a validate result for it, and links to examples/ and
  *       devices/; tens of inputs a second, as each entry is analysed.
- * The baseline reader is a static function of cli/cmd_report.c, so this file includes it (the
- * target links the rest of the CLI without it): it is called as it is, unchanged.
+ * The baseline reader is a static function of report/report.c, so this file includes it (the
+ * target links the CLI, and the report library's other objects): it is called as it is.
  * Promises held: a reader that reports no error returns a positive finite time (and per-kernel
  * times that add up to at most the total); `solar report` exits 0, 1 or 2, and unless 2 it
  * writes the Markdown, JSON and SVG reports, the JSON parses, and fed back as --baseline it is
@@ -19,7 +19,9 @@
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 
-#include "cli/cmd_report.c"
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "report/report.c"
 #include "fuzz.h"
 
 static char dir[64];
