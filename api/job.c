@@ -104,6 +104,8 @@ static void warn(const solar_job *job, solar_result *r, solar_warning_kind kind,
 		 double limit, const char *message)
 {
 	struct solar_result_detail *x = r->detail;
+	if (r->nwarnings >= (int)(sizeof x->warnings / sizeof *x->warnings))
+		return;
 	solar_warning *w = &x->warnings[r->nwarnings++];
 	w->kind = kind;
 	w->value = value;
