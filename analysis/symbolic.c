@@ -282,6 +282,8 @@ int solar_symbolic_report(const solar_program *p, solar_math math, bool json, FI
 		return 1;
 	}
 	cJSON *root = json ? cJSON_CreateObject() : NULL;
+	if (root) /* the output's version (docs/json.md) */
+		cJSON_AddStringToObject(root, "schema", "solar.count/1");
 	cJSON *arr = json ? cJSON_AddArrayToObject(root, "counts") : NULL;
 	if (!json)
 		fputs("symbolic counts (params as symbols; each checked at the current values)\n",

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "report/format.h"
 #include "devices/device.h"
 #include "output.h"
 
@@ -85,17 +86,17 @@ static int device_list(const solar_opts *o)
 			cJSON_AddItemToArray(arr, e);
 		} else {
 			char b1[32], b2[48] = "-", b3[32] = "-", sms[16] = "-";
-			solar_cli_fmt_quantity(b1, sizeof b1, bw, "B/s");
+			solar_fmt_quantity(b1, sizeof b1, bw, "B/s");
 			if (tensor > 0) {
 				char q[32];
 				snprintf(b2, sizeof b2, "%s %s",
-					 solar_cli_fmt_quantity(q, sizeof q, tensor,
+					 solar_fmt_quantity(q, sizeof q, tensor,
 								strchr(prec, 'i') ? "OP/s"
 										  : "FLOP/s"),
 					 prec);
 			}
 			if (l2 > 0)
-				solar_cli_fmt_quantity(b3, sizeof b3, l2, "B");
+				solar_fmt_quantity(b3, sizeof b3, l2, "B");
 			if (d->sm_count)
 				snprintf(sms, sizeof sms, "%d", d->sm_count);
 			fprintf(out, "%-22s %-36s %-11s %-22s %-9s %-4s %s\n", names[i], d->name, b1,

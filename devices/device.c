@@ -1344,3 +1344,22 @@ int solar_device_write_json(const solar_device *d, FILE *out)
 	fputs("\n}\n", out);
 	return ferror(out) ? -1 : 0;
 }
+
+/* ---- the base a file names ------------------------------------------------------------ */
+
+char *solar_device_base_file(const char *path)
+{
+	size_t len = 0;
+	char *text = path ? read_text(path, &len) : NULL;
+	cJSON *root = text ? cJSON_ParseWithLength(text, len) : NULL;
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+	char *out = NULL;
+	if (cJSON_IsString(base) && base->valuestring[0]) {
+		char *dir = dir_of(path);
+		out = resolve(dir, base->valuestring);
+		free(dir);
+	}
+	cJSON_Delete(root);
+	free(text);
+	return out;
+}

@@ -78,7 +78,7 @@ typedef struct {
 	solar_figure bandwidth_bytes_per_s;
 } solar_mem_level;
 
-typedef struct {
+typedef struct solar_device { /* tagged: api/solar.h names it opaquely */
 	char *file;   /* the descriptor file (or the name given to solar_device_load_string) */
 	char *name;   /* "NVIDIA H100 SXM5" */
 	char *vendor; /* "NVIDIA"; NULL if not given */
@@ -201,5 +201,10 @@ void solar_device_add_ceilings(SOLAR_KEEP solar_device *d, SOLAR_KEEP const sola
 			       FILE *err);
 /* The PTX of the probe's streaming copy kernel (tests assemble it with ptxas). */
 const char *solar_device_probe_copy_ptx(void);
+
+/* The base descriptor a file names, resolved against the file's folder as the loader resolves
+ * it ("devices/h200-sxm.json" for devices/h200-measured.json); malloc'd, NULL when the file
+ * names none or cannot be read (solar_device_load says why). */
+SOLAR_GIVE char *solar_device_base_file(const char *path);
 
 #endif

@@ -36,7 +36,7 @@ sweep --device $D --vary dram_bw=1x..2x --format table $A|sweep --format expects
 sweep --device $D --vary dram_bw=1x..2x --bound fused $A|sweep does not take --bound (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
 report tests/report/manifest.json -D B=2|report does not take -D (it takes --json, --bound, --svg, --md, --baseline, --max-headroom, --max-regression)
 analyze --device $D --l2 hot $A|--l2 expects warm or cold, not 'hot'
-analyze --device $D --ceilings best $A|--ceilings expects bound or measured, not 'best'
+analyze --device $D --ceilings best $A|--ceilings expects bound, measured or both, not 'best'
 sweep --device $D --vary dram_bw=1x..2x --ceilings measured $A|sweep does not take --ceilings (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
 count --l2 cold $A|count does not take --l2 (it takes -D, --json, --format, --symbolic, --math, -o)
 validate $A --ref examples/mlp_block.py --measured 1ms|validate does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --ref, --backend, --tol, --keep, --timeout, --l2)
