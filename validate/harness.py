@@ -249,15 +249,60 @@ def load_module(path):
     return mod
 
 
+def _what_is(v):
+    """A few words for what a module attribute is: 'a module (torch.nn.functional)'."""
+    if isinstance(v, types.ModuleType):
+        return f"a module ({v.__name__})"
+    if isinstance(v, type):
+        return f"a class ({v.__name__})"
+    if callable(v):
+        return f"a function ({getattr(v, '__name__', type(v).__name__)})"
+    return f"a {type(v).__name__} ({one_line(repr(v), 40)})"
+
+
+def is_size_constant(v):
+    """Whether a module attribute is a plain size constant that a param may replace: an
+    integer (Python's or numpy's), not a bool."""
+    import numbers
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
 def apply_params(mod, air, defines):
-    """Sets each param of air.json, then each -D, as a module attribute.  Returns the params
-    the module did not define (they cannot change its sizes)."""
+    """Sets each param of air.json, then each -D, as a module attribute, where the module's
+    attribute of that name is a plain integer size constant (is_size_constant) or is absent.
+    A name the module uses for anything else (`F` for torch.nn.functional, a function, a
+    class, a float) is left alone, with a warning, as is a builtin the module does not
+    redefine (`max`); a -D of such a name, or of a name the module does not define, is an
+    error: the original's sizes could not follow it.  Returns (the params applied, the params
+    the module did not define, {name: why} for those left alone)."""
+    import builtins
     params = dict(air.params)
     params.update(defines)
-    unset = [k for k in params if not hasattr(mod, k)]
+    names = vars(mod)
+    unset = [k for k in params if k not in names]
+    skipped = {}
     for k, v in params.items():
-        setattr(mod, k, v)
-    return params, unset
+        if k in names and not is_size_constant(names[k]):
+            skipped[k] = f"the model's '{k}' is {_what_is(names[k])}, not an integer size constant"
+        elif k not in names and hasattr(builtins, k):
+            skipped[k] = (f"the model does not define '{k}', and setting it would hide Python's "
+                          f"builtin {k}()")
+    for k, v in defines.items():
+        if k in skipped:
+            raise HarnessError(f"binding: -D {k}={v} cannot be applied to {mod.__file__}: "
+                               f"{skipped[k]}; the original's sizes cannot follow it")
+        if k in unset:
+            raise HarnessError(f"binding: -D {k}={v}: {mod.__file__} has no module-level "
+                               f"constant {k}, so the original cannot be run at that size and "
+                               f"the sizes of the AIR and the original would disagree; define "
+                               f"{k} there (read by get_inputs()/get_init_inputs()) or leave "
+                               f"out -D {k}")
+    for k, v in params.items():
+        if k in skipped:
+            warn(f"AIR param {k} = {v} is not set in the model: {skipped[k]}")
+        else:
+            setattr(mod, k, v)
+    return params, unset, skipped
 
 
 def call_model_fn(mod, name, default=None):
@@ -574,7 +619,7 @@ def run_torch(args, air, mod, defines):
     compat, mode, served = install_torch_compat(torch, cpu)
     # The math flags are PyTorch's defaults, set before the model file was loaded
     # (default_math_flags()), then whatever the file set: they are recorded.
-    params, unset = apply_params(mod, air, defines)
+    params, unset, skipped = apply_params(mod, air, defines)
     Model = getattr(mod, "Model", None)
     if Model is None:
         raise HarnessError(f"model: {args.ref} has no class Model")
@@ -650,7 +695,8 @@ def run_torch(args, air, mod, defines):
     return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
                 model_flags=model_flags,
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
-                params_not_in_model=unset, compat=sorted(served), compat_installed=compat)
+                params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
+                compat_installed=compat)
 
 
 def time_torch_cuda(torch, fn, warmup, runs, flush_l2=True):
@@ -694,7 +740,7 @@ def run_function(args, air, mod, defines, use_jax):
                            "function forward, model or fn")
     if not use_jax and args.device == "cuda":
         raise HarnessError("usage: a numpy model runs on the CPU only; use --device cpu")
-    params, unset = apply_params(mod, air, defines)
+    params, unset, skipped = apply_params(mod, air, defines)
     np.random.seed(SEED)
     random.seed(SEED)
     inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
@@ -764,7 +810,8 @@ def run_function(args, air, mod, defines, use_jax):
         prec = str(jax.config.jax_default_matmul_precision or "default").lower()
         tf32 = prec not in ("highest", "float32")
     info = dict(timing, torch=None, convention="jax" if jax else "numpy", params=params,
-                params_not_in_model=unset, flags={"matmul_allow_tf32": tf32,
+                params_not_in_model=unset, params_not_set=skipped,
+                flags={"matmul_allow_tf32": tf32,
                                                   "cudnn_allow_tf32": tf32}, compat=[])
     if jax is not None:
         info["jax"] = jax.__version__

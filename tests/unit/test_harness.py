@@ -434,6 +434,47 @@ class Run(TempDir):
         info = json.loads((self.dir / "ref.json").read_text())
         self.assertEqual(info["params"]["B"], 2)
 
+    def test_params_never_clobber_module_names(self):
+        """An AIR param named like the model's `F` (torch.nn.functional), a float, a class or
+        a builtin is not set: a warning, ref.json's params_not_set, and the model still runs."""
+        ref = self.model(LINEAR.replace("B, DIN, DOUT = 4, 64, 128",
+                                        "B, DIN, DOUT = 4, 64, 128\nEPS = 1e-5\n"
+                                        "FLAG = True\nN64 = __import__('numpy').int64(3)"))
+        air = linear_air()
+        air["params"].update(F=64, EPS=2, Model=1, FLAG=0, N64=5, max=7)
+        err = self.run_ref(ref, air)
+        self.assertIn("harness: warning: AIR param F = 64 is not set in the model: the model's "
+                      "'F' is a module (torch.nn.functional), not an integer size constant", err)
+        self.assertIn("'EPS' is a float (1e-05)", err)
+        self.assertIn("'Model' is a class (Model)", err)
+        self.assertIn("'FLAG' is a bool (True)", err)
+        self.assertIn("setting it would hide Python's builtin max()", err)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(sorted(info["params_not_set"]), ["EPS", "F", "FLAG", "Model", "max"])
+        self.assertNotIn("N64", info["params_not_set"])   # a numpy integer is a size constant
+        np.testing.assert_allclose(np.load(self.dir / "ref_y.npy").shape, (4, 128))
+
+    def test_define_must_name_a_size_constant_of_the_model(self):
+        """-D N=V runs the original at N=V: a name the model does not define as an integer
+        constant stops with one line (exit 2), not a shape mismatch or a traceback."""
+        ref = self.model(LINEAR)
+        air = linear_air()
+        air["params"]["F"] = 64
+        err = self.run_ref(ref, air, "-D", "F=64", expect=2)
+        self.assert_one_line(err, "binding: -D F=64 cannot be applied to", "the model's 'F' is "
+                             "a module (torch.nn.functional)", "sizes cannot follow it")
+        air = linear_air()
+        air["params"]["H"] = 8
+        err = self.run_ref(ref, air, "-D", "H=8", expect=2)
+        self.assert_one_line(err, "binding: -D H=8:", "has no module-level constant H",
+                             "would disagree")
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertFalse(info["ok"])
+        # a param the model lacks, not given with -D, is recorded, as before
+        self.run_ref(ref, air)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(info["params_not_in_model"], ["H"])
+
     def test_binding_error_names_both_sides(self):
         ref = self.model(LINEAR)
         air = linear_air(weight={"shape": [64, 128]})
