@@ -241,7 +241,8 @@ static int harness_run(const ctx *c)
 			argv[0], strerror(errno));
 		rc = SOLAR_EXIT_USAGE;
 	} else if (pr.timed_out) {
-		fprintf(stderr, "solar: the reference harness ran past the time limit of %g s\n",
+		fprintf(stderr, "solar: the reference harness ran past the time limit of %g s and was "
+				"stopped (--timeout SECONDS sets it)\n",
 			c->timeout_s);
 		rc = SOLAR_EXIT_USAGE;
 	} else if (pr.status != 0) {

@@ -1292,6 +1292,10 @@ def main(argv=None):
         return 2
     except KeyboardInterrupt:
         return 130
+    except SystemExit as e:   # only the model's code exits inside a command
+        print(f"model: {args.ref if args.cmd == 'run' else 'the model'} called "
+              f"sys.exit({e.code!r}) instead of returning", file=sys.stderr)
+        return 2
     except Exception as e:   # a bug here, or in a model path not caught above: still one line
         if os.environ.get("SOLAR_HARNESS_DEBUG"):
             raise

@@ -475,6 +475,57 @@ class Run(TempDir):
         info = json.loads((self.dir / "ref.json").read_text())
         self.assertEqual(info["params_not_in_model"], ["H"])
 
+    def test_taps_record_the_originals_intermediates(self):
+        """AIR tmps named like a submodule (its one call's output) or a local of forward()
+        (its value at return) get tap_<name>.npy; a submodule run twice or a shape that
+        differs is skipped with the reason; a tmp named like nothing gets nothing."""
+        ref = self.model('''
+import torch
+import torch.nn as nn
+
+N = 5
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU()
+        self.twice = nn.Tanh()
+        self.fc = nn.Linear(N, N)
+
+    def forward(self, x):
+        a = self.act(x)
+        h = self.fc(a)
+        loc = self.twice(self.twice(h)) * 2
+        loc.add_(1)            # in place after the assignment: the value at return counts
+        return loc.sum(1)
+
+
+def get_inputs():
+    return [torch.randn(2, N)]
+''')
+        air = {"program": "p", "params": {"N": 5}, "tensors": [
+            t("x", "in", "f32", [2, 5]), t("fc_weight", "in", "f32", [5, 5]),
+            t("fc_bias", "in", "f32", [5]), t("act", "tmp", "f32", [2, 5]),
+            t("twice", "tmp", "f32", [2, 5]), t("fc", "tmp", "f32", [5, 2]),
+            t("loc", "tmp", "f32", [2, 5]), t("other", "tmp", "f32", [3]),
+            t("y", "out", "f32", [2])]}
+        self.run_ref(ref, air)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual([(x["tensor"], x["source"]) for x in info["taps"]],
+                         [("act", "the output of submodule 'act'"),
+                          ("loc", "forward()'s local variable 'loc'")])
+        skipped = {x["tensor"]: x["reason"] for x in info["taps_skipped"]}
+        self.assertEqual(skipped["twice"], "submodule 'twice' runs 2 times in forward()")
+        self.assertIn("its shape [2, 5] differs from AIR tmp 'fc' [5, 2] f32", skipped["fc"])
+        self.assertEqual(sorted(skipped), ["fc", "twice"])
+        x = np.load(self.dir / "in_x.npy")
+        np.testing.assert_array_equal(np.load(self.dir / "tap_act.npy"), np.maximum(x, 0))
+        np.testing.assert_allclose(np.load(self.dir / "tap_loc.npy").sum(1),
+                                   np.load(self.dir / "ref_y.npy"), rtol=1e-6)
+        self.assertFalse((self.dir / "tap_other.npy").exists())
+        self.assertFalse((self.dir / "tap_twice.npy").exists())
+
     def test_binding_error_names_both_sides(self):
         ref = self.model(LINEAR)
         air = linear_air(weight={"shape": [64, 128]})
@@ -591,6 +642,12 @@ def get_inputs():
         ref = self.model("import torch\n", "empty.py")
         err = self.run_ref(ref, linear_air(), expect=2)
         self.assert_one_line(err, "neither class Model nor a module-level function")
+        ref = self.model("import torch\nraise SystemExit(3)\n", "exits.py")
+        err = self.run_ref(ref, linear_air(), expect=2)
+        self.assert_one_line(err, "exits.py called sys.exit(3) instead of returning")
+        ref = self.model(LINEAR.replace("def get_inputs():", "def make_inputs():"), "noin.py")
+        err = self.run_ref(ref, linear_air(), expect=2)
+        self.assert_one_line(err, "noin.py has no module-level get_inputs()")
 
     def test_zero_input_warns(self):
         ref = self.model(LINEAR.replace("torch.randn(B, DIN)", "torch.zeros(B, DIN)"))
