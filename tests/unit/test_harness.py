@@ -340,6 +340,67 @@ class Compare(TempDir):
 
 
 # ---------------------------------------------------------------------------------------------
+# localise (the verdict on the files of a localising run, written here by hand)
+
+class Localise(TempDir):
+    """k0 writes tmp a (the original exposes it), k1 writes tmp b (not exposed) from a, k2
+    writes out y from b."""
+
+    def setup_run(self, a_ok=True, y_ok=True, tap_dtype="float32"):
+        write_air(self.dir, {"program": "p", "params": {}, "contraction": False, "tensors": [
+            t("x", "in", "f32", [4]), t("a", "tmp", "f32", [4]), t("b", "tmp", "f32", [4]),
+            t("y", "out", "f32", [4])]})
+        ref = np.arange(1, 5, dtype=np.float32)
+        np.save(self.dir / "tap_a.npy", ref)
+        np.save(self.dir / "loc_a.npy", ref if a_ok else ref + np.float32(0.5) * (ref == 3))
+        np.save(self.dir / "ref_y.npy", ref)
+        np.save(self.dir / "loc_y.npy", ref if y_ok else -ref)
+        (self.dir / "ref.json").write_text(json.dumps({"ok": True, "flags": {}, "taps": [
+            {"tensor": "a", "source": "the output of submodule 'a'", "dtype": tap_dtype}]}))
+        ks = [("k0", ["x"], ["a"], ["a"]), ("k1", ["a"], ["b"], []), ("k2", ["b"], ["y"], ["y"])]
+        (self.dir / "localise.json").write_text(json.dumps({"kernels": [
+            {"name": n, "where": f"p.air:{i + 1}:1", "reads": r, "writes": w,
+             "checks": [{"tensor": c, "air": f"loc_{c}.npy",
+                         "ref": f"{'tap' if c == 'a' else 'ref'}_{c}.npy"} for c in cs]}
+            for i, (n, r, w, cs) in enumerate(ks)]}))
+
+    def localise(self):
+        rc, out, err = inproc(["localise", "--air", self.dir / "air.json", "--dir", self.dir])
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)
+
+    def test_first_wrong_kernel_with_the_worst_element(self):
+        self.setup_run(a_ok=False)
+        v = self.localise()
+        self.assertTrue(v["localised"])
+        self.assertEqual((v["kernel"], v["where"], v["tensor"], v["suspects"]),
+                         ("k0", "p.air:1:1", "a", ["k0"]))
+        self.assertEqual(v["against"], "the output of submodule 'a'")
+        self.assertEqual(v["worst"], {"index": [2], "air": 3.5, "reference": 3.0})
+        self.assertEqual(v["also_wrong"], [])
+
+    def test_an_unexposed_tmp_makes_its_writers_suspects(self):
+        self.setup_run(y_ok=False)
+        v = self.localise()
+        self.assertEqual((v["kernel"], v["suspects"], v["unexposed"]), ("k2", ["k1", "k2"], ["b"]))
+
+    def test_later_kernels_wrong_on_the_originals_values_are_listed(self):
+        self.setup_run(a_ok=False, y_ok=False)
+        v = self.localise()
+        self.assertEqual((v["kernel"], v["also_wrong"]), ("k0", ["k2"]))
+
+    def test_all_checks_pass_is_not_localised(self):
+        self.setup_run()
+        v = self.localise()
+        self.assertFalse(v["localised"])
+        self.assertEqual([c["pass"] for k in v["kernels"] for c in k["checks"]], [True, True])
+
+    def test_a_narrower_tap_loosens_the_tolerance(self):
+        self.setup_run(a_ok=False, tap_dtype="bfloat16")   # rel_l2 0.09 > 2e-2 still fails
+        self.assertEqual(self.localise()["kernels"][0]["checks"][0]["tol"], 2e-2)
+
+
+# ---------------------------------------------------------------------------------------------
 # run: PyTorch models, binding
 
 LINEAR = '''
