@@ -18,6 +18,7 @@
 #include "count.h"
 #include "model.h"
 #include "work.h"
+#include "../diag/alloc.h"
 
 /* Fixes every parameter of a set to its value (to count the same set numerically). */
 static isl_set *fix_params(const solar_program *p, isl_set *s)
@@ -76,7 +77,7 @@ static char *formula(const solar_program *p, isl_set *set, isl_val **numeric)
 	}
 	char *s = isl_pw_qpolynomial_to_str(pw);
 	isl_pw_qpolynomial_free(pw);
-	char *r = s ? strdup(s) : NULL;
+	char *r = s ? solar_xstrdup(s) : NULL;
 	free(s);
 	return r;
 }

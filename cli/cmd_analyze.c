@@ -335,7 +335,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			b->unfused.time_s / b->fused.time_s,
 			solar_fmt_si(t1, sizeof t1, b->unfused.dram_bytes - b->fused.dram_bytes));
 	if (b->cache_rule_stmt >= 0) {
-		char *st = solar_out_stmt_str(p, p->stmts[b->cache_rule_stmt]);
+		char *st = solar_ir_stmt_text(p, p->stmts[b->cache_rule_stmt], false);
 		fprintf(out, "Cache-aware DRAM traffic set by a rule on statement S%d "
 			     "(docs/bounds.md#cache-aware): %s\n",
 			b->cache_rule_stmt, st);

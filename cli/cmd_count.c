@@ -93,7 +93,7 @@ static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
 		const solar_stmt_work *sw = &w->stmt[i];
 		char *inst = solar_val_str(sw->instances);
 		fprintf(out, "  S%d [%s] ", i, p->kernels[s->kernel].name);
-		solar_out_stmt(out, p, s);
+		solar_ir_print_stmt(p, s, out);
 		fprintf(out, "\n      %s x (", inst);
 		print_mix(out, &sw->mix);
 		fputs(")", out);
@@ -188,7 +188,7 @@ static cJSON *json_count(const solar_opts *o, const solar_work *w)
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "id", i);
 		cJSON_AddStringToObject(e, "kernel", p->kernels[p->stmts[i]->kernel].name);
-		char *text = solar_out_stmt_str(p, p->stmts[i]);
+		char *text = solar_ir_stmt_text(p, p->stmts[i], false);
 		cJSON_AddStringToObject(e, "text", text);
 		free(text);
 		cJSON_AddItemToObject(e, "instances", solar_json_count(sw->instances));

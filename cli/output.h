@@ -17,10 +17,6 @@ void solar_out_close(const solar_opts *o, FILE *f);
 
 /* "file.air  B=8 H=16 S=2048" */
 void solar_out_header(FILE *out, const char *file, const solar_program *p);
-/* "C[i, j] += A[i, k] * B[k, j]" */
-void solar_out_stmt(FILE *out, const solar_program *p, const solar_stmt *s);
-char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s);
-
 /* An exact count or integer: a JSON integer of any size, printed digit for digit. */
 cJSON *solar_json_count(__isl_keep isl_val *v);
 cJSON *solar_json_int(long long v);

@@ -23,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../diag/alloc.h"
+#include "../diag/hint.h"
+
 #define MAX_ERRORS 20
 #define MAX_BASE_DEPTH 16
 #define MAX_FILE_BYTES (16L << 20)
@@ -77,24 +80,6 @@ int solar_status_parse(const char *s) { return lookup(status_names, NSTATUS, s);
 
 static int level_rank(const char *s) { return lookup(level_names, NLEVELS, s); }
 
-/* ---- allocation: running out of memory here has no sensible recovery ---------------- */
-
-static void *xmalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-	if (!p) {
-		fputs("solar: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xmalloc(n), s, n);
-}
-
 static void figure_clear(solar_figure *f)
 {
 	free(f->source);
@@ -135,6 +120,39 @@ void solar_device_free(solar_device *d)
 	free(d);
 }
 
+static void figure_copy(solar_figure *to, const solar_figure *from)
+{
+	*to = *from;
+	to->source = solar_xstrdup(from->source);
+}
+
+solar_device *solar_device_clone(const solar_device *d)
+{
+	solar_device *c = solar_xcalloc(1, sizeof *c);
+	*c = *d;
+	c->file = solar_xstrdup(d->file);
+	c->name = solar_xstrdup(d->name);
+	c->vendor = solar_xstrdup(d->vendor);
+	c->arch = solar_xstrdup(d->arch);
+	figure_copy(&c->clock_hz, &d->clock_hz);
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
+			figure_copy(&c->peak[u][q], &d->peak[u][q]);
+			figure_copy(&c->peak_clock_hz[u][q], &d->peak_clock_hz[u][q]);
+			figure_copy(&c->sparse_peak[u][q], &d->sparse_peak[u][q]);
+		}
+	c->levels = solar_xcalloc((size_t)d->nlevels + 1, sizeof *c->levels);
+	for (int i = 0; i < d->nlevels; i++) {
+		c->levels[i].name = solar_xstrdup(d->levels[i].name);
+		figure_copy(&c->levels[i].capacity_bytes, &d->levels[i].capacity_bytes);
+		figure_copy(&c->levels[i].bandwidth_bytes_per_s, &d->levels[i].bandwidth_bytes_per_s);
+	}
+	c->notes = solar_xcalloc((size_t)d->nnotes + 1, sizeof *c->notes);
+	for (int i = 0; i < d->nnotes; i++)
+		c->notes[i] = solar_xstrdup(d->notes[i]);
+	return c;
+}
+
 const solar_mem_level *solar_device_level(const solar_device *d, const char *name)
 {
 	for (int i = 0; d && name && i < d->nlevels; i++)
@@ -155,6 +173,15 @@ double solar_device_peak(const solar_device *d, solar_unit u, solar_prec p)
 	if (!c->present || !d->clock_hz.present)
 		return f->value;
 	return f->value * (d->clock_hz.value / c->value); /* exact when the clocks agree */
+}
+
+double solar_device_fastest_peak(const solar_device *d)
+{
+	double best = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			best = fmax(best, solar_device_peak(d, u, q));
+	return best;
 }
 
 const char *solar_device_unclocked(const solar_device *d, char *buf, size_t n)
@@ -183,12 +210,12 @@ static solar_mem_level *level_get(solar_device *d, const char *name)
 		if (at == d->nlevels && level_rank(d->levels[i].name) > rank)
 			at = i;
 	}
-	solar_mem_level *v = xmalloc(sizeof *v * (size_t)(d->nlevels + 1));
+	solar_mem_level *v = solar_xcalloc(1, sizeof *v * (size_t)(d->nlevels + 1));
 	if (d->nlevels)
 		memcpy(v, d->levels, sizeof *v * (size_t)d->nlevels);
 	memmove(&v[at + 1], &v[at], sizeof *v * (size_t)(d->nlevels - at));
 	memset(&v[at], 0, sizeof *v);
-	v[at].name = xstrdup(name);
+	v[at].name = solar_xstrdup(name);
 	free(d->levels);
 	d->levels = v;
 	d->nlevels++;
@@ -281,40 +308,13 @@ static const char *name_list(char *buf, size_t n, const char *const *names, int 
 	return buf;
 }
 
-/* Edit distance counting a swap of neighbours as one edit (optimal string alignment), for
- * "did you mean" hints on typos. */
-static int distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 30 || lb > 30)
-		return 99;
-	int m[32][32];
-	for (size_t i = 0; i <= la; i++)
-		m[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		m[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (m[i - 1][j] + 1 < best)
-				best = m[i - 1][j] + 1;
-			if (m[i][j - 1] + 1 < best)
-				best = m[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    m[i - 2][j - 2] + 1 < best)
-				best = m[i - 2][j - 2] + 1;
-			m[i][j] = best;
-		}
-	return m[la][lb];
-}
-
 /* "unknown X 'name' (did you mean 'y'?)" or "(expected a, b or c)". */
 static void fail_unknown(ectx *e, const char *path, const char *what, const char *name,
 			 const char *const *names, int count)
 {
 	int best = -1, bestd = strlen(name) >= 5 ? 3 : 2; /* suggest within 2 edits (1 if short) */
 	for (int i = 0; i < count; i++) {
-		int dd = distance(name, names[i]);
+		int dd = solar_diag_edit_distance(name, names[i], false);
 		if (dd < bestd) {
 			bestd = dd;
 			best = i;
@@ -405,7 +405,7 @@ static void walk_figure(ectx *e, const cJSON *item, const char *path, solar_figu
 		out->present = true;
 		out->value = value->valuedouble;
 		out->status = (solar_status)st;
-		out->source = xstrdup(source->valuestring);
+		out->source = solar_xstrdup(source->valuestring);
 	}
 }
 
@@ -417,7 +417,7 @@ static void walk_string(ectx *e, const cJSON *item, const char *path, char **out
 	}
 	if (out) {
 		free(*out);
-		*out = xstrdup(item->valuestring);
+		*out = solar_xstrdup(item->valuestring);
 	}
 }
 
@@ -584,9 +584,9 @@ static void walk_top(ectx *e, const cJSON *root, solar_device *d)
 			}
 		if (d && n >= 0) {
 			notes_clear(d);
-			d->notes = xmalloc(sizeof *d->notes * (size_t)(n ? n : 1));
+			d->notes = solar_xcalloc(1, sizeof *d->notes * (size_t)(n ? n : 1));
 			for (const cJSON *s = v->child; s; s = s->next)
-				d->notes[d->nnotes++] = xstrdup(s->valuestring);
+				d->notes[d->nnotes++] = solar_xstrdup(s->valuestring);
 		}
 	}
 }
@@ -600,7 +600,7 @@ static char *read_text(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
+	char *buf = solar_xcalloc(1, cap);
 	for (;;) {
 		if (n + 1 >= cap) {
 			if (cap >= (size_t)MAX_FILE_BYTES) {
@@ -609,14 +609,7 @@ static char *read_text(const char *path, size_t *len)
 				errno = EFBIG;
 				return NULL;
 			}
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
+			buf = solar_xrealloc(buf, cap * 2);
 			cap *= 2;
 		}
 		size_t got = fread(buf + n, 1, cap - 1 - n, f);
@@ -641,11 +634,11 @@ static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return xstrdup(".");
+		return solar_xstrdup(".");
 	if (slash == path)
-		return xstrdup("/");
+		return solar_xstrdup("/");
 	size_t n = (size_t)(slash - path);
-	char *s = xmalloc(n + 1);
+	char *s = solar_xcalloc(1, n + 1);
 	memcpy(s, path, n);
 	return s;
 }
@@ -654,9 +647,9 @@ static char *dir_of(const char *path)
 static char *resolve(const char *dir, const char *ref)
 {
 	if (ref[0] == '/' || !dir || strcmp(dir, ".") == 0)
-		return xstrdup(ref);
+		return solar_xstrdup(ref);
 	size_t n = strlen(dir) + strlen(ref) + 2;
-	char *s = xmalloc(n);
+	char *s = solar_xcalloc(1, n);
 	snprintf(s, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", ref);
 	return s;
 }
@@ -744,7 +737,7 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 	if (e.nerr)
 		goto out;
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
-	d = base ? load_base(&e, base->valuestring, dir, ch) : xmalloc(sizeof *d);
+	d = base ? load_base(&e, base->valuestring, dir, ch) : solar_xcalloc(1, sizeof *d);
 	if (d) {
 		walk_top(&e, root, d);
 		check_sparse(&e, d);
@@ -808,7 +801,7 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 		return NULL;
 	ectx e = {file, err, 0};
 	levels_compact(d);
-	d->file = xstrdup(file);
+	d->file = solar_xstrdup(file);
 	if (!d->name)
 		fail(&e, "name", "missing (required)");
 	if (!d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present)
@@ -957,7 +950,7 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 	f->present = true;
 	f->value = value;
 	f->status = SOLAR_SRC_HYPOTHETICAL;
-	f->source = xstrdup(src);
+	f->source = solar_xstrdup(src);
 	if (clock_of) {
 		snprintf(src, sizeof src, "override %s: the new figure is a rate at clock_hz = %g",
 			 path, d->clock_hz.value);
@@ -965,7 +958,7 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 		clock_of->present = true;
 		clock_of->value = d->clock_hz.value;
 		clock_of->status = SOLAR_SRC_HYPOTHETICAL;
-		clock_of->source = xstrdup(src);
+		clock_of->source = solar_xstrdup(src);
 	}
 	return 0;
 }

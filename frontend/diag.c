@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 struct solar_diag {
 	const char *file;
@@ -37,11 +38,7 @@ enum { LINE_WINDOW = 160, LINE_CONTEXT = 60 };
 
 solar_diag *solar_diag_new(const char *file, const char *src, int32_t len, FILE *out)
 {
-	solar_diag *d = calloc(1, sizeof *d);
-	if (!d) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	solar_diag *d = solar_xcalloc(1, sizeof *d);
 	d->file = file ? file : "<input>";
 	d->src = src ? src : "";
 	d->len = src ? len : 0;
@@ -64,11 +61,7 @@ static void build_lines(solar_diag *d)
 	int n = 1;
 	for (int32_t i = 0; i < d->len; i++)
 		n += d->src[i] == '\n';
-	d->lines = malloc((size_t)n * sizeof *d->lines);
-	if (!d->lines) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	d->lines = solar_xmalloc((size_t)n * sizeof *d->lines);
 	d->lines[0] = 0;
 	int k = 1;
 	for (int32_t i = 0; i < d->len; i++)

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 const char *solar_resource_name(int res, char *buf, size_t n)
 {
@@ -32,15 +33,6 @@ const char *solar_resource_name(int res, char *buf, size_t n)
 	snprintf(buf, n, "%s.%s", solar_unit_name((solar_unit)(k / SOLAR_PREC_COUNT)),
 		 solar_prec_name((solar_prec)(k % SOLAR_PREC_COUNT)));
 	return buf;
-}
-
-static double fastest_peak(const solar_device *dev)
-{
-	double best = 0;
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			best = fmax(best, solar_device_peak(dev, u, q));
-	return best;
 }
 
 /* Rate at which ops of (unit, prec) can execute, every peak at the SM clock (rule "clock
@@ -64,7 +56,7 @@ static double rate(const solar_device *dev, int u, int q, bool *missing)
 		return peak;
 	}
 	*missing = true;
-	return fastest_peak(dev);
+	return solar_device_fastest_peak(dev);
 }
 
 static void finish(solar_roof *r)
@@ -205,7 +197,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	b->capacity_l2_bytes = capacity(dev, outer + 1, 2);
 	const solar_program *p = w->prog;
 	b->nkernels = p->nkernels;
-	b->kernel = calloc((size_t)p->nkernels + 1, sizeof *b->kernel);
+	b->kernel = solar_xcalloc((size_t)p->nkernels + 1, sizeof *b->kernel);
 	double C = b->l2_carry_bytes;
 	/* rule "L2 state": a cold run starts with none of the program's data in L2, so the first
 	 * kernel and the whole program find none of their loads there; later kernels may find

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "validate.h"
+#include "../diag/alloc.h"
 
 static int write_text(const char *path, const char *text, FILE *err)
 {
@@ -64,14 +65,14 @@ int solar_run_c(const solar_program *p, const char *file, const char *dir, doubl
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
-	r->kernel_s = calloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
+	r->kernel_s = solar_xcalloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
 	const char *cc = getenv("SOLAR_CC");
 	if (!cc || !*cc)
 		cc = "cc";
 	snprintf(r->device, sizeof r->device, "cpu (%s -O2, one thread)", cc);
 
 	size_t dl = strlen(dir) + 32;
-	char *src = malloc(dl), *exe = malloc(dl);
+	char *src = solar_xmalloc(dl), *exe = solar_xmalloc(dl);
 	snprintf(src, dl, "%s/air_prog.c", dir);
 	snprintf(exe, dl, "%s/air_prog", dir);
 	char *text = solar_codegen_c(p, file);
