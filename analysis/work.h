@@ -14,7 +14,7 @@
 #include <isl/val.h>
 
 #include "../devices/device.h"
-#include "../frontend/diag.h"
+#include "../diag/diag.h"
 #include "../ir/ir.h"
 
 typedef struct {

@@ -32,10 +32,12 @@ static int load_measured(const char *file, const solar_program *p, measured *m)
 	cJSON *j = cJSON_Parse(text);
 	free(text);
 	int rc = 0;
+	solar_diag *d = solar_diag_new(file, NULL, 0, stderr);
 	if (!cJSON_IsObject(j)) {
-		fprintf(stderr, "solar: %s: expected a JSON object {\"total\": SECONDS, "
-				"\"kernels\": {NAME: SECONDS}}\n",
-			file);
+		solar_diag_path_error(d, NULL,
+				      "expected a JSON object {\"total\": SECONDS, "
+				      "\"kernels\": {NAME: SECONDS}}");
+		solar_diag_free(d);
 		cJSON_Delete(j);
 		return -1;
 	}
@@ -47,7 +49,7 @@ static int load_measured(const char *file, const solar_program *p, measured *m)
 				   : cJSON_IsString(item) ? solar_cli_parse_time(item->valuestring)
 							  : -1;
 			if (t <= 0) {
-				fprintf(stderr, "solar: %s: total: expected a positive time\n", file);
+				solar_diag_path_error(d, "total", "expected a positive time");
 				rc = -1;
 			}
 			m->total_s = t;
@@ -62,24 +64,24 @@ static int load_measured(const char *file, const solar_program *p, measured *m)
 				double t = cJSON_IsNumber(k)   ? k->valuedouble
 					   : cJSON_IsString(k) ? solar_cli_parse_time(k->valuestring)
 							       : -1;
+				char at[300];
+				snprintf(at, sizeof at, "kernels.%s", k->string);
 				if (idx < 0) {
-					fprintf(stderr, "solar: %s: kernels.%s: no kernel of that name\n",
-						file, k->string);
+					solar_diag_path_error(d, at, "no kernel of that name");
 					rc = -1;
 				} else if (t <= 0) {
-					fprintf(stderr, "solar: %s: kernels.%s: expected a positive time\n",
-						file, k->string);
+					solar_diag_path_error(d, at, "expected a positive time");
 					rc = -1;
 				} else {
 					m->kernel_s[idx] = t;
 				}
 			}
 		} else {
-			fprintf(stderr, "solar: %s: %s: unknown key (expected total or kernels)\n",
-				file, item->string);
+			solar_diag_path_error(d, item->string, "unknown key (expected total or kernels)");
 			rc = -1;
 		}
 	}
+	solar_diag_free(d);
 	cJSON_Delete(j);
 	return rc;
 }

@@ -74,9 +74,9 @@ static void input_error(ctx *c, const char *file, const char *path, const char *
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "solar: %s: %s%s", file, path ? path : "", path ? ": " : "");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	solar_diag *d = solar_diag_new(file, NULL, 0, stderr);
+	solar_diag_vpath_error(d, path, fmt, ap);
+	solar_diag_free(d);
 	va_end(ap);
 	c->error = true;
 }
@@ -102,13 +102,9 @@ static cJSON *parse_json_file(ctx *c, const char *file)
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
 	if (!j) {
-		int line = 1, col = 1;
-		for (const char *p = text; end && p < end; p++, col++)
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			}
-		fprintf(stderr, "solar: %s:%d:%d: invalid JSON\n", file, line, col);
+		solar_diag *d = solar_diag_new(file, text, len, stderr);
+		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0}, "invalid JSON");
+		solar_diag_free(d);
 		c->error = true;
 	}
 	free(text);

@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "../diag/alloc.h"
+#include "../diag/diag.h"
 #include "../diag/hint.h"
 
-#define MAX_ERRORS 20
 #define MAX_BASE_DEPTH 16
 #define MAX_FILE_BYTES (16L << 20)
 #define PATH_BYTES 256
@@ -237,12 +237,10 @@ static void levels_compact(solar_device *d)
 	d->nlevels = n;
 }
 
-/* ---- diagnostics ---------------------------------------------------------------------- */
+/* ---- diagnostics: one diag/ context per file, errors at JSON paths ---------------------- */
 
 typedef struct {
-	const char *file;
-	FILE *err;
-	int nerr;
+	solar_diag *d;
 } ectx;
 
 #if defined(__GNUC__)
@@ -251,48 +249,31 @@ __attribute__((format(printf, 3, 4)))
 static void
 fail(ectx *e, const char *path, const char *fmt, ...)
 {
-	if (e->nerr++ >= MAX_ERRORS || !e->err)
-		return;
-	if (path && *path)
-		fprintf(e->err, "%s: %s: ", e->file, path);
-	else
-		fprintf(e->err, "%s: ", e->file);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(e->err, fmt, ap);
+	solar_diag_vpath_error(e->d, path, fmt, ap);
 	va_end(ap);
-	fputc('\n', e->err);
 }
 
-static void fail_finish(ectx *e)
+static ectx ectx_open(const char *file, const char *text, size_t len, FILE *err)
 {
-	if (e->nerr > MAX_ERRORS && e->err)
-		fprintf(e->err, "%s: %d more errors not shown\n", e->file, e->nerr - MAX_ERRORS);
+	return (ectx){solar_diag_new(file, text, (int32_t)len, err)};
 }
 
-/* `FILE:LINE:COL: invalid JSON`, then the line and a caret under the column. */
-static void fail_syntax(ectx *e, const char *text, size_t len, size_t off)
+/* Says how many errors were not shown, and frees the context. */
+static void ectx_close(ectx *e)
 {
-	if (off > len)
-		off = len;
-	size_t bol = off;
-	while (bol > 0 && text[bol - 1] != '\n')
-		bol--;
-	int line = 1;
-	for (size_t i = 0; i < bol; i++)
-		line += text[i] == '\n';
-	size_t eol = off;
-	while (eol < len && text[eol] != '\n' && text[eol] != '\r')
-		eol++;
-	e->nerr++;
-	if (!e->err)
-		return;
-	fprintf(e->err, "%s:%d:%zu: invalid JSON%s\n", e->file, line, off - bol + 1,
-		len == 0 ? " (the file is empty)" : "");
-	fprintf(e->err, "    %.*s\n    ", (int)(eol - bol), text + bol);
-	for (size_t i = bol; i < off; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', e->err);
-	fputs("^\n", e->err);
+	solar_diag_finish(e->d);
+	solar_diag_free(e->d);
+}
+
+static int nerr(const ectx *e) { return solar_diag_errors(e->d); }
+
+/* `FILE:LINE:COL: error: invalid JSON`, then the line and a caret under the column. */
+static void fail_syntax(ectx *e, size_t len, size_t off)
+{
+	solar_diag_error(e->d, (solar_span){(int32_t)off, 0}, "invalid JSON%s",
+			 len == 0 ? " (the file is empty)" : "");
 }
 
 /* "a, b, c or d" from a name table, into buf. */
@@ -694,7 +675,7 @@ static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain 
 	ch->name[ch->n] = path;
 	ch->canon[ch->n] = canon;
 	ch->n++;
-	d = load_text(path, text, len, bdir, ch, e->err);
+	d = load_text(path, text, len, bdir, ch, solar_diag_stream(e->d));
 	ch->n--;
 	free(bdir);
 	if (!d)
@@ -710,7 +691,7 @@ out:
 static solar_device *load_text(const char *file, const char *text, size_t len, const char *dir,
 			       chain *ch, FILE *err)
 {
-	ectx e = {file, err, 0};
+	ectx e = ectx_open(file, text, len, err);
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (root) {
@@ -725,7 +706,8 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 		}
 	}
 	if (!root) {
-		fail_syntax(&e, text, len, end ? (size_t)(end - text) : 0);
+		fail_syntax(&e, len, end ? (size_t)(end - text) : 0);
+		ectx_close(&e);
 		return NULL;
 	}
 	solar_device *d = NULL;
@@ -734,20 +716,20 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 		goto out;
 	}
 	walk_top(&e, root, NULL);
-	if (e.nerr)
+	if (nerr(&e))
 		goto out;
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
 	d = base ? load_base(&e, base->valuestring, dir, ch) : solar_xcalloc(1, sizeof *d);
 	if (d) {
 		walk_top(&e, root, d);
 		check_sparse(&e, d);
-		if (e.nerr) {
+		if (nerr(&e)) {
 			solar_device_free(d);
 			d = NULL;
 		}
 	}
 out:
-	fail_finish(&e);
+	ectx_close(&e);
 	cJSON_Delete(root);
 	return d;
 }
@@ -799,7 +781,7 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 {
 	if (!d)
 		return NULL;
-	ectx e = {file, err, 0};
+	ectx e = ectx_open(file, NULL, 0, err);
 	levels_compact(d);
 	d->file = solar_xstrdup(file);
 	if (!d->name)
@@ -812,7 +794,9 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 	if (!dram || !dram->bandwidth_bytes_per_s.present)
 		fail(&e, "memory.dram.bandwidth_bytes_per_s", "missing (required)");
 	check_clocks(&e, d);
-	if (e.nerr) {
+	bool bad = nerr(&e) > 0;
+	ectx_close(&e);
+	if (bad) {
 		solar_device_free(d);
 		return NULL;
 	}
@@ -821,15 +805,15 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 
 solar_device *solar_device_load(const char *path, FILE *err)
 {
-	ectx e = {path ? path : "<null>", err, 0};
-	if (!path) {
-		fail(&e, NULL, "no descriptor file given");
-		return NULL;
-	}
 	size_t len = 0;
-	char *text = read_text(path, &len);
+	char *text = path ? read_text(path, &len) : NULL;
 	if (!text) {
-		fail(&e, NULL, "cannot read: %s", strerror(errno));
+		ectx e = ectx_open(path ? path : "<null>", NULL, 0, err);
+		if (path)
+			fail(&e, NULL, "cannot read: %s", strerror(errno));
+		else
+			fail(&e, NULL, "no descriptor file given");
+		ectx_close(&e);
 		return NULL;
 	}
 	chain ch = {{path}, {realpath(path, NULL)}, 1};
@@ -846,8 +830,9 @@ solar_device *solar_device_load_string(const char *json, const char *name_for_er
 {
 	const char *name = name_for_errors ? name_for_errors : "<string>";
 	if (!json) {
-		ectx e = {name, err, 0};
+		ectx e = ectx_open(name, NULL, 0, err);
 		fail(&e, NULL, "no descriptor text given");
+		ectx_close(&e);
 		return NULL;
 	}
 	chain ch = {{name}, {NULL}, 1};

@@ -15,15 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#ifndef SOLAR_GIVE
-#define SOLAR_GIVE
-#endif
-#ifndef SOLAR_TAKE
-#define SOLAR_TAKE
-#endif
-#ifndef SOLAR_KEEP
-#define SOLAR_KEEP
-#endif
+#include "../diag/alloc.h" /* SOLAR_GIVE, SOLAR_TAKE, SOLAR_KEEP */
 
 /* The descriptor schema this code reads and writes ("schema": 1). */
 #define SOLAR_DEVICE_SCHEMA 1

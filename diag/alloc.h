@@ -10,6 +10,19 @@
 
 #include <stddef.h>
 
+/* Ownership annotations, ISL style, on every prototype of solar: a GIVE result belongs to the
+ * caller, a TAKE argument is consumed, a KEEP argument is only borrowed.  (Guarded: api/solar.h
+ * defines the same for embedders.) */
+#ifndef SOLAR_GIVE
+#define SOLAR_GIVE
+#endif
+#ifndef SOLAR_TAKE
+#define SOLAR_TAKE
+#endif
+#ifndef SOLAR_KEEP
+#define SOLAR_KEEP
+#endif
+
 /* Exit status of a process that ran out of memory. */
 #define SOLAR_EXIT_NOMEM 3
 

@@ -5,8 +5,6 @@
  */
 #include "arena.h"
 
-#include "../diag/alloc.h"
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

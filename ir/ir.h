@@ -17,13 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../diag/diag.h" /* solar_span */
 #include "arena.h"
-
-/* A place in the source: byte offset and length.  Line and column are computed only when a
- * diagnostic is printed (frontend/diag.c). */
-typedef struct {
-	int32_t off, len;
-} solar_span;
 
 typedef enum {
 	SOLAR_DT_F64,

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "diag/alloc.h"
+#include "diag/diag.h"
 #include "diag/hint.h"
 
 static void test_edit_distance(void)
@@ -49,8 +50,49 @@ static void test_alloc(void)
 	free(solar_xmalloc(0));
 }
 
+/* The three spellings of a diagnostic, through one context, and a child context for a
+ * second file counting in its parent. */
+static void test_channel(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	const char *src = "{\"a\": 1,\n \"b\": x}\n";
+	solar_diag *d = solar_diag_new("m.json", src, (int32_t)strlen(src), out);
+	solar_diag_path_error(d, "entries[2].measured", "expected a positive time");
+	solar_diag_path_error(d, NULL, "expected a JSON object");
+	solar_diag_tool_error(d, "device override 'x': expected a positive number");
+	solar_diag *f = solar_diag_new_file(d, "x.json", src, (int32_t)strlen(src));
+	CHECK(solar_diag_stream(f) == out);
+	solar_diag_error(f, (solar_span){16, 1}, "invalid JSON");
+	solar_diag_free(f);
+	CHECK(solar_diag_errors(d) == 4);
+	fclose(out);
+	CHECKF(!strcmp(text, "m.json: entries[2].measured: expected a positive time\n"
+			     "m.json: expected a JSON object\n"
+			     "solar: device override 'x': expected a positive number\n"
+			     "x.json:2:8: error: invalid JSON\n"
+			     " \"b\": x}\n"
+			     "       ^\n"),
+	       "got:\n%s", text);
+	free(text);
+	/* the cap: 20 errors printed, the rest counted */
+	out = open_memstream(&text, &len);
+	solar_diag_free(d);
+	d = solar_diag_new("m.json", NULL, 0, out);
+	for (int i = 0; i < SOLAR_DIAG_MAX_ERRORS + 3; i++)
+		solar_diag_path_error(d, "k", "bad");
+	solar_diag_finish(d);
+	CHECK(solar_diag_errors(d) == SOLAR_DIAG_MAX_ERRORS + 3);
+	solar_diag_free(d);
+	fclose(out);
+	CHECK(strstr(text, "m.json: note: too many errors; 3 more not shown\n") != NULL);
+	free(text);
+}
+
 int main(void)
 {
+	test_channel();
 	test_edit_distance();
 	test_alloc();
 	printf("test_diag: %d checks, %d failures\n", checks, failures);
