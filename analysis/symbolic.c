@@ -84,7 +84,7 @@ static char *formula(const solar_program *p, isl_set *set, isl_val **numeric)
 
 static void emit(FILE *out, cJSON *arr, const char *what, const char *f, isl_val *numeric)
 {
-	char *num = solar_val_str(numeric);
+	char *num = solar_count_str(numeric);
 	if (arr) {
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "what", what);

@@ -27,20 +27,12 @@
 #include "model.h"
 #include "../diag/alloc.h"
 
-char *solar_val_str(isl_val *v)
+solar_count *solar_tensor_data_get(const solar_tensor_data *td, solar_data_field f)
 {
-	if (!v)
-		return solar_xstrdup("0");
-	solar_isl_budget_kernel(isl_val_get_ctx(v)); /* printing takes ISL operations too */
-	char *s = isl_val_to_str(v);
-	char *r = solar_xstrdup(s);
-	free(s);
-	return r;
-}
-
-double solar_val_double(isl_val *v)
-{
-	return v ? isl_val_get_d(v) : 0.0;
+	return f == SOLAR_DATA_READ	? td->read
+	       : f == SOLAR_DATA_WRITTEN ? td->written
+	       : f == SOLAR_DATA_LOAD	? td->load
+					: td->store;
 }
 
 /* ---- operations per instance ---- */
@@ -931,13 +923,12 @@ isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o)
 	return s;
 }
 
-isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, int field)
+isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, solar_data_field field)
 {
 	isl_val *sum = isl_val_zero(w->ctx);
 	for (int i = 0; i < s->ntensors; i++) {
 		const solar_tensor_data *td = &s->tensor[i];
-		isl_val *v = field == 0 ? td->read : field == 1 ? td->written
-				: field == 2 ? td->load : td->store;
+		isl_val *v = solar_tensor_data_get(td, field);
 		if (v)
 			sum = isl_val_add(sum, isl_val_mul_ui(isl_val_copy(v),
 				(unsigned long)solar_dtype_bytes(w->prog->tensors[td->tensor].dtype)));

@@ -308,7 +308,7 @@ void solar_out_header(FILE *out, const char *file, const solar_program *p)
 /* Exact integers (docs/json.md): the decimal digits themselves as a raw JSON number, never
  * through a double (cJSON prints doubles with 15 significant digits where they read back
  * within its tolerance: 9007199254740991 would come out as 9007199254740990). */
-static cJSON *json_digits(const char *s)
+cJSON *solar_json_digits(const char *s)
 {
 	size_t i = s[0] == '-';
 	if (!s[i])
@@ -323,15 +323,15 @@ cJSON *solar_json_int(long long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", v);
-	return json_digits(buf);
+	return solar_json_digits(buf);
 }
 
-cJSON *solar_json_count(isl_val *v)
+cJSON *solar_json_count(const solar_count *v)
 {
 	if (!v)
-		return json_digits("0");
-	char *s = solar_val_str(v);
-	cJSON *j = json_digits(s);
+		return solar_json_digits("0");
+	char *s = solar_count_str(v);
+	cJSON *j = solar_json_digits(s);
 	free(s);
 	return j;
 }

@@ -3,9 +3,9 @@
 #define SOLAR_OUTPUT_H
 
 #include <cjson/cJSON.h>
-#include <isl/val.h>
 #include <stdio.h>
 
+#include "analysis/exact.h"
 #include "cli.h"
 
 /* Outputs (cli/output.c): stdout, or a temporary file beside the -o file (or path) that
@@ -18,7 +18,9 @@ void solar_out_close(const solar_opts *o, FILE *f);
 /* "file.air  B=8 H=16 S=2048" */
 void solar_out_header(FILE *out, const char *file, const solar_program *p);
 /* An exact count or integer: a JSON integer of any size, printed digit for digit. */
-cJSON *solar_json_count(__isl_keep isl_val *v);
+cJSON *solar_json_count(SOLAR_KEEP const solar_count *v);
+/* The same from decimal digits. */
+cJSON *solar_json_digits(const char *digits);
 cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);

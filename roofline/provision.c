@@ -198,8 +198,7 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 		n++;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-			isl_val *v = w->total.ops.v[u][q];
-			if (v && !isl_val_is_zero(v) && peak_knob(&ks[n], d, u, q, quiet) == 0)
+			if (!solar_count_is_zero(w->total.ops.v[u][q]) && peak_knob(&ks[n], d, u, q, quiet) == 0)
 				n++;
 		}
 	if (solar_knob_init(&ks[n], d, "l2", quiet) == 0)

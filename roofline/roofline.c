@@ -76,7 +76,7 @@ static void charge_ops(solar_roof *r, const solar_ops *ops, const solar_device *
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
 			if (!ops->v[u][q])
 				continue;
-			double n = isl_val_get_d(ops->v[u][q]);
+			double n = solar_count_double(ops->v[u][q]);
 			if (n <= 0)
 				continue;
 			r->ops += n;
@@ -207,11 +207,11 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	/* Unfused: rule "unfused traffic" per kernel, times summed over kernels. */
 	for (int k = 0; k < p->nkernels; k++) {
 		solar_roof *r = &b->kernel[k];
-		isl_val *lv = solar_scope_bytes(w, &w->kernel[k], 2);
-		isl_val *sv = solar_scope_bytes(w, &w->kernel[k], 3);
-		double ld = isl_val_get_d(lv), st = isl_val_get_d(sv);
-		isl_val_free(lv);
-		isl_val_free(sv);
+		solar_count *lv = solar_scope_bytes(w, &w->kernel[k], SOLAR_DATA_LOAD);
+		solar_count *sv = solar_scope_bytes(w, &w->kernel[k], SOLAR_DATA_STORE);
+		double ld = solar_count_double(lv), st = solar_count_double(sv);
+		solar_count_free(lv);
+		solar_count_free(sv);
 		charge_ops(r, &w->kernel[k].ops, dev, &b->missing_peak);
 		charge_bytes(r, pos(ld - (k ? C : C_start)) + pos(st - C), ld + st, fmax(ld, st), dev);
 		finish(r);
@@ -220,10 +220,10 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 		b->unfused.l2_bytes += r->l2_bytes;
 	}
 	/* Fused: rule "compulsory traffic". */
-	isl_val *lv = solar_scope_bytes(w, &w->total, 2), *sv = solar_scope_bytes(w, &w->total, 3);
-	double ld = isl_val_get_d(lv), st = isl_val_get_d(sv);
-	isl_val_free(lv);
-	isl_val_free(sv);
+	solar_count *lv = solar_scope_bytes(w, &w->total, SOLAR_DATA_LOAD), *sv = solar_scope_bytes(w, &w->total, SOLAR_DATA_STORE);
+	double ld = solar_count_double(lv), st = solar_count_double(sv);
+	solar_count_free(lv);
+	solar_count_free(sv);
 	charge_ops(&b->fused, &w->total.ops, dev, &b->missing_peak);
 	charge_bytes(&b->fused, pos(ld - C_start) + pos(st - C), ld + st, fmax(ld, st), dev);
 	finish(&b->fused);
