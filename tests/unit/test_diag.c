@@ -1,8 +1,11 @@
 /* test_diag.c - the lowest module (diag/): the edit distance behind every "did you mean" hint
  * and the checked allocators.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "diag/alloc.h"
@@ -48,6 +51,17 @@ static void test_alloc(void)
 	CHECK(z != NULL);
 	free(z);
 	free(solar_xmalloc(0));
+	/* n x size past SIZE_MAX: the message and exit status 3, never a short buffer */
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stderr);
+		free(solar_xcalloc(SIZE_MAX / 2 + 2, 2));
+		_exit(0);
+	}
+	int status = 0;
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == SOLAR_EXIT_NOMEM, "status %d", status);
 }
 
 /* The three spellings of a diagnostic, through one context, and a child context for a
