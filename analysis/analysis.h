@@ -2,7 +2,7 @@
 #ifndef SOLAR_ANALYSIS_H
 #define SOLAR_ANALYSIS_H
 
-#include "../frontend/diag.h"
+#include "../diag/diag.h"
 #include "../ir/ir.h"
 
 /* The polyhedral model of a program with its exact dataflow, built once and shared by the

@@ -16,6 +16,7 @@
 
 #include "analysis.h"
 #include "model.h"
+#include "../diag/alloc.h"
 
 /* Writes "i=3, j=0" for the first n coordinates of a point (the statement's iterators). */
 static void describe_point(const solar_program *p, const solar_stmt *s, isl_point *pt, int first,
@@ -58,8 +59,8 @@ static int by_access(const void *a, const void *b)
  * tensor of the same extents: the bounds check of both gives the same answer. */
 static int *first_equal_refs(const solar_model *m)
 {
-	int *order = malloc(((size_t)m->nrefs + 1) * sizeof *order);
-	int *first = malloc(((size_t)m->nrefs + 1) * sizeof *first);
+	int *order = solar_xmalloc(((size_t)m->nrefs + 1) * sizeof *order);
+	int *first = solar_xmalloc(((size_t)m->nrefs + 1) * sizeof *first);
 	for (int r = 0; r < m->nrefs; r++)
 		order[r] = r;
 	sort_model = m;
@@ -77,9 +78,9 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 	int errors = 0, kernel = -1;
 	/* per tensor, the elements outside dimension k, parsed once: T<t>[d..] : d_k < 0 or
 	 * d_k >= extent */
-	isl_set ***outside_dim = calloc((size_t)p->ntensors + 1, sizeof *outside_dim);
+	isl_set ***outside_dim = solar_xcalloc((size_t)p->ntensors + 1, sizeof *outside_dim);
 	int *first = first_equal_refs(m);
-	bool *clean = calloc((size_t)m->nrefs + 1, sizeof *clean); /* checked, in bounds */
+	bool *clean = solar_xcalloc((size_t)m->nrefs + 1, sizeof *clean); /* checked, in bounds */
 	for (int r = 0; r < m->nrefs && !solar_diag_full(d); r++) {
 		const solar_ref *ref = &m->refs[r];
 		if (!ref->write && !ref->expr)
@@ -96,7 +97,7 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 		const solar_tensor *t = &p->tensors[ref->tensor];
 		solar_expr **index = ref->write ? s->index : ref->expr->args;
 		if (t->rank && !outside_dim[ref->tensor]) {
-			outside_dim[ref->tensor] = calloc((size_t)t->rank, sizeof **outside_dim);
+			outside_dim[ref->tensor] = solar_xcalloc((size_t)t->rank, sizeof **outside_dim);
 			for (int k = 0; k < t->rank; k++) {
 				solar_buf b = {0};
 				solar_buf_printf(&b, "{ T%d[", ref->tensor);
@@ -199,7 +200,7 @@ static isl_stat report_uninit(isl_set *set, void *user)
 
 solar_analysis *solar_analysis_new(const solar_program *p, solar_diag *d)
 {
-	solar_analysis *a = calloc(1, sizeof *a);
+	solar_analysis *a = solar_xcalloc(1, sizeof *a);
 	a->ctx = solar_isl_ctx_new();
 	a->model = solar_model_build(p, a->ctx, false, d);
 	if (a->model && solar_model_flow(a->model, &a->dep, &a->no_source) < 0) {

@@ -33,6 +33,8 @@
  */
 #include "count.h"
 
+#include "../diag/alloc.h"
+
 #include <gmp.h>
 #include <isl/aff.h>
 #include <isl/constraint.h>
@@ -76,16 +78,6 @@ solar_count_options solar_count_defaults(void)
 }
 
 /* --- small helpers ------------------------------------------------------------------------ */
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "solar: out of memory\n");
-		abort();
-	}
-	return q;
-}
 
 typedef int (*idx_cmp)(const void *ctx, int a, int b);
 
@@ -176,8 +168,8 @@ static void poly_reserve(const counter *c, poly *p, int n)
 	int cap = p->cap ? p->cap : 4;
 	while (cap < n)
 		cap *= 2;
-	p->exp = xrealloc(p->exp, (size_t)cap * (size_t)c->nvar);
-	p->coef = xrealloc(p->coef, (size_t)cap * sizeof *p->coef);
+	p->exp = solar_xrealloc(p->exp, (size_t)cap * (size_t)c->nvar);
+	p->coef = solar_xrealloc(p->coef, (size_t)cap * sizeof *p->coef);
 	for (int i = p->cap; i < cap; i++)
 		mpq_init(p->coef[i]);
 	p->cap = cap;
@@ -228,7 +220,7 @@ static void poly_normalize(const counter *c, poly *p)
 	int n = p->n;
 	if (n == 0)
 		return;
-	int *idx = xrealloc(NULL, 2 * (size_t)n * sizeof *idx);
+	int *idx = solar_xrealloc(NULL, 2 * (size_t)n * sizeof *idx);
 	for (int i = 0; i < n; i++)
 		idx[i] = i;
 	poly_sort_ctx ctx = {c, p};
@@ -268,7 +260,7 @@ static void poly_mul(const counter *c, poly *r, const poly *a, const poly *b)
 /* The affine form sign * (row without variable `skip`) as a polynomial. */
 static void poly_from_row(const counter *c, poly *r, const mpz_t *row, int skip, int sign)
 {
-	uint8_t *e = xrealloc(NULL, (size_t)c->nvar);
+	uint8_t *e = solar_xrealloc(NULL, (size_t)c->nvar);
 	mpq_t q;
 	mpq_init(q);
 	r->n = 0;
@@ -302,7 +294,7 @@ static int poly_degree_in(const counter *c, const poly *p, int x)
  * from L to U. */
 static void poly_expand(const counter *c, poly *r, const poly *p, int x, const poly *table)
 {
-	uint8_t *e = xrealloc(NULL, (size_t)c->nvar);
+	uint8_t *e = solar_xrealloc(NULL, (size_t)c->nvar);
 	mpq_t q;
 	mpq_init(q);
 	r->n = 0;
@@ -330,7 +322,7 @@ static void poly_powers(const counter *c, poly *pw, int n, const poly *a)
 
 static poly *poly_array(int n)
 {
-	poly *a = xrealloc(NULL, (size_t)n * sizeof *a);
+	poly *a = solar_xrealloc(NULL, (size_t)n * sizeof *a);
 	for (int i = 0; i < n; i++)
 		poly_init(&a[i]);
 	return a;
@@ -367,7 +359,7 @@ static void poly_sum(const counter *c, poly *r, const poly *p, int x, const poly
 	mpq_t q;
 	mpq_init(q);
 	mpq_set_si(q, -1, 1);
-	uint8_t *zero = calloc((size_t)c->nvar + 1, 1);
+	uint8_t *zero = solar_xcalloc((size_t)c->nvar + 1, 1);
 	poly_push(c, &lm1, zero, NULL, q);
 	poly_normalize(c, &lm1);
 	poly *pu = poly_array(d + 2), *pl = poly_array(d + 2), *tab = poly_array(d + 1);
@@ -404,7 +396,7 @@ static void poly_sum(const counter *c, poly *r, const poly *p, int x, const poly
 static void faulhaber_init(counter *c)
 {
 	int M = c->maxdeg, w = M + 2;
-	mpq_t *b = xrealloc(NULL, (size_t)(M + 1) * sizeof *b);
+	mpq_t *b = solar_xrealloc(NULL, (size_t)(M + 1) * sizeof *b);
 	mpq_t q, t;
 	mpz_t bin;
 	mpq_inits(q, t, NULL);
@@ -427,7 +419,7 @@ static void faulhaber_init(counter *c)
 	}
 	if (M >= 1)
 		mpq_neg(b[1], b[1]);
-	c->faul = xrealloc(NULL, (size_t)(M + 1) * (size_t)w * sizeof *c->faul);
+	c->faul = solar_xrealloc(NULL, (size_t)(M + 1) * (size_t)w * sizeof *c->faul);
 	for (int m = 0; m <= M; m++)
 		for (int k = 0; k < w; k++) {
 			mpq_ptr f = c->faul[m * w + k];
@@ -479,8 +471,8 @@ static mpz_t *sys_add_row(const counter *c, sys *s, bool eq)
 {
 	if (s->n == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 8;
-		s->a = xrealloc(s->a, (size_t)cap * (size_t)c->width * sizeof *s->a);
-		s->eq = xrealloc(s->eq, (size_t)cap * sizeof *s->eq);
+		s->a = solar_xrealloc(s->a, (size_t)cap * (size_t)c->width * sizeof *s->a);
+		s->eq = solar_xrealloc(s->eq, (size_t)cap * sizeof *s->eq);
 		for (size_t i = (size_t)s->cap * (size_t)c->width;
 		     i < (size_t)cap * (size_t)c->width; i++)
 			mpz_init(s->a[i]);
@@ -865,7 +857,7 @@ static int leaf_symbolic(counter *c, sys *s, poly *p)
 	poly_init(&aff);
 	for (int u = 0; u < p->n; u++)
 		poly_push(c, &q, term_exp(c, p, u), NULL, p->coef[u]);
-	uint8_t *e = calloc((size_t)c->nvar + 1, 1);
+	uint8_t *e = solar_xcalloc((size_t)c->nvar + 1, 1);
 	mpq_t v;
 	mpq_init(v);
 	for (int k = 0; k < np; k++) {
@@ -918,8 +910,8 @@ static int leaf_symbolic(counter *c, sys *s, poly *p)
 /* Step 3: sum variable x, whose inequalities all have +-1 coefficients, chamber by chamber. */
 static int sum_variable(counter *c, const sys *s, const poly *p, int x)
 {
-	int *lo = xrealloc(NULL, (size_t)s->n * sizeof *lo),
-	    *up = xrealloc(NULL, (size_t)s->n * sizeof *up);
+	int *lo = solar_xrealloc(NULL, (size_t)s->n * sizeof *lo),
+	    *up = solar_xrealloc(NULL, (size_t)s->n * sizeof *up);
 	int nl = 0, nu = 0;
 	for (int r = 0; r < s->n; r++) {
 		int sg = mpz_sgn(coef(c, s, r, x));
@@ -1023,7 +1015,7 @@ static int enumerate_variable(counter *c, const sys *s, const poly *p, int x, co
 	sys_init(&child);
 	poly_init(&cp);
 	poly_init(&val);
-	uint8_t *zero = calloc((size_t)c->nvar + 1, 1);
+	uint8_t *zero = solar_xcalloc((size_t)c->nvar + 1, 1);
 	mpq_t q;
 	mpz_t v;
 	mpq_init(q);
@@ -1109,8 +1101,8 @@ static long split_moduli(const counter *c, const sys *s, int x, long *m)
  * m[y] > 1 (y' takes y's place).  Each piece has unit coefficients on x (see split_moduli). */
 static int split_residues(counter *c, const sys *s, const poly *p, const long *m)
 {
-	long *res = calloc((size_t)c->nvar + 1, sizeof *res);
-	mpz_t *old_m = xrealloc(NULL, 2 * ((size_t)c->nsym + 1) * sizeof *old_m),
+	long *res = solar_xcalloc((size_t)c->nvar + 1, sizeof *res);
+	mpz_t *old_m = solar_xrealloc(NULL, 2 * ((size_t)c->nsym + 1) * sizeof *old_m),
 	      *old_r = old_m + c->nsym + 1;
 	for (int y = 0; y < c->nsym; y++)
 		mpz_inits(old_m[y], old_r[y], NULL);
@@ -1120,7 +1112,7 @@ static int split_residues(counter *c, const sys *s, const poly *p, const long *m
 	poly_init(&cp);
 	poly_init(&tmp);
 	poly_init(&aff);
-	uint8_t *e = calloc((size_t)c->nvar + 1, 1);
+	uint8_t *e = solar_xcalloc((size_t)c->nvar + 1, 1);
 	mpq_t q;
 	mpq_init(q);
 	int rc = 0;
@@ -1206,7 +1198,7 @@ static int split_residues(counter *c, const sys *s, const poly *p, const long *m
  * smallest range, whichever makes fewer pieces. */
 static int split_or_enumerate(counter *c, const sys *s, const poly *p)
 {
-	long *m = xrealloc(NULL, 2 * (size_t)c->nvar * sizeof *m), *bm = m + c->nvar;
+	long *m = solar_xrealloc(NULL, 2 * (size_t)c->nvar * sizeof *m), *bm = m + c->nvar;
 	long best_split = SPLIT_NEVER;
 	for (int x = c->nsym; x < c->nvar; x++) {
 		if (!in_rows(c, s, x))
@@ -1758,8 +1750,8 @@ static isl_stat walk_basic_set_symbolic(__isl_take isl_basic_set *b, void *user)
 	c.param_space = isl_space_copy(w->param_space);
 	c.sym_pieces = &w->pieces;
 	c.max_leaves = MAX_SYMBOLIC_PIECES;
-	c.sym_m = xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_m);
-	c.sym_r = xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_r);
+	c.sym_m = solar_xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_m);
+	c.sym_r = solar_xrealloc(NULL, ((size_t)np + 1) * sizeof *c.sym_r);
 	for (int k = 0; k < np; k++) {
 		mpz_init_set_ui(c.sym_m[k], 1);
 		mpz_init(c.sym_r[k]);
@@ -1815,7 +1807,7 @@ __isl_give isl_pw_qpolynomial *solar_count_set_symbolic(__isl_keep isl_set *set_
 		return NULL;
 	}
 	sym_walk w = {.param_space = isl_space_params(isl_set_get_space(set_with_params))};
-	w.pieces.pw = xrealloc(NULL, (MAX_SYMBOLIC_PIECES + 1) * sizeof *w.pieces.pw);
+	w.pieces.pw = solar_xrealloc(NULL, (MAX_SYMBOLIC_PIECES + 1) * sizeof *w.pieces.pw);
 	isl_qpolynomial *zero = isl_qpolynomial_zero_on_domain(isl_space_copy(w.param_space));
 	isl_pw_qpolynomial *sum = isl_pw_qpolynomial_zero(isl_qpolynomial_get_space(zero));
 	isl_qpolynomial_free(zero);

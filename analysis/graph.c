@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "../diag/alloc.h"
 
 const char *solar_tensor_class_name(solar_tensor_class c)
 {
@@ -58,7 +59,7 @@ static isl_stat add_edge(isl_map *map, void *user)
 			return isl_stat_ok;
 	if (g->nedges == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 16;
-		g->edges = realloc(g->edges, (size_t)c->cap * sizeof *g->edges);
+		g->edges = solar_xrealloc(g->edges, (size_t)c->cap * sizeof *g->edges);
 	}
 	g->edges[g->nedges++] = (solar_edge){from, to, t2};
 	return isl_stat_ok;
@@ -85,9 +86,9 @@ solar_graph *solar_graph_build(const solar_program *p, solar_diag *d)
 	}
 	isl_union_map *dep = NULL;
 	isl_union_set *nosrc = NULL;
-	solar_graph *g = calloc(1, sizeof *g);
+	solar_graph *g = solar_xcalloc(1, sizeof *g);
 	g->prog = p;
-	g->tclass = calloc((size_t)p->ntensors + 1, sizeof *g->tclass);
+	g->tclass = solar_xcalloc((size_t)p->ntensors + 1, sizeof *g->tclass);
 	if (solar_model_flow(m, &dep, &nosrc) < 0) {
 		solar_diag_error_nowhere(d, "dataflow analysis failed");
 		solar_graph_free(g);
@@ -97,7 +98,7 @@ solar_graph *solar_graph_build(const solar_program *p, solar_diag *d)
 		isl_union_map_foreach_map(dep, add_edge, &c);
 		if (g->nedges > 1) /* qsort(NULL, 0) is undefined: no edges, no array */
 			qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, cmp_edge);
-		bool *written = calloc((size_t)p->ntensors + 1, 1), *read = calloc((size_t)p->ntensors + 1, 1);
+		bool *written = solar_xcalloc((size_t)p->ntensors + 1, 1), *read = solar_xcalloc((size_t)p->ntensors + 1, 1);
 		for (int r = 0; r < m->nrefs; r++)
 			(m->refs[r].write ? written : read)[m->refs[r].tensor] = true;
 		for (int t = 0; t < p->ntensors; t++) {

@@ -24,6 +24,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 void solar_buf_printf(solar_buf *b, const char *fmt, ...)
 {
@@ -42,11 +43,7 @@ void solar_buf_printf(solar_buf *b, const char *fmt, ...)
 		size_t cap = b->cap ? b->cap * 2 : 256;
 		while (cap - b->n <= (size_t)k)
 			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			fputs("solar: out of memory\n", stderr);
-			exit(3);
-		}
+		char *s = solar_xrealloc(b->s, cap);
 		b->s = s;
 		b->cap = cap;
 	}
@@ -272,9 +269,9 @@ static void **cache_slot(parse_cache *c, const char *text, int *id)
 	if (2 * (c->n + 1) > c->cap) {
 		parse_cache g = {0};
 		g.cap = c->cap ? 2 * c->cap : 256;
-		g.keys = calloc(g.cap, sizeof *g.keys);
-		g.objs = calloc(g.cap, sizeof *g.objs);
-		g.ids = calloc(g.cap, sizeof *g.ids);
+		g.keys = solar_xcalloc(g.cap, sizeof *g.keys);
+		g.objs = solar_xcalloc(g.cap, sizeof *g.objs);
+		g.ids = solar_xcalloc(g.cap, sizeof *g.ids);
 		for (size_t i = 0; i < c->cap; i++)
 			if (c->keys[i]) {
 				size_t j = solar_text_hash(c->keys[i]) & (g.cap - 1);
@@ -294,7 +291,7 @@ static void **cache_slot(parse_cache *c, const char *text, int *id)
 	while (c->keys[j] && strcmp(c->keys[j], text))
 		j = (j + 1) & (c->cap - 1);
 	if (!c->keys[j]) {
-		c->keys[j] = strdup(text);
+		c->keys[j] = solar_xstrdup(text);
 		c->ids[j] = (int)c->n++;
 	}
 	*id = c->ids[j];
@@ -762,21 +759,21 @@ static void build_shapes(solar_model *m)
 
 solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbolic, solar_diag *d)
 {
-	solar_model *m = calloc(1, sizeof *m);
+	solar_model *m = solar_xcalloc(1, sizeof *m);
 	m->ctx = ctx;
 	m->prog = p;
 	m->symbolic = symbolic;
-	m->domain = calloc((size_t)p->nstmts + 1, sizeof *m->domain);
-	m->write_ref = calloc((size_t)p->nstmts + 1, sizeof *m->write_ref);
+	m->domain = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->domain);
+	m->write_ref = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->write_ref);
 	int nrefs = 0;
 	for (int s = 0; s < p->nstmts; s++) {
 		nrefs += 1 + (p->stmts[s]->op != SOLAR_ASSIGN) + count_reads(p->stmts[s]->value);
 	}
-	m->refs = calloc((size_t)nrefs + 1, sizeof *m->refs);
-	m->shape = calloc((size_t)p->ntensors + 1, sizeof *m->shape);
+	m->refs = solar_xcalloc((size_t)nrefs + 1, sizeof *m->refs);
+	m->shape = solar_xcalloc((size_t)p->ntensors + 1, sizeof *m->shape);
 	build_shapes(m);
 
-	m->iter_pos = calloc((size_t)p->niters + 1, sizeof *m->iter_pos);
+	m->iter_pos = solar_xcalloc((size_t)p->niters + 1, sizeof *m->iter_pos);
 	walk w = {.m = m, .d = d};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
 		solar_isl_budget_kernel(ctx);
@@ -934,7 +931,7 @@ static isl_schedule *sched_block(const solar_model *m, const bool *keep, const s
 int solar_model_flow_global(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
 {
 	/* Reads of tensors that no statement writes have no source: they skip the analysis. */
-	bool *written = calloc((size_t)m->prog->ntensors + 1, sizeof *written);
+	bool *written = solar_xcalloc((size_t)m->prog->ntensors + 1, sizeof *written);
 	for (int r = 0; r < m->nrefs; r++)
 		if (m->refs[r].write)
 			written[m->refs[r].tensor] = true;
@@ -1320,8 +1317,8 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	if (kern && kern->nstmts) {
 		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
 		int r0 = first ? m->write_ref[first - 1] + 1 : 0, r1 = m->write_ref[last_stmt - 1];
-		isl_map **acc = calloc((size_t)(r1 - r0 + 1), sizeof *acc); /* sinks, sources */
-		bool *compressed = calloc((size_t)(r1 - r0 + 1), sizeof *compressed);
+		isl_map **acc = solar_xcalloc((size_t)(r1 - r0 + 1), sizeof *acc); /* sinks, sources */
+		bool *compressed = solar_xcalloc((size_t)(r1 - r0 + 1), sizeof *compressed);
 		for (int r = r0; r <= r1; r++)
 			if (m->refs[r].write)
 				fi->in_kernel[m->refs[r].tensor]++;
@@ -1490,13 +1487,13 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
 {
 	const solar_program *p = m->prog;
-	flow_info fi = {calloc((size_t)p->ntensors + 1, sizeof *fi.written),
-			malloc(((size_t)p->ntensors + 1) * sizeof *fi.last_reader),
-			calloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
-			calloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
-			calloc((size_t)p->ntensors + 1, sizeof *fi.once),
-			calloc((size_t)m->nrefs + 1, sizeof *fi.in_flow),
-			calloc((size_t)m->nrefs + 1, sizeof *fi.chained)};
+	flow_info fi = {solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.written),
+			solar_xmalloc(((size_t)p->ntensors + 1) * sizeof *fi.last_reader),
+			solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.in_kernel),
+			solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
+			solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.once),
+			solar_xcalloc((size_t)m->nrefs + 1, sizeof *fi.in_flow),
+			solar_xcalloc((size_t)m->nrefs + 1, sizeof *fi.chained)};
 	for (int t = 0; t < p->ntensors; t++)
 		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
 					    p->tensors[t].role == SOLAR_ROLE_INOUT

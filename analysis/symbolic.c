@@ -18,6 +18,7 @@
 #include "count.h"
 #include "model.h"
 #include "work.h"
+#include "../diag/alloc.h"
 
 /* Fixes every parameter of a set to its value (to count the same set numerically). */
 static isl_set *fix_params(const solar_program *p, isl_set *s)
@@ -62,7 +63,7 @@ static char *named_str(const solar_program *p, isl_pw_qpolynomial *pw)
 	}
 	char *s = isl_pw_qpolynomial_to_str(pw);
 	isl_pw_qpolynomial_free(pw);
-	char *r = s ? strdup(s) : NULL;
+	char *r = s ? solar_xstrdup(s) : NULL;
 	free(s);
 	return r;
 }
@@ -89,7 +90,7 @@ static char *formula(const solar_program *p, isl_set *set, isl_val **numeric)
 
 static void emit(FILE *out, cJSON *arr, const char *what, const char *f, isl_val *numeric)
 {
-	char *num = solar_val_str(numeric);
+	char *num = solar_count_str(numeric);
 	if (arr) {
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "what", what);
@@ -162,7 +163,7 @@ static void emit_total(const solar_program *p, FILE *out, cJSON *arr, const char
 	isl_val *zero = numeric ? NULL : isl_val_zero(ctx);
 	char *text = NULL;
 	if (closed && equals_at_params(p, f, numeric))
-		text = f ? named_str(p, isl_pw_qpolynomial_copy(f)) : strdup("0");
+		text = f ? named_str(p, isl_pw_qpolynomial_copy(f)) : solar_xstrdup("0");
 	emit(out, arr, what, text, numeric ? numeric : zero);
 	free(text);
 	isl_val_free(zero);

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../frontend/diag.h"
+#include "../diag/diag.h"
 #include "../ir/ir.h"
 
 /* Prints, per statement, the instance count as a (piecewise) polynomial in the params, per

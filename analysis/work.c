@@ -25,21 +25,14 @@
 #include "analysis.h"
 #include "count.h"
 #include "model.h"
+#include "../diag/alloc.h"
 
-char *solar_val_str(isl_val *v)
+solar_count *solar_tensor_data_get(const solar_tensor_data *td, solar_data_field f)
 {
-	if (!v)
-		return strdup("0");
-	solar_isl_budget_kernel(isl_val_get_ctx(v)); /* printing takes ISL operations too */
-	char *s = isl_val_to_str(v);
-	char *r = strdup(s);
-	free(s);
-	return r;
-}
-
-double solar_val_double(isl_val *v)
-{
-	return v ? isl_val_get_d(v) : 0.0;
+	return f == SOLAR_DATA_READ	? td->read
+	       : f == SOLAR_DATA_WRITTEN ? td->written
+	       : f == SOLAR_DATA_LOAD	? td->load
+					: td->store;
 }
 
 /* ---- operations per instance ---- */
@@ -414,8 +407,8 @@ static void charge(op_count *c, int i, solar_unit u, solar_prec q, int ops)
 		if (g == c->ngroups) {
 			if (c->ngroups == c->cap_groups) {
 				c->cap_groups *= 2;
-				c->groups = realloc(c->groups, (size_t)c->cap_groups * sizeof *c->groups);
-				c->group_node = realloc(c->group_node,
+				c->groups = solar_xrealloc(c->groups, (size_t)c->cap_groups * sizeof *c->groups);
+				c->group_node = solar_xrealloc(c->group_node,
 							(size_t)c->cap_groups * sizeof *c->group_node);
 			}
 			memset(&c->groups[g], 0, sizeof c->groups[g]);
@@ -480,14 +473,14 @@ static int stmt_groups(const solar_program *p, const solar_stmt *s, solar_math m
 	*reduction_dims = red;
 	*contraction = false;
 	op_count c = {.p = p, .s = s, .prec = simt_prec(out->dtype), .ngroups = 1, .cap_groups = 4};
-	c.groups = calloc((size_t)c.cap_groups, sizeof *c.groups);
-	c.group_node = calloc((size_t)c.cap_groups, sizeof *c.group_node);
+	c.groups = solar_xcalloc((size_t)c.cap_groups, sizeof *c.groups);
+	c.group_node = solar_xcalloc((size_t)c.cap_groups, sizeof *c.group_node);
 	int n = subtree_nodes(s->value);
-	c.node = malloc((size_t)n * sizeof *c.node);
-	c.info = calloc((size_t)n, sizeof *c.info);
+	c.node = solar_xmalloc((size_t)n * sizeof *c.node);
+	c.info = solar_xcalloc((size_t)n, sizeof *c.info);
 	for (c.seen_cap = 16; c.seen_cap < 2 * n; c.seen_cap *= 2)
 		;
-	c.seen = calloc((size_t)c.seen_cap, sizeof *c.seen);
+	c.seen = solar_xcalloc((size_t)c.seen_cap, sizeof *c.seen);
 	fill(&c, s->value);
 	int vi = 0;
 	const solar_expr *v = s->value;
@@ -930,13 +923,12 @@ isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o)
 	return s;
 }
 
-isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, int field)
+isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, solar_data_field field)
 {
 	isl_val *sum = isl_val_zero(w->ctx);
 	for (int i = 0; i < s->ntensors; i++) {
 		const solar_tensor_data *td = &s->tensor[i];
-		isl_val *v = field == 0 ? td->read : field == 1 ? td->written
-				: field == 2 ? td->load : td->store;
+		isl_val *v = solar_tensor_data_get(td, field);
 		if (v)
 			sum = isl_val_add(sum, isl_val_mul_ui(isl_val_copy(v),
 				(unsigned long)solar_dtype_bytes(w->prog->tensors[td->tensor].dtype)));
@@ -1073,7 +1065,7 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 				       : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	}
 	int nr = r1 - r0;
-	int *order = malloc(((size_t)nr + 1) * sizeof *order);
+	int *order = solar_xmalloc(((size_t)nr + 1) * sizeof *order);
 	for (int i = 0; i < nr; i++)
 		order[i] = r0 + i;
 	sort_model = m;
@@ -1081,7 +1073,7 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 	int groups = 0;
 	for (int i = 0; i < nr; i++)
 		groups += !i || m->refs[order[i]].tensor != m->refs[order[i - 1]].tensor;
-	s->tensor = calloc((size_t)groups + 1, sizeof *s->tensor);
+	s->tensor = solar_xcalloc((size_t)groups + 1, sizeof *s->tensor);
 	s->ntensors = groups;
 	for (int i = 0, g = 0; i < nr; g++) {
 		int t = m->refs[order[i]].tensor, j = i;
@@ -1196,8 +1188,8 @@ static void stmt_ops(const solar_model *m, isl_union_map *dep, int i, solar_math
 	int ng = stmt_groups(p, s, math, &sw->contraction, &sw->reduction_dims, &g);
 	sw->mix = g[0].mix;
 	if (ng > 1) {
-		sw->hoisted = calloc((size_t)ng - 1, sizeof *sw->hoisted);
-		sw->hoisted_count = calloc((size_t)ng - 1, sizeof *sw->hoisted_count);
+		sw->hoisted = solar_xcalloc((size_t)ng - 1, sizeof *sw->hoisted);
+		sw->hoisted_count = solar_xcalloc((size_t)ng - 1, sizeof *sw->hoisted_count);
 	}
 	for (int k = 1; k < ng && !*failed; k++) {
 		isl_val *n = key_count(m, i, &g[k], d, failed);
@@ -1246,13 +1238,13 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 {
 	const solar_model *m = a->model;
 	const solar_program *p = m->prog;
-	solar_work *w = calloc(1, sizeof *w);
+	solar_work *w = solar_xcalloc(1, sizeof *w);
 	w->ctx = a->ctx;
 	w->analysis = a;
 	w->prog = p;
 	w->math_default = math;
-	w->stmt = calloc((size_t)p->nstmts + 1, sizeof *w->stmt);
-	w->kernel = calloc((size_t)p->nkernels + 1, sizeof *w->kernel);
+	w->stmt = solar_xcalloc((size_t)p->nstmts + 1, sizeof *w->stmt);
+	w->kernel = solar_xcalloc((size_t)p->nkernels + 1, sizeof *w->kernel);
 	int failed = 0;
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
@@ -1273,8 +1265,8 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
-	dep_buckets b = {m, calloc((size_t)p->nkernels + 1, sizeof *b.inside),
-			 calloc((size_t)p->nkernels + 1, sizeof *b.leaving), NULL};
+	dep_buckets b = {m, solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.inside),
+			 solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.leaving), NULL};
 	isl_union_map_foreach_map(a->dep, bucket_dep, &b);
 	for (int k = 0; k < p->nkernels && !failed; k++) {
 		solar_isl_budget_kernel(w->ctx);

@@ -5,17 +5,20 @@
  * docs/bounds.md "Counting".  Data: per kernel and for the whole program, per tensor, the
  * distinct elements read and written (footprints) and the elements that must move to or from
  * DRAM (loads: values read that the kernel did not produce; stores: values the kernel
- * produced that are read after it or are final outputs).  All counts are exact isl_vals.
+ * produced that are read after it or are final outputs).  All counts are exact: a solar_count
+ * (analysis/exact.h), which is an isl_val inside analysis/ and opaque outside it.  This header
+ * includes no ISL header, so roofline/ and cli/ can use it without seeing ISL.
  */
 #ifndef SOLAR_WORK_H
 #define SOLAR_WORK_H
 
-#include <isl/ctx.h>
-#include <isl/val.h>
-
 #include "../devices/device.h"
-#include "../frontend/diag.h"
+#include "../diag/diag.h"
 #include "../ir/ir.h"
+#include "exact.h"
+
+struct isl_ctx;
+struct isl_set;
 
 typedef struct {
 	int n[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
@@ -31,16 +34,29 @@ typedef struct {
 } solar_op_group;
 
 typedef struct {
-	isl_val *v[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
+	solar_count *v[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
 } solar_ops; /* exact totals; NULL entries are zero */
 
 typedef struct {
-	int tensor;       /* index in the program's tensors */
-	isl_val *read;    /* distinct elements read (footprint) */
-	isl_val *written; /* distinct elements written */
-	isl_val *load;    /* elements that must be loaded from DRAM */
-	isl_val *store;   /* elements that must be stored to DRAM */
+	int tensor;           /* index in the program's tensors */
+	solar_count *read;    /* distinct elements read (footprint) */
+	solar_count *written; /* distinct elements written */
+	solar_count *load;    /* elements that must be loaded from DRAM */
+	solar_count *store;   /* elements that must be stored to DRAM */
 } solar_tensor_data;
+
+/* The four data counts of a tensor, by name instead of by position. */
+typedef enum {
+	SOLAR_DATA_READ,
+	SOLAR_DATA_WRITTEN,
+	SOLAR_DATA_LOAD,
+	SOLAR_DATA_STORE,
+	SOLAR_DATA_COUNT
+} solar_data_field;
+
+/* The count of one field of td (NULL: zero). */
+SOLAR_KEEP solar_count *solar_tensor_data_get(SOLAR_KEEP const solar_tensor_data *td,
+					      solar_data_field f);
 
 /* One way to cap the work of a statement within a segment of S I/Os (docs/bounds.md,
  * "cache-aware"): |E| <= taps^(1 - sigma_disjoint) * coef * (3S)^sigma_sum, from
@@ -56,17 +72,17 @@ typedef struct {
 #define SOLAR_MAX_SEGMENT_RULES 16
 
 typedef struct {
-	isl_val *instances;
+	solar_count *instances;
 	solar_op_mix mix; /* ops per instance (hoisted work and the combine of a reduction aside) */
 	/* hoisted work (malloc'd): group k's ops are charged hoisted_count[k] times, its
 	 * distinct keys in the domain */
 	solar_op_group *hoisted;
-	isl_val **hoisted_count;
+	solar_count **hoisted_count;
 	int nhoisted;
 	/* Rule "identity combine": the combines a reduction needs (NULL for `=` and for a
 	 * contraction, whose 2 ops per instance hold the accumulation), at the SIMT precision of
 	 * the stored tensor */
-	isl_val *combines;
+	solar_count *combines;
 	solar_ops ops;
 	bool contraction;  /* a += of a product with a reduction dimension */
 	int reduction_dims; /* loop iterators absent from the output index */
@@ -101,7 +117,7 @@ typedef struct {
 typedef struct solar_analysis solar_analysis;
 
 typedef struct {
-	isl_ctx *ctx;
+	struct isl_ctx *ctx;
 	solar_analysis *analysis; /* owned: the counts' isl_vals live in its context */
 	const solar_program *prog;
 	solar_math math_default;
@@ -131,7 +147,7 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 /* Fills the segment rules of a statement (analysis/segment.c): the HBL rules when `eligible`,
  * rule "complete pairs" when `pairs` (its preconditions on the program, from work.c) and the
  * statement's shape allow it.  sw->instances must be counted already. */
-void solar_segment_rules(const solar_program *p, const solar_stmt *s, __isl_keep isl_set *domain,
+void solar_segment_rules(const solar_program *p, const solar_stmt *s, SOLAR_KEEP struct isl_set *domain,
 			 bool eligible, bool pairs, solar_stmt_work *sw);
 
 /* Lower bound on the elements a statement moves across a fast memory of `s_elems`
@@ -144,13 +160,10 @@ double solar_segment_bound(const solar_stmt_work *sw, double s_elems);
  * apply. */
 double solar_row_stat_extra(const solar_stmt_work *sw, double s_elems);
 
-/* Sum of all entries of an ops table (NULL-safe); a new isl_val. */
-__isl_give isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o);
-/* Sum over tensors of elements x bytes per element for one field
- * (0 read, 1 written, 2 load, 3 store). */
-__isl_give isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, int field);
-/* Decimal text of an isl_val (malloc'd). */
-char *solar_val_str(__isl_keep isl_val *v);
-double solar_val_double(__isl_keep isl_val *v);
+/* Sum of all entries of an ops table (NULL-safe); a new count. */
+SOLAR_GIVE solar_count *solar_ops_sum(struct isl_ctx *ctx, const solar_ops *o);
+/* Sum over the scope's tensors of elements x bytes per element for one field. */
+SOLAR_GIVE solar_count *solar_scope_bytes(const solar_work *w, const solar_scope_work *s,
+					  solar_data_field field);
 
 #endif

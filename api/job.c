@@ -155,11 +155,11 @@ static int job_device(const solar_job *job, solar_result *r, FILE *err)
 }
 
 /* A copy of an exact count into the arena. */
-static const char *exact(solar_arena *a, isl_val *v)
+static const char *exact(solar_arena *a, const solar_count *v)
 {
 	if (!v)
 		return "0";
-	char *s = solar_val_str(v);
+	char *s = solar_count_str(v);
 	const char *c = solar_arena_strdup(a, s);
 	free(s);
 	return c;
@@ -174,10 +174,10 @@ static void fill_ops(solar_arena *a, const solar_ops *o, const solar_result_ops 
 	*total = 0;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+			if (o->v[u][q] && !solar_count_is_zero(o->v[u][q])) {
 				ops[m].datapath = solar_unit_name((solar_unit)u);
 				ops[m].dtype = solar_prec_name((solar_prec)q);
-				ops[m].ops = solar_val_double(o->v[u][q]);
+				ops[m].ops = solar_count_double(o->v[u][q]);
 				ops[m].exact = exact(a, o->v[u][q]);
 				*total += ops[m++].ops;
 			}
@@ -185,14 +185,14 @@ static void fill_ops(solar_arena *a, const solar_ops *o, const solar_result_ops 
 	*n = m;
 }
 
-static double scope_bytes(const solar_work *w, const solar_scope_work *s, int field,
+static double scope_bytes(const solar_work *w, const solar_scope_work *s, solar_data_field field,
 			  solar_arena *a, const char **digits)
 {
-	isl_val *v = solar_scope_bytes(w, s, field);
-	double d = solar_val_double(v);
+	solar_count *v = solar_scope_bytes(w, s, field);
+	double d = solar_count_double(v);
 	if (digits)
 		*digits = exact(a, v);
-	isl_val_free(v);
+	solar_count_free(v);
 	return d;
 }
 
@@ -228,14 +228,14 @@ static void job_analyse(const solar_job *job, solar_result *r, FILE *err)
 	}
 	const solar_work *w = x->work;
 	fill_ops(a, &w->total.ops, &r->ops, &r->nops, &r->ops_total);
-	r->load_bytes = scope_bytes(w, &w->total, 2, a, &r->load_exact);
-	r->store_bytes = scope_bytes(w, &w->total, 3, a, &r->store_exact);
+	r->load_bytes = scope_bytes(w, &w->total, SOLAR_DATA_LOAD, a, &r->load_exact);
+	r->store_bytes = scope_bytes(w, &w->total, SOLAR_DATA_STORE, a, &r->store_exact);
 	solar_result_kernel *ks = solar_arena_alloc(a, sizeof *ks * (size_t)(p->nkernels + 1));
 	for (int k = 0; k < p->nkernels; k++) {
 		ks[k].name = solar_arena_strdup(a, p->kernels[k].name);
 		fill_ops(a, &w->kernel[k].ops, &ks[k].ops, &ks[k].nops, &ks[k].ops_total);
-		ks[k].load_bytes = scope_bytes(w, &w->kernel[k], 2, a, NULL);
-		ks[k].store_bytes = scope_bytes(w, &w->kernel[k], 3, a, NULL);
+		ks[k].load_bytes = scope_bytes(w, &w->kernel[k], SOLAR_DATA_LOAD, a, NULL);
+		ks[k].store_bytes = scope_bytes(w, &w->kernel[k], SOLAR_DATA_STORE, a, NULL);
 	}
 	r->kernels = ks;
 	r->nkernels = p->nkernels;

@@ -36,8 +36,8 @@ static void work_summary(char *buf, size_t n, const solar_ops *o)
 	int idx[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT], m = 0;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
-				v[m] = isl_val_get_d(o->v[u][q]);
+			if (!solar_count_is_zero(o->v[u][q])) {
+				v[m] = solar_count_double(o->v[u][q]);
 				idx[m++] = u * SOLAR_PREC_COUNT + q;
 			}
 	for (int i = 0; i < m; i++) /* selection sort, m is tiny */
@@ -273,7 +273,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			b->unfused.time_s / b->fused.time_s,
 			solar_fmt_si(t1, sizeof t1, b->unfused.dram_bytes - b->fused.dram_bytes));
 	if (b->cache_rule_stmt >= 0) {
-		char *st = solar_out_stmt_str(p, p->stmts[b->cache_rule_stmt]);
+		char *st = solar_ir_stmt_text(p, p->stmts[b->cache_rule_stmt], false);
 		fprintf(out, "Cache-aware DRAM traffic set by a rule on statement S%d "
 			     "(docs/bounds.md#cache-aware): %s\n",
 			b->cache_rule_stmt, st);
@@ -281,10 +281,11 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	}
 	/* Rule "compulsory traffic" before rule "warm L2": the fused row's DRAM traffic is what
 	 * is left of it once the L2 allowance is taken off the loads and off the stores. */
-	isl_val *lv = solar_scope_bytes(w, &w->total, 2), *sv = solar_scope_bytes(w, &w->total, 3);
-	double ld = isl_val_get_d(lv), st = isl_val_get_d(sv);
-	isl_val_free(lv);
-	isl_val_free(sv);
+	solar_count *lv = solar_scope_bytes(w, &w->total, SOLAR_DATA_LOAD),
+		    *sv = solar_scope_bytes(w, &w->total, SOLAR_DATA_STORE);
+	double ld = solar_count_double(lv), st = solar_count_double(sv);
+	solar_count_free(lv);
+	solar_count_free(sv);
 	char t4[32];
 	fprintf(out, "Compulsory traffic: %sB (%sB of inputs read once + %sB of outputs written "
 		     "once).\n",
@@ -349,7 +350,7 @@ static cJSON *json_ops_d(const solar_ops *o)
 	cJSON *j = cJSON_CreateObject();
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+			if (!solar_count_is_zero(o->v[u][q])) {
 				char key[48];
 				snprintf(key, sizeof key, "%s_%s", solar_unit_name(u), solar_prec_name(q));
 				cJSON_AddItemToObject(j, key, solar_json_count(o->v[u][q]));
@@ -368,11 +369,12 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	cJSON_AddItemToObject(j, "unfused", json_roof(&b->unfused, m->total_s));
 	cJSON *fu = json_roof(&b->fused, m->total_s);
 	cJSON *cb = cJSON_AddObjectToObject(fu, "compulsory_bytes"); /* before the L2 allowance */
-	isl_val *lv = solar_scope_bytes(w, &w->total, 2), *sv = solar_scope_bytes(w, &w->total, 3);
+	solar_count *lv = solar_scope_bytes(w, &w->total, SOLAR_DATA_LOAD),
+		    *sv = solar_scope_bytes(w, &w->total, SOLAR_DATA_STORE);
 	cJSON_AddItemToObject(cb, "loaded", solar_json_count(lv));
 	cJSON_AddItemToObject(cb, "stored", solar_json_count(sv));
-	isl_val_free(lv);
-	isl_val_free(sv);
+	solar_count_free(lv);
+	solar_count_free(sv);
 	cJSON_AddItemToObject(j, "fused", fu);
 	cJSON *ca = json_roof(&b->cache_aware, m->total_s);
 	cJSON *cap = cJSON_AddObjectToObject(ca, "capacity_bytes");

@@ -21,8 +21,8 @@ static void print_ops(FILE *out, const solar_ops *o)
 	bool any = false;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
-				char *s = solar_val_str(o->v[u][q]);
+			if (!solar_count_is_zero(o->v[u][q])) {
+				char *s = solar_count_str(o->v[u][q]);
 				fprintf(out, "%s%s %s.%s", any ? ", " : "", s, solar_unit_name(u),
 					solar_prec_name(q));
 				free(s);
@@ -57,10 +57,10 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 	for (int i = 0; i < s->ntensors; i++) {
 		const solar_tensor_data *td = &s->tensor[i];
 		int t = td->tensor;
-		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
+		if (solar_count_is_zero(td->read) && solar_count_is_zero(td->written))
 			continue;
-		char *r = solar_val_str(td->read), *wr = solar_val_str(td->written);
-		char *l = solar_val_str(td->load), *st = solar_val_str(td->store);
+		char *r = solar_count_str(td->read), *wr = solar_count_str(td->written);
+		char *l = solar_count_str(td->load), *st = solar_count_str(td->store);
 		fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s\n", p->tensors[t].name,
 			solar_role_name(p->tensors[t].role), solar_dtype_name(p->tensors[t].dtype),
 			r, wr, l, st);
@@ -69,19 +69,19 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 		free(l);
 		free(st);
 	}
-	isl_val *lb = solar_scope_bytes(w, s, 2), *sb = solar_scope_bytes(w, s, 3);
-	char *ls = solar_val_str(lb), *ss = solar_val_str(sb);
-	isl_val *rb = solar_scope_bytes(w, s, 0), *wb = solar_scope_bytes(w, s, 1);
-	char *rs = solar_val_str(rb), *ws = solar_val_str(wb);
+	solar_count *lb = solar_scope_bytes(w, s, SOLAR_DATA_LOAD), *sb = solar_scope_bytes(w, s, SOLAR_DATA_STORE);
+	char *ls = solar_count_str(lb), *ss = solar_count_str(sb);
+	solar_count *rb = solar_scope_bytes(w, s, SOLAR_DATA_READ), *wb = solar_scope_bytes(w, s, SOLAR_DATA_WRITTEN);
+	char *rs = solar_count_str(rb), *ws = solar_count_str(wb);
 	fprintf(out, "  bytes: %s read, %s written; DRAM: %s loaded + %s stored\n", rs, ws, ls, ss);
 	free(rs);
 	free(ws);
-	isl_val_free(rb);
-	isl_val_free(wb);
+	solar_count_free(rb);
+	solar_count_free(wb);
 	free(ls);
 	free(ss);
-	isl_val_free(lb);
-	isl_val_free(sb);
+	solar_count_free(lb);
+	solar_count_free(sb);
 }
 
 static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
@@ -92,14 +92,14 @@ static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
 		const solar_stmt_work *sw = &w->stmt[i];
-		char *inst = solar_val_str(sw->instances);
+		char *inst = solar_count_str(sw->instances);
 		fprintf(out, "  S%d [%s] ", i, p->kernels[s->kernel].name);
-		solar_out_stmt(out, p, s);
+		solar_ir_print_stmt(p, s, out);
 		fprintf(out, "\n      %s x (", inst);
 		print_mix(out, &sw->mix);
 		fputs(")", out);
 		for (int k = 0; k < sw->nhoisted; k++) { /* work hoisted out of some loops */
-			char *n = solar_val_str(sw->hoisted_count[k]);
+			char *n = solar_count_str(sw->hoisted_count[k]);
 			fprintf(out, " + %s x (", n);
 			print_mix(out, &sw->hoisted[k].mix);
 			fputs(") per value of ", out);
@@ -107,7 +107,7 @@ static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
 			free(n);
 		}
 		if (sw->combines) {
-			char *n = solar_val_str(sw->combines);
+			char *n = solar_count_str(sw->combines);
 			fprintf(out, " + %s combines", n);
 			free(n);
 		}
@@ -133,7 +133,7 @@ static cJSON *json_ops(const solar_ops *o)
 	cJSON *j = cJSON_CreateObject();
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+			if (!solar_count_is_zero(o->v[u][q])) {
 				char key[64];
 				snprintf(key, sizeof key, "%s_%s", solar_unit_name(u),
 					 solar_prec_name(q));
@@ -153,7 +153,7 @@ static cJSON *json_scope(const solar_work *w, const solar_scope_work *s, const c
 	for (int i = 0; i < s->ntensors; i++) {
 		const solar_tensor_data *td = &s->tensor[i];
 		int t = td->tensor;
-		if (isl_val_is_zero(td->read) && isl_val_is_zero(td->written))
+		if (solar_count_is_zero(td->read) && solar_count_is_zero(td->written))
 			continue;
 		cJSON *e = cJSON_AddObjectToObject(ts, p->tensors[t].name);
 		cJSON_AddItemToObject(e, "read_elements", solar_json_count(td->read));
@@ -163,18 +163,17 @@ static cJSON *json_scope(const solar_work *w, const solar_scope_work *s, const c
 		unsigned long eb = (unsigned long)solar_dtype_bytes(p->tensors[t].dtype);
 		cJSON_AddNumberToObject(e, "bytes_per_element", (double)eb);
 		const char *keys[] = {"read_bytes", "written_bytes", "loaded_bytes", "stored_bytes"};
-		isl_val *vals[] = {td->read, td->written, td->load, td->store};
-		for (int f = 0; f < 4; f++) {
-			isl_val *b = isl_val_mul_ui(isl_val_copy(vals[f]), eb);
-			cJSON_AddItemToObject(e, keys[f], solar_json_count(b));
-			isl_val_free(b);
+		for (solar_data_field f = 0; f < SOLAR_DATA_COUNT; f++) {
+			char *b = solar_count_str_times(solar_tensor_data_get(td, f), eb);
+			cJSON_AddItemToObject(e, keys[f], solar_json_digits(b));
+			free(b);
 		}
 	}
-	isl_val *lb = solar_scope_bytes(w, s, 2), *sb = solar_scope_bytes(w, s, 3);
+	solar_count *lb = solar_scope_bytes(w, s, SOLAR_DATA_LOAD), *sb = solar_scope_bytes(w, s, SOLAR_DATA_STORE);
 	cJSON_AddItemToObject(j, "loaded_bytes", solar_json_count(lb));
 	cJSON_AddItemToObject(j, "stored_bytes", solar_json_count(sb));
-	isl_val_free(lb);
-	isl_val_free(sb);
+	solar_count_free(lb);
+	solar_count_free(sb);
 	return j;
 }
 
@@ -189,7 +188,7 @@ static cJSON *json_count(const solar_opts *o, const solar_work *w)
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddNumberToObject(e, "id", i);
 		cJSON_AddStringToObject(e, "kernel", p->kernels[p->stmts[i]->kernel].name);
-		char *text = solar_out_stmt_str(p, p->stmts[i]);
+		char *text = solar_ir_stmt_text(p, p->stmts[i], false);
 		cJSON_AddStringToObject(e, "text", text);
 		free(text);
 		cJSON_AddItemToObject(e, "instances", solar_json_count(sw->instances));

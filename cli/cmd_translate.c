@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../diag/alloc.h"
 
 static bool readable(const char *path)
 {
@@ -82,11 +83,7 @@ int solar_cmd_translate(int argc, char **argv)
 	}
 	if (exe[0])
 		setenv("SOLAR_EXE", exe, 0);
-	char **args = calloc((size_t)argc + 3, sizeof *args);
-	if (!args) {
-		fputs("solar translate: error: out of memory\n", stderr);
-		return SOLAR_EXIT_USAGE;
-	}
+	char **args = solar_xcalloc((size_t)argc + 3, sizeof *args);
 	args[0] = python;
 	args[1] = script;
 	for (int i = 0; i < argc; i++)

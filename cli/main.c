@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diag/hint.h"
 
 static const char *usage_cmd; /* the command being parsed, for "Try 'solar CMD --help'" */
 
@@ -580,7 +581,7 @@ static int run_help(int argc, char **argv)
 		const char *best = NULL;
 		int bestd = 3;
 		for (size_t i = 0; i < COUNT_OF(command_help); i++) {
-			int d = solar_device_edit_distance(cmd, command_help[i].name);
+			int d = solar_diag_edit_distance(cmd, command_help[i].name, false);
 			if (d < bestd) {
 				bestd = d;
 				best = command_help[i].name;
@@ -712,7 +713,7 @@ int main(int argc, char **argv)
 		const char *best = NULL;
 		int bestd = 3;
 		for (size_t i = 0; i < COUNT_OF(command_help); i++) {
-			int d = solar_device_edit_distance(argv[1], command_help[i].name);
+			int d = solar_diag_edit_distance(argv[1], command_help[i].name, false);
 			if (d < bestd) {
 				bestd = d;
 				best = command_help[i].name;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analysis/work.h"
+#include "../diag/alloc.h"
 
 /* ---- output files ----------------------------------------------------------------------
  *
@@ -72,7 +73,7 @@ void solar_out_input(const char *path)
 			return;
 	inputs[ninputs].dev = st.st_dev;
 	inputs[ninputs].ino = st.st_ino;
-	inputs[ninputs++].path = strdup(path);
+	inputs[ninputs++].path = solar_xstrdup(path);
 }
 
 /* A small file's text, or NULL (quietly: the command reads it again and reports). */
@@ -82,7 +83,7 @@ static char *read_small(const char *path)
 	if (!f)
 		return NULL;
 	size_t cap = 1 << 20;
-	char *buf = malloc(cap + 1);
+	char *buf = solar_xmalloc(cap + 1);
 	size_t n = fread(buf, 1, cap, f);
 	fclose(f);
 	buf[n] = '\0';
@@ -92,7 +93,7 @@ static char *read_small(const char *path)
 void solar_out_input_device(const char *path)
 {
 	/* the descriptor and its "base" chain (docs/devices.md), each relative to its file */
-	char *file = path ? strdup(path) : NULL;
+	char *file = path ? solar_xstrdup(path) : NULL;
 	for (int depth = 0; file && depth < 16; depth++) {
 		solar_out_input(file);
 		char *text = read_small(file);
@@ -103,7 +104,7 @@ void solar_out_input_device(const char *path)
 		if (cJSON_IsString(base) && base->valuestring[0]) {
 			const char *slash = strrchr(file, '/');
 			size_t dl = base->valuestring[0] == '/' || !slash ? 0 : (size_t)(slash - file) + 1;
-			next = malloc(dl + strlen(base->valuestring) + 1);
+			next = solar_xmalloc(dl + strlen(base->valuestring) + 1);
 			memcpy(next, file, dl);
 			strcpy(next + dl, base->valuestring);
 		}
@@ -168,7 +169,7 @@ FILE *solar_out_open_path(const char *path)
 		return NULL;
 	}
 	pending_output *p = &outputs[noutputs];
-	*p = (pending_output){.path = strdup(path)};
+	*p = (pending_output){.path = solar_xstrdup(path)};
 	free(real);
 	path = p->path;
 	if (exists && !S_ISREG(st.st_mode)) { /* a device or a FIFO: written in place */
@@ -188,7 +189,7 @@ FILE *solar_out_open_path(const char *path)
 	}
 	const char *slash = strrchr(path, '/');
 	size_t dl = slash ? (size_t)(slash - path) + 1 : 0;
-	p->temp = malloc(strlen(path) + 16);
+	p->temp = solar_xmalloc(strlen(path) + 16);
 	memcpy(p->temp, path, dl);
 	sprintf(p->temp + dl, ".%s.XXXXXX", path + dl);
 	static bool handlers;
@@ -304,37 +305,10 @@ void solar_out_header(FILE *out, const char *file, const solar_program *p)
 	fputs("\n", out);
 }
 
-void solar_out_stmt(FILE *out, const solar_program *p, const solar_stmt *s)
-{
-	const solar_tensor *t = &p->tensors[s->tensor];
-	fputs(t->name, out);
-	if (t->rank) {
-		fputs("[", out);
-		for (int i = 0; i < t->rank; i++) {
-			if (i)
-				fputs(", ", out);
-			solar_ir_print_expr(p, s->index[i], out);
-		}
-		fputs("]", out);
-	}
-	fprintf(out, " %s ", solar_assign_text(s->op));
-	solar_ir_print_expr(p, s->value, out);
-}
-
-char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	solar_out_stmt(f, p, s);
-	fclose(f);
-	return text;
-}
-
 /* Exact integers (docs/json.md): the decimal digits themselves as a raw JSON number, never
  * through a double (cJSON prints doubles with 15 significant digits where they read back
  * within its tolerance: 9007199254740991 would come out as 9007199254740990). */
-static cJSON *json_digits(const char *s)
+cJSON *solar_json_digits(const char *s)
 {
 	size_t i = s[0] == '-';
 	if (!s[i])
@@ -349,15 +323,15 @@ cJSON *solar_json_int(long long v)
 {
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", v);
-	return json_digits(buf);
+	return solar_json_digits(buf);
 }
 
-cJSON *solar_json_count(isl_val *v)
+cJSON *solar_json_count(const solar_count *v)
 {
 	if (!v)
-		return json_digits("0");
-	char *s = solar_val_str(v);
-	cJSON *j = json_digits(s);
+		return solar_json_digits("0");
+	char *s = solar_count_str(v);
+	cJSON *j = solar_json_digits(s);
 	free(s);
 	return j;
 }
@@ -388,10 +362,8 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 void solar_json_print(FILE *out, cJSON *j)
 {
 	char *s = cJSON_Print(j);
-	if (!s) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	if (!s)
+		solar_out_of_memory();
 	fprintf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(j);

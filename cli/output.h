@@ -3,9 +3,9 @@
 #define SOLAR_OUTPUT_H
 
 #include <cjson/cJSON.h>
-#include <isl/val.h>
 #include <stdio.h>
 
+#include "analysis/exact.h"
 #include "cli.h"
 #include "report/format.h" /* solar_fmt_si, solar_fmt_time, solar_fmt_quantity */
 
@@ -18,12 +18,10 @@ void solar_out_close(const solar_opts *o, FILE *f);
 
 /* "file.air  B=8 H=16 S=2048" */
 void solar_out_header(FILE *out, const char *file, const solar_program *p);
-/* "C[i, j] += A[i, k] * B[k, j]" */
-void solar_out_stmt(FILE *out, const solar_program *p, const solar_stmt *s);
-char *solar_out_stmt_str(const solar_program *p, const solar_stmt *s);
-
 /* An exact count or integer: a JSON integer of any size, printed digit for digit. */
-cJSON *solar_json_count(__isl_keep isl_val *v);
+cJSON *solar_json_count(SOLAR_KEEP const solar_count *v);
+/* The same from decimal digits. */
+cJSON *solar_json_digits(const char *digits);
 cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);

@@ -27,7 +27,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_ERRORS 20
+#include "../diag/alloc.h"
+#include "../diag/diag.h"
+#include "../diag/hint.h"
+
 #define MAX_BASE_DEPTH 16
 #define MAX_FILE_BYTES (16L << 20)
 #define PATH_BYTES 256
@@ -81,24 +84,6 @@ int solar_status_parse(const char *s) { return lookup(status_names, NSTATUS, s);
 
 static int level_rank(const char *s) { return lookup(level_names, NLEVELS, s); }
 
-/* ---- allocation: running out of memory here has no sensible recovery ---------------- */
-
-static void *xmalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-	if (!p) {
-		fputs("solar: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xmalloc(n), s, n);
-}
-
 static void figure_clear(solar_figure *f)
 {
 	free(f->source);
@@ -139,6 +124,39 @@ void solar_device_free(solar_device *d)
 	free(d);
 }
 
+static void figure_copy(solar_figure *to, const solar_figure *from)
+{
+	*to = *from;
+	to->source = solar_xstrdup(from->source);
+}
+
+solar_device *solar_device_clone(const solar_device *d)
+{
+	solar_device *c = solar_xcalloc(1, sizeof *c);
+	*c = *d;
+	c->file = solar_xstrdup(d->file);
+	c->name = solar_xstrdup(d->name);
+	c->vendor = solar_xstrdup(d->vendor);
+	c->arch = solar_xstrdup(d->arch);
+	figure_copy(&c->clock_hz, &d->clock_hz);
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
+			figure_copy(&c->peak[u][q], &d->peak[u][q]);
+			figure_copy(&c->peak_clock_hz[u][q], &d->peak_clock_hz[u][q]);
+			figure_copy(&c->sparse_peak[u][q], &d->sparse_peak[u][q]);
+		}
+	c->levels = solar_xcalloc((size_t)d->nlevels + 1, sizeof *c->levels);
+	for (int i = 0; i < d->nlevels; i++) {
+		c->levels[i].name = solar_xstrdup(d->levels[i].name);
+		figure_copy(&c->levels[i].capacity_bytes, &d->levels[i].capacity_bytes);
+		figure_copy(&c->levels[i].bandwidth_bytes_per_s, &d->levels[i].bandwidth_bytes_per_s);
+	}
+	c->notes = solar_xcalloc((size_t)d->nnotes + 1, sizeof *c->notes);
+	for (int i = 0; i < d->nnotes; i++)
+		c->notes[i] = solar_xstrdup(d->notes[i]);
+	return c;
+}
+
 const solar_mem_level *solar_device_level(const solar_device *d, const char *name)
 {
 	for (int i = 0; d && name && i < d->nlevels; i++)
@@ -159,6 +177,15 @@ double solar_device_peak(const solar_device *d, solar_unit u, solar_prec p)
 	if (!c->present || !d->clock_hz.present)
 		return f->value;
 	return f->value * (d->clock_hz.value / c->value); /* exact when the clocks agree */
+}
+
+double solar_device_fastest_peak(const solar_device *d)
+{
+	double best = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			best = fmax(best, solar_device_peak(d, u, q));
+	return best;
 }
 
 const char *solar_device_unclocked(const solar_device *d, char *buf, size_t n)
@@ -187,12 +214,12 @@ static solar_mem_level *level_get(solar_device *d, const char *name)
 		if (at == d->nlevels && level_rank(d->levels[i].name) > rank)
 			at = i;
 	}
-	solar_mem_level *v = xmalloc(sizeof *v * (size_t)(d->nlevels + 1));
+	solar_mem_level *v = solar_xcalloc(1, sizeof *v * (size_t)(d->nlevels + 1));
 	if (d->nlevels)
 		memcpy(v, d->levels, sizeof *v * (size_t)d->nlevels);
 	memmove(&v[at + 1], &v[at], sizeof *v * (size_t)(d->nlevels - at));
 	memset(&v[at], 0, sizeof *v);
-	v[at].name = xstrdup(name);
+	v[at].name = solar_xstrdup(name);
 	free(d->levels);
 	d->levels = v;
 	d->nlevels++;
@@ -214,12 +241,10 @@ static void levels_compact(solar_device *d)
 	d->nlevels = n;
 }
 
-/* ---- diagnostics ---------------------------------------------------------------------- */
+/* ---- diagnostics: one diag/ context per file, errors at JSON paths ---------------------- */
 
 typedef struct {
-	const char *file;
-	FILE *err;
-	int nerr;
+	solar_diag *d;
 } ectx;
 
 #if defined(__GNUC__)
@@ -228,48 +253,31 @@ __attribute__((format(printf, 3, 4)))
 static void
 fail(ectx *e, const char *path, const char *fmt, ...)
 {
-	if (e->nerr++ >= MAX_ERRORS || !e->err)
-		return;
-	if (path && *path)
-		fprintf(e->err, "%s: %s: ", e->file, path);
-	else
-		fprintf(e->err, "%s: ", e->file);
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(e->err, fmt, ap);
+	solar_diag_vpath_error(e->d, path, fmt, ap);
 	va_end(ap);
-	fputc('\n', e->err);
 }
 
-static void fail_finish(ectx *e)
+static ectx ectx_open(const char *file, const char *text, size_t len, FILE *err)
 {
-	if (e->nerr > MAX_ERRORS && e->err)
-		fprintf(e->err, "%s: %d more errors not shown\n", e->file, e->nerr - MAX_ERRORS);
+	return (ectx){solar_diag_new(file, text, (int32_t)len, err)};
 }
 
-/* `FILE:LINE:COL: invalid JSON`, then the line and a caret under the column. */
-static void fail_syntax(ectx *e, const char *text, size_t len, size_t off)
+/* Says how many errors were not shown, and frees the context. */
+static void ectx_close(ectx *e)
 {
-	if (off > len)
-		off = len;
-	size_t bol = off;
-	while (bol > 0 && text[bol - 1] != '\n')
-		bol--;
-	int line = 1;
-	for (size_t i = 0; i < bol; i++)
-		line += text[i] == '\n';
-	size_t eol = off;
-	while (eol < len && text[eol] != '\n' && text[eol] != '\r')
-		eol++;
-	e->nerr++;
-	if (!e->err)
-		return;
-	fprintf(e->err, "%s:%d:%zu: invalid JSON%s\n", e->file, line, off - bol + 1,
-		len == 0 ? " (the file is empty)" : "");
-	fprintf(e->err, "    %.*s\n    ", (int)(eol - bol), text + bol);
-	for (size_t i = bol; i < off; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', e->err);
-	fputs("^\n", e->err);
+	solar_diag_finish(e->d);
+	solar_diag_free(e->d);
+}
+
+static int nerr(const ectx *e) { return solar_diag_errors(e->d); }
+
+/* `FILE:LINE:COL: error: invalid JSON`, then the line and a caret under the column. */
+static void fail_syntax(ectx *e, size_t len, size_t off)
+{
+	solar_diag_error(e->d, (solar_span){(int32_t)off, 0}, "invalid JSON%s",
+			 len == 0 ? " (the file is empty)" : "");
 }
 
 /* "a, b, c or d" from a name table, into buf. */
@@ -285,42 +293,13 @@ static const char *name_list(char *buf, size_t n, const char *const *names, int 
 	return buf;
 }
 
-/* Edit distance counting a swap of neighbours as one edit (optimal string alignment), for
- * "did you mean" hints on typos. */
-static int distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 30 || lb > 30)
-		return 99;
-	int m[32][32];
-	for (size_t i = 0; i <= la; i++)
-		m[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		m[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int best = m[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (m[i - 1][j] + 1 < best)
-				best = m[i - 1][j] + 1;
-			if (m[i][j - 1] + 1 < best)
-				best = m[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    m[i - 2][j - 2] + 1 < best)
-				best = m[i - 2][j - 2] + 1;
-			m[i][j] = best;
-		}
-	return m[la][lb];
-}
-
-int solar_device_edit_distance(const char *a, const char *b) { return distance(a, b); }
-
 /* "unknown X 'name' (did you mean 'y'?)" or "(expected a, b or c)". */
 static void fail_unknown(ectx *e, const char *path, const char *what, const char *name,
 			 const char *const *names, int count)
 {
 	int best = -1, bestd = strlen(name) >= 5 ? 3 : 2; /* suggest within 2 edits (1 if short) */
 	for (int i = 0; i < count; i++) {
-		int dd = distance(name, names[i]);
+		int dd = solar_diag_edit_distance(name, names[i], false);
 		if (dd < bestd) {
 			bestd = dd;
 			best = i;
@@ -411,7 +390,7 @@ static void walk_figure(ectx *e, const cJSON *item, const char *path, solar_figu
 		out->present = true;
 		out->value = value->valuedouble;
 		out->status = (solar_status)st;
-		out->source = xstrdup(source->valuestring);
+		out->source = solar_xstrdup(source->valuestring);
 	}
 }
 
@@ -423,7 +402,7 @@ static void walk_string(ectx *e, const cJSON *item, const char *path, char **out
 	}
 	if (out) {
 		free(*out);
-		*out = xstrdup(item->valuestring);
+		*out = solar_xstrdup(item->valuestring);
 	}
 }
 
@@ -590,9 +569,9 @@ static void walk_top(ectx *e, const cJSON *root, solar_device *d)
 			}
 		if (d && n >= 0) {
 			notes_clear(d);
-			d->notes = xmalloc(sizeof *d->notes * (size_t)(n ? n : 1));
+			d->notes = solar_xcalloc(1, sizeof *d->notes * (size_t)(n ? n : 1));
 			for (const cJSON *s = v->child; s; s = s->next)
-				d->notes[d->nnotes++] = xstrdup(s->valuestring);
+				d->notes[d->nnotes++] = solar_xstrdup(s->valuestring);
 		}
 	}
 }
@@ -606,7 +585,7 @@ static char *read_text(const char *path, size_t *len)
 	if (!f)
 		return NULL;
 	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
+	char *buf = solar_xcalloc(1, cap);
 	for (;;) {
 		if (n + 1 >= cap) {
 			if (cap >= (size_t)MAX_FILE_BYTES) {
@@ -615,14 +594,7 @@ static char *read_text(const char *path, size_t *len)
 				errno = EFBIG;
 				return NULL;
 			}
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
+			buf = solar_xrealloc(buf, cap * 2);
 			cap *= 2;
 		}
 		size_t got = fread(buf + n, 1, cap - 1 - n, f);
@@ -647,11 +619,11 @@ static char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return xstrdup(".");
+		return solar_xstrdup(".");
 	if (slash == path)
-		return xstrdup("/");
+		return solar_xstrdup("/");
 	size_t n = (size_t)(slash - path);
-	char *s = xmalloc(n + 1);
+	char *s = solar_xcalloc(1, n + 1);
 	memcpy(s, path, n);
 	return s;
 }
@@ -660,9 +632,9 @@ static char *dir_of(const char *path)
 static char *resolve(const char *dir, const char *ref)
 {
 	if (ref[0] == '/' || !dir || strcmp(dir, ".") == 0)
-		return xstrdup(ref);
+		return solar_xstrdup(ref);
 	size_t n = strlen(dir) + strlen(ref) + 2;
-	char *s = xmalloc(n);
+	char *s = solar_xcalloc(1, n);
 	snprintf(s, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", ref);
 	return s;
 }
@@ -695,18 +667,15 @@ static bool is_file(const char *path)
 
 static void add_dir(char ***dirs, int *n, const char *dir, size_t len)
 {
-	char *d = xmalloc(len + 1);
+	char *d = solar_xmalloc(len + 1);
 	memcpy(d, dir, len);
+	d[len] = '\0';
 	for (int i = 0; i < *n; i++)
 		if (!strcmp((*dirs)[i], d)) {
 			free(d);
 			return;
 		}
-	char **nd = realloc(*dirs, sizeof *nd * (size_t)(*n + 1));
-	if (!nd) {
-		fputs("solar: out of memory\n", stderr);
-		abort();
-	}
+	char **nd = solar_xrealloc(*dirs, sizeof *nd * (size_t)(*n + 1));
 	*dirs = nd;
 	(*dirs)[(*n)++] = d;
 }
@@ -765,7 +734,7 @@ static char *name_of(const char *file)
 	size_t n = strlen(file);
 	if (n <= 5 || strcmp(file + n - 5, ".json") || file[0] == '.')
 		return NULL;
-	char *s = xstrdup(file);
+	char *s = solar_xstrdup(file);
 	s[n - 5] = '\0';
 	return s;
 }
@@ -800,7 +769,7 @@ int solar_device_names(char ***names, char ***files)
 			if (files) {
 				*files = nf;
 				size_t len = strlen(dirs[i]) + strlen(de->d_name) + 2;
-				nf[n] = xmalloc(len);
+				nf[n] = solar_xmalloc(len);
 				snprintf(nf[n], len, "%s/%s", dirs[i], de->d_name);
 			}
 			n++;
@@ -836,7 +805,7 @@ static char *find_named(const char *ref)
 	char *found = NULL;
 	for (int i = 0; i < nd && !found; i++) {
 		size_t len = strlen(dirs[i]) + n + 8;
-		char *path = xmalloc(len);
+		char *path = solar_xmalloc(len);
 		snprintf(path, len, "%s/%s%s", dirs[i], ref, json ? "" : ".json");
 		if (is_file(path))
 			found = path;
@@ -852,9 +821,9 @@ char *solar_device_resolve(const char *ref)
 	if (!ref)
 		return NULL;
 	if (is_file(ref) || strchr(ref, '/'))
-		return xstrdup(ref);
+		return solar_xstrdup(ref);
 	char *found = find_named(ref);
-	return found ? found : xstrdup(ref);
+	return found ? found : solar_xstrdup(ref);
 }
 
 /* `solar: no device 'x'; try 'solar device list' (did you mean 'y'?)`. */
@@ -869,7 +838,7 @@ static void fail_no_device(const char *ref, FILE *err)
 		/* "h200" is short for "h200-sxm" before it is a typo of "b200" */
 		size_t kl = strlen(key);
 		bool prefix = !strncmp(names[i], key, kl) && names[i][kl] == '-';
-		int dd = prefix ? 0 : distance(key, names[i]);
+		int dd = prefix ? 0 : solar_diag_edit_distance(key, names[i], false);
 		if (dd < bestd || (prefix && !bestd && strlen(names[i]) < strlen(names[best]))) {
 			bestd = dd;
 			best = i;
@@ -932,7 +901,7 @@ static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain 
 	ch->name[ch->n] = path;
 	ch->canon[ch->n] = canon;
 	ch->n++;
-	d = load_text(path, text, len, bdir, ch, e->err);
+	d = load_text(path, text, len, bdir, ch, solar_diag_stream(e->d));
 	ch->n--;
 	free(bdir);
 	if (!d)
@@ -948,7 +917,7 @@ out:
 static solar_device *load_text(const char *file, const char *text, size_t len, const char *dir,
 			       chain *ch, FILE *err)
 {
-	ectx e = {file, err, 0};
+	ectx e = ectx_open(file, text, len, err);
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (root) {
@@ -963,7 +932,8 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 		}
 	}
 	if (!root) {
-		fail_syntax(&e, text, len, end ? (size_t)(end - text) : 0);
+		fail_syntax(&e, len, end ? (size_t)(end - text) : 0);
+		ectx_close(&e);
 		return NULL;
 	}
 	solar_device *d = NULL;
@@ -972,20 +942,20 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 		goto out;
 	}
 	walk_top(&e, root, NULL);
-	if (e.nerr)
+	if (nerr(&e))
 		goto out;
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
-	d = base ? load_base(&e, base->valuestring, dir, ch) : xmalloc(sizeof *d);
+	d = base ? load_base(&e, base->valuestring, dir, ch) : solar_xcalloc(1, sizeof *d);
 	if (d) {
 		walk_top(&e, root, d);
 		check_sparse(&e, d);
-		if (e.nerr) {
+		if (nerr(&e)) {
 			solar_device_free(d);
 			d = NULL;
 		}
 	}
 out:
-	fail_finish(&e);
+	ectx_close(&e);
 	cJSON_Delete(root);
 	return d;
 }
@@ -1037,9 +1007,9 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 {
 	if (!d)
 		return NULL;
-	ectx e = {file, err, 0};
+	ectx e = ectx_open(file, NULL, 0, err);
 	levels_compact(d);
-	d->file = xstrdup(file);
+	d->file = solar_xstrdup(file);
 	if (!d->name)
 		fail(&e, "name", "missing (required)");
 	if (!d->peak[SOLAR_UNIT_SIMT][SOLAR_PREC_F32].present)
@@ -1050,7 +1020,9 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 	if (!dram || !dram->bandwidth_bytes_per_s.present)
 		fail(&e, "memory.dram.bandwidth_bytes_per_s", "missing (required)");
 	check_clocks(&e, d);
-	if (e.nerr) {
+	bool bad = nerr(&e) > 0;
+	ectx_close(&e);
+	if (bad) {
 		solar_device_free(d);
 		return NULL;
 	}
@@ -1059,9 +1031,10 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 
 solar_device *solar_device_load(const char *path, FILE *err)
 {
-	ectx e = {path ? path : "<null>", err, 0};
 	if (!path) {
+		ectx e = ectx_open("<null>", NULL, 0, err);
 		fail(&e, NULL, "no descriptor file given");
+		ectx_close(&e);
 		return NULL;
 	}
 	char *file = solar_device_resolve(path);
@@ -1072,10 +1045,11 @@ solar_device *solar_device_load(const char *path, FILE *err)
 	}
 	path = file;
 	size_t len = 0;
-	char *text = read_text(path, &len);
+	char *text = path ? read_text(path, &len) : NULL;
 	if (!text) {
-		e.file = path;
+		ectx e = ectx_open(path, NULL, 0, err);
 		fail(&e, NULL, "cannot read: %s", strerror(errno));
+		ectx_close(&e);
 		free(file);
 		return NULL;
 	}
@@ -1095,8 +1069,9 @@ solar_device *solar_device_load_string(const char *json, const char *name_for_er
 {
 	const char *name = name_for_errors ? name_for_errors : "<string>";
 	if (!json) {
-		ectx e = {name, err, 0};
+		ectx e = ectx_open(name, NULL, 0, err);
 		fail(&e, NULL, "no descriptor text given");
+		ectx_close(&e);
 		return NULL;
 	}
 	chain ch = {{name}, {NULL}, 1};
@@ -1199,7 +1174,7 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 	f->present = true;
 	f->value = value;
 	f->status = SOLAR_SRC_HYPOTHETICAL;
-	f->source = xstrdup(src);
+	f->source = solar_xstrdup(src);
 	if (clock_of) {
 		snprintf(src, sizeof src, "override %s: the new figure is a rate at clock_hz = %g",
 			 path, d->clock_hz.value);
@@ -1207,7 +1182,7 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 		clock_of->present = true;
 		clock_of->value = d->clock_hz.value;
 		clock_of->status = SOLAR_SRC_HYPOTHETICAL;
-		clock_of->source = xstrdup(src);
+		clock_of->source = solar_xstrdup(src);
 	}
 	return 0;
 }

@@ -15,15 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#ifndef SOLAR_GIVE
-#define SOLAR_GIVE
-#endif
-#ifndef SOLAR_TAKE
-#define SOLAR_TAKE
-#endif
-#ifndef SOLAR_KEEP
-#define SOLAR_KEEP
-#endif
+#include "../diag/alloc.h" /* SOLAR_GIVE, SOLAR_TAKE, SOLAR_KEEP */
 
 /* The descriptor schema this code reads and writes ("schema": 1). */
 #define SOLAR_DEVICE_SCHEMA 1
@@ -118,9 +110,6 @@ int solar_device_search_path(SOLAR_GIVE char ***dirs);
 int solar_device_names(SOLAR_GIVE char ***names, SOLAR_GIVE char ***files);
 void solar_device_search_path_free(SOLAR_TAKE char **dirs, int n);
 SOLAR_GIVE char *solar_device_resolve(const char *ref);
-/* The edit distance behind the did-you-mean hints (a swap of neighbours is one edit); the
- * command line's hints for command names use it too.  99 for names over 30 characters. */
-int solar_device_edit_distance(const char *a, const char *b);
 
 /* Loads and validates a descriptor, following "base" links (relative to the file, then by
  * name as above).  A name found nowhere prints `solar: no device 'x'; try 'solar device
@@ -133,6 +122,8 @@ SOLAR_GIVE solar_device *solar_device_load(const char *path, FILE *err);
 SOLAR_GIVE solar_device *solar_device_load_string(const char *json, const char *name_for_errors,
 						  const char *base_dir, FILE *err);
 void solar_device_free(SOLAR_TAKE solar_device *d);
+/* A deep copy of a device (strings and levels included); free with solar_device_free. */
+SOLAR_GIVE solar_device *solar_device_clone(SOLAR_KEEP const solar_device *d);
 
 /* The level of that name, or NULL if the device does not have it. */
 const solar_mem_level *solar_device_level(SOLAR_KEEP const solar_device *d, const char *name);
@@ -141,6 +132,9 @@ const solar_mem_level *solar_device_level(SOLAR_KEEP const solar_device *d, cons
  * peak_clock_hz[u][p] (rule "clock domains", docs/bounds.md), the figure itself on a device
  * without clocks, 0 when absent.  The bounds read peaks only through this. */
 double solar_device_peak(SOLAR_KEEP const solar_device *d, solar_unit u, solar_prec p);
+/* The largest of solar_device_peak over every datapath and precision (0 when none is given):
+ * the rate of work whose datapath the descriptor does not list (rule "missing peak"). */
+double solar_device_fastest_peak(SOLAR_KEEP const solar_device *d);
 
 /* NULL when every peak of d can follow the SM clock (clock_hz and each peak's clock are
  * given); otherwise the path of the first figure missing for that ("clock_hz" or

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 /* Driver API subset (cuda.h); the enum values are part of the driver's stable ABI. */
 typedef int CUresult;
@@ -136,10 +137,10 @@ set(solar_figure *f, double value, solar_status status, const char *fmt, ...)
 	f->present = true;
 	f->value = value;
 	f->status = status;
-	f->source = strdup(buf);
+	f->source = solar_xstrdup(buf);
 }
 
-static char *dupstr(const char *s) { return s ? strdup(s) : NULL; }
+static char *dupstr(const char *s) { return s ? solar_xstrdup(s) : NULL; }
 
 static const char *cu_error(const driver *cu, CUresult r)
 {
@@ -160,11 +161,11 @@ static int attr(const driver *cu, int which, CUdevice dev)
 
 static void add_note(solar_device *d, const char *text)
 {
-	char **n = realloc(d->notes, sizeof *n * (size_t)(d->nnotes + 1));
+	char **n = solar_xrealloc(d->notes, sizeof *n * (size_t)(d->nnotes + 1));
 	if (!n)
 		return;
 	d->notes = n;
-	d->notes[d->nnotes++] = strdup(text);
+	d->notes[d->nnotes++] = solar_xstrdup(text);
 }
 
 /* Fills `d` from device `dev`.  Remarks for the user go to err. */
@@ -204,12 +205,12 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 		set(&d->clock_hz, clock, SOLAR_SRC_MEASURED,
 		    "driver attribute CLOCK_RATE = %d kHz (the peak SM clock; %s)", clock_khz, via);
 
-	d->levels = calloc(4, sizeof *d->levels);
+	d->levels = solar_xcalloc(4, sizeof *d->levels);
 	if (!d->levels)
 		return;
 	const char *names[4] = {"dram", "l2", "smem", "regs"};
 	for (int i = 0; i < 4; i++)
-		d->levels[i].name = strdup(names[i]);
+		d->levels[i].name = solar_xstrdup(names[i]);
 	d->nlevels = 4;
 	solar_mem_level *dram = &d->levels[0], *l2lv = &d->levels[1];
 	solar_mem_level *smemlv = &d->levels[2], *regslv = &d->levels[3];
@@ -828,7 +829,7 @@ static int probe_run(const char *libcuda, FILE *out, FILE *err, bool measure)
 			cu_error(&cu, res));
 		goto out;
 	}
-	solar_device *d = calloc(1, sizeof *d);
+	solar_device *d = solar_xcalloc(1, sizeof *d);
 	if (!d)
 		goto out;
 	describe(&cu, dev, d, err);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "../ir/ir.h"
-#include "diag.h"
+#include "../diag/diag.h"
 #include "frontend.h"
 
 /* The most brackets ( [ or braces { open at once.  With SOLAR_MAX_EXPR_DEPTH (frontend.h),

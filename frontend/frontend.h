@@ -10,7 +10,7 @@
 #define SOLAR_FRONTEND_H
 
 #include "../ir/ir.h"
-#include "diag.h"
+#include "../diag/diag.h"
 
 typedef struct {
 	const char *name;

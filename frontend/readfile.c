@@ -12,6 +12,7 @@
 #include "frontend.h"
 
 #include <stdbool.h>
+#include "../diag/alloc.h"
 
 char *solar_read_file(const char *path, int32_t *len)
 {
@@ -22,19 +23,11 @@ char *solar_read_file(const char *path, int32_t *len)
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap + 1);
-	if (!buf) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	char *buf = solar_xmalloc(cap + 1);
 	while (n <= SOLAR_MAX_SOURCE_BYTES) {
 		if (n == cap) {
 			cap *= 2;
-			char *bigger = realloc(buf, cap + 1);
-			if (!bigger) {
-				fputs("solar: out of memory\n", stderr);
-				exit(3);
-			}
+			char *bigger = solar_xrealloc(buf, cap + 1);
 			buf = bigger;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);

@@ -26,6 +26,7 @@
 
 #include "ast.h"
 #include "frontend.h"
+#include "../diag/hint.h"
 
 /* ---- symbol tables ------------------------------------------------------------------- */
 
@@ -150,38 +151,6 @@ static const char *snip(sema *s, solar_span at)
 
 /* ---- "did you mean" ------------------------------------------------------------------- */
 
-static char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
-
-/* Edit distance (insertions, deletions, substitutions and swaps of neighbours, each 1),
- * where letters differing only in case match; names over 64 bytes are close to nothing. */
-static int distance(const char *a, const char *b)
-{
-	enum { N = 64 };
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > N || lb > N)
-		return 99;
-	int dm[N + 1][N + 1];
-	for (size_t i = 0; i <= la; i++)
-		dm[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		dm[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = lower_ascii(a[i - 1]) != lower_ascii(b[j - 1]);
-			int best = dm[i - 1][j - 1] + cost;
-			if (dm[i - 1][j] + 1 < best)
-				best = dm[i - 1][j] + 1;
-			if (dm[i][j - 1] + 1 < best)
-				best = dm[i][j - 1] + 1;
-			if (i > 1 && j > 1 && lower_ascii(a[i - 1]) == lower_ascii(b[j - 2]) &&
-			    lower_ascii(a[i - 2]) == lower_ascii(b[j - 1]) &&
-			    dm[i - 2][j - 2] + 1 < best)
-				best = dm[i - 2][j - 2] + 1;
-			dm[i][j] = best;
-		}
-	return dm[la][lb];
-}
-
 typedef struct {
 	const char *name;
 	const char *best;
@@ -192,7 +161,7 @@ static void consider(closest *c, const char *cand)
 {
 	if (!cand || !strcmp(cand, c->name))
 		return;
-	int dist = distance(c->name, cand);
+	int dist = solar_diag_edit_distance(c->name, cand, true);
 	if (dist <= 2 && dist < (int)strlen(c->name) && dist < c->dist) {
 		c->best = cand;
 		c->dist = dist;

@@ -21,19 +21,9 @@ struct solar_arena {
 	size_t total;
 };
 
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
-	return p;
-}
-
 solar_arena *solar_arena_new(void)
 {
-	solar_arena *a = xmalloc(sizeof *a);
+	solar_arena *a = solar_xmalloc(sizeof *a);
 	a->head = NULL;
 	a->total = 0;
 	return a;
@@ -56,7 +46,7 @@ void *solar_arena_alloc(solar_arena *a, size_t size)
 	size = (size + align - 1) / align * align;
 	if (!a->head || a->head->size - a->head->used < size) {
 		size_t cap = size > 65536 ? size : 65536;
-		chunk *c = xmalloc(sizeof *c + cap);
+		chunk *c = solar_xmalloc(sizeof *c + cap);
 		c->size = cap;
 		c->used = 0;
 		c->next = a->head;
@@ -99,11 +89,7 @@ void solar_ptrvec_push(solar_ptrvec *v, void *p)
 {
 	if (v->n == v->cap) {
 		int cap = v->cap ? 2 * v->cap : 8;
-		void **items = realloc(v->items, (size_t)cap * sizeof *items);
-		if (!items) {
-			fputs("solar: out of memory\n", stderr);
-			exit(3);
-		}
+		void **items = solar_xrealloc(v->items, (size_t)cap * sizeof *items);
 		v->items = items;
 		v->cap = cap;
 	}

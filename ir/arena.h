@@ -9,11 +9,7 @@
 
 #include <stddef.h>
 
-/* Ownership annotations, ISL style: a GIVE result belongs to the caller, a TAKE argument
- * is consumed, a KEEP argument is only borrowed. */
-#define SOLAR_GIVE
-#define SOLAR_TAKE
-#define SOLAR_KEEP
+#include "../diag/alloc.h" /* SOLAR_GIVE, SOLAR_TAKE, SOLAR_KEEP */
 
 typedef struct solar_arena solar_arena;
 

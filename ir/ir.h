@@ -17,13 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../diag/diag.h" /* solar_span */
 #include "arena.h"
-
-/* A place in the source: byte offset and length.  Line and column are computed only when a
- * diagnostic is printed (frontend/diag.c). */
-typedef struct {
-	int32_t off, len;
-} solar_span;
 
 typedef enum {
 	SOLAR_DT_F64,
@@ -251,6 +246,13 @@ int64_t solar_ir_eval_const(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const 
 /* Writes the program in canonical AIR (what `solar fmt` prints). */
 void solar_ir_print(SOLAR_KEEP const solar_program *p, FILE *out);
 void solar_ir_print_expr(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e, FILE *out);
+/* One statement as `T[i, j] += value` (no `;`, no newline): the form `fmt`, `count`,
+ * `analyze` and the generated code's comments all show. */
+void solar_ir_print_stmt(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_stmt *s, FILE *out);
+/* The same as a malloc'd string; with `comment_safe`, every `*` `/` pair has its `/` replaced by a
+ * space, so that the text can sit inside a C comment. */
+SOLAR_GIVE char *solar_ir_stmt_text(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_stmt *s,
+				    bool comment_safe);
 
 /* Checks the IR's structural invariants (indices in range, ranks, program order, ...).
  * Returns 0 when they hold; otherwise writes what is broken to `err` and returns -1.

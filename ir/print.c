@@ -16,6 +16,8 @@
 
 #include "ir.h"
 
+#include "../diag/alloc.h"
+
 /* Binding strength, low to high, as in the grammar (frontend/parser.y). */
 enum { P_OR = 1, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_NEG, P_PRIMARY };
 
@@ -150,6 +152,40 @@ void solar_ir_print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 	print_expr(p, e, out);
 }
 
+void solar_ir_print_stmt(const solar_program *p, const solar_stmt *s, FILE *out)
+{
+	const solar_tensor *t = &p->tensors[s->tensor];
+	fputs(t->name, out);
+	if (t->rank) {
+		fputc('[', out);
+		for (int i = 0; i < t->rank; i++) {
+			if (i)
+				fputs(", ", out);
+			print_expr(p, s->index[i], out);
+		}
+		fputc(']', out);
+	}
+	fprintf(out, " %s ", solar_assign_text(s->op));
+	print_expr(p, s->value, out);
+}
+
+char *solar_ir_stmt_text(const solar_program *p, const solar_stmt *s, bool comment_safe)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		solar_out_of_memory();
+	solar_ir_print_stmt(p, s, f);
+	if (fclose(f) != 0 || !text)
+		solar_out_of_memory();
+	if (comment_safe)
+		for (char *c = text; *c; c++)
+			if (c[0] == '*' && c[1] == '/')
+				c[1] = ' ';
+	return text;
+}
+
 static void indent(int depth, FILE *out)
 {
 	for (int i = 0; i < depth; i++)
@@ -211,24 +247,10 @@ static void print_node(const solar_program *p, const solar_node *n, int depth, F
 		print_if(p, n, depth, out);
 		fputc('\n', out);
 		return;
-	case SOLAR_N_STMT: {
-		const solar_stmt *s = n->stmt;
-		const solar_tensor *t = &p->tensors[s->tensor];
-		fputs(t->name, out);
-		if (t->rank) {
-			fputc('[', out);
-			for (int i = 0; i < t->rank; i++) {
-				if (i)
-					fputs(", ", out);
-				print_expr(p, s->index[i], out);
-			}
-			fputc(']', out);
-		}
-		fprintf(out, " %s ", solar_assign_text(s->op));
-		print_expr(p, s->value, out);
+	case SOLAR_N_STMT:
+		solar_ir_print_stmt(p, n->stmt, out);
 		fputs(";\n", out);
 		return;
-	}
 	}
 }
 

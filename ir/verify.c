@@ -14,6 +14,7 @@
 #include <stdlib.h>
 
 #include "ir.h"
+#include "../diag/alloc.h"
 
 typedef struct {
 	const solar_program *p;
@@ -315,11 +316,7 @@ int solar_ir_verify(const solar_program *p, FILE *err)
 	for (int i = 0; i < p->niters; i++)
 		if (!p->iters[i].name)
 			bad(&v, "iterator %d has no name", i);
-	v.defined = calloc((size_t)p->niters + 1, 1);
-	if (!v.defined) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	v.defined = solar_xcalloc((size_t)p->niters + 1, 1);
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_kernel *kn = &p->kernels[k];
 		v.kernel = k;

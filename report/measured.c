@@ -27,9 +27,9 @@ typedef struct {
 void solar_report_verror(FILE *err, const char *file, const char *path, const char *fmt,
 			 va_list ap)
 {
-	fprintf(err, "solar: %s: %s%s", file, path ? path : "", path ? ": " : "");
-	vfprintf(err, fmt, ap);
-	fputc('\n', err);
+	solar_diag *d = solar_diag_new(file, NULL, 0, err);
+	solar_diag_vpath_error(d, path, fmt, ap);
+	solar_diag_free(d);
 }
 
 static void fail(reader *c, const char *file, const char *path, const char *fmt, ...)
@@ -52,13 +52,9 @@ cJSON *solar_report_parse_json(const char *file, FILE *err)
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
 	if (!j) {
-		int line = 1, col = 1;
-		for (const char *p = text; end && p < end; p++, col++)
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			}
-		fprintf(err, "solar: %s:%d:%d: invalid JSON\n", file, line, col);
+		solar_diag *d = solar_diag_new(file, text, len, err);
+		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0}, "invalid JSON");
+		solar_diag_free(d);
 	}
 	free(text);
 	return j;

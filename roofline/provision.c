@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 const char *solar_bound_key(solar_bound_kind k)
 {
@@ -45,61 +46,12 @@ const solar_roof *solar_bound_roof(const solar_bounds *b, solar_bound_kind k)
 					: &b->cache_aware;
 }
 
-/* ---- device copies -------------------------------------------------------------------- */
-
-static char *dup(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static void figure_copy(solar_figure *to, const solar_figure *from)
-{
-	*to = *from;
-	to->source = dup(from->source);
-}
-
-solar_device *solar_device_clone(const solar_device *d)
-{
-	solar_device *c = calloc(1, sizeof *c);
-	*c = *d;
-	c->file = dup(d->file);
-	c->name = dup(d->name);
-	c->vendor = dup(d->vendor);
-	c->arch = dup(d->arch);
-	figure_copy(&c->clock_hz, &d->clock_hz);
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-			figure_copy(&c->peak[u][q], &d->peak[u][q]);
-			figure_copy(&c->peak_clock_hz[u][q], &d->peak_clock_hz[u][q]);
-			figure_copy(&c->sparse_peak[u][q], &d->sparse_peak[u][q]);
-		}
-	c->levels = calloc((size_t)d->nlevels + 1, sizeof *c->levels);
-	for (int i = 0; i < d->nlevels; i++) {
-		c->levels[i].name = dup(d->levels[i].name);
-		figure_copy(&c->levels[i].capacity_bytes, &d->levels[i].capacity_bytes);
-		figure_copy(&c->levels[i].bandwidth_bytes_per_s, &d->levels[i].bandwidth_bytes_per_s);
-	}
-	c->notes = calloc((size_t)d->nnotes + 1, sizeof *c->notes);
-	for (int i = 0; i < d->nnotes; i++)
-		c->notes[i] = dup(d->notes[i]);
-	return c;
-}
-
 /* ---- knobs ---------------------------------------------------------------------------- */
 
 static void add_fig(solar_knob *k, const char *path, double base)
 {
 	snprintf(k->path[k->nfig], sizeof k->path[k->nfig], "%s", path);
 	k->base[k->nfig++] = base;
-}
-
-static double fastest_peak(const solar_device *d)
-{
-	double best = 0;
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			best = fmax(best, solar_device_peak(d, u, q));
-	return best;
 }
 
 /* A capacity knob over the named levels (all must be given). */
@@ -137,7 +89,7 @@ static int peak_knob(solar_knob *k, const solar_device *d, int u, int q, FILE *e
 	/* Rule "missing peak": such work runs at the fastest peak, so that is factor 1.  The
 	 * special-function rate has no such stand-in (it also draws on simt.f32). */
 	if (!f->present && u != SOLAR_UNIT_SFU)
-		v = fastest_peak(d);
+		v = solar_device_fastest_peak(d);
 	if (v <= 0) {
 		fprintf(err, "solar: %s: the descriptor gives no %s peak to scale (set one with --set "
 			     "%s=VALUE)\n",
@@ -237,7 +189,7 @@ int solar_knob_apply(const solar_knob *k, solar_device *d, double factor, FILE *
 
 int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob **out)
 {
-	solar_knob *ks = calloc(SOLAR_RES_COUNT + 4, sizeof *ks);
+	solar_knob *ks = solar_xcalloc(SOLAR_RES_COUNT + 4, sizeof *ks);
 	int n = 0;
 	FILE *quiet = fopen("/dev/null", "w");
 	if (solar_knob_init(&ks[n], d, "dram_bw", quiet) == 0)
@@ -246,8 +198,7 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 		n++;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-			isl_val *v = w->total.ops.v[u][q];
-			if (v && !isl_val_is_zero(v) && peak_knob(&ks[n], d, u, q, quiet) == 0)
+			if (!solar_count_is_zero(w->total.ops.v[u][q]) && peak_knob(&ks[n], d, u, q, quiet) == 0)
 				n++;
 		}
 	if (solar_knob_init(&ks[n], d, "l2", quiet) == 0)
@@ -357,9 +308,9 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 	p->time_s = solar_bound_time(w, dev, k, &p->limiter, err);
 	if (p->time_s < 0)
 		return -1;
-	p->knob = calloc((size_t)nknobs + 1, sizeof *p->knob);
-	p->joint = calloc((size_t)nknobs + 1, sizeof *p->joint);
-	p->joint_factor = calloc((size_t)nknobs + 1, sizeof *p->joint_factor);
+	p->knob = solar_xcalloc((size_t)nknobs + 1, sizeof *p->knob);
+	p->joint = solar_xcalloc((size_t)nknobs + 1, sizeof *p->joint);
+	p->joint_factor = solar_xcalloc((size_t)nknobs + 1, sizeof *p->joint_factor);
 	for (int i = 0; i < nknobs; i++)
 		if (knobs[i].resource == p->limiter && knobs[i].kind == SOLAR_KNOB_RATE)
 			p->binding = i;
@@ -380,9 +331,9 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 	}
 
 	/* Each rate's own need: its smallest factor with every other rate unlimited. */
-	int *rates = calloc((size_t)nknobs + 1, sizeof *rates), nr = 0;
-	int *others = calloc((size_t)nknobs + 1, sizeof *others);
-	double *big = calloc((size_t)nknobs + 1, sizeof *big);
+	int *rates = solar_xcalloc((size_t)nknobs + 1, sizeof *rates), nr = 0;
+	int *others = solar_xcalloc((size_t)nknobs + 1, sizeof *others);
+	double *big = solar_xcalloc((size_t)nknobs + 1, sizeof *big);
 	for (int i = 0; i < nknobs; i++) {
 		p->knob[i].own = NAN;
 		if (knobs[i].kind == SOLAR_KNOB_RATE && knobs[i].resource >= 0)

@@ -62,9 +62,6 @@ int solar_knob_apply(SOLAR_KEEP const solar_knob *k, SOLAR_KEEP solar_device *d,
 int solar_knobs_default(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
 			SOLAR_GIVE solar_knob **out);
 
-/* A deep copy of a device (strings and levels included); free with solar_device_free. */
-SOLAR_GIVE solar_device *solar_device_clone(SOLAR_KEEP const solar_device *d);
-
 /* One bound of the program on d; -1 after a message on err. */
 double solar_bound_time(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
 			solar_bound_kind k, int *limiter, FILE *err);

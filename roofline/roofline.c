@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 const char *solar_resource_name(int res, char *buf, size_t n)
 {
@@ -32,15 +33,6 @@ const char *solar_resource_name(int res, char *buf, size_t n)
 	snprintf(buf, n, "%s.%s", solar_unit_name((solar_unit)(k / SOLAR_PREC_COUNT)),
 		 solar_prec_name((solar_prec)(k % SOLAR_PREC_COUNT)));
 	return buf;
-}
-
-static double fastest_peak(const solar_device *dev)
-{
-	double best = 0;
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			best = fmax(best, solar_device_peak(dev, u, q));
-	return best;
 }
 
 /* Rate at which ops of (unit, prec) can execute, every peak at the SM clock (rule "clock
@@ -64,7 +56,7 @@ static double rate(const solar_device *dev, int u, int q, bool *missing)
 		return peak;
 	}
 	*missing = true;
-	return fastest_peak(dev);
+	return solar_device_fastest_peak(dev);
 }
 
 static void finish(solar_roof *r)
@@ -84,7 +76,7 @@ static void charge_ops(solar_roof *r, const solar_ops *ops, const solar_device *
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
 			if (!ops->v[u][q])
 				continue;
-			double n = isl_val_get_d(ops->v[u][q]);
+			double n = solar_count_double(ops->v[u][q]);
 			if (n <= 0)
 				continue;
 			r->ops += n;
@@ -205,7 +197,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	b->capacity_l2_bytes = capacity(dev, outer + 1, 2);
 	const solar_program *p = w->prog;
 	b->nkernels = p->nkernels;
-	b->kernel = calloc((size_t)p->nkernels + 1, sizeof *b->kernel);
+	b->kernel = solar_xcalloc((size_t)p->nkernels + 1, sizeof *b->kernel);
 	double C = b->l2_carry_bytes;
 	/* rule "L2 state": a cold run starts with none of the program's data in L2, so the first
 	 * kernel and the whole program find none of their loads there; later kernels may find
@@ -215,11 +207,11 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	/* Unfused: rule "unfused traffic" per kernel, times summed over kernels. */
 	for (int k = 0; k < p->nkernels; k++) {
 		solar_roof *r = &b->kernel[k];
-		isl_val *lv = solar_scope_bytes(w, &w->kernel[k], 2);
-		isl_val *sv = solar_scope_bytes(w, &w->kernel[k], 3);
-		double ld = isl_val_get_d(lv), st = isl_val_get_d(sv);
-		isl_val_free(lv);
-		isl_val_free(sv);
+		solar_count *lv = solar_scope_bytes(w, &w->kernel[k], SOLAR_DATA_LOAD);
+		solar_count *sv = solar_scope_bytes(w, &w->kernel[k], SOLAR_DATA_STORE);
+		double ld = solar_count_double(lv), st = solar_count_double(sv);
+		solar_count_free(lv);
+		solar_count_free(sv);
 		charge_ops(r, &w->kernel[k].ops, dev, &b->missing_peak);
 		charge_bytes(r, pos(ld - (k ? C : C_start)) + pos(st - C), ld + st, fmax(ld, st), dev);
 		finish(r);
@@ -228,10 +220,10 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 		b->unfused.l2_bytes += r->l2_bytes;
 	}
 	/* Fused: rule "compulsory traffic". */
-	isl_val *lv = solar_scope_bytes(w, &w->total, 2), *sv = solar_scope_bytes(w, &w->total, 3);
-	double ld = isl_val_get_d(lv), st = isl_val_get_d(sv);
-	isl_val_free(lv);
-	isl_val_free(sv);
+	solar_count *lv = solar_scope_bytes(w, &w->total, SOLAR_DATA_LOAD), *sv = solar_scope_bytes(w, &w->total, SOLAR_DATA_STORE);
+	double ld = solar_count_double(lv), st = solar_count_double(sv);
+	solar_count_free(lv);
+	solar_count_free(sv);
 	charge_ops(&b->fused, &w->total.ops, dev, &b->missing_peak);
 	charge_bytes(&b->fused, pos(ld - C_start) + pos(st - C), ld + st, fmax(ld, st), dev);
 	finish(&b->fused);

@@ -25,6 +25,7 @@
 
 #include "analysis/deps.h"
 #include "emit.h"
+#include "../diag/alloc.h"
 
 /* ---- the plan ---- */
 
@@ -75,7 +76,7 @@ int solar_plan_build(const solar_program *p, const solar_analysis *a, solar_plan
 	int cap = 0;
 	for (int k = 0; k < p->nkernels; k++)
 		cap += p->kernels[k].body.n;
-	out->launch = calloc((size_t)cap + 1, sizeof *out->launch);
+	out->launch = solar_xcalloc((size_t)cap + 1, sizeof *out->launch);
 	out->nlaunch = 0;
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_block *body = &p->kernels[k].body;

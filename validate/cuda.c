@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "validate.h"
+#include "../diag/alloc.h"
 
 /* ---- the few driver API and NVRTC declarations we use (cuda.h, nvrtc.h) ---- */
 typedef int CUresult;
@@ -259,7 +260,7 @@ static int wait_event(gpu *g, CUevent ev, const char *what)
 static char *path_in(const char *dir, const char *prefix, const char *name, const char *ext)
 {
 	size_t n = strlen(dir) + strlen(prefix) + strlen(name) + strlen(ext) + 4;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	snprintf(s, n, "%s/%s%s%s", dir, prefix, name, ext);
 	return s;
 }
@@ -281,7 +282,7 @@ static int compile(gpu *g, const char *src, int major, int minor, char **cubin, 
 	size_t logn = 0;
 	x->rtcLogSize(prog, &logn);
 	if (e) {
-		char *log = malloc(logn + 1);
+		char *log = solar_xmalloc(logn + 1);
 		log[0] = '\0';
 		if (logn)
 			x->rtcLog(prog, log);
@@ -297,7 +298,7 @@ static int compile(gpu *g, const char *src, int major, int minor, char **cubin, 
 		x->rtcDestroy(&prog);
 		return -1;
 	}
-	*cubin = malloc(*size);
+	*cubin = solar_xmalloc(*size);
 	x->rtcCubin(prog, *cubin);
 	x->rtcDestroy(&prog);
 	return 0;
@@ -323,7 +324,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
-	r->kernel_s = calloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
+	r->kernel_s = solar_xcalloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
 	api x;
 	CUdevice dev;
 	char why[512];
@@ -334,14 +335,14 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 	gpu g = {&x, err, NULL, now_s() + (timeout_s > 0 ? timeout_s : 1e30), false};
 	int rc = 2;
 	int nt = p->ntensors;
-	solar_npy *in = calloc((size_t)nt + 1, sizeof *in);
-	solar_npy_type *in_type = calloc((size_t)nt + 1, sizeof *in_type);
-	CUdeviceptr *buf = calloc((size_t)nt + 1, sizeof *buf);
+	solar_npy *in = solar_xcalloc((size_t)nt + 1, sizeof *in);
+	solar_npy_type *in_type = solar_xcalloc((size_t)nt + 1, sizeof *in_type);
+	CUdeviceptr *buf = solar_xcalloc((size_t)nt + 1, sizeof *buf);
 	solar_plan plan = {0};
 	char *src = NULL, *cubin = NULL;
 	CUcontext ctx = NULL;
-	CUevent *ev = calloc((size_t)p->nkernels + 1, 2 * sizeof *ev);
-	void **args = calloc((size_t)nt + 1, sizeof *args);
+	CUevent *ev = solar_xcalloc((size_t)p->nkernels + 1, 2 * sizeof *ev);
+	void **args = solar_xcalloc((size_t)nt + 1, sizeof *args);
 
 	/* Inputs first: their .npy element types shape the conversion kernels. */
 	for (int i = 0; i < nt; i++) {
@@ -476,7 +477,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 		solar_npy_type ot = solar_npy_out_type(t->dtype, &widened);
 		int64_t n = solar_tensor_elements(t);
 		size_t bytes = (size_t)n * (size_t)solar_npy_size(ot);
-		void *host = malloc(bytes ? bytes : 1);
+		void *host = solar_xmalloc(bytes ? bytes : 1);
 		CUdeviceptr from = buf[i], stage = 0;
 		if (widened || t->dtype == SOLAR_DT_BOOL) {
 			char fn[300];

@@ -661,31 +661,6 @@ static void value(solar_emit *e, const solar_expr *x, bool real)
 
 /* ---- statements and nodes ---- */
 
-char *solar_emit_stmt_text(const solar_program *p, const solar_stmt *s)
-{
-	char *text = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&text, &n);
-	const solar_tensor *t = &p->tensors[s->tensor];
-	fprintf(f, "%s", t->name);
-	if (t->rank) {
-		fputs("[", f);
-		for (int k = 0; k < t->rank; k++) {
-			if (k)
-				fputs(", ", f);
-			solar_ir_print_expr(p, s->index[k], f);
-		}
-		fputs("]", f);
-	}
-	fprintf(f, " %s ", solar_assign_text(s->op));
-	solar_ir_print_expr(p, s->value, f);
-	fclose(f);
-	for (char *c = text; c && *c; c++) /* never close the comment it goes in */
-		if (c[0] == '*' && c[1] == '/')
-			c[1] = ' ';
-	return text;
-}
-
 static void stmt(solar_emit *e, const solar_stmt *s)
 {
 	const solar_program *p = e->p;
@@ -694,7 +669,7 @@ static void stmt(solar_emit *e, const solar_stmt *s)
 	e->real = float_target && t->dtype != SOLAR_DT_F64 ? "float" : "double";
 	e->fsuf = !strcmp(e->real, "float") ? "f" : "";
 	bool real = float_target || is_real(p, s->value);
-	char *text = solar_emit_stmt_text(p, s);
+	char *text = solar_ir_stmt_text(p, s, true);
 	solar_emit_line(e, "{ /* S%d: %s */", s->id, text);
 	free(text);
 	e->indent++;

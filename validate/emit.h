@@ -46,7 +46,4 @@ bool solar_emit_uses_iter(const solar_expr *x);
 void solar_emit_block(solar_emit *e, const solar_block *b);
 void solar_emit_node(solar_emit *e, const solar_node *n);
 
-/* Text of a statement for a comment ("c[i, j] += a[i, k] * b[k, j]"); malloc'd. */
-char *solar_emit_stmt_text(const solar_program *p, const solar_stmt *s);
-
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "validate.h"
+#include "../diag/alloc.h"
 
 static const struct {
 	const char *descr;
@@ -86,8 +87,8 @@ int solar_npy_read(const char *path, solar_npy *out, FILE *err)
 	}
 	if (hlen > (1u << 20))
 		goto bad_header;
-	hdr = malloc(hlen + 1);
-	if (!hdr || fread(hdr, 1, hlen, f) != hlen)
+	hdr = solar_xmalloc(hlen + 1);
+	if (fread(hdr, 1, hlen, f) != hlen)
 		goto truncated;
 	hdr[hlen] = '\0';
 
@@ -133,7 +134,7 @@ int solar_npy_read(const char *path, solar_npy *out, FILE *err)
 		c = end;
 	}
 	size_t bytes = (size_t)out->count * (size_t)types[type].size;
-	out->data = malloc(bytes ? bytes : 1);
+	out->data = malloc(bytes ? bytes : 1); /* the header may claim any size: an error, not exit */
 	if (!out->data || fread(out->data, 1, bytes, f) != bytes)
 		goto truncated;
 	free(hdr);

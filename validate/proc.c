@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "validate.h"
+#include "../diag/alloc.h"
 
 extern char **environ;
 
@@ -37,7 +38,7 @@ static void append(grow_buf *b, const char *data, size_t n)
 		size_t cap = b->cap ? b->cap : 4096;
 		while (cap < b->n + n + 1)
 			cap *= 2;
-		char *s = realloc(b->s, cap);
+		char *s = solar_xrealloc(b->s, cap);
 		if (!s)
 			return; /* keep what we have */
 		b->s = s;

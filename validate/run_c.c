@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "validate.h"
+#include "../diag/alloc.h"
 
 static int write_text(const char *path, const char *text, FILE *err)
 {
@@ -67,14 +68,14 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
-	r->kernel_s = calloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
+	r->kernel_s = solar_xcalloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
 	const char *cc = getenv("SOLAR_CC");
 	if (!cc || !*cc)
 		cc = "cc";
 	snprintf(r->device, sizeof r->device, "cpu (%s -O2, one thread)", cc);
 
 	size_t dl = strlen(dir) + strlen(stem) + 8;
-	char *src = malloc(dl), *exe = malloc(dl);
+	char *src = solar_xmalloc(dl), *exe = solar_xmalloc(dl);
 	snprintf(src, dl, "%s/%s.c", dir, stem);
 	snprintf(exe, dl, "%s/%s", dir, stem);
 	char *text = solar_codegen_c_checked(p, file, checks, nchecks);

@@ -15,6 +15,8 @@
  * Params above PARAM_CAP are lowered to it (with -D) so that one input stays fast; the ISL
  * operation budget of the analysis ends the rest.  The device is devices/h200-sxm.json.
  */
+#include <isl/ctx.h>
+#include <isl/val.h>
 #include <math.h>
 
 #include "analysis/graph.h"

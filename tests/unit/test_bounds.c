@@ -601,7 +601,7 @@ static void describe(const workload *w, const schedule *s, char *out, size_t cap
 /* ---- solar's side -----------------------------------------------------------------------------
  */
 
-static double val_or(isl_val *v, double dflt) { return v ? isl_val_get_d(v) : dflt; }
+static double val_or(const solar_count *v, double dflt) { return v ? solar_count_double(v) : dflt; }
 
 typedef struct {
 	solar_diag *d;

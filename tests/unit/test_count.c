@@ -14,6 +14,7 @@
  * random set before it is counted.
  */
 #include "analysis/count.h"
+#include "analysis/exact.h"
 
 #include <gmp.h>
 #include <isl/ctx.h>
@@ -627,12 +628,42 @@ static void random_symbolic(isl_ctx *ctx, int count)
 	free(b.s);
 }
 
+/* solar_count (analysis/exact.h), what leaves analysis/: digits beyond 2^64, exact comparison
+ * where the doubles are equal, NULL as zero. */
+static void exact_counts(isl_ctx *ctx)
+{
+	isl_val *big = isl_val_read_from_str(ctx, "36893488147419103233"); /* 2^65 + 1 */
+	isl_val *big2 = isl_val_read_from_str(ctx, "36893488147419103232");
+	char *s = solar_count_str(big);
+	CHECK(!strcmp(s, "36893488147419103233"));
+	free(s);
+	s = solar_count_str_times(big, 3);
+	CHECK(!strcmp(s, "110680464442257309699"));
+	free(s);
+	s = solar_count_str(NULL);
+	CHECK(!strcmp(s, "0"));
+	free(s);
+	CHECK(solar_count_double(big) == solar_count_double(big2));
+	CHECK(solar_count_cmp(big, big2) > 0 && solar_count_cmp(big2, big) < 0);
+	CHECK(solar_count_cmp(big, big) == 0);
+	CHECK(solar_count_cmp(NULL, big) < 0 && solar_count_cmp(big, NULL) > 0);
+	isl_val *zero = isl_val_zero(ctx);
+	CHECK(solar_count_cmp(NULL, zero) == 0 && solar_count_is_zero(zero));
+	CHECK(solar_count_is_zero(NULL) && !solar_count_is_zero(big));
+	CHECK(solar_count_double(NULL) == 0);
+	solar_count_free(zero);
+	solar_count_free(big);
+	solar_count_free(big2);
+	solar_count_free(NULL);
+}
+
 int main(void)
 {
 	verbose = getenv("TEST_COUNT_VERBOSE") != NULL;
 	isl_ctx *ctx = isl_ctx_alloc();
 	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
 	clock_t t0 = clock();
+	exact_counts(ctx);
 	contract(ctx);
 	closed_forms(ctx);
 	conv_footprints(ctx);

@@ -590,20 +590,20 @@ static void test_errors(void)
 		      "x.json: peak.tensor.bf16.value: dense figure 1.979e+15 is more than 0.55 x "
 		      "sparse_peak.tensor.bf16 (1.979e+15): is a sparse headline in the dense "
 		      "field?\n");
-	/* JSON syntax: line, column, the line and a caret. */
+	/* JSON syntax: line, column, the line and a caret, in the one located format (diag/). */
 	EXPECT_ERRORS("{\n  \"schema\": 1,\n  \"clock_hz\": {\"value\": 1.2.3}\n}\n",
-		      "x.json:3:28: invalid JSON\n"
-		      "      \"clock_hz\": {\"value\": 1.2.3}\n"
-		      "                               ^\n");
-	EXPECT_ERRORS("{\"schema\": 1,}\n", "x.json:1:15: invalid JSON\n"
-					    "    {\"schema\": 1,}\n"
-					    "                  ^\n");
-	EXPECT_ERRORS("{\"schema\": 1} {}", "x.json:1:15: invalid JSON\n"
-					    "    {\"schema\": 1} {}\n"
-					    "                  ^\n");
-	EXPECT_ERRORS("", "x.json:1:1: invalid JSON (the file is empty)\n"
-			  "    \n"
-			  "    ^\n");
+		      "x.json:3:28: error: invalid JSON\n"
+		      "  \"clock_hz\": {\"value\": 1.2.3}\n"
+		      "                           ^\n");
+	EXPECT_ERRORS("{\"schema\": 1,}\n", "x.json:1:15: error: invalid JSON\n"
+					    "{\"schema\": 1,}\n"
+					    "              ^\n");
+	EXPECT_ERRORS("{\"schema\": 1} {}", "x.json:1:15: error: invalid JSON\n"
+					    "{\"schema\": 1} {}\n"
+					    "              ^\n");
+	EXPECT_ERRORS("", "x.json:1:1: error: invalid JSON (the file is empty)\n"
+			  "\n"
+			  "^\n");
 	/* At most 20 errors a file, then a count. */
 	char many[2048] = "{\"schema\": 1";
 	for (int i = 0; i < 25; i++)
@@ -617,7 +617,7 @@ static void test_errors(void)
 	CHECK(lines == 21);
 	CHECK(strstr(e, "x.json: zz19: unknown key 'zz19'") != NULL);
 	CHECK(strstr(e, "zz20") == NULL);
-	CHECK(strstr(e, "x.json: 5 more errors not shown\n") != NULL);
+	CHECK(strstr(e, "x.json: note: too many errors; 5 more not shown\n") != NULL);
 	free(e);
 }
 

@@ -23,7 +23,7 @@ static double unit_sum(const solar_ops *o, int u)
 	double s = 0;
 	for (int q = 0; q < SOLAR_PREC_COUNT; q++)
 		if (o->v[u][q])
-			s += isl_val_get_d(o->v[u][q]);
+			s += solar_count_double(o->v[u][q]);
 	return s;
 }
 

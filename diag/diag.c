@@ -10,17 +10,24 @@
  * span.  The caret line copies the tabs of the source line so the caret lines up in any
  * terminal, and gives a multi-byte UTF-8 character one column.
  *
+ * JSON files have no spans worth echoing for most errors: there the place is a JSON path
+ * (`x.json: memory[1].bandwidth_bytes_per_s: expected a positive number`), written by
+ * solar_diag_path_error and nowhere else.
+ *
  * Errors past SOLAR_DIAG_MAX_ERRORS (and warnings past the same number) are counted but not
  * printed; solar_diag_finish says how many were dropped.  A note prints only when the
- * diagnostic it belongs to did.
+ * diagnostic it belongs to did.  A context made by solar_diag_new_file counts each error and
+ * warning in its parent as well (the parent's cap is its own file's).
  */
 #include "diag.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../diag/alloc.h"
 
 struct solar_diag {
+	solar_diag *parent; /* counts this context's errors and warnings too; may be NULL */
 	const char *file;
 	const char *src;
 	int32_t len;
@@ -37,15 +44,18 @@ enum { LINE_WINDOW = 160, LINE_CONTEXT = 60 };
 
 solar_diag *solar_diag_new(const char *file, const char *src, int32_t len, FILE *out)
 {
-	solar_diag *d = calloc(1, sizeof *d);
-	if (!d) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	solar_diag *d = solar_xcalloc(1, sizeof *d);
 	d->file = file ? file : "<input>";
 	d->src = src ? src : "";
 	d->len = src ? len : 0;
 	d->out = out;
+	return d;
+}
+
+solar_diag *solar_diag_new_file(solar_diag *parent, const char *file, const char *src, int32_t len)
+{
+	solar_diag *d = solar_diag_new(file, src, len, parent ? parent->out : NULL);
+	d->parent = parent;
 	return d;
 }
 
@@ -57,6 +67,8 @@ void solar_diag_free(solar_diag *d)
 	free(d);
 }
 
+FILE *solar_diag_stream(const solar_diag *d) { return d ? d->out : NULL; }
+
 static void build_lines(solar_diag *d)
 {
 	if (d->lines)
@@ -64,11 +76,7 @@ static void build_lines(solar_diag *d)
 	int n = 1;
 	for (int32_t i = 0; i < d->len; i++)
 		n += d->src[i] == '\n';
-	d->lines = malloc((size_t)n * sizeof *d->lines);
-	if (!d->lines) {
-		fputs("solar: out of memory\n", stderr);
-		exit(3);
-	}
+	d->lines = solar_xmalloc((size_t)n * sizeof *d->lines);
 	d->lines[0] = 0;
 	int k = 1;
 	for (int32_t i = 0; i < d->len; i++)
@@ -193,26 +201,24 @@ static void show_source(solar_diag *d, solar_span at)
 	fputc('\n', d->out);
 }
 
+/* Counts a diagnostic of `kind` ("error", "warning", "note"); true when it is to be printed. */
+static bool count(solar_diag *d, const char *kind)
+{
+	if (!strcmp(kind, "note"))
+		return d->last_shown && d->out;
+	bool error = !strcmp(kind, "error");
+	for (solar_diag *p = d->parent; p; p = p->parent)
+		*(error ? &p->errors : &p->warnings) += 1;
+	int n = error ? ++d->errors : ++d->warnings;
+	d->last_shown = n <= SOLAR_DIAG_MAX_ERRORS;
+	if (!d->last_shown)
+		*(error ? &d->dropped_errors : &d->dropped_warnings) += 1;
+	return d->last_shown && d->out;
+}
+
 void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const char *fmt, va_list ap)
 {
-	bool note = !strcmp(kind, "note");
-	if (note) {
-		if (!d->last_shown)
-			return;
-	} else if (!strcmp(kind, "error")) {
-		d->last_shown = ++d->errors <= SOLAR_DIAG_MAX_ERRORS;
-		if (!d->last_shown) {
-			d->dropped_errors++;
-			return;
-		}
-	} else {
-		d->last_shown = ++d->warnings <= SOLAR_DIAG_MAX_ERRORS;
-		if (!d->last_shown) {
-			d->dropped_warnings++;
-			return;
-		}
-	}
-	if (!d->out)
+	if (!count(d, kind))
 		return;
 	if (at.off < 0) {
 		fprintf(d->out, "%s: %s: ", d->file, kind);
@@ -259,6 +265,38 @@ void solar_diag_error_nowhere(solar_diag *d, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	solar_diag_verror(d, "error", (solar_span){-1, 0}, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_vpath_error(solar_diag *d, const char *path, const char *fmt, va_list ap)
+{
+	if (!count(d, "error"))
+		return;
+	if (path && *path)
+		fprintf(d->out, "%s: %s: ", d->file, path);
+	else
+		fprintf(d->out, "%s: ", d->file);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
+}
+
+void solar_diag_path_error(solar_diag *d, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_vpath_error(d, path, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_tool_error(solar_diag *d, const char *fmt, ...)
+{
+	if (!count(d, "error"))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("solar: ", d->out);
+	vfprintf(d->out, fmt, ap);
+	fputc('\n', d->out);
 	va_end(ap);
 }
 

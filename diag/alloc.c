@@ -1,0 +1,56 @@
+/* alloc.c - malloc and friends that never return NULL (alloc.h).
+ *
+ * One place prints the out-of-memory message, so every module fails the same way: the
+ * message on stderr and exit status 3, never a NULL dereference later.
+ */
+#include "alloc.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void solar_out_of_memory(void)
+{
+	fputs("solar: out of memory\n", stderr);
+	exit(SOLAR_EXIT_NOMEM);
+}
+
+void *solar_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		solar_out_of_memory();
+	return p;
+}
+
+void *solar_xcalloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		solar_out_of_memory();
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		solar_out_of_memory();
+	return p;
+}
+
+void *solar_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		solar_out_of_memory();
+	return q;
+}
+
+char *solar_xstrdup(const char *s)
+{
+	return s ? solar_xstrndup(s, strlen(s)) : NULL;
+}
+
+char *solar_xstrndup(const char *s, size_t n)
+{
+	char *c = solar_xmalloc(n + 1);
+	memcpy(c, s, n);
+	c[n] = 0;
+	return c;
+}
