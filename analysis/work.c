@@ -1045,8 +1045,31 @@ static int by_tensor(const void *a, const void *b)
 	return ta != tb ? (ta > tb) - (ta < tb) : (ra > rb) - (ra < rb);
 }
 
+/* Marks in fed[r - r0] the read refs r0.. that are sinks of some dependence in u. */
+typedef struct {
+	int r0, r1;
+	bool *fed;
+} fed_refs;
+
+static isl_stat mark_fed(isl_map *map, void *user)
+{
+	fed_refs *f = user;
+	const char *name = isl_map_get_tuple_name(map, isl_dim_out);
+	if (name && name[0] == 'R') {
+		int r = atoi(name + 1);
+		if (r >= f->r0 && r <= f->r1)
+			f->fed[r - f->r0] = true;
+	}
+	isl_map_free(map);
+	return isl_stat_ok;
+}
+
 /* Fills the data of one scope: kernel k, or the whole program when k < 0.  Only the tensors
- * the scope's refs name are counted: the others have empty footprints. */
+ * the scope's refs name are counted: the others have empty footprints.  Where the sets are
+ * equal by construction, a count is copied instead of repeated: a tensor none of whose reads
+ * in the scope is fed by a write in it (of a kernel; of the program: a tensor nothing writes,
+ * whose reads all have no source) loads its whole read footprint; a tensor the scope does not
+ * write stores nothing; one it does not read loads nothing. */
 static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set *nosrc, int k,
 		       solar_scope_work *s, solar_diag *d, int *failed)
 {
@@ -1073,6 +1096,15 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 				       : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	}
 	int nr = r1 - r0;
+	fed_refs fr = {r0, r1 - 1, calloc((size_t)nr + 1, sizeof *fr.fed)};
+	if (k >= 0 && b->inside[k])
+		isl_union_map_foreach_map(b->inside[k], mark_fed, &fr);
+	bool *written = NULL; /* of the program: per tensor, some statement writes it */
+	if (k < 0) {
+		written = calloc((size_t)p->ntensors + 1, sizeof *written);
+		for (int i = 0; i < p->nstmts; i++)
+			written[p->stmts[i]->tensor] = true;
+	}
 	int *order = malloc(((size_t)nr + 1) * sizeof *order);
 	for (int i = 0; i < nr; i++)
 		order[i] = r0 + i;
@@ -1091,12 +1123,29 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 		td->tensor = t;
 		if (k < 0) /* the whole program: ISL's budget is per tensor, as it is per kernel */
 			solar_isl_budget_kernel(m->ctx);
-		td->read = count(elements(m, t, order + i, j - i, false, NULL), d, failed);
-		td->written = count(elements(m, t, order + i, j - i, true, NULL), d, failed);
-		td->load = count(elements(m, t, order + i, j - i, false, loaded), d, failed);
-		td->store = count(elements(m, t, order + i, j - i, true, stored), d, failed);
+		bool reads = false, writes = false, fed = false;
+		for (int q = i; q < j; q++) {
+			const solar_ref *ref = &m->refs[order[q]];
+			writes |= ref->write;
+			reads |= !ref->write;
+			fed |= !ref->write && fr.fed[order[q] - r0];
+		}
+		if (k < 0) /* the reads of a tensor nothing writes have no source */
+			fed = reads && written[t];
+		td->read = reads ? count(elements(m, t, order + i, j - i, false, NULL), d, failed)
+				 : isl_val_zero(m->ctx);
+		td->written = writes ? count(elements(m, t, order + i, j - i, true, NULL), d, failed)
+				     : isl_val_zero(m->ctx);
+		if (reads && fed)
+			td->load = count(elements(m, t, order + i, j - i, false, loaded), d, failed);
+		else
+			td->load = td->read ? isl_val_copy(td->read) : NULL;
+		td->store = writes ? count(elements(m, t, order + i, j - i, true, stored), d, failed)
+				   : isl_val_zero(m->ctx);
 		i = j;
 	}
+	free(fr.fed);
+	free(written);
 	free(order);
 	isl_union_set_free(loaded);
 	isl_union_set_free(stored);
