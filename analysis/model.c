@@ -740,14 +740,19 @@ static int count_reads(const solar_expr *e)
 	return n;
 }
 
+/* The shape of every tensor, T<t>[d0, ..] within its extents.  Shapes repeat (every layer of a
+ * model has tensors of the same extents), so each distinct one is parsed once, as B[..], and
+ * copied renamed (parse_cache). */
 static void build_shapes(solar_model *m)
 {
 	const solar_program *p = m->prog;
+	parse_cache cache = {0};
+	solar_buf b = {0};
 	for (int t = 0; t < p->ntensors && m->shape; t++) {
 		const solar_tensor *ten = &p->tensors[t];
 		solar_isl_budget_kernel(m->ctx); /* a shape is tiny work; thousands must not add up */
-		solar_buf b = {0};
-		solar_buf_printf(&b, "{ T%d[", t);
+		b.n = 0;
+		solar_buf_printf(&b, "{ B[");
 		for (int i = 0; i < ten->rank; i++)
 			solar_buf_printf(&b, "%sd%d", i ? ", " : "", i);
 		solar_buf_printf(&b, "]");
@@ -755,9 +760,16 @@ static void build_shapes(solar_model *m)
 			solar_buf_printf(&b, "%s0 <= d%d < %lld", i ? " and " : " : ", i,
 					 (long long)ten->extent[i]);
 		solar_buf_printf(&b, " }");
-		m->shape[t] = solar_isl_set(m->ctx, b.s);
-		solar_buf_free(&b);
+		int id;
+		void **slot = cache_slot(&cache, b.s, &id);
+		if (!*slot)
+			*slot = solar_isl_set(m->ctx, b.s);
+		char name[32];
+		solar_model_tensor_name(name, sizeof name, t);
+		m->shape[t] = *slot ? isl_set_set_tuple_name(isl_set_copy(*slot), name) : NULL;
 	}
+	solar_buf_free(&b);
+	cache_free(&cache);
 }
 
 static int chain_depth_of(const solar_model *m, const solar_stmt *s);
@@ -1671,4 +1683,38 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	else
 		isl_union_set_free(ns);
 	return 0;
+}
+
+/* ---- queries on the model and its dataflow, shared by the counts and the rules ---- */
+
+const solar_expr *solar_model_uncast(const solar_expr *e)
+{
+	while (e->kind == SOLAR_E_CAST)
+		e = e->args[0];
+	return e;
+}
+
+isl_map *solar_model_fed_by(const solar_model *m, isl_union_map *dep, int src, int r)
+{
+	isl_space *space = isl_space_map_from_domain_and_range(
+	    isl_set_get_space(m->domain[src]),
+	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
+	return isl_union_map_extract_map(dep, space);
+}
+
+int solar_model_target_ref(const solar_model *m, int i)
+{
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == i && !m->refs[r].write && !m->refs[r].expr &&
+		    m->refs[r].tensor == m->prog->stmts[i]->tensor)
+			return r;
+	return -1;
+}
+
+int solar_model_read_ref(const solar_model *m, int st, const solar_expr *e)
+{
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == st && !m->refs[r].write && m->refs[r].expr == e)
+			return r;
+	return -1;
 }

@@ -68,6 +68,16 @@ void solar_model_free(SOLAR_TAKE solar_model *m);
  * chain. */
 int solar_model_chain_depth(SOLAR_KEEP const solar_model *m, int stmt);
 
+/* Queries shared by the counts (work.c) and the cache-aware rules (segment.c): e with its
+ * casts skipped; the instances of statement src that feed the read instances of ref r
+ * (src -> read, from the dataflow dep); the implicit read of its own target by reduction
+ * statement i; the read ref of statement st whose ACCESS expression is e (-1 if none). */
+const solar_expr *solar_model_uncast(const solar_expr *e);
+__isl_give isl_map *solar_model_fed_by(const solar_model *m, __isl_keep isl_union_map *dep,
+				       int src, int r);
+int solar_model_target_ref(const solar_model *m, int i);
+int solar_model_read_ref(const solar_model *m, int st, const solar_expr *e);
+
 /* An isl_ctx configured for solar: errors return instead of aborting, work is bounded. */
 isl_ctx *solar_isl_ctx_new(void);
 
