@@ -1347,15 +1347,18 @@ static bool same_iteration(const solar_model *m, const solar_stmt *sa, const sol
 /* The dataflow of tensor t inside the kernel without ISL's analysis.  acc[r - r0] is the sink
  * access of read ref r (restricted to a chain's first points) or the source access of write
  * ref r (compressed[r - r0]: restricted to a chain's last points), NULL when r is neither.
- * It applies when, with c the rank of t,
- *   - every such ref indexes t by the same distinct iterators of the same c outermost loops
- *     (a permutation of them): an element fixes one iteration of those loops, and all
- *     accesses to it happen in that iteration;
- *   - every source stores each element at most once: its statement is c loops deep, or it is
- *     a chain compressed to its last points.  No sink then shares loop c with a source of
- *     another statement (chain_source compresses a chain only when the sinks inside its loop c
- *     are its own chained read, and chain_depth admits no other writer there), so within the
- *     iteration they run in textual (statement id) order.
+ * It applies when
+ *   - every source stores each element at most once: its indices are distinct plain
+ *     iterators of all its loops, or it is a chain compressed to its last points (whose
+ *     element fixes the execution of its loop m, chain_depth_of), or ISL finds its access
+ *     injective;
+ *   - every source and every other ref of t agree, for each element both access, on the
+ *     iteration of the loops their two statements share (same_iteration).  Their accesses
+ *     to the element then happen in that one iteration, in two different items of the body
+ *     of the last shared loop (a statement, or a loop below it: one item, run once per
+ *     iteration), and those run in textual (statement id) order; a source and a read of
+ *     its own statement have the same indices, so the read is of the instance's own
+ *     element, before the store.
  * A sink then reads the source of the highest id below its own that stores its element (a
  * read of a statement precedes its store; a compressed chain is never a source of its own
  * first points), and the last write of an element is that of the highest id.  Adds the
@@ -1440,8 +1443,9 @@ static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int 
  * it skips the kernel's analysis; and the last writes are kept only of tensors that a later
  * kernel (or the END reader) reads, since no other read can ask for them.  A reduction chain's
  * read of its own target is fed by its previous point (chain_prev), and only the last point of
- * each chain can feed the analysis' other sinks (chain_source).  A tensor whose every access happens in the one iteration of its outer loops that the element
- * fixes needs no analysis at all (direct_tensor). */
+ * each chain can feed the analysis' other sinks (chain_source).  A tensor whose accesses to
+ * each element happen in one iteration of the loops they share, in textual order, needs no
+ * analysis at all (direct_tensor). */
 static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map **last,
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
