@@ -737,14 +737,19 @@ static int count_reads(const solar_expr *e)
 	return n;
 }
 
+/* The shape of every tensor, T<t>[d0, ..] within its extents.  Shapes repeat (every layer of a
+ * model has tensors of the same extents), so each distinct one is parsed once, as B[..], and
+ * copied renamed (parse_cache). */
 static void build_shapes(solar_model *m)
 {
 	const solar_program *p = m->prog;
+	parse_cache cache = {0};
+	solar_buf b = {0};
 	for (int t = 0; t < p->ntensors && m->shape; t++) {
 		const solar_tensor *ten = &p->tensors[t];
 		solar_isl_budget_kernel(m->ctx); /* a shape is tiny work; thousands must not add up */
-		solar_buf b = {0};
-		solar_buf_printf(&b, "{ T%d[", t);
+		b.n = 0;
+		solar_buf_printf(&b, "{ B[");
 		for (int i = 0; i < ten->rank; i++)
 			solar_buf_printf(&b, "%sd%d", i ? ", " : "", i);
 		solar_buf_printf(&b, "]");
@@ -752,10 +757,19 @@ static void build_shapes(solar_model *m)
 			solar_buf_printf(&b, "%s0 <= d%d < %lld", i ? " and " : " : ", i,
 					 (long long)ten->extent[i]);
 		solar_buf_printf(&b, " }");
-		m->shape[t] = solar_isl_set(m->ctx, b.s);
-		solar_buf_free(&b);
+		int id;
+		void **slot = cache_slot(&cache, b.s, &id);
+		if (!*slot)
+			*slot = solar_isl_set(m->ctx, b.s);
+		char name[32];
+		solar_model_tensor_name(name, sizeof name, t);
+		m->shape[t] = *slot ? isl_set_set_tuple_name(isl_set_copy(*slot), name) : NULL;
 	}
+	solar_buf_free(&b);
+	cache_free(&cache);
 }
+
+static int chain_depth_of(const solar_model *m, const solar_stmt *s);
 
 solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbolic, solar_diag *d)
 {
@@ -795,6 +809,17 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 		solar_model_free(m);
 		return NULL;
 	}
+	/* the chains, once per statement; an ISL failure there only loses the shortcut */
+	m->chain = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->chain);
+	for (int s = 0; s < p->nstmts; s++) {
+		if (!s || p->stmts[s]->kernel != p->stmts[s - 1]->kernel)
+			solar_isl_budget_kernel(ctx);
+		m->chain[s] = chain_depth_of(m, p->stmts[s]);
+		if (isl_ctx_last_error(ctx) != isl_error_none) {
+			isl_ctx_reset_error(ctx);
+			m->chain[s] = -1;
+		}
+	}
 	return m;
 }
 
@@ -814,6 +839,7 @@ void solar_model_free(solar_model *m)
 	free(m->write_ref);
 	free(m->shape);
 	free(m->iter_pos);
+	free(m->chain);
 	free(m);
 }
 
@@ -1085,38 +1111,114 @@ static bool stored_once(const solar_model *m, flow_info *fi, int r, int r1)
 	return ok;
 }
 
+/* The loops an index list of statement s depends on: 1 + the deepest of s's loops whose
+ * iterator it uses (0 for constant indices); -1 if it uses an iterator that is not one of s's
+ * loops.  *plain: the indices are distinct plain iterators of exactly those loops (a
+ * permutation of i0..i<m-1>, one per index). */
+static int index_loops(const solar_model *m, const solar_stmt *s, solar_expr *const *idx,
+		       int rank, bool *plain)
+{
+	int depth = 0;
+	unsigned seen = 0;
+	*plain = true;
+	for (int i = 0; i < rank; i++) {
+		const solar_expr *e = idx[i];
+		if (e->kind != SOLAR_E_ITER)
+			*plain = false;
+		/* the iterators of e, by an explicit walk of its tree */
+		const solar_expr *stack[64];
+		int n = 0;
+		stack[n++] = e;
+		while (n > 0) {
+			const solar_expr *x = stack[--n];
+			if (x->kind == SOLAR_E_ITER) {
+				int pos = m->iter_pos[x->sym];
+				if (pos >= s->depth || s->loops[pos] != x->sym)
+					return -1;
+				if (pos + 1 > depth)
+					depth = pos + 1;
+				if (e->kind == SOLAR_E_ITER) {
+					if (pos >= 32 || (seen >> pos & 1))
+						*plain = false;
+					else
+						seen |= 1u << pos;
+				}
+			}
+			for (int a = 0; a < x->nargs; a++) {
+				if (n == 64)
+					return -1; /* deeper than any index worth a shortcut */
+				stack[n++] = x->args[a];
+			}
+		}
+	}
+	*plain = *plain && depth == rank;
+	return depth;
+}
+
+/* Whether the accesses acc[0..n) (each S[i0..] -> T[e], within its statement's domain, all of
+ * them the same index expressions of the same outer `depth` loops) map distinct iterations of
+ * those loops to distinct elements: ISL's injectivity test on the union of their projections
+ * onto the loops. */
+static bool prefix_injective(isl_map *const *acc, int n, int depth)
+{
+	isl_map *u = NULL;
+	for (int i = 0; i < n; i++) {
+		isl_map *a = isl_map_copy(acc[i]);
+		isl_size dim = isl_map_dim(a, isl_dim_in);
+		if (dim < depth) {
+			isl_map_free(a);
+			isl_map_free(u);
+			return false;
+		}
+		a = isl_map_project_out(a, isl_dim_in, (unsigned)depth, (unsigned)(dim - depth));
+		a = isl_map_set_tuple_name(a, isl_dim_in, "P");
+		u = u ? isl_map_union(u, a) : a;
+	}
+	bool ok = u && isl_map_is_injective(u) == isl_bool_true;
+	isl_map_free(u);
+	return ok;
+}
+
 /* The reduction-chain shortcut.  A statement s that reduces into its target (`y[i] += ..`
- * inside `for j`) is a chain when
- *   - its indices are distinct plain iterators of its outermost loops, all of them (a
- *     permutation of i0..i<m-1>): the element then fixes those m iterators, so the instances
- *     that store it are those of one execution of loop m (the loop at depth m around s), in
- *     lexicographic order;
+ * inside `for j`, or `acc[i, h*HD + d] += ..`) is a chain when
+ *   - its indices use only iterators of its outermost m loops, m < its depth, and map distinct
+ *     iterations of those loops to distinct elements (distinct plain iterators of all m
+ *     loops, or else ISL's injectivity test over its domain): the element then fixes those
+ *     m iterators, so the instances that store it are those of one execution of loop m (the
+ *     loop at depth m around s), in lexicographic order;
  *   - no other statement inside loop m writes the tensor.
- * Returns m, or -1 when s is not a chain. */
-static int chain_depth(const solar_model *m, const solar_stmt *s)
+ * Returns m, or -1 when s is not a chain (or ISL fails).  solar_model_build computes it once
+ * per statement (m->chain). */
+static int chain_depth_of(const solar_model *m, const solar_stmt *s)
 {
 	const solar_program *p = m->prog;
 	int rank = p->tensors[s->tensor].rank;
-	if (s->op == SOLAR_ASSIGN || rank >= s->depth)
+	if (s->op == SOLAR_ASSIGN)
+		return -1;
+	bool plain;
+	int depth = index_loops(m, s, s->index, rank, &plain);
+	if (depth < 0 || depth >= s->depth)
 		return -1; /* no reduction loop: every instance stores its own element */
-	unsigned seen = 0;
-	for (int i = 0; i < rank; i++) {
-		const solar_expr *e = s->index[i];
-		if (e->kind != SOLAR_E_ITER)
-			return -1;
-		int pos = m->iter_pos[e->sym];
-		if (pos >= rank || pos >= 32 || s->loops[pos] != e->sym || (seen >> pos & 1))
-			return -1;
-		seen |= 1u << pos;
-	}
+	if (!plain && !prefix_injective(&m->refs[m->write_ref[s->id]].access, 1, depth))
+		return -1;
 	const solar_kernel *kern = &p->kernels[s->kernel];
 	for (int t = kern->first_stmt; t < kern->first_stmt + kern->nstmts; t++) {
 		const solar_stmt *o = p->stmts[t];
-		if (o != s && o->tensor == s->tensor && o->depth > rank &&
-		    o->loops[rank] == s->loops[rank])
+		if (o != s && o->tensor == s->tensor && o->depth > depth &&
+		    o->loops[depth] == s->loops[depth])
 			return -1;
 	}
-	return rank;
+	return depth;
+}
+
+int solar_model_chain_depth(const solar_model *m, int stmt)
+{
+	return m->chain ? m->chain[stmt] : -1;
+}
+
+static int chain_depth(const solar_model *m, const solar_stmt *s)
+{
+	return solar_model_chain_depth(m, s->id);
 }
 
 /* Whether statement o lies inside loop `depth` around statement s. */
@@ -1202,18 +1304,58 @@ static solar_expr *const *ref_index(const solar_model *m, const solar_ref *ref)
 	return ref->expr ? ref->expr->args : m->prog->stmts[ref->stmt]->index;
 }
 
+/* Whether, for every element that refs a (of statement sa) and b (of sb) both access, the
+ * iteration of the loops the two statements share (their common outer loops 0..L-1) is the
+ * same: each of those loops is, at one index position, the plain iterator of both refs
+ * (`t[i, j, ..]` under shared loops i, j), or else ISL finds the element -> iteration relation
+ * of the two together single-valued. */
+static bool same_iteration(const solar_model *m, const solar_stmt *sa, const solar_stmt *sb,
+			   solar_expr *const *ia, solar_expr *const *ib, int rank, isl_map *a,
+			   isl_map *b)
+{
+	(void)m;
+	int L = 0;
+	while (L < sa->depth && L < sb->depth && sa->loops[L] == sb->loops[L])
+		L++;
+	bool plain = true;
+	for (int k = 0; k < L && plain; k++) {
+		bool found = false;
+		for (int j = 0; j < rank && !found; j++)
+			found = ia[j]->kind == SOLAR_E_ITER && ib[j]->kind == SOLAR_E_ITER &&
+				ia[j]->sym == sa->loops[k] && ib[j]->sym == sa->loops[k];
+		plain = found;
+	}
+	if (plain)
+		return true;
+	isl_map *u = NULL;
+	isl_map *both[2] = {a, b};
+	for (int i = 0; i < 2; i++) {
+		isl_map *x = isl_map_copy(both[i]);
+		isl_size dim = isl_map_dim(x, isl_dim_in);
+		x = isl_map_project_out(x, isl_dim_in, (unsigned)L, (unsigned)(dim < L ? 0 : dim - L));
+		x = isl_map_set_tuple_name(isl_map_reverse(x), isl_dim_out, "P");
+		u = u ? isl_map_union(u, x) : x;
+	}
+	bool ok = u && isl_map_is_single_valued(u) == isl_bool_true;
+	isl_map_free(u);
+	return ok;
+}
+
 /* The dataflow of tensor t inside the kernel without ISL's analysis.  acc[r - r0] is the sink
  * access of read ref r (restricted to a chain's first points) or the source access of write
  * ref r (compressed[r - r0]: restricted to a chain's last points), NULL when r is neither.
- * It applies when, with c the rank of t,
- *   - every such ref indexes t by the same distinct iterators of the same c outermost loops
- *     (a permutation of them): an element fixes one iteration of those loops, and all
- *     accesses to it happen in that iteration;
- *   - every source stores each element at most once: its statement is c loops deep, or it is
- *     a chain compressed to its last points.  No sink then shares loop c with a source of
- *     another statement (chain_source compresses a chain only when the sinks inside its loop c
- *     are its own chained read, and chain_depth admits no other writer there), so within the
- *     iteration they run in textual (statement id) order.
+ * It applies when
+ *   - every source stores each element at most once: its indices are distinct plain
+ *     iterators of all its loops, or it is a chain compressed to its last points (whose
+ *     element fixes the execution of its loop m, chain_depth_of), or ISL finds its access
+ *     injective;
+ *   - every source and every other ref of t agree, for each element both access, on the
+ *     iteration of the loops their two statements share (same_iteration).  Their accesses
+ *     to the element then happen in that one iteration, in two different items of the body
+ *     of the last shared loop (a statement, or a loop below it: one item, run once per
+ *     iteration), and those run in textual (statement id) order; a source and a read of
+ *     its own statement have the same indices, so the read is of the instance's own
+ *     element, before the store.
  * A sink then reads the source of the highest id below its own that stores its element (a
  * read of a statement precedes its store; a compressed chain is never a source of its own
  * first points), and the last write of an element is that of the highest id.  Adds the
@@ -1225,29 +1367,35 @@ static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int 
 			  isl_union_map **to_reads, isl_union_map **exposed, isl_union_map **last_w)
 {
 	const solar_program *p = m->prog;
-	int c = p->tensors[t].rank;
-	solar_expr *const *idx0 = NULL;
-	for (int r = r0; r <= r1; r++) {
-		const solar_ref *ref = &m->refs[r];
-		if (ref->tensor != t || !acc[r - r0])
+	int rank = p->tensors[t].rank;
+	for (int w = r0; w <= r1; w++) {
+		const solar_ref *wr = &m->refs[w];
+		if (!wr->write || wr->tensor != t || !acc[w - r0])
 			continue;
-		const solar_stmt *s = p->stmts[ref->stmt];
-		solar_expr *const *idx = ref_index(m, ref);
-		if (s->depth < c || (ref->write && s->depth > c && !compressed[r - r0]))
+		const solar_stmt *sw = p->stmts[wr->stmt];
+		solar_expr *const *iw = ref_index(m, wr);
+		bool plain;
+		int loops = index_loops(m, sw, iw, rank, &plain);
+		if (loops < 0)
 			return false;
-		unsigned seen = 0;
-		for (int i = 0; i < c; i++) {
-			if (idx[i]->kind != SOLAR_E_ITER)
+		if (!compressed[w - r0] && !(plain && loops == sw->depth) &&
+		    isl_map_is_injective(acc[w - r0]) != isl_bool_true)
+			return false; /* some element stored twice */
+		for (int x = r0; x <= r1; x++) {
+			const solar_ref *xr = &m->refs[x];
+			if (x == w || xr->tensor != t || !acc[x - r0])
+				continue;
+			const solar_stmt *sx = p->stmts[xr->stmt];
+			solar_expr *const *ix = ref_index(m, xr);
+			if (sx == sw) { /* the statement's read of what its own instance stores */
+				for (int i = 0; i < rank; i++)
+					if (!solar_ir_expr_equal(iw[i], ix[i]))
+						return false;
+				continue;
+			}
+			if (!same_iteration(m, sw, sx, iw, ix, rank, acc[w - r0], acc[x - r0]))
 				return false;
-			int pos = m->iter_pos[idx[i]->sym];
-			if (pos >= c || pos >= 32 || s->loops[pos] != idx[i]->sym || (seen >> pos & 1))
-				return false;
-			seen |= 1u << pos;
-			if (idx0 && idx[i]->sym != idx0[i]->sym)
-				return false; /* (iterator ids name loops: the c loops are the same) */
 		}
-		if (!idx0)
-			idx0 = idx;
 	}
 	for (int r = r0; r <= r1; r++) {
 		const solar_ref *rd = &m->refs[r];
@@ -1292,8 +1440,9 @@ static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int 
  * it skips the kernel's analysis; and the last writes are kept only of tensors that a later
  * kernel (or the END reader) reads, since no other read can ask for them.  A reduction chain's
  * read of its own target is fed by its previous point (chain_prev), and only the last point of
- * each chain can feed the analysis' other sinks (chain_source).  A tensor whose every access happens in the one iteration of its outer loops that the element
- * fixes needs no analysis at all (direct_tensor). */
+ * each chain can feed the analysis' other sinks (chain_source).  A tensor whose accesses to
+ * each element happen in one iteration of the loops they share, in textual order, needs no
+ * analysis at all (direct_tensor). */
 static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map **last,
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
@@ -1535,4 +1684,38 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 	else
 		isl_union_set_free(ns);
 	return 0;
+}
+
+/* ---- queries on the model and its dataflow, shared by the counts and the rules ---- */
+
+const solar_expr *solar_model_uncast(const solar_expr *e)
+{
+	while (e->kind == SOLAR_E_CAST)
+		e = e->args[0];
+	return e;
+}
+
+isl_map *solar_model_fed_by(const solar_model *m, isl_union_map *dep, int src, int r)
+{
+	isl_space *space = isl_space_map_from_domain_and_range(
+	    isl_set_get_space(m->domain[src]),
+	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
+	return isl_union_map_extract_map(dep, space);
+}
+
+int solar_model_target_ref(const solar_model *m, int i)
+{
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == i && !m->refs[r].write && !m->refs[r].expr &&
+		    m->refs[r].tensor == m->prog->stmts[i]->tensor)
+			return r;
+	return -1;
+}
+
+int solar_model_read_ref(const solar_model *m, int st, const solar_expr *e)
+{
+	for (int r = 0; r < m->nrefs; r++)
+		if (m->refs[r].stmt == st && !m->refs[r].write && m->refs[r].expr == e)
+			return r;
+	return -1;
 }

@@ -53,6 +53,7 @@ typedef struct {
 	int *write_ref;     /* per statement: index of its write in refs */
 	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
 	int *iter_pos;      /* per iterator: its depth in its nest (ISL names it i<depth>) */
+	int *chain;         /* per statement: solar_model_chain_depth */
 } solar_model;
 
 /* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,
@@ -60,6 +61,22 @@ typedef struct {
 SOLAR_GIVE solar_model *solar_model_build(SOLAR_KEEP const solar_program *p, isl_ctx *ctx,
 					  bool symbolic, solar_diag *d);
 void solar_model_free(SOLAR_TAKE solar_model *m);
+
+/* The reduction-chain depth of a statement (model.c, "the reduction-chain shortcut"): m when
+ * its instances that store one element are those of one execution of its loop m, in order,
+ * with no other statement inside that loop writing the tensor; -1 when it is not such a
+ * chain. */
+int solar_model_chain_depth(SOLAR_KEEP const solar_model *m, int stmt);
+
+/* Queries shared by the counts (work.c) and the cache-aware rules (segment.c): e with its
+ * casts skipped; the instances of statement src that feed the read instances of ref r
+ * (src -> read, from the dataflow dep); the implicit read of its own target by reduction
+ * statement i; the read ref of statement st whose ACCESS expression is e (-1 if none). */
+const solar_expr *solar_model_uncast(const solar_expr *e);
+__isl_give isl_map *solar_model_fed_by(const solar_model *m, __isl_keep isl_union_map *dep,
+				       int src, int r);
+int solar_model_target_ref(const solar_model *m, int i);
+int solar_model_read_ref(const solar_model *m, int st, const solar_expr *e);
 
 /* An isl_ctx configured for solar: errors return instead of aborting, work is bounded. */
 isl_ctx *solar_isl_ctx_new(void);

@@ -1,4 +1,6 @@
-/* segment.c - per-statement inputs of the cache-aware bound (docs/bounds.md, "cache-aware").
+/* segment.c - the cache-aware rules (docs/bounds.md, "cache-aware"): for each statement, which
+ * rules apply (their preconditions on the program and its exact dataflow) and their numbers,
+ * and the bounds they give at a fast-memory size (segment.h).
  *
  * Hong and Kung's segment argument: cut any execution into segments of S I/Os.  In one
  * segment the elements of each accessed tensor that the segment touches number at most 3S in
@@ -25,11 +27,16 @@
  * 9 S^2 / (4 d) + S^1.5 whether or not T is ever stored.
  *
  * Rule "row statistic" (softmax, normalisation) is not a segment rule: it adds rows x (L - S)
- * to the compulsory traffic.  Its preconditions need the program's dataflow and are checked in
- * work.c; solar_row_stat_extra only evaluates it.
+ * to the compulsory traffic.  Its preconditions need the program's dataflow (row_stat below);
+ * solar_row_stat_extra evaluates it.
  */
+#include "segment.h"
+
+#include <isl/map.h>
 #include <isl/set.h>
+#include <isl/union_map.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "count.h"
@@ -165,7 +172,7 @@ static bool dominates(const solar_segment_rule *a, const solar_segment_rule *b)
 	return a->sigma_sum <= b->sigma_sum && rule_k(a) <= rule_k(b);
 }
 
-static void keep_rule(solar_stmt_work *sw, solar_segment_rule r)
+static void keep_rule(solar_stmt_rules *sw, solar_segment_rule r)
 {
 	for (int i = 0; i < sw->nrules; i++)
 		if (dominates(&sw->rules[i], &r))
@@ -189,7 +196,7 @@ static void keep_rule(solar_stmt_work *sw, solar_segment_rule r)
 }
 
 /* Tries every sigma in {0, 1/2, 1}^n for the slicing T and keeps the undominated rules. */
-static void rules_for_slicing(solar_stmt_work *sw, const acc_info *acc, int n, unsigned T,
+static void rules_for_slicing(solar_stmt_rules *sw, const acc_info *acc, int n, unsigned T,
 			      int disjoint, double taps, int depth)
 {
 	int combos = 1;
@@ -257,9 +264,9 @@ static double count_taps(isl_set *domain, unsigned T, int depth)
  * and the domain is (outputs) x (a fixed set of reduction values), checked exactly by
  * counting.  Sets sw->pairs_row to d. */
 static void pairs_rule(const acc_info *acc, int n, const solar_stmt *s, isl_set *domain,
-		       solar_stmt_work *sw)
+		       isl_val *instances, solar_stmt_rules *sw)
 {
-	if (n != 3 || !sw->instances)
+	if (n != 3 || !instances)
 		return;
 	for (int j = 0; j < 3; j++)
 		for (int i = 0; i < acc[j].rank; i++)
@@ -273,15 +280,17 @@ static void pairs_rule(const acc_info *acc, int n, const solar_stmt *s, isl_set 
 	isl_val *d = count_proj(domain, red, s->depth);
 	isl_val *product =
 	    outputs && d ? isl_val_mul(isl_val_copy(outputs), isl_val_copy(d)) : NULL;
-	if (product && isl_val_eq(product, sw->instances) == isl_bool_true)
+	if (product && isl_val_eq(product, instances) == isl_bool_true)
 		sw->pairs_row = isl_val_get_d(d);
 	isl_val_free(product);
 	isl_val_free(outputs);
 	isl_val_free(d);
 }
 
-void solar_segment_rules(const solar_program *p, const solar_stmt *s, isl_set *domain,
-			 bool eligible, bool pairs, solar_stmt_work *sw)
+/* The HBL rules when `eligible`, rule "complete pairs" when `pairs` (its preconditions on the
+ * program, pairs_eligible) and the statement's shape allow it. */
+static void segment_rules(const solar_program *p, const solar_stmt *s, isl_set *domain,
+			  bool eligible, bool pairs, isl_val *instances, solar_stmt_rules *sw)
 {
 	sw->nrules = 0;
 	sw->pairs_row = 0;
@@ -302,7 +311,7 @@ void solar_segment_rules(const solar_program *p, const solar_stmt *s, isl_set *d
 	}
 	sw->segment_elem_bytes = bytes;
 	if (pairs)
-		pairs_rule(acc, n, s, domain, sw);
+		pairs_rule(acc, n, s, domain, instances, sw);
 	if (!eligible)
 		return;
 	unsigned all = s->depth >= 32 ? ~0u : (1u << s->depth) - 1;
@@ -337,14 +346,370 @@ void solar_segment_rules(const solar_program *p, const solar_stmt *s, isl_set *d
 	}
 }
 
+/* ---- the preconditions on the program and its dataflow ---- */
+
+static bool reads_only_inputs_but(const solar_program *p, const solar_expr *e, int except)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym != except &&
+	    p->tensors[e->sym].role != SOLAR_ROLE_IN)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only_inputs_but(p, e->args[i], except))
+			return false;
+	return true;
+}
+
+static bool reads_only_inputs(const solar_program *p, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS && p->tensors[e->sym].role != SOLAR_ROLE_IN)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only_inputs(p, e->args[i]))
+			return false;
+	return true;
+}
+
+static int count_reads_of(const solar_expr *e, int tensor, const solar_expr **which)
+{
+	int n = 0;
+	if (e->kind == SOLAR_E_ACCESS && e->sym == tensor) {
+		*which = e;
+		n++;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		n += count_reads_of(e->args[i], tensor, which);
+	return n;
+}
+
+/* Whether every statement that reads tmp tensor t (other than the reductions into t itself)
+ * copies it element for element into a program output: it writes an out/inout tensor with
+ * index expressions identical to those it reads t with, reads t once, and reads nothing but t
+ * and inputs.  Then every value of t maps to its own output element (rule "accumulator
+ * copied to an output" in docs/bounds.md). */
+static bool copied_to_output(const solar_program *p, int t)
+{
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *c = p->stmts[i];
+		const solar_expr *rd = NULL;
+		int n = count_reads_of(c->value, t, &rd);
+		if (c->tensor == t) {
+			if (n) /* t feeds itself other than as a reduction target */
+				return false;
+			continue;
+		}
+		if (!n)
+			continue;
+		solar_role r = p->tensors[c->tensor].role;
+		if ((r != SOLAR_ROLE_OUT && r != SOLAR_ROLE_INOUT) || n != 1 ||
+		    c->op != SOLAR_ASSIGN || p->tensors[c->tensor].rank != p->tensors[t].rank)
+			return false;
+		for (int k = 0; k < p->tensors[t].rank; k++)
+			if (!solar_ir_expr_equal(rd->args[k], c->index[k]))
+				return false;
+		/* the other reads must be inputs */
+		if (!reads_only_inputs_but(p, c->value, t))
+			return false;
+	}
+	return true;
+}
+
+/* Precondition of the cache-aware segment rule in the fused program: every value read is a
+ * program input and the result is a program output, or a tmp copied to one element for
+ * element (docs/bounds.md, "cache-aware"). */
+static bool segment_eligible(const solar_program *p, const solar_stmt *s)
+{
+	solar_role r = p->tensors[s->tensor].role;
+	if (!reads_only_inputs(p, s->value))
+		return false;
+	if (r == SOLAR_ROLE_OUT || r == SOLAR_ROLE_INOUT)
+		return true;
+	return r == SOLAR_ROLE_TMP && copied_to_output(p, s->tensor);
+}
+
+static bool count_eq(isl_set *a, isl_val *b)
+{
+	isl_val *n = a ? solar_count_set(a, NULL) : NULL;
+	bool eq = n && b && isl_val_eq(n, b) == isl_bool_true;
+	isl_val_free(n);
+	return eq;
+}
+
+/* Whether the instances of reduction statement i form one chain per element of its target:
+ * every instance but the first of an element reads the value the previous instance wrote,
+ * with no other write in between.  Exact on the dataflow: the instances whose target read
+ * statement i fed number |D| - |elements written| (counted unless the statement is a chain
+ * of the dataflow shortcut, which is one by construction). */
+static bool one_chain_per_element(const solar_model *m, isl_union_map *dep, int i, int target,
+				  isl_val *instances)
+{
+	/* A reduction chain of the dataflow shortcut (model.c) is one by construction: the
+	 * element fixes one execution of its loop m, whose points after the first read the
+	 * previous one, and nothing else writes the element inside it. */
+	if (solar_model_chain_depth(m, i) >= 0)
+		return true;
+	isl_map *chain = solar_model_fed_by(m, dep, i, target);
+	isl_set *links = chain ? isl_map_range(chain) : NULL;
+	isl_set *elems = isl_set_apply(isl_set_copy(m->domain[i]),
+				       isl_map_copy(m->refs[m->write_ref[i]].access));
+	isl_val *n_links = links ? solar_count_set(links, NULL) : NULL;
+	isl_val *n_el = elems ? solar_count_set(elems, NULL) : NULL;
+	bool ok = false;
+	if (n_links && n_el && instances) {
+		isl_val *sum = isl_val_add(isl_val_copy(n_links), isl_val_copy(n_el));
+		ok = sum && isl_val_eq(sum, instances) == isl_bool_true;
+		isl_val_free(sum);
+	}
+	isl_val_free(n_links);
+	isl_val_free(n_el);
+	isl_set_free(links);
+	isl_set_free(elems);
+	return ok;
+}
+
+/* Preconditions of rule "complete pairs" on the program (docs/bounds.md, "cache-aware"; the
+ * statement's shape is checked in segment.c).  Statement i is a contraction T[o] += X * Y whose
+ * operands, casts aside, are reads of two distinct `in` tensors, and the d multiply-adds of
+ * each output form one chain: every instance but the first of each output reads the partial
+ * sum that the previous instance of this statement wrote, with no other write to T[o] in
+ * between (which could restart the sum, or leave part of it dead).  Checked exactly on the
+ * dataflow: the instances whose target read this statement fed number |D| - |outputs|.  Then
+ * the values that carry an output's partial sum across a segment boundary are its own. */
+static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool contraction,
+			   isl_val *instances)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	const solar_expr *v = solar_model_uncast(s->value);
+	if (!contraction || !instances || !dep || v->kind != SOLAR_E_BIN ||
+	    v->binop != SOLAR_OP_MUL)
+		return false;
+	const solar_expr *x = solar_model_uncast(v->args[0]), *y = solar_model_uncast(v->args[1]);
+	if (x->kind != SOLAR_E_ACCESS || y->kind != SOLAR_E_ACCESS || x->sym == y->sym ||
+	    p->tensors[x->sym].role != SOLAR_ROLE_IN || p->tensors[y->sym].role != SOLAR_ROLE_IN)
+		return false;
+	int target = solar_model_target_ref(m, i);
+	return target >= 0 && one_chain_per_element(m, dep, i, target, instances);
+}
+
+/* ---- rule "row statistic" ---- */
+
+/* The first read of tensor t in e whose first `n` indices equal idx[0..n); NULL if none. */
+static const solar_expr *read_with_prefix(const solar_expr *e, int t, solar_expr *const *idx,
+					  int n)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym == t && e->nargs >= n) {
+		bool eq = true;
+		for (int k = 0; k < n && eq; k++)
+			eq = solar_ir_expr_equal(e->args[k], idx[k]);
+		if (eq)
+			return e;
+	}
+	for (int i = 0; i < e->nargs; i++) {
+		const solar_expr *r = read_with_prefix(e->args[i], t, idx, n);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* Whether every instance of read ref `rd` (n instances) is fed by statement ri, and only by the
+ * last instance of one of ri's chains (one that feeds no instance of ri through its target
+ * read `target`). */
+static bool fed_by_chain_ends(const solar_model *m, isl_union_map *dep, int ri, int target,
+			      int rd, isl_val *n)
+{
+	isl_map *to = solar_model_fed_by(m, dep, ri, rd);
+	isl_map *chain = solar_model_fed_by(m, dep, ri, target);
+	bool ok = to && chain;
+	if (ok) {
+		isl_set *fed = isl_map_range(isl_map_copy(to));
+		ok = count_eq(fed, n);
+		isl_set_free(fed);
+	}
+	if (ok) {
+		isl_set *both = isl_set_intersect(isl_map_domain(isl_map_copy(to)),
+						  isl_map_domain(isl_map_copy(chain)));
+		ok = isl_set_is_empty(both) == isl_bool_true;
+		isl_set_free(both);
+	}
+	isl_map_free(to);
+	isl_map_free(chain);
+	return ok;
+}
+
+/* Whether every read of tensor x in e has its first n indices equal to idx[0..n); counts the
+ * reads in *reads. */
+static bool reads_rows(const solar_expr *e, int x, solar_expr *const *idx, int n, int *reads)
+{
+	if (e->kind == SOLAR_E_ACCESS && e->sym == x) {
+		if (e->nargs != n + 1)
+			return false;
+		for (int k = 0; k < n; k++)
+			if (!solar_ir_expr_equal(e->args[k], idx[k]))
+				return false;
+		(*reads)++;
+	}
+	for (int a = 0; a < e->nargs; a++)
+		if (!reads_rows(e->args[a], x, idx, n, reads))
+			return false;
+	return true;
+}
+
+/* Whether statement `ri` is a reduction chain computing the statistic that W's read `wt` of
+ * T takes, over row r of X: ri writes T[r..] with += / max= / min= and reads X, always as
+ * X[r.., j'] with the same r.. as its store; its instances of each T element form one chain
+ * (every instance but the first of an element is fed by the previous one, checked exactly as
+ * for rule "complete pairs"); every instance of W's read is fed by the last instance of a chain
+ * (one that feeds no other instance of ri), or by a finaliser `T[r..] = g(T[r..])` (an `=`
+ * that reads T once, at its store's index) whose every read is so fed: W reads final
+ * statistics, never running ones; and the chains read every element of X that W reads
+ * (exact image inclusion). */
+static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt, int wx, int x,
+		       isl_val *w_instances)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *r = p->stmts[ri];
+	int t = m->refs[wt].tensor, rank = p->tensors[t].rank, w = m->refs[wt].stmt;
+	int nx = 0;
+	if (r->tensor != t || r->op == SOLAR_ASSIGN || p->tensors[x].rank != rank + 1 ||
+	    !reads_rows(r->value, x, r->index, rank, &nx) || !nx)
+		return false;
+	int target = solar_model_target_ref(m, ri);
+	if (target < 0)
+		return false;
+	isl_val *n_r = solar_count_set(m->domain[ri], NULL);
+	bool ok = one_chain_per_element(m, dep, ri, target, n_r);
+	isl_val_free(n_r);
+	if (ok) { /* the chains read every element of X that W reads */
+		isl_set *rd = isl_set_empty(isl_set_get_space(m->shape[x]));
+		for (int q = 0; q < m->nrefs; q++)
+			if (m->refs[q].stmt == ri && !m->refs[q].write && m->refs[q].tensor == x)
+				rd = isl_set_union(rd, isl_map_range(isl_map_copy(m->refs[q].access)));
+		isl_set *wd = isl_map_range(isl_map_copy(m->refs[wx].access));
+		ok = isl_set_is_subset(wd, rd) == isl_bool_true;
+		isl_set_free(rd);
+		isl_set_free(wd);
+	}
+	if (!ok)
+		return false;
+	if (fed_by_chain_ends(m, dep, ri, target, wt, w_instances))
+		return true;
+	for (int f = 0; f < p->nstmts; f++) { /* a finaliser between the chains and W */
+		const solar_stmt *fs = p->stmts[f];
+		const solar_expr *fe = NULL;
+		if (f == ri || f == w || fs->tensor != t || fs->op != SOLAR_ASSIGN ||
+		    count_reads_of(fs->value, t, &fe) != 1 || fe->nargs != rank)
+			continue;
+		bool same = true;
+		for (int k = 0; k < rank && same; k++)
+			same = solar_ir_expr_equal(fe->args[k], fs->index[k]);
+		int fr = same ? solar_model_read_ref(m, f, fe) : -1;
+		if (fr < 0)
+			continue;
+		isl_map *to_w = solar_model_fed_by(m, dep, f, wt);
+		isl_set *fed = to_w ? isl_map_range(to_w) : NULL;
+		isl_val *n_f = solar_count_set(m->domain[f], NULL);
+		bool fin = fed && count_eq(fed, w_instances) && n_f &&
+			   fed_by_chain_ends(m, dep, ri, target, fr, n_f);
+		isl_set_free(fed);
+		isl_val_free(n_f);
+		if (fin)
+			return true;
+	}
+	return false;
+}
+
+/* Rule "row statistic" (docs/bounds.md, "cache-aware"): statement i is `Y[r.., j] = f(..)`
+ * with Y an out/inout tensor that no other statement writes, each element written once
+ * (|D| = elements written); f reads X[r.., j] with the store's own index expressions, X an
+ * `in` tensor, and T[r..] (the store's first indices), a statistic that stat_chain accepts.
+ * The elements W reads of X must form a rectangle rows x L (exact counts).  Sets
+ * sw->stat_rows, sw->stat_len and sw->stat_elem_bytes. */
+static void row_stat(const solar_model *m, isl_union_map *dep, int i, isl_val *instances,
+		     solar_stmt_rules *sw)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	int y = s->tensor, rank = p->tensors[y].rank;
+	solar_role role = p->tensors[y].role;
+	if (!dep || !instances || s->op != SOLAR_ASSIGN || rank < 1 ||
+	    (role != SOLAR_ROLE_OUT && role != SOLAR_ROLE_INOUT))
+		return;
+	for (int k = 0; k < p->nstmts; k++)
+		if (k != i && p->stmts[k]->tensor == y)
+			return;
+	/* X[r.., j] with the store's index expressions, X an input */
+	const solar_expr *xe = NULL;
+	for (int t = 0; t < p->ntensors && !xe; t++)
+		if (p->tensors[t].role == SOLAR_ROLE_IN && p->tensors[t].rank == rank)
+			xe = read_with_prefix(s->value, t, s->index, rank);
+	int wx = xe ? solar_model_read_ref(m, i, xe) : -1;
+	if (wx < 0)
+		return;
+	isl_set *xs = isl_map_range(isl_map_copy(m->refs[wx].access));
+	isl_val *n_x = xs ? solar_count_set(xs, NULL) : NULL;
+	/* written once: as many elements as instances (X's index is the store's) */
+	bool ok = n_x && isl_val_eq(n_x, instances) == isl_bool_true;
+	/* a statistic T[r..] read by W, produced by a reduction chain over the row */
+	bool stat = false;
+	for (int q = 0; q < m->nrefs && ok && !stat; q++) {
+		const solar_ref *rf = &m->refs[q];
+		if (rf->stmt != i || rf->write || !rf->expr || rf->tensor == y ||
+		    rf->tensor == xe->sym || p->tensors[rf->tensor].rank != rank - 1)
+			continue;
+		bool eq = true;
+		for (int k = 0; k < rank - 1 && eq; k++)
+			eq = solar_ir_expr_equal(rf->expr->args[k], s->index[k]);
+		for (int ri = 0; ri < p->nstmts && eq && !stat; ri++)
+			stat = ri != i && stat_chain(m, dep, ri, q, wx, xe->sym, instances);
+	}
+	if (ok && stat) { /* a rectangle: rows x L */
+		isl_set *rows = isl_set_project_out(isl_set_copy(xs), isl_dim_set,
+						    (unsigned)rank - 1, 1);
+		isl_set *cols = isl_set_project_out(isl_set_copy(xs), isl_dim_set, 0,
+						    (unsigned)rank - 1);
+		isl_val *nr = rows ? solar_count_set(rows, NULL) : NULL;
+		isl_val *nc = cols ? solar_count_set(cols, NULL) : NULL;
+		isl_val *prod = nr && nc ? isl_val_mul(isl_val_copy(nr), isl_val_copy(nc)) : NULL;
+		if (prod && isl_val_eq(prod, n_x) == isl_bool_true) {
+			sw->stat_rows = isl_val_get_d(nr);
+			sw->stat_len = isl_val_get_d(nc);
+			sw->stat_elem_bytes = solar_dtype_bytes(p->tensors[xe->sym].dtype);
+		}
+		isl_val_free(prod);
+		isl_val_free(nr);
+		isl_val_free(nc);
+		isl_set_free(rows);
+		isl_set_free(cols);
+	}
+	isl_val_free(n_x);
+	isl_set_free(xs);
+}
+
+void solar_segment_analyse(const solar_analysis *a, int i, const solar_stmt_work *sw,
+			   solar_stmt_rules *out)
+{
+	const solar_model *m = a->model;
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	memset(out, 0, sizeof *out);
+	if (!sw->instances)
+		return;
+	out->instances = isl_val_get_d(sw->instances);
+	segment_rules(p, s, m->domain[i], segment_eligible(p, s),
+		      pairs_eligible(m, a->dep, i, sw->contraction, sw->instances), sw->instances,
+		      out);
+	row_stat(m, a->dep, i, sw->instances, out);
+}
+
 /* Rule "complete pairs": the iterations of a segment are at most 9 S^2 / (4 d) + S^1.5. */
 static double pairs_cap(double d, double S) { return 9 * S * S / (4 * d) + S * sqrt(S); }
 
-double solar_segment_bound(const solar_stmt_work *sw, double S)
+double solar_segment_bound(const solar_stmt_rules *sw, double S)
 {
-	if (!sw->instances || S <= 0)
+	if (S <= 0)
 		return 0;
-	double D = isl_val_get_d(sw->instances);
+	double D = sw->instances;
 	double best = 0;
 	for (int i = 0; sw->segment_eligible && i < sw->nrules; i++) {
 		const solar_segment_rule *r = &sw->rules[i];
@@ -363,7 +728,7 @@ double solar_segment_bound(const solar_stmt_work *sw, double S)
 
 /* Rule "row statistic": after the statistic of row r is final, at most S of the row's L
  * elements of X are on chip, and every y[r, j] still needs its x[r, j]. */
-double solar_row_stat_extra(const solar_stmt_work *sw, double S)
+double solar_row_stat_extra(const solar_stmt_rules *sw, double S)
 {
 	if (sw->stat_rows <= 0 || S < 0 || sw->stat_len <= S)
 		return 0;

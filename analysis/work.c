@@ -522,373 +522,6 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 	return mix;
 }
 
-static bool reads_only_inputs_but(const solar_program *p, const solar_expr *e, int except)
-{
-	if (e->kind == SOLAR_E_ACCESS && e->sym != except &&
-	    p->tensors[e->sym].role != SOLAR_ROLE_IN)
-		return false;
-	for (int i = 0; i < e->nargs; i++)
-		if (!reads_only_inputs_but(p, e->args[i], except))
-			return false;
-	return true;
-}
-
-static bool reads_only_inputs(const solar_program *p, const solar_expr *e)
-{
-	if (e->kind == SOLAR_E_ACCESS && p->tensors[e->sym].role != SOLAR_ROLE_IN)
-		return false;
-	for (int i = 0; i < e->nargs; i++)
-		if (!reads_only_inputs(p, e->args[i]))
-			return false;
-	return true;
-}
-
-static int count_reads_of(const solar_expr *e, int tensor, const solar_expr **which)
-{
-	int n = 0;
-	if (e->kind == SOLAR_E_ACCESS && e->sym == tensor) {
-		*which = e;
-		n++;
-	}
-	for (int i = 0; i < e->nargs; i++)
-		n += count_reads_of(e->args[i], tensor, which);
-	return n;
-}
-
-/* Whether every statement that reads tmp tensor t (other than the reductions into t itself)
- * copies it element for element into a program output: it writes an out/inout tensor with
- * index expressions identical to those it reads t with, reads t once, and reads nothing but t
- * and inputs.  Then every value of t maps to its own output element (rule "accumulator
- * copied to an output" in docs/bounds.md). */
-static bool copied_to_output(const solar_program *p, int t)
-{
-	for (int i = 0; i < p->nstmts; i++) {
-		const solar_stmt *c = p->stmts[i];
-		const solar_expr *rd = NULL;
-		int n = count_reads_of(c->value, t, &rd);
-		if (c->tensor == t) {
-			if (n) /* t feeds itself other than as a reduction target */
-				return false;
-			continue;
-		}
-		if (!n)
-			continue;
-		solar_role r = p->tensors[c->tensor].role;
-		if ((r != SOLAR_ROLE_OUT && r != SOLAR_ROLE_INOUT) || n != 1 ||
-		    c->op != SOLAR_ASSIGN || p->tensors[c->tensor].rank != p->tensors[t].rank)
-			return false;
-		for (int k = 0; k < p->tensors[t].rank; k++)
-			if (!solar_ir_expr_equal(rd->args[k], c->index[k]))
-				return false;
-		/* the other reads must be inputs */
-		if (!reads_only_inputs_but(p, c->value, t))
-			return false;
-	}
-	return true;
-}
-
-/* Precondition of the cache-aware segment rule in the fused program: every value read is a
- * program input and the result is a program output, or a tmp copied to one element for
- * element (docs/bounds.md, "cache-aware"). */
-static bool segment_eligible(const solar_program *p, const solar_stmt *s)
-{
-	solar_role r = p->tensors[s->tensor].role;
-	if (!reads_only_inputs(p, s->value))
-		return false;
-	if (r == SOLAR_ROLE_OUT || r == SOLAR_ROLE_INOUT)
-		return true;
-	return r == SOLAR_ROLE_TMP && copied_to_output(p, s->tensor);
-}
-
-static const solar_expr *uncast(const solar_expr *e)
-{
-	while (e->kind == SOLAR_E_CAST)
-		e = e->args[0];
-	return e;
-}
-
-/* The instances of statement `src` that feed the read instances of ref `r` (src -> read). */
-static isl_map *fed_by(const solar_model *m, isl_union_map *dep, int src, int r)
-{
-	isl_space *space = isl_space_map_from_domain_and_range(
-	    isl_set_get_space(m->domain[src]),
-	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
-	return isl_union_map_extract_map(dep, space);
-}
-
-static bool count_eq(isl_set *a, isl_val *b)
-{
-	isl_val *n = a ? solar_count_set(a, NULL) : NULL;
-	bool eq = n && b && isl_val_eq(n, b) == isl_bool_true;
-	isl_val_free(n);
-	return eq;
-}
-
-/* The implicit read of its own target by reduction statement i, or -1. */
-static int target_ref(const solar_model *m, int i)
-{
-	for (int r = 0; r < m->nrefs; r++)
-		if (m->refs[r].stmt == i && !m->refs[r].write && !m->refs[r].expr &&
-		    m->refs[r].tensor == m->prog->stmts[i]->tensor)
-			return r;
-	return -1;
-}
-
-/* Whether the instances of reduction statement i form one chain per element of its target:
- * every instance but the first of an element reads the value the previous instance wrote,
- * with no other write in between.  Exact on the dataflow: the instances whose target read
- * statement i fed number |D| - |elements written|. */
-static bool one_chain_per_element(const solar_model *m, isl_union_map *dep, int i, int target,
-				  isl_val *instances)
-{
-	isl_map *chain = fed_by(m, dep, i, target);
-	isl_set *links = chain ? isl_map_range(chain) : NULL;
-	isl_set *elems = isl_set_apply(isl_set_copy(m->domain[i]),
-				       isl_map_copy(m->refs[m->write_ref[i]].access));
-	isl_val *n_links = links ? solar_count_set(links, NULL) : NULL;
-	isl_val *n_el = elems ? solar_count_set(elems, NULL) : NULL;
-	bool ok = false;
-	if (n_links && n_el && instances) {
-		isl_val *sum = isl_val_add(isl_val_copy(n_links), isl_val_copy(n_el));
-		ok = sum && isl_val_eq(sum, instances) == isl_bool_true;
-		isl_val_free(sum);
-	}
-	isl_val_free(n_links);
-	isl_val_free(n_el);
-	isl_set_free(links);
-	isl_set_free(elems);
-	return ok;
-}
-
-/* Preconditions of rule "complete pairs" on the program (docs/bounds.md, "cache-aware"; the
- * statement's shape is checked in segment.c).  Statement i is a contraction T[o] += X * Y whose
- * operands, casts aside, are reads of two distinct `in` tensors, and the d multiply-adds of
- * each output form one chain: every instance but the first of each output reads the partial
- * sum that the previous instance of this statement wrote, with no other write to T[o] in
- * between (which could restart the sum, or leave part of it dead).  Checked exactly on the
- * dataflow: the instances whose target read this statement fed number |D| - |outputs|.  Then
- * the values that carry an output's partial sum across a segment boundary are its own. */
-static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool contraction,
-			   isl_val *instances)
-{
-	const solar_program *p = m->prog;
-	const solar_stmt *s = p->stmts[i];
-	const solar_expr *v = uncast(s->value);
-	if (!contraction || !instances || !dep || v->kind != SOLAR_E_BIN ||
-	    v->binop != SOLAR_OP_MUL)
-		return false;
-	const solar_expr *x = uncast(v->args[0]), *y = uncast(v->args[1]);
-	if (x->kind != SOLAR_E_ACCESS || y->kind != SOLAR_E_ACCESS || x->sym == y->sym ||
-	    p->tensors[x->sym].role != SOLAR_ROLE_IN || p->tensors[y->sym].role != SOLAR_ROLE_IN)
-		return false;
-	int target = target_ref(m, i);
-	return target >= 0 && one_chain_per_element(m, dep, i, target, instances);
-}
-
-/* ---- rule "row statistic" ---- */
-
-
-/* The read ref of statement st whose ACCESS expression is e; -1 if none. */
-static int ref_of(const solar_model *m, int st, const solar_expr *e)
-{
-	for (int r = 0; r < m->nrefs; r++)
-		if (m->refs[r].stmt == st && !m->refs[r].write && m->refs[r].expr == e)
-			return r;
-	return -1;
-}
-
-/* The first read of tensor t in e whose first `n` indices equal idx[0..n); NULL if none. */
-static const solar_expr *read_with_prefix(const solar_expr *e, int t, solar_expr *const *idx,
-					  int n)
-{
-	if (e->kind == SOLAR_E_ACCESS && e->sym == t && e->nargs >= n) {
-		bool eq = true;
-		for (int k = 0; k < n && eq; k++)
-			eq = solar_ir_expr_equal(e->args[k], idx[k]);
-		if (eq)
-			return e;
-	}
-	for (int i = 0; i < e->nargs; i++) {
-		const solar_expr *r = read_with_prefix(e->args[i], t, idx, n);
-		if (r)
-			return r;
-	}
-	return NULL;
-}
-
-/* Whether every instance of read ref `rd` (n instances) is fed by statement ri, and only by the
- * last instance of one of ri's chains (one that feeds no instance of ri through its target
- * read `target`). */
-static bool fed_by_chain_ends(const solar_model *m, isl_union_map *dep, int ri, int target,
-			      int rd, isl_val *n)
-{
-	isl_map *to = fed_by(m, dep, ri, rd);
-	isl_map *chain = fed_by(m, dep, ri, target);
-	bool ok = to && chain;
-	if (ok) {
-		isl_set *fed = isl_map_range(isl_map_copy(to));
-		ok = count_eq(fed, n);
-		isl_set_free(fed);
-	}
-	if (ok) {
-		isl_set *both = isl_set_intersect(isl_map_domain(isl_map_copy(to)),
-						  isl_map_domain(isl_map_copy(chain)));
-		ok = isl_set_is_empty(both) == isl_bool_true;
-		isl_set_free(both);
-	}
-	isl_map_free(to);
-	isl_map_free(chain);
-	return ok;
-}
-
-/* Whether every read of tensor x in e has its first n indices equal to idx[0..n); counts the
- * reads in *reads. */
-static bool reads_rows(const solar_expr *e, int x, solar_expr *const *idx, int n, int *reads)
-{
-	if (e->kind == SOLAR_E_ACCESS && e->sym == x) {
-		if (e->nargs != n + 1)
-			return false;
-		for (int k = 0; k < n; k++)
-			if (!solar_ir_expr_equal(e->args[k], idx[k]))
-				return false;
-		(*reads)++;
-	}
-	for (int a = 0; a < e->nargs; a++)
-		if (!reads_rows(e->args[a], x, idx, n, reads))
-			return false;
-	return true;
-}
-
-/* Whether statement `ri` is a reduction chain computing the statistic that W's read `wt` of
- * T takes, over row r of X: ri writes T[r..] with += / max= / min= and reads X, always as
- * X[r.., j'] with the same r.. as its store; its instances of each T element form one chain
- * (every instance but the first of an element is fed by the previous one, checked exactly as
- * for rule "complete pairs"); every instance of W's read is fed by the last instance of a chain
- * (one that feeds no other instance of ri), or by a finaliser `T[r..] = g(T[r..])` (an `=`
- * that reads T once, at its store's index) whose every read is so fed: W reads final
- * statistics, never running ones; and the chains read every element of X that W reads
- * (exact image inclusion). */
-static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt, int wx, int x,
-		       isl_val *w_instances)
-{
-	const solar_program *p = m->prog;
-	const solar_stmt *r = p->stmts[ri];
-	int t = m->refs[wt].tensor, rank = p->tensors[t].rank, w = m->refs[wt].stmt;
-	int nx = 0;
-	if (r->tensor != t || r->op == SOLAR_ASSIGN || p->tensors[x].rank != rank + 1 ||
-	    !reads_rows(r->value, x, r->index, rank, &nx) || !nx)
-		return false;
-	int target = target_ref(m, ri);
-	if (target < 0)
-		return false;
-	isl_val *n_r = solar_count_set(m->domain[ri], NULL);
-	bool ok = one_chain_per_element(m, dep, ri, target, n_r);
-	isl_val_free(n_r);
-	if (ok) { /* the chains read every element of X that W reads */
-		isl_set *rd = isl_set_empty(isl_set_get_space(m->shape[x]));
-		for (int q = 0; q < m->nrefs; q++)
-			if (m->refs[q].stmt == ri && !m->refs[q].write && m->refs[q].tensor == x)
-				rd = isl_set_union(rd, isl_map_range(isl_map_copy(m->refs[q].access)));
-		isl_set *wd = isl_map_range(isl_map_copy(m->refs[wx].access));
-		ok = isl_set_is_subset(wd, rd) == isl_bool_true;
-		isl_set_free(rd);
-		isl_set_free(wd);
-	}
-	if (!ok)
-		return false;
-	if (fed_by_chain_ends(m, dep, ri, target, wt, w_instances))
-		return true;
-	for (int f = 0; f < p->nstmts; f++) { /* a finaliser between the chains and W */
-		const solar_stmt *fs = p->stmts[f];
-		const solar_expr *fe = NULL;
-		if (f == ri || f == w || fs->tensor != t || fs->op != SOLAR_ASSIGN ||
-		    count_reads_of(fs->value, t, &fe) != 1 || fe->nargs != rank)
-			continue;
-		bool same = true;
-		for (int k = 0; k < rank && same; k++)
-			same = solar_ir_expr_equal(fe->args[k], fs->index[k]);
-		int fr = same ? ref_of(m, f, fe) : -1;
-		if (fr < 0)
-			continue;
-		isl_map *to_w = fed_by(m, dep, f, wt);
-		isl_set *fed = to_w ? isl_map_range(to_w) : NULL;
-		isl_val *n_f = solar_count_set(m->domain[f], NULL);
-		bool fin = fed && count_eq(fed, w_instances) && n_f &&
-			   fed_by_chain_ends(m, dep, ri, target, fr, n_f);
-		isl_set_free(fed);
-		isl_val_free(n_f);
-		if (fin)
-			return true;
-	}
-	return false;
-}
-
-/* Rule "row statistic" (docs/bounds.md, "cache-aware"): statement i is `Y[r.., j] = f(..)`
- * with Y an out/inout tensor that no other statement writes, each element written once
- * (|D| = elements written); f reads X[r.., j] with the store's own index expressions, X an
- * `in` tensor, and T[r..] (the store's first indices), a statistic that stat_chain accepts.
- * The elements W reads of X must form a rectangle rows x L (exact counts).  Sets
- * sw->stat_rows, sw->stat_len and sw->stat_elem_bytes. */
-static void row_stat(const solar_model *m, isl_union_map *dep, int i, solar_stmt_work *sw)
-{
-	const solar_program *p = m->prog;
-	const solar_stmt *s = p->stmts[i];
-	int y = s->tensor, rank = p->tensors[y].rank;
-	solar_role role = p->tensors[y].role;
-	if (!dep || !sw->instances || s->op != SOLAR_ASSIGN || rank < 1 ||
-	    (role != SOLAR_ROLE_OUT && role != SOLAR_ROLE_INOUT))
-		return;
-	for (int k = 0; k < p->nstmts; k++)
-		if (k != i && p->stmts[k]->tensor == y)
-			return;
-	/* X[r.., j] with the store's index expressions, X an input */
-	const solar_expr *xe = NULL;
-	for (int t = 0; t < p->ntensors && !xe; t++)
-		if (p->tensors[t].role == SOLAR_ROLE_IN && p->tensors[t].rank == rank)
-			xe = read_with_prefix(s->value, t, s->index, rank);
-	int wx = xe ? ref_of(m, i, xe) : -1;
-	if (wx < 0)
-		return;
-	isl_set *xs = isl_map_range(isl_map_copy(m->refs[wx].access));
-	isl_val *n_x = xs ? solar_count_set(xs, NULL) : NULL;
-	/* written once: as many elements as instances (X's index is the store's) */
-	bool ok = n_x && isl_val_eq(n_x, sw->instances) == isl_bool_true;
-	/* a statistic T[r..] read by W, produced by a reduction chain over the row */
-	bool stat = false;
-	for (int q = 0; q < m->nrefs && ok && !stat; q++) {
-		const solar_ref *rf = &m->refs[q];
-		if (rf->stmt != i || rf->write || !rf->expr || rf->tensor == y ||
-		    rf->tensor == xe->sym || p->tensors[rf->tensor].rank != rank - 1)
-			continue;
-		bool eq = true;
-		for (int k = 0; k < rank - 1 && eq; k++)
-			eq = solar_ir_expr_equal(rf->expr->args[k], s->index[k]);
-		for (int ri = 0; ri < p->nstmts && eq && !stat; ri++)
-			stat = ri != i && stat_chain(m, dep, ri, q, wx, xe->sym, sw->instances);
-	}
-	if (ok && stat) { /* a rectangle: rows x L */
-		isl_set *rows = isl_set_project_out(isl_set_copy(xs), isl_dim_set,
-						    (unsigned)rank - 1, 1);
-		isl_set *cols = isl_set_project_out(isl_set_copy(xs), isl_dim_set, 0,
-						    (unsigned)rank - 1);
-		isl_val *nr = rows ? solar_count_set(rows, NULL) : NULL;
-		isl_val *nc = cols ? solar_count_set(cols, NULL) : NULL;
-		isl_val *prod = nr && nc ? isl_val_mul(isl_val_copy(nr), isl_val_copy(nc)) : NULL;
-		if (prod && isl_val_eq(prod, n_x) == isl_bool_true) {
-			sw->stat_rows = isl_val_get_d(nr);
-			sw->stat_len = isl_val_get_d(nc);
-			sw->stat_elem_bytes = solar_dtype_bytes(p->tensors[xe->sym].dtype);
-		}
-		isl_val_free(prod);
-		isl_val_free(nr);
-		isl_val_free(nc);
-		isl_set_free(rows);
-		isl_set_free(cols);
-	}
-	isl_val_free(n_x);
-	isl_set_free(xs);
-}
-
 /* ---- helpers on exact values ---- */
 
 static void val_add(isl_val **acc, isl_val *v)
@@ -1037,8 +670,31 @@ static int by_tensor(const void *a, const void *b)
 	return ta != tb ? (ta > tb) - (ta < tb) : (ra > rb) - (ra < rb);
 }
 
+/* Marks in fed[r - r0] the read refs r0.. that are sinks of some dependence in u. */
+typedef struct {
+	int r0, r1;
+	bool *fed;
+} fed_refs;
+
+static isl_stat mark_fed(isl_map *map, void *user)
+{
+	fed_refs *f = user;
+	const char *name = isl_map_get_tuple_name(map, isl_dim_out);
+	if (name && name[0] == 'R') {
+		int r = atoi(name + 1);
+		if (r >= f->r0 && r <= f->r1)
+			f->fed[r - f->r0] = true;
+	}
+	isl_map_free(map);
+	return isl_stat_ok;
+}
+
 /* Fills the data of one scope: kernel k, or the whole program when k < 0.  Only the tensors
- * the scope's refs name are counted: the others have empty footprints. */
+ * the scope's refs name are counted: the others have empty footprints.  Where the sets are
+ * equal by construction, a count is copied instead of repeated: a tensor none of whose reads
+ * in the scope is fed by a write in it (of a kernel; of the program: a tensor nothing writes,
+ * whose reads all have no source) loads its whole read footprint; a tensor the scope does not
+ * write stores nothing; one it does not read loads nothing. */
 static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set *nosrc, int k,
 		       solar_scope_work *s, solar_diag *d, int *failed)
 {
@@ -1065,6 +721,15 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 				       : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	}
 	int nr = r1 - r0;
+	fed_refs fr = {r0, r1 - 1, solar_xcalloc((size_t)nr + 1, sizeof *fr.fed)};
+	if (k >= 0 && b->inside[k])
+		isl_union_map_foreach_map(b->inside[k], mark_fed, &fr);
+	bool *written = NULL; /* of the program: per tensor, some statement writes it */
+	if (k < 0) {
+		written = solar_xcalloc((size_t)p->ntensors + 1, sizeof *written);
+		for (int i = 0; i < p->nstmts; i++)
+			written[p->stmts[i]->tensor] = true;
+	}
 	int *order = solar_xmalloc(((size_t)nr + 1) * sizeof *order);
 	for (int i = 0; i < nr; i++)
 		order[i] = r0 + i;
@@ -1083,12 +748,29 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 		td->tensor = t;
 		if (k < 0) /* the whole program: ISL's budget is per tensor, as it is per kernel */
 			solar_isl_budget_kernel(m->ctx);
-		td->read = count(elements(m, t, order + i, j - i, false, NULL), d, failed);
-		td->written = count(elements(m, t, order + i, j - i, true, NULL), d, failed);
-		td->load = count(elements(m, t, order + i, j - i, false, loaded), d, failed);
-		td->store = count(elements(m, t, order + i, j - i, true, stored), d, failed);
+		bool reads = false, writes = false, fed = false;
+		for (int q = i; q < j; q++) {
+			const solar_ref *ref = &m->refs[order[q]];
+			writes |= ref->write;
+			reads |= !ref->write;
+			fed |= !ref->write && fr.fed[order[q] - r0];
+		}
+		if (k < 0) /* the reads of a tensor nothing writes have no source */
+			fed = reads && written[t];
+		td->read = reads ? count(elements(m, t, order + i, j - i, false, NULL), d, failed)
+				 : isl_val_zero(m->ctx);
+		td->written = writes ? count(elements(m, t, order + i, j - i, true, NULL), d, failed)
+				     : isl_val_zero(m->ctx);
+		if (reads && fed)
+			td->load = count(elements(m, t, order + i, j - i, false, loaded), d, failed);
+		else
+			td->load = td->read ? isl_val_copy(td->read) : NULL;
+		td->store = writes ? count(elements(m, t, order + i, j - i, true, stored), d, failed)
+				   : isl_val_zero(m->ctx);
 		i = j;
 	}
+	free(fr.fed);
+	free(written);
 	free(order);
 	isl_union_set_free(loaded);
 	isl_union_set_free(stored);
@@ -1098,7 +780,7 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 static isl_map *key_reads(const solar_model *m, int i, const solar_expr *e, isl_map *key)
 {
 	if (e->kind == SOLAR_E_ACCESS) {
-		int r = ref_of(m, i, e);
+		int r = solar_model_read_ref(m, i, e);
 		if (r < 0)
 			return isl_map_free(key);
 		isl_map *a = isl_map_set_tuple_name(isl_map_copy(m->refs[r].access), isl_dim_in,
@@ -1129,7 +811,7 @@ static isl_val *key_count(const solar_model *m, int i, const solar_op_group *g, 
  * for max=, inf for min=. */
 static bool identity_of(const solar_expr *v, solar_assign_op op)
 {
-	v = uncast(v);
+	v = solar_model_uncast(v);
 	bool num = v->kind == SOLAR_E_INT || v->kind == SOLAR_E_FLOAT;
 	double x = v->kind == SOLAR_E_INT ? (double)v->ival : v->fval;
 	switch (op) {
@@ -1138,7 +820,7 @@ static bool identity_of(const solar_expr *v, solar_assign_op op)
 	case SOLAR_MUL_TO:
 		return num && x == 1;
 	case SOLAR_MAX_TO:
-		return v->kind == SOLAR_E_NEG && uncast(v->args[0])->kind == SOLAR_E_INF;
+		return v->kind == SOLAR_E_NEG && solar_model_uncast(v->args[0])->kind == SOLAR_E_INF;
 	case SOLAR_MIN_TO:
 		return v->kind == SOLAR_E_INF;
 	default:
@@ -1156,14 +838,14 @@ static isl_val *combine_count(const solar_model *m, isl_union_map *dep, int i, i
 {
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
-	int target = target_ref(m, i);
+	int target = solar_model_target_ref(m, i);
 	if (target < 0 || !dep)
 		return isl_val_zero(m->ctx);
 	isl_set *fed = isl_set_empty(isl_space_domain(isl_map_get_space(m->refs[target].access)));
 	for (int j = 0; j < p->nstmts; j++)
 		if (p->stmts[j]->op == SOLAR_ASSIGN && p->stmts[j]->tensor == s->tensor &&
 		    identity_of(p->stmts[j]->value, s->op))
-			fed = isl_set_union(fed, isl_map_range(fed_by(m, dep, j, target)));
+			fed = isl_set_union(fed, isl_map_range(solar_model_fed_by(m, dep, j, target)));
 	isl_val *free_combines = count(fed, d, failed);
 	return free_combines ? isl_val_sub(isl_val_copy(instances), free_combines) : NULL;
 }
@@ -1244,6 +926,7 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 	w->prog = p;
 	w->math_default = math;
 	w->stmt = solar_xcalloc((size_t)p->nstmts + 1, sizeof *w->stmt);
+	w->rules = solar_xcalloc((size_t)p->nstmts + 1, sizeof *w->rules);
 	w->kernel = solar_xcalloc((size_t)p->nkernels + 1, sizeof *w->kernel);
 	int failed = 0;
 	for (int i = 0; i < p->nstmts; i++) {
@@ -1258,10 +941,7 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		if (!sw->instances)
 			continue;
 		stmt_ops(m, a->dep, i, km, sw, d, &failed);
-		solar_segment_rules(p, s, m->domain[i], segment_eligible(p, s),
-				    pairs_eligible(m, a->dep, i, sw->contraction, sw->instances),
-				    sw);
-		row_stat(m, a->dep, i, sw);
+		solar_segment_analyse(a, i, sw, &w->rules[i]);
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
@@ -1314,6 +994,7 @@ void solar_work_free(solar_work *w)
 		scope_free(&w->kernel[k]);
 	scope_free(&w->total);
 	free(w->stmt);
+	free(w->rules);
 	free(w->kernel);
 	solar_analysis_free(w->analysis);
 	free(w);

@@ -16,6 +16,7 @@
 #include "../diag/diag.h"
 #include "../ir/ir.h"
 #include "exact.h"
+#include "segment.h"
 
 struct isl_ctx;
 struct isl_set;
@@ -58,20 +59,7 @@ typedef enum {
 SOLAR_KEEP solar_count *solar_tensor_data_get(SOLAR_KEEP const solar_tensor_data *td,
 					      solar_data_field f);
 
-/* One way to cap the work of a statement within a segment of S I/Os (docs/bounds.md,
- * "cache-aware"): |E| <= taps^(1 - sigma_disjoint) * coef * (3S)^sigma_sum, from
- * Hoelder-Brascamp-Lieb over the statement's accesses after slicing its `taps` iterators. */
-typedef struct {
-	double taps;          /* distinct values of the sliced iterators (1: no slicing) */
-	double sigma_disjoint; /* HBL weight of the access whose slices are disjoint */
-	double sigma_sum;
-	double coef;          /* prod_j (sigma_j / sigma_sum)^sigma_j */
-	unsigned sliced;      /* bit k: loop k of the statement is sliced */
-} solar_segment_rule;
-
-#define SOLAR_MAX_SEGMENT_RULES 16
-
-typedef struct {
+typedef struct solar_stmt_work {
 	solar_count *instances;
 	solar_op_mix mix; /* ops per instance (hoisted work and the combine of a reduction aside) */
 	/* hoisted work (malloc'd): group k's ops are charged hoisted_count[k] times, its
@@ -86,24 +74,6 @@ typedef struct {
 	solar_ops ops;
 	bool contraction;  /* a += of a product with a reduction dimension */
 	int reduction_dims; /* loop iterators absent from the output index */
-	/* Cache-aware HBL rule inputs: valid in the fused program when every read is of a
-	 * program input and the output is a program output (docs/bounds.md, "cache-aware"). */
-	bool segment_eligible;
-	int segment_elem_bytes; /* smallest element size among the statement's tensors */
-	solar_segment_rule rules[SOLAR_MAX_SEGMENT_RULES];
-	int nrules;
-	/* Rule "complete pairs" (docs/bounds.md, "cache-aware"): for a contraction of two inputs
-	 * into any tensor, including an intermediate that is never stored, the multiply-adds d
-	 * of each output element; 0 when the rule does not apply.  Independent of
-	 * segment_eligible, which gates only the rules above. */
-	double pairs_row;
-	/* Rule "row statistic" (docs/bounds.md, "cache-aware"): for a statement that writes each
-	 * element Y[r.., j] of an output once from X[r.., j] and a statistic of the whole row
-	 * r.. of the input X, the rows and their length L; 0 when the rule does not apply.  Its
-	 * bound adds rows x (L - S) loads of X to the compulsory traffic. */
-	double stat_rows;
-	double stat_len;
-	int stat_elem_bytes; /* X's element size: the extra loads are of X */
 } solar_stmt_work;
 
 typedef struct {
@@ -122,6 +92,7 @@ typedef struct {
 	const solar_program *prog;
 	solar_math math_default;
 	solar_stmt_work *stmt;
+	solar_stmt_rules *rules;  /* per statement: the cache-aware rules (segment.h) */
 	solar_scope_work *kernel; /* per kernel: loads/stores as if each kernel ran alone */
 	solar_scope_work total;   /* the whole program as one kernel: compulsory traffic */
 } solar_work;
@@ -143,22 +114,6 @@ void solar_work_free(SOLAR_TAKE solar_work *w);
  * instance (without the hoisted work and the combine of a reduction). */
 solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, solar_math math,
 			       bool *contraction, int *reduction_dims);
-
-/* Fills the segment rules of a statement (analysis/segment.c): the HBL rules when `eligible`,
- * rule "complete pairs" when `pairs` (its preconditions on the program, from work.c) and the
- * statement's shape allow it.  sw->instances must be counted already. */
-void solar_segment_rules(const solar_program *p, const solar_stmt *s, SOLAR_KEEP struct isl_set *domain,
-			 bool eligible, bool pairs, solar_stmt_work *sw);
-
-/* Lower bound on the elements a statement moves across a fast memory of `s_elems`
- * elements, over all its segment rules (HBL and complete pairs):
- * max(0, S * (|D| / U(S) - 1)); 0 when none applies. */
-double solar_segment_bound(const solar_stmt_work *sw, double s_elems);
-
-/* Rule "row statistic": the elements of X that must be loaded beyond the compulsory traffic
- * with a fast memory of `s_elems` elements of X: rows * max(0, L - S); 0 when it does not
- * apply. */
-double solar_row_stat_extra(const solar_stmt_work *sw, double s_elems);
 
 /* Sum of all entries of an ops table (NULL-safe); a new count. */
 SOLAR_GIVE solar_count *solar_ops_sum(struct isl_ctx *ctx, const solar_ops *o);

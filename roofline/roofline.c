@@ -125,7 +125,7 @@ static double segment_traffic(const solar_work *w, double cap_bytes, double comp
 {
 	double best = 0;
 	for (int i = 0; i < w->prog->nstmts && cap_bytes > 0; i++) {
-		const solar_stmt_work *sw = &w->stmt[i];
+		const solar_stmt_rules *sw = &w->rules[i];
 		double q = 0;
 		if ((sw->segment_eligible && sw->nrules) || sw->pairs_row > 0) {
 			double eb = sw->segment_elem_bytes;

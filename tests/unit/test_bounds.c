@@ -680,7 +680,7 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 		analysed_free(&a);
 		return;
 	}
-	const solar_stmt_work *sw = &a.work->stmt[a.stmt];
+	const solar_stmt_rules *sw = &a.work->rules[a.stmt];
 	CHECKF(sw->segment_eligible, "%s: the update is not eligible for the segment rule", w->name);
 	CHECKF(sw->nrules > 0, "%s: no segment rule", w->name);
 
@@ -703,7 +703,7 @@ static void test_workload(const workload *w, int sample_every, double *seconds)
 	CHECKF(naddr < (1L << 29), "%s: address space too large", w->name);
 
 	/* counts must agree with solar's before its bound is compared with ours */
-	double instances = val_or(sw->instances, -1);
+	double instances = val_or(a.work->stmt[a.stmt].instances, -1);
 	CHECKF(instances == (double)D, "%s: solar counts %.0f instances, the nest has %ld", w->name,
 	      instances, D);
 
@@ -1111,7 +1111,7 @@ static void test_attention(int N, int d, bool teeth, int sample_every, double *s
 		analysed_free(&u);
 		return;
 	}
-	const solar_stmt_work *sw = &a.work->stmt[qk];
+	const solar_stmt_rules *sw = &a.work->rules[qk];
 	CHECKF(!sw->segment_eligible && sw->pairs_row == d,
 	      "%s: the scores statement: eligible %d (HBL rules must not apply to an "
 	      "intermediate), pairs row %.0f (want %d)",
@@ -1119,9 +1119,9 @@ static void test_attention(int N, int d, bool teeth, int sample_every, double *s
 	/* no other statement of the program has a segment rule (PV reads the intermediate p) */
 	for (int i = 0; i < a.p->nstmts; i++)
 		if (i != qk)
-			CHECKF(solar_segment_bound(&a.work->stmt[i], S_ATTN[0]) == 0,
+			CHECKF(solar_segment_bound(&a.work->rules[i], S_ATTN[0]) == 0,
 			      "%s: statement %d gets a segment bound", name, i);
-	const solar_stmt_work *pv = &u.work->stmt[u.stmt];
+	const solar_stmt_rules *pv = &u.work->rules[u.stmt];
 	CHECKF(pv->segment_eligible && pv->nrules > 0, "P as an input: PV has no HBL rule");
 
 	attn_layout L = attn_layout_of(N, d);
@@ -1138,7 +1138,7 @@ static void test_attention(int N, int d, bool teeth, int sample_every, double *s
 		double S = S_ATTN[k];
 		lb[k] = 0;
 		for (int i = 0; i < a.p->nstmts; i++) /* as roofline's segment_traffic: a max */
-			lb[k] = fmax(lb[k], solar_segment_bound(&a.work->stmt[i], S));
+			lb[k] = fmax(lb[k], solar_segment_bound(&a.work->rules[i], S));
 		doc[k] = pairs_doc((double)D, d, S);
 		ref[k] = fmax(0, S * ((double)D / (S * S / d + pow(S, 1.5)) - 1));
 		bad_hbl[k] = solar_segment_bound(pv, S);
@@ -1267,8 +1267,8 @@ static void test_intermediate_not_eligible(void)
 	if (a.work) {
 		int updates = 0;
 		for (int i = 0; i < a.p->nstmts; i++) {
-			const solar_stmt_work *sw = &a.work->stmt[i];
-			if (val_or(sw->instances, 0) != 16 * 16 * 16)
+			const solar_stmt_rules *sw = &a.work->rules[i];
+			if (val_or(a.work->stmt[i].instances, 0) != 16 * 16 * 16)
 				continue;
 			solar_role role = a.p->tensors[a.p->stmts[i]->tensor].role;
 			bool writes_tmp = role == SOLAR_ROLE_TMP;
@@ -1365,7 +1365,7 @@ static void test_pairs_preconditions(void)
 			 cases[c].body);
 		analysed a = analyse(cases[c].what, src);
 		if (a.stmt >= 0) {
-			double row = a.work->stmt[a.stmt].pairs_row;
+			double row = a.work->rules[a.stmt].pairs_row;
 			CHECKF(row == cases[c].row, "%s: pairs row %.0f, want %.0f", cases[c].what,
 			      row, cases[c].row);
 			printf("  %-48s d = %.0f%s\n", cases[c].what, row, row ? "" : " (no rule)");
@@ -1484,7 +1484,7 @@ static void test_softmax(int R, int L, double *seconds)
 	}
 	int w = -1, with_rule = 0;
 	for (int i = 0; i < a.p->nstmts; i++)
-		if (a.work->stmt[i].stat_rows > 0) {
+		if (a.work->rules[i].stat_rows > 0) {
 			w = i;
 			with_rule++;
 		}
@@ -1495,7 +1495,7 @@ static void test_softmax(int R, int L, double *seconds)
 		analysed_free(&a);
 		return;
 	}
-	const solar_stmt_work *sw = &a.work->stmt[w];
+	const solar_stmt_rules *sw = &a.work->rules[w];
 	CHECKF(sw->stat_rows == R && sw->stat_len == L && sw->stat_elem_bytes == 4,
 	      "%s: rows %.0f, L %.0f, %d bytes (want %d, %d, 4)", name, sw->stat_rows,
 	      sw->stat_len, sw->stat_elem_bytes, R, L);
@@ -1507,8 +1507,8 @@ static void test_softmax(int R, int L, double *seconds)
 		double S = S_SOFTMAX[k];
 		lb[k] = comp;
 		for (int i = 0; i < a.p->nstmts; i++) /* as roofline's segment_traffic */
-			lb[k] = fmax(lb[k], fmax(solar_segment_bound(&a.work->stmt[i], S),
-						 comp + solar_row_stat_extra(&a.work->stmt[i], S)));
+			lb[k] = fmax(lb[k], fmax(solar_segment_bound(&a.work->rules[i], S),
+						 comp + solar_row_stat_extra(&a.work->rules[i], S)));
 		doc[k] = row_stat_doc(2.0 * R * L, R, L, S);
 		nos[k] = comp + (double)R * L;
 		twice[k] = comp + 2.0 * R * fmax(0, L - S);
@@ -1671,9 +1671,9 @@ static void test_row_stat_preconditions(void)
 			double rows = 0, len = 0;
 			int n = 0;
 			for (int i = 0; i < a.p->nstmts; i++)
-				if (a.work->stmt[i].stat_rows > 0) {
-					rows = a.work->stmt[i].stat_rows;
-					len = a.work->stmt[i].stat_len;
+				if (a.work->rules[i].stat_rows > 0) {
+					rows = a.work->rules[i].stat_rows;
+					len = a.work->rules[i].stat_len;
 					n++;
 				}
 			CHECKF(n <= 1 && rows == cases[c].rows && len == cases[c].len,
