@@ -98,6 +98,8 @@ int solar_cmd_report(const solar_opts *o);
 int solar_cmd_validate(const solar_opts *o);
 /* `solar translate ARGS`: executes translate/run.py with a Python that has PyTorch. */
 int solar_cmd_translate(int argc, char **argv);
+/* `solar triage POOL ...`: ranks a pool of candidates, plans measurements (docs/triage.md). */
+int solar_cmd_triage(int argc, char **argv);
 
 /* What-if helpers (cli/cmd_provision.c).  A quantity is a positive number with an optional
  * unit (B, B/s, FLOP/s, OP/s, Hz; prefixes k M G T P and Ki Mi Gi Ti): "16MB", "2TB/s", "8e12";
