@@ -78,6 +78,18 @@ static const char *fmt_t(char *buf, size_t n, double s)
 	return solar_fmt_time(buf, n, s);
 }
 
+/* The candidate printed k-th: the ranked ones by rank, then the wrong ones (rank 0). */
+static const solar_triage_cand *nth(const solar_pool *p, int k)
+{
+	int seen = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int r = pass ? 0 : 1; r <= (pass ? 0 : p->ncand); r++)
+			for (int i = 0; i < p->ncand; i++)
+				if (p->cand[i].rank == r && seen++ == k)
+					return &p->cand[i];
+	return NULL;
+}
+
 static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
 			const solar_history *h, bool md)
 {
@@ -105,32 +117,20 @@ static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
 		fprintf(out, "%-4s %-24s %-10s %-10s %-19s %-10s %-23s %-10s %-8s %s\n", "rank",
 			"candidate", "source", "bound", "kind", "predicted", "interval", "measured",
 			"decision", "reason");
-	for (int pass = 0; pass < 2; pass++)
-		for (int r = 0; r <= p->ncand; r++)
-			for (int i = 0; i < p->ncand; i++) {
-				const solar_triage_cand *x = &p->cand[i];
-				if (pass == 0 ? x->rank != r || !r : x->rank != 0 || r)
-					continue;
-				char rk[16];
-				snprintf(rk, sizeof rk, "%d", x->rank);
-				snprintf(e, sizeof e, "[%s, %s]", fmt_t(a, sizeof a, x->lo_s),
-					 fmt_t(b, sizeof b, x->hi_s));
-				if (md)
-					fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-						x->rank ? rk : "-", x->name, source_name(x->source),
-						fmt_t(a, sizeof a, x->bound_s), x->bound_kind,
-						fmt_t(b, sizeof b, x->predicted_s), e,
-						fmt_t(c, sizeof c, x->measured_s),
-						solar_decision_name(x->decision), x->reason);
-				else
-					fprintf(out, "%-4s %-24s %-10s %-10s %-19s %-10s %-23s %-10s %-8s "
-						     "%s\n",
-						x->rank ? rk : "-", x->name, source_name(x->source),
-						fmt_t(a, sizeof a, x->bound_s), x->bound_kind,
-						fmt_t(b, sizeof b, x->predicted_s), e,
-						fmt_t(c, sizeof c, x->measured_s),
-						solar_decision_name(x->decision), x->reason);
-			}
+	for (int k = 0; k < p->ncand; k++) {
+		const solar_triage_cand *x = nth(p, k);
+		char rk[16];
+		snprintf(rk, sizeof rk, "%d", x->rank);
+		snprintf(e, sizeof e, "[%s, %s]", fmt_t(a, sizeof a, x->lo_s),
+			 fmt_t(b, sizeof b, x->hi_s));
+		fprintf(out,
+			md ? "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+			   : "%-4s %-24s %-10s %-10s %-19s %-10s %-23s %-10s %-8s %s\n",
+			x->rank ? rk : "-", x->name, source_name(x->source),
+			fmt_t(a, sizeof a, x->bound_s), x->bound_kind,
+			fmt_t(b, sizeof b, x->predicted_s), e, fmt_t(c, sizeof c, x->measured_s),
+			solar_decision_name(x->decision), x->reason);
+	}
 	fprintf(out, "\nplan (budget %d):", p->budget);
 	for (int i = 0; i < p->nplan; i++)
 		fprintf(out, "%s %s", i ? "," : "", p->cand[p->plan[i]].name);
@@ -204,46 +204,43 @@ static cJSON *json_triage(const solar_pool *p, const solar_device *dev, const ch
 	for (int i = 0; i < p->nplan; i++)
 		cJSON_AddItemToArray(plan, cJSON_CreateString(p->cand[p->plan[i]].name));
 	cJSON *cs = cJSON_AddArrayToObject(j, "candidates");
-	for (int r = 0; r <= p->ncand; r++)
-		for (int i = 0; i < p->ncand; i++) {
-			const solar_triage_cand *x = &p->cand[i];
-			if (x->rank != r)
-				continue;
-			cJSON *c = cJSON_CreateObject();
-			cJSON_AddStringToObject(c, "name", x->name);
-			cJSON_AddStringToObject(c, "file", x->file);
-			cJSON_AddStringToObject(c, "source", source_name(x->source));
-			cJSON_AddBoolToObject(c, "own_structure", x->own_structure);
-			num_or_null(c, "bound_s", x->bound_s);
-			cJSON_AddStringToObject(c, "bound_kind", x->bound_kind);
-			if (x->limiter >= 0)
-				cJSON_AddStringToObject(c, "limited_by",
-							solar_resource_name(x->limiter, rb, sizeof rb));
-			num_or_null(c, "unfused_s", x->unfused_s);
-			num_or_null(c, "problem_fused_s", p->ref.fused_s);
-			num_or_null(c, "problem_cache_aware_s", p->ref.cache_aware_s);
-			num_or_null(c, "prune_bound_s", x->prune_bound_s);
-			num_or_null(c, "max_speedup", x->max_speedup);
-			num_or_null(c, "measured_s", x->measured_s);
-			num_or_null(c, "predicted_s", x->predicted_s);
-			cJSON *iv = cJSON_AddArrayToObject(c, "interval_s");
-			cJSON_AddItemToArray(iv, cJSON_CreateNumber(x->lo_s));
-			cJSON_AddItemToArray(iv, cJSON_CreateNumber(x->hi_s));
-			cJSON_AddStringToObject(c, "class", x->class_used);
-			cJSON_AddNumberToObject(c, "class_points", x->class_n);
-			num_or_null(c, "forecast_s", x->forecast_s);
-			if (x->forecast_s > 0)
-				cJSON_AddNumberToObject(c, "forecast_cut_mass", x->forecast_cut);
-			cJSON_AddStringToObject(c, "decision", solar_decision_name(x->decision));
-			cJSON_AddStringToObject(c, "reason", x->reason);
-			if (x->rank)
-				cJSON_AddNumberToObject(c, "rank", x->rank);
-			else
-				cJSON_AddNullToObject(c, "rank");
-			if (x->note)
-				cJSON_AddStringToObject(c, "note", x->note);
-			cJSON_AddItemToArray(cs, c);
-		}
+	for (int k = 0; k < p->ncand; k++) {
+		const solar_triage_cand *x = nth(p, k);
+		cJSON *c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "name", x->name);
+		cJSON_AddStringToObject(c, "file", x->file);
+		cJSON_AddStringToObject(c, "source", source_name(x->source));
+		cJSON_AddBoolToObject(c, "own_structure", x->own_structure);
+		num_or_null(c, "bound_s", x->bound_s);
+		cJSON_AddStringToObject(c, "bound_kind", x->bound_kind);
+		if (x->limiter >= 0)
+			cJSON_AddStringToObject(c, "limited_by",
+						solar_resource_name(x->limiter, rb, sizeof rb));
+		num_or_null(c, "unfused_s", x->unfused_s);
+		num_or_null(c, "problem_fused_s", p->ref.fused_s);
+		num_or_null(c, "problem_cache_aware_s", p->ref.cache_aware_s);
+		num_or_null(c, "prune_bound_s", x->prune_bound_s);
+		num_or_null(c, "max_speedup", x->max_speedup);
+		num_or_null(c, "measured_s", x->measured_s);
+		num_or_null(c, "predicted_s", x->predicted_s);
+		cJSON *iv = cJSON_AddArrayToObject(c, "interval_s");
+		cJSON_AddItemToArray(iv, cJSON_CreateNumber(x->lo_s));
+		cJSON_AddItemToArray(iv, cJSON_CreateNumber(x->hi_s));
+		cJSON_AddStringToObject(c, "class", x->class_used);
+		cJSON_AddNumberToObject(c, "class_points", x->class_n);
+		num_or_null(c, "forecast_s", x->forecast_s);
+		if (x->forecast_s > 0)
+			cJSON_AddNumberToObject(c, "forecast_cut_mass", x->forecast_cut);
+		cJSON_AddStringToObject(c, "decision", solar_decision_name(x->decision));
+		cJSON_AddStringToObject(c, "reason", x->reason);
+		if (x->rank)
+			cJSON_AddNumberToObject(c, "rank", x->rank);
+		else
+			cJSON_AddNullToObject(c, "rank");
+		if (x->note)
+			cJSON_AddStringToObject(c, "note", x->note);
+		cJSON_AddItemToArray(cs, c);
+	}
 	return j;
 }
 
@@ -263,22 +260,19 @@ static void print_csv(FILE *out, const solar_pool *p)
 	fputs("rank,name,source,bound_s,bound_kind,prune_bound_s,predicted_s,low_s,high_s,"
 	      "measured_s,decision,reason\n",
 	      out);
-	for (int r = 0; r <= p->ncand; r++)
-		for (int i = 0; i < p->ncand; i++) {
-			const solar_triage_cand *x = &p->cand[i];
-			if (x->rank != r)
-				continue;
-			if (x->rank)
-				fprintf(out, "%d", x->rank);
-			fprintf(out, ",%s,%s,%.6g,%s,%.6g,%.6g,%.6g,%.6g,", x->name,
-				source_name(x->source), x->bound_s, x->bound_kind, x->prune_bound_s,
-				x->predicted_s, x->lo_s, x->hi_s);
-			if (x->measured_s > 0)
-				fprintf(out, "%.6g", x->measured_s);
-			fprintf(out, ",%s,", solar_decision_name(x->decision));
-			csv_field(out, x->reason);
-			fputc('\n', out);
-		}
+	for (int k = 0; k < p->ncand; k++) {
+		const solar_triage_cand *x = nth(p, k);
+		if (x->rank)
+			fprintf(out, "%d", x->rank);
+		fprintf(out, ",%s,%s,%.6g,%s,%.6g,%.6g,%.6g,%.6g,", x->name,
+			source_name(x->source), x->bound_s, x->bound_kind, x->prune_bound_s,
+			x->predicted_s, x->lo_s, x->hi_s);
+		if (x->measured_s > 0)
+			fprintf(out, "%.6g", x->measured_s);
+		fprintf(out, ",%s,", solar_decision_name(x->decision));
+		csv_field(out, x->reason);
+		fputc('\n', out);
+	}
 }
 
 static int record(const triage_opts *t)
