@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api/solar.h"
 #include "devices/device.h"
 #include "frontend/frontend.h"
 
@@ -67,6 +68,10 @@ typedef struct {
  * Returns 0 on success, 1 on errors in the program, 2 when the file cannot be read. */
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out);
 void solar_cli_unload(solar_loaded *l);
+/* The job of a command line (api/solar.h): FILE, -D, --device, --set, --math, --l2,
+ * --ceilings.  solar_cli_job_done frees what it allocated (the defines). */
+solar_job solar_cli_job(const solar_opts *o);
+void solar_cli_job_done(solar_job *j);
 
 /* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: pause it while child
  * processes or the program under test run, resume it after (main.c).  Not nested. */
@@ -101,10 +106,7 @@ int solar_cmd_translate(int argc, char **argv);
 /* `solar triage POOL ...`: ranks a pool of candidates, plans measurements (docs/triage.md). */
 int solar_cmd_triage(int argc, char **argv);
 
-/* What-if helpers (cli/cmd_provision.c).  A quantity is a positive number with an optional
- * unit (B, B/s, FLOP/s, OP/s, Hz; prefixes k M G T P and Ki Mi Gi Ti): "16MB", "2TB/s", "8e12";
- * *unit is the canonical unit, "" when none.  Returns 0, or -1 when s is not one. */
-int solar_cli_parse_quantity(const char *s, double *value, const char **unit);
+/* What-if helpers (cli/quantity.c); quantities parse with solar_quantity_parse (api/detail.h). */
 /* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */
 SOLAR_GIVE solar_device *solar_cli_load_device(const solar_opts *o);
 /* "205 GB/s"; a factor rounded up to 3 significant digits ("20.3x", "any" for 0). */

@@ -12,6 +12,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/roofline.h"
@@ -129,20 +130,6 @@ static void work_summary(char *buf, size_t n, const solar_ops *o)
 		snprintf(buf, n, "0");
 }
 
-/* Rule "fidelity levels": rate figures (peaks, bandwidths) of status measured are ceilings one
- * code reached, not limits; bounds computed with them are estimates.  Their number. */
-static int measured_rates(const solar_device *dev)
-{
-	int n = 0;
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			n += dev->peak[u][q].present && dev->peak[u][q].status == SOLAR_SRC_MEASURED;
-	for (int i = 0; i < dev->nlevels; i++)
-		n += dev->levels[i].bandwidth_bytes_per_s.present &&
-		     dev->levels[i].bandwidth_bytes_per_s.status == SOLAR_SRC_MEASURED;
-	return n;
-}
-
 static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
 {
 	char a[32], b2[32];
@@ -246,7 +233,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	if (o->ceilings_measured)
 		fprintf(out, "%s  ESTIMATE, not a bound: %d measured ceilings (--ceilings measured); "
 			     "good code reaches about this, better code may beat it\n",
-			md ? "\n" : "", measured_rates(dev));
+			md ? "\n" : "", solar_device_measured_rates(dev));
 	fputs("\n", out);
 	bool have_k = false;
 	for (int k = 0; k < p->nkernels; k++)
@@ -495,6 +482,30 @@ static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, 
 	}
 }
 
+/* The job's warning about measured ceilings, worded for the command line, when it is found
+ * (before the program's diagnostics, as the device is loaded first). */
+static void print_warning(void *ctx, const solar_warning *wn)
+{
+	const solar_opts *o = ctx;
+	if (wn->kind == SOLAR_WARN_MEASURED_CEILINGS)
+		fprintf(stderr, "solar: %s: warning: %d figures are measured ceilings, not peaks: "
+				"the result is an estimate, not a bound (--ceilings measured labels it)\n",
+			o->device, (int)wn->value);
+}
+
+/* The job's warning about capacity (the last thing a job finds). */
+static void print_capacity(const solar_opts *o, const solar_result *res)
+{
+	char t1[32], t2[32];
+	for (int i = 0; i < res->nwarnings; i++)
+		if (res->warnings[i].kind == SOLAR_WARN_CAPACITY)
+			fprintf(stderr, "solar: %s: warning: the program's live data (%sB at least: "
+					"its inputs or its outputs) exceeds the DRAM capacity of %s "
+					"(%sB)\n",
+				o->files[0], solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
+				res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
+}
+
 int solar_cmd_analyze(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
@@ -507,52 +518,28 @@ int solar_cmd_analyze(const solar_opts *o)
 		      stderr);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = solar_cli_load_device(o);
-	if (!dev)
-		return SOLAR_EXIT_USAGE;
-	if (o->ceilings_measured && !measured_rates(dev)) {
-		fprintf(stderr, "solar: %s: --ceilings measured: the descriptor has no measured "
-				"ceilings (a peak or bandwidth of status measured; "
-				"devices/h200-measured.json has the H200's)\n",
-			o->device);
-		solar_device_free(dev);
-		return SOLAR_EXIT_USAGE;
-	}
-	if (!o->ceilings_measured && measured_rates(dev))
-		fprintf(stderr, "solar: %s: warning: %d figures are measured ceilings, not peaks: "
-				"the result is an estimate, not a bound (--ceilings measured labels it)\n",
-			o->device, measured_rates(dev));
-	solar_loaded l;
-	int rc = solar_cli_load(o->files[0], o, &l);
+	solar_job job = solar_cli_job(o);
+	job.on_warning = print_warning;
+	job.on_warning_ctx = (void *)o;
+	solar_result *res = solar_job_run(&job);
+	solar_cli_job_done(&job);
+	int rc = res->status;
 	if (rc != SOLAR_EXIT_OK) {
-		solar_device_free(dev);
+		solar_result_free(res);
 		return rc;
 	}
-	measured m = {o->measured_s, calloc((size_t)l.prog->nkernels + 1, sizeof(double))};
-	for (int k = 0; k < l.prog->nkernels; k++)
+	print_capacity(o, res);
+	const solar_program *p = solar_result_program(res);
+	const solar_device *dev = solar_result_device(res);
+	const solar_work *w = solar_result_work(res);
+	const solar_bounds *b = solar_result_bounds(res);
+	measured m = {o->measured_s, calloc((size_t)p->nkernels + 1, sizeof(double))};
+	for (int k = 0; k < p->nkernels; k++)
 		m.kernel_s[k] = -1;
-	solar_work *w = NULL;
-	solar_bounds b = {0};
 	FILE *out = NULL;
-	if (o->measured_file && load_measured(o->measured_file, l.prog, &m) < 0) {
+	if (o->measured_file && load_measured(o->measured_file, p, &m) < 0) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
-	}
-	w = solar_work_check_and_count(l.prog, o->math, l.diag);
-	if (!w) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
-	if (solar_bounds_compute(w, dev, &b, stderr) < 0) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	if (capacity_exceeded(&b)) {
-		char t1[32], t2[32];
-		fprintf(stderr, "solar: %s: warning: the program's live data (%sB at least: its "
-				"inputs or its outputs) exceeds the DRAM capacity of %s (%sB)\n",
-			o->files[0], solar_fmt_si(t1, sizeof t1, b.live_bytes), dev->name,
-			solar_fmt_si(t2, sizeof t2, b.dram_capacity_bytes));
 	}
 	out = solar_out_open(o);
 	if (!out) {
@@ -561,25 +548,21 @@ int solar_cmd_analyze(const solar_opts *o)
 	}
 	switch (o->format) {
 	case SOLAR_FMT_JSON:
-		solar_json_print(out, json_analyze(o, l.prog, dev, w, &b, &m));
+		solar_json_print(out, json_analyze(o, p, dev, w, b, &m));
 		break;
 	case SOLAR_FMT_CSV:
-		print_csv(out, l.prog, &b, &m);
+		print_csv(out, p, b, &m);
 		break;
 	default:
-		print_table(out, o, l.prog, dev, w, &b, &m, o->format == SOLAR_FMT_MD);
+		print_table(out, o, p, dev, w, b, &m, o->format == SOLAR_FMT_MD);
 		break;
 	}
 	solar_out_close(o, out);
 	/* an estimate may be beaten: a time below it is no error */
-	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], l.prog, &b, &m))
+	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], p, b, &m))
 		rc = SOLAR_EXIT_ERRORS;
 done:
-	solar_diag_finish(l.diag);
-	solar_bounds_free(&b);
-	solar_work_free(w);
 	free(m.kernel_s);
-	solar_cli_unload(&l);
-	solar_device_free(dev);
+	solar_result_free(res);
 	return rc;
 }

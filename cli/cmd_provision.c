@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
@@ -249,24 +250,21 @@ int solar_cmd_provision(const solar_opts *o)
 			o->bound);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = solar_cli_load_device(o);
-	if (!dev)
-		return SOLAR_EXIT_USAGE;
-	solar_loaded l;
-	int rc = solar_cli_load(o->files[0], o, &l);
+	solar_job job = solar_cli_job(o);
+	solar_result *res = solar_job_run(&job);
+	solar_cli_job_done(&job);
+	int rc = res->status;
 	if (rc != SOLAR_EXIT_OK) {
-		solar_device_free(dev);
+		solar_result_free(res);
 		return rc;
 	}
+	const solar_program *prog = solar_result_program(res);
+	const solar_device *dev = solar_result_device(res);
+	const solar_work *w = solar_result_work(res);
 	solar_knob *knobs = NULL;
 	solar_provision p[SOLAR_BOUND_COUNT] = {0};
 	int np = 0;
 	FILE *out = NULL;
-	solar_work *w = solar_work_check_and_count(l.prog, o->math, l.diag);
-	if (!w) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
 	int nk = solar_knobs_default(w, dev, &knobs);
 	for (; np < nb; np++)
 		if (solar_provision_compute(w, dev, knobs, nk, bounds[np], o->target_s, &p[np],
@@ -280,7 +278,7 @@ int solar_cmd_provision(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON) {
-		cJSON *j = solar_json_program(o->files[0], l.prog);
+		cJSON *j = solar_json_program(o->files[0], prog);
 		cJSON *d = cJSON_AddObjectToObject(j, "device");
 		cJSON_AddStringToObject(d, "name", dev->name);
 		cJSON_AddStringToObject(d, "file", o->device);
@@ -295,7 +293,7 @@ int solar_cmd_provision(const solar_opts *o)
 		solar_json_print(out, j);
 	} else {
 		char t1[32];
-		solar_out_header(out, o->files[0], l.prog);
+		solar_out_header(out, o->files[0], prog);
 		fprintf(out, "  on %s, math %s%s\n", dev->name,
 			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict",
 			dev->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
@@ -316,9 +314,6 @@ done:
 	for (int i = 0; i < np; i++)
 		solar_provision_free(&p[i]);
 	free(knobs);
-	solar_diag_finish(l.diag);
-	solar_work_free(w);
-	solar_cli_unload(&l);
-	solar_device_free(dev);
+	solar_result_free(res);
 	return rc;
 }

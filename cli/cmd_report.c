@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
@@ -655,7 +656,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		snprintf(where, sizeof where, "%s.set.%s", path, it->string);
 		double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
 		const char *unit;
-		if (cJSON_IsString(it) && solar_cli_parse_quantity(it->valuestring, &v, &unit) < 0)
+		if (cJSON_IsString(it) && solar_quantity_parse(it->valuestring, &v, &unit) < 0)
 			v = -1;
 		if (v <= 0 || solar_device_set(e->dev, it->string, v, stderr) < 0)
 			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
@@ -666,44 +667,47 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	/* the program, its counts and bounds */
 	char *air_path = resolve(c, air);
 	solar_out_input(air_path);
-	solar_loaded l;
-	int rc = solar_cli_load(air_path, &o, &l);
+	o.files = (const char **)&air_path;
+	o.nfiles = 1;
+	solar_job job = solar_cli_job(&o);
+	job.device = e->dev;
+	job.l2_cold = e->l2_cold;
+	solar_result *res = solar_job_run(&job);
+	solar_cli_job_done(&job);
 	free(air_path);
-	if (rc != SOLAR_EXIT_OK) {
+	const solar_program *prog = solar_result_program(res);
+	const solar_bounds *b = solar_result_bounds(res);
+	if (!prog) {
 		fprintf(stderr, "solar: %s: %s.air: '%s' %s\n", c->file, path, air,
-			rc == SOLAR_EXIT_ERRORS ? "has errors" : "cannot be read");
+			res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors" : "cannot be read");
 		c->error = true;
 		free(defs);
-		if (l.diag)
-			solar_diag_finish(l.diag);
-		solar_cli_unload(&l);
+		solar_result_free(res);
 		return;
 	}
-	solar_work *w = solar_work_check_and_count(l.prog, o.math, l.diag);
-	solar_bounds b = {0};
-	if (!w || solar_bounds_compute(w, e->dev, &b, stderr) < 0) {
+	if (!b) {
 		fprintf(stderr, "solar: %s: %s: cannot bound '%s' on '%s'\n", c->file, path, air, dev);
 		c->error = true;
 	} else {
 		e->params = cJSON_CreateObject();
-		for (int i = 0; i < l.prog->nparams; i++)
-			cJSON_AddItemToObject(e->params, l.prog->params[i].name,
-					      solar_json_int((long long)l.prog->params[i].value));
+		for (int i = 0; i < prog->nparams; i++)
+			cJSON_AddItemToObject(e->params, prog->params[i].name,
+					      solar_json_int((long long)prog->params[i].value));
 		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
-			const solar_roof *r = solar_bound_roof(&b, k);
+			const solar_roof *r = solar_bound_roof(b, k);
 			e->bound_s[k] = r->time_s;
 			e->limiter[k] = r->limiter;
 			e->bound_dram_bytes[k] = r->dram_bytes;
 		}
-		e->ops = b.fused.ops;
-		e->nkernels = l.prog->nkernels;
+		e->ops = b->fused.ops;
+		e->nkernels = prog->nkernels;
 		e->kernel = calloc((size_t)e->nkernels + 1, sizeof *e->kernel);
 		for (int k = 0; k < e->nkernels; k++) {
-			e->kernel[k].name = strdup(l.prog->kernels[k].name);
-			e->kernel[k].ops = b.kernel[k].ops;
-			e->kernel[k].dram_bytes = b.kernel[k].dram_bytes;
-			e->kernel[k].time_s = b.kernel[k].time_s;
-			e->kernel[k].limiter = b.kernel[k].limiter;
+			e->kernel[k].name = strdup(prog->kernels[k].name);
+			e->kernel[k].ops = b->kernel[k].ops;
+			e->kernel[k].dram_bytes = b->kernel[k].dram_bytes;
+			e->kernel[k].time_s = b->kernel[k].time_s;
+			e->kernel[k].limiter = b->kernel[k].limiter;
 			e->kernel[k].measured_s = -1;
 		}
 		const char *name = json_string(c, ej, "name", path, NULL, false);
@@ -712,10 +716,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		if (m)
 			load_measured(c, m, path, e);
 	}
-	solar_bounds_free(&b);
-	solar_work_free(w);
-	solar_diag_finish(l.diag);
-	solar_cli_unload(&l);
+	solar_result_free(res);
 	free(defs);
 }
 

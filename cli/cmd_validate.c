@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "api/detail.h"
 #include "analysis/work.h"
 #include "cli.h"
 #include "output.h"
@@ -483,9 +484,8 @@ int solar_cmd_validate(const solar_opts *o)
 	char *harness = NULL, *dir = NULL, *air_path = NULL;
 	cJSON *ref = NULL, *cmp = NULL;
 	solar_run run = {0};
-	solar_work *w = NULL;
-	solar_bounds b = {0};
-	bool have_bounds = false;
+	solar_result *res = NULL;
+	const solar_bounds *b = NULL;
 	solar_analysis *a = solar_analysis_new(p, l.diag);
 	if (!a || solar_analysis_run_checks(a, l.diag)) {
 		rc = SOLAR_EXIT_ERRORS;
@@ -545,10 +545,15 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 	solar_cli_time_limit_resume();
-	if (dev) {
-		w = solar_work_check_and_count(p, o->math, l.diag);
-		if (w && solar_bounds_compute(w, dev, &b, stderr) == 0)
-			have_bounds = true;
+	if (dev) { /* the bounds: a job on the program loaded above, on the device as loaded */
+		solar_job job = solar_cli_job(o);
+		job.device_file = NULL;
+		job.device = dev;
+		job.nsets = 0;
+		job.l2_cold = dev->l2_cold;
+		res = solar_job_run_program(&job, p, l.diag);
+		solar_cli_job_done(&job);
+		b = solar_result_bounds(res);
 	}
 	FILE *out = solar_out_open(o);
 	if (!out) {
@@ -557,10 +562,9 @@ int solar_cmd_validate(const solar_opts *o)
 	}
 	if (o->format == SOLAR_FMT_JSON)
 		solar_json_print(out, json_result(o, p, backend, &run, ref, cmp, dev,
-						  have_bounds ? &b : NULL, o->keep ? dir : NULL));
+						  b, o->keep ? dir : NULL));
 	else
-		print_table(out, o, p, backend, &run, ref, cmp, dev, have_bounds ? &b : NULL,
-			    o->keep ? dir : NULL);
+		print_table(out, o, p, backend, &run, ref, cmp, dev, b, o->keep ? dir : NULL);
 	solar_out_close(o, out);
 	rc = cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) ? SOLAR_EXIT_OK : SOLAR_EXIT_ERRORS;
 
@@ -570,8 +574,7 @@ done:
 	cJSON_Delete(ref);
 	cJSON_Delete(cmp);
 	solar_run_free(&run);
-	solar_bounds_free(&b);
-	solar_work_free(w);
+	solar_result_free(res);
 	solar_analysis_free(a);
 	solar_diag_finish(l.diag);
 	solar_cli_unload(&l);

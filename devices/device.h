@@ -78,7 +78,7 @@ typedef struct {
 	solar_figure bandwidth_bytes_per_s;
 } solar_mem_level;
 
-typedef struct {
+typedef struct solar_device { /* tagged: api/solar.h names it opaquely */
 	char *file;   /* the descriptor file (or the name given to solar_device_load_string) */
 	char *name;   /* "NVIDIA H100 SXM5" */
 	char *vendor; /* "NVIDIA"; NULL if not given */
