@@ -17,7 +17,6 @@
 
 #include "cli.h"
 #include "output.h"
-#include "roofline/roofline.h"
 #include "search/triage.h"
 
 static const char triage_usage[] =
@@ -169,7 +168,6 @@ static void num_or_null(cJSON *o, const char *k, double v)
 static cJSON *json_triage(const solar_pool *p, const solar_device *dev, const char *device_arg,
 			  const solar_history *h)
 {
-	char rb[48];
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "schema", "solar.triage/1");
 	cJSON_AddStringToObject(j, "pool", p->name);
@@ -213,9 +211,8 @@ static cJSON *json_triage(const solar_pool *p, const solar_device *dev, const ch
 		cJSON_AddBoolToObject(c, "own_structure", x->own_structure);
 		num_or_null(c, "bound_s", x->bound_s);
 		cJSON_AddStringToObject(c, "bound_kind", x->bound_kind);
-		if (x->limiter >= 0)
-			cJSON_AddStringToObject(c, "limited_by",
-						solar_resource_name(x->limiter, rb, sizeof rb));
+		if (x->limiter[0])
+			cJSON_AddStringToObject(c, "limited_by", x->limiter);
 		num_or_null(c, "unfused_s", x->unfused_s);
 		num_or_null(c, "problem_fused_s", p->ref.fused_s);
 		num_or_null(c, "problem_cache_aware_s", p->ref.cache_aware_s);

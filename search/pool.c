@@ -204,7 +204,7 @@ static void cand_init(solar_triage_cand *c, const char *file)
 {
 	*c = (solar_triage_cand){.name = strdup(base_name(file)), .file = strdup(file),
 				 .unfused_s = -1, .fused_s = -1, .cache_aware_s = -1,
-				 .measured_s = -1, .forecast_s = -1, .limiter = -1};
+				 .measured_s = -1, .forecast_s = -1};
 }
 
 /* Gives c its AIR: air_file when set (its own structure), the file itself when .air, else
@@ -466,14 +466,14 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, FILE *err)
 		return -1;
 	}
 	if (solar_search_bounds(p->ref.air, dev, &p->ref.unfused_s, &p->ref.fused_s,
-				&p->ref.cache_aware_s, &p->ref.limiter, err) < 0)
+				&p->ref.cache_aware_s, p->ref.limiter, sizeof p->ref.limiter, err) < 0)
 		return -1;
 	for (int i = 0; i < p->ncand; i++) {
 		solar_triage_cand *c = &p->cand[i];
 		if (!c->air)
 			continue;
 		if (solar_search_bounds(c->air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
-					&c->limiter, err) < 0) {
+					c->limiter, sizeof c->limiter, err) < 0) {
 			char note[300];
 			snprintf(note, sizeof note, "its AIR %s has errors (above); ranked with the "
 						    "problem's bounds",

@@ -82,13 +82,13 @@ static bool names_cand(const char *hist, const char *hist_real, const solar_pool
 typedef struct {
 	double r;          /* log(measured / bound) */
 	int kind;          /* 0: own unfused bound, 1: the problem's bound */
-	int limiter;
+	const char *limiter;
 	const char *cls;
 } point;
 
 typedef struct {
-	int kind, limiter;
-	const char *cls;
+	int kind;
+	const char *limiter, *cls;
 } class_key;
 
 static const char *class_name(int kind)
@@ -100,10 +100,10 @@ static bool in_class(const point *pt, const class_key *k, int level)
 {
 	switch (level) {
 	case 0:
-		return pt->kind == k->kind && pt->limiter == k->limiter && k->cls && pt->cls &&
+		return pt->kind == k->kind && !strcmp(pt->limiter, k->limiter) && k->cls && pt->cls &&
 		       !strcmp(pt->cls, k->cls);
 	case 1:
-		return pt->kind == k->kind && pt->limiter == k->limiter;
+		return pt->kind == k->kind && !strcmp(pt->limiter, k->limiter);
 	default:
 		return pt->kind == k->kind;
 	}
@@ -174,7 +174,7 @@ static void assign_bounds(solar_pool *p, solar_triage_cand *c)
 	} else {
 		c->bound_s = problem;
 		c->bound_kind = "problem-cache-aware";
-		c->limiter = p->ref.limiter;
+		snprintf(c->limiter, sizeof c->limiter, "%s", p->ref.limiter);
 	}
 	c->prune_bound_s = problem;
 	if (c->own_structure && c->unfused_s > problem)

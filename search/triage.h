@@ -88,7 +88,7 @@ typedef struct {
 	char *wrong_why;
 	/* bounds on the device, seconds (< 0: none) */
 	double unfused_s, fused_s, cache_aware_s;
-	int limiter;      /* resource of the bound used for prediction */
+	char limiter[48]; /* resource of the bound used for prediction: "dram", "tensor.bf16" */
 	/* what triage computes */
 	double bound_s;   /* the bound the prediction scales: own unfused, else problem's */
 	const char *bound_kind; /* "unfused" or "problem-cache-aware" */
@@ -157,9 +157,11 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 
 const char *solar_decision_name(solar_decision d);
 
-/* The bounds of one AIR file: the one place triage calls the analysis chain (frontend, count,
- * roofline), so the job API can replace it.  Returns 0, or -1 after diagnostics on err. */
-int solar_search_bounds(const char *air, const solar_device *dev, double *unfused_s,
-			double *fused_s, double *cache_aware_s, int *unfused_limiter, FILE *err);
+/* The bounds of one AIR file on dev in dev's L2 state, and the resource limiting the unfused
+ * one: the one place triage asks for bounds (a job of api/solar.h).  Returns 0, or -1 after
+ * diagnostics on err. */
+int solar_search_bounds(const char *air, SOLAR_KEEP const solar_device *dev, double *unfused_s,
+			double *fused_s, double *cache_aware_s, char *limiter, size_t nlimiter,
+			FILE *err);
 
 #endif
