@@ -411,7 +411,7 @@ int solar_cmd_triage(int argc, char **argv)
 		solar_pool_free(&cur);
 		goto done;
 	}
-	if (solar_pool_bounds(&cur, dev, stderr) < 0) {
+	if (solar_pool_bounds(&cur, dev, cache, stderr) < 0) {
 		solar_pool_free(&cur);
 		rc = SOLAR_EXIT_ERRORS;
 		goto done;

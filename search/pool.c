@@ -56,6 +56,15 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+#define FNV_BASIS 1469598103934665603ull
+
 /* FNV-1a, 64 bits, of the file's bytes and solar's version: the cache key. */
 static int content_hash(const char *file, char out[17])
 {
@@ -63,11 +72,8 @@ static int content_hash(const char *file, char out[17])
 	char *text = solar_read_file(file, &len);
 	if (!text)
 		return -1;
-	uint64_t h = 1469598103934665603ull;
-	for (int32_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
-	for (const char *v = "solar " SOLAR_VERSION; *v; v++)
-		h = (h ^ (unsigned char)*v) * 1099511628211ull;
+	uint64_t h = fnv1a(FNV_BASIS, text, (size_t)len);
+	h = fnv1a(h, "solar " SOLAR_VERSION, strlen("solar " SOLAR_VERSION));
 	free(text);
 	snprintf(out, 17, "%016llx", (unsigned long long)h);
 	return 0;
@@ -457,7 +463,64 @@ void solar_pool_free(solar_pool *p)
 	free(p->op_class);
 }
 
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, FILE *err)
+/* The bounds of one AIR file, from the cache when it has them: the key is the AIR's bytes,
+ * the device as solar resolved it (its JSON, base applied), the L2 state and solar's version,
+ * so a cached line is the number solar would compute. */
+static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_hash,
+			 const char *cache, solar_triage_cand *c, FILE *err)
+{
+	char key[17], path[4200];
+	path[0] = '\0';
+	if (cache && content_hash(air, key) == 0) {
+		uint64_t h = fnv1a(strtoull(key, NULL, 16), (const char *)&dev_hash, sizeof dev_hash);
+		h = fnv1a(h, dev->l2_cold ? "cold" : "warm", 4);
+		snprintf(path, sizeof path, "%s/%016llx.bounds", cache, (unsigned long long)h);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			int n = fscanf(f, "%lg %lg %lg %47s", &c->unfused_s, &c->fused_s,
+				       &c->cache_aware_s, c->limiter);
+			fclose(f);
+			if (n == 4) {
+				if (!strcmp(c->limiter, "-"))
+					c->limiter[0] = '\0';
+				return 0;
+			}
+		}
+	}
+	if (solar_search_bounds(air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
+				c->limiter, sizeof c->limiter, err) < 0)
+		return -1;
+	if (path[0] && mkdir_p(cache) == 0) { /* whole or not at all: a temporary, renamed */
+		char tmp[4300];
+		snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+		FILE *f = fopen(tmp, "w");
+		if (f) {
+			fprintf(f, "%.17g %.17g %.17g %s\n", c->unfused_s, c->fused_s,
+				c->cache_aware_s, c->limiter[0] ? c->limiter : "-");
+			if (fclose(f) == 0)
+				rename(tmp, path);
+			unlink(tmp);
+		}
+	}
+	return 0;
+}
+
+static uint64_t device_hash(const solar_device *dev)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&buf, &n);
+	uint64_t h = FNV_BASIS;
+	if (m) {
+		solar_device_write_json(dev, m);
+		fclose(m);
+		h = fnv1a(h, buf, n);
+	}
+	free(buf);
+	return h;
+}
+
+int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache, FILE *err)
 {
 	if (!p->ref.air) {
 		fprintf(err, "solar: %s: the reference has no AIR (%s): triage needs the problem's "
@@ -465,15 +528,14 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, FILE *err)
 			p->ref.file, p->ref.note ? p->ref.note : "none");
 		return -1;
 	}
-	if (solar_search_bounds(p->ref.air, dev, &p->ref.unfused_s, &p->ref.fused_s,
-				&p->ref.cache_aware_s, p->ref.limiter, sizeof p->ref.limiter, err) < 0)
+	uint64_t dh = device_hash(dev);
+	if (cached_bounds(p->ref.air, dev, dh, cache, &p->ref, err) < 0)
 		return -1;
 	for (int i = 0; i < p->ncand; i++) {
 		solar_triage_cand *c = &p->cand[i];
 		if (!c->air)
 			continue;
-		if (solar_search_bounds(c->air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
-					c->limiter, sizeof c->limiter, err) < 0) {
+		if (cached_bounds(c->air, dev, dh, cache, c, err) < 0) {
 			char note[300];
 			snprintf(note, sizeof note, "its AIR %s has errors (above); ranked with the "
 						    "problem's bounds",
@@ -484,6 +546,7 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, FILE *err)
 			c->air = NULL;
 			c->source = SOLAR_CAND_OPAQUE;
 			c->own_structure = false;
+			c->unfused_s = c->fused_s = c->cache_aware_s = -1;
 		}
 	}
 	return 0;
@@ -517,7 +580,7 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 			continue;
 		solar_pool q;
 		if (solar_pool_load(real, exe, cache, &q, quiet ? quiet : stderr) == 0 &&
-		    solar_pool_bounds(&q, dev, quiet ? quiet : stderr) == 0)
+		    solar_pool_bounds(&q, dev, cache, quiet ? quiet : stderr) == 0)
 			pools[n++] = q;
 		else
 			solar_pool_free(&q);

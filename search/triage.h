@@ -146,8 +146,9 @@ int solar_pool_load_others(SOLAR_KEEP const solar_history *h, SOLAR_KEEP const s
 			   SOLAR_GIVE solar_pool **out);
 
 /* Bounds of every candidate with AIR and of the reference on dev (rule "L2 state": dev's
- * l2_cold).  Returns 0, or -1 when the reference's bounds cannot be computed. */
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, FILE *err);
+ * l2_cold), kept in cache_dir (NULL: none) by a hash of the AIR, the resolved device, the L2
+ * state and solar's version.  Returns 0, or -1 when the reference's bounds cannot be computed. */
+int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache_dir, FILE *err);
 
 /* The method (docs/triage.md): matches the history to the pools (pools[current] is the one
  * triaged; the others hold the history's other candidates, whose bounds the efficiencies are
