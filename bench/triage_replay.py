@@ -61,7 +61,8 @@ def read_results(path):
 
 
 def triage(args, pool, history, budget=None):
-    cmd = [args.solar, "triage", pool, "--device", args.device, "--l2", args.l2, "--format",
+    manifest = os.path.join(args.manifests, pathlib.Path(pool).name + ".json")
+    cmd = [args.solar, "triage", manifest if os.path.isfile(manifest) else pool, "--device", args.device, "--l2", args.l2, "--format",
            "json", "--history", history, "--coverage", str(args.coverage)]
     if args.cache:
         cmd += ["--cache", args.cache]
@@ -169,6 +170,9 @@ def main():
     ap.add_argument("--budgets", default="10,25,50")
     ap.add_argument("--seeds", type=int, default=200)
     ap.add_argument("--cache", default=None)
+    ap.add_argument("--manifests", default="bench/triage_pools",
+                    help="a POOL.json here is triaged instead of the folder POOL (a pool whose "
+                         "reference the translator cannot read, given an AIR)")
     ap.add_argument("--pools", default=None, help="only these pools (comma-separated names)")
     ap.add_argument("--json", default=None, help="write the per-pool numbers here")
     args = ap.parse_args()
@@ -181,6 +185,10 @@ def main():
         by_pool.setdefault(os.path.dirname(r["candidate"]), []).append(r)
     pools = [p for p in by_pool if os.path.isfile(os.path.join(p, "ref.py")) or
              os.path.isfile(os.path.join(p, "ref.air"))]
+    left = [p for p in by_pool if p not in pools]
+    if left:
+        print(f"triage_replay: not pools (no ref.py or ref.air beside them): {left}",
+              file=sys.stderr)
     if args.pools:
         keep = set(args.pools.split(","))
         pools = [p for p in pools if pathlib.Path(p).name in keep]

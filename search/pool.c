@@ -246,8 +246,9 @@ static int add_cand(solar_pool *p)
 	return p->ncand++;
 }
 
-static int load_folder(const char *dir, const char *exe, const char *cache, solar_pool *p,
-		       FILE *err)
+/* The candidates of folder dir and, when with_ref, its reference. */
+static int load_folder(const char *dir, bool with_ref, const char *exe, const char *cache,
+		       solar_pool *p, FILE *err)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -270,7 +271,9 @@ static int load_folder(const char *dir, const char *exe, const char *cache, sola
 	qsort(names, (size_t)n, sizeof *names, cmp_str);
 	char *ra = join(dir, "ref.air"), *rp = join(dir, "ref.py");
 	int rc = 0;
-	if (!exists(ra) && !exists(rp)) {
+	if (!with_ref) {
+		/* the manifest gave the reference */
+	} else if (!exists(ra) && !exists(rp)) {
 		fprintf(err, "solar: %s: no reference (ref.air or ref.py) in the pool\n", dir);
 		rc = -1;
 	} else {
@@ -316,7 +319,9 @@ static const char *jstr(cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* {"reference": "ref.py", "op_class": "gemm", "candidates": ["cand_a.py", {"file":
+/* {"reference": "ref.py", "reference_air": "ref.air", "op_class": "gemm",
+ *  "candidates_folder": "DIR" (its cand_* files, as a folder pool's), and/or
+ *  "candidates": ["cand_a.py", {"file":
  *  "cand_b.py", "air": "cand_b.air", "structure": "own"|"not-own", "correct": false,
  *  "translate": false}]}; paths relative to the manifest's folder. */
 static int load_manifest(const char *file, const char *exe, const char *cache, solar_pool *p,
@@ -343,8 +348,11 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 			file);
 		goto out;
 	}
-	if (!cJSON_IsArray(cands)) {
-		fprintf(err, "solar: %s: candidates: expected an array of files or objects\n", file);
+	const char *cfolder = jstr(j, "candidates_folder");
+	if (!cJSON_IsArray(cands) && !(cfolder && !cands)) {
+		fprintf(err, "solar: %s: candidates: expected an array of files or objects (or "
+			     "\"candidates_folder\": DIR)\n",
+			file);
 		goto out;
 	}
 	const char *cls = jstr(j, "op_class");
@@ -355,10 +363,24 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 		free(rf);
 		goto out;
 	}
+	const char *rair = jstr(j, "reference_air");
+	char *ra = rair ? join(p->dir, rair) : NULL;
+	if (ra && !exists(ra)) {
+		fprintf(err, "solar: %s: reference_air: cannot read %s\n", file, ra);
+		free(rf);
+		free(ra);
+		goto out;
+	}
 	cand_init(&p->ref, rf);
-	cand_air(&p->ref, NULL, true, exe, cache, err);
+	cand_air(&p->ref, ra, true, exe, cache, err);
 	free(rf);
+	free(ra);
 	rc = 0;
+	if (cfolder) {
+		char *cd = join(p->dir, cfolder);
+		rc = load_folder(cd, false, exe, cache, p, err);
+		free(cd);
+	}
 	int i = 0;
 	cJSON *c;
 	cJSON_ArrayForEach(c, cands)
@@ -429,7 +451,9 @@ int solar_pool_load(const char *path, const char *exe, const char *cache, solar_
 		char *slash = strrchr(copy, '/');
 		p->dir = slash ? strndup(copy, (size_t)(slash - copy)) : strdup(".");
 	}
-	p->name = strdup(base_name(p->dir));
+	p->name = strdup(base_name(dir ? p->dir : path)); /* a manifest: its name, less .json */
+	if (!dir && ends_with(p->name, ".json"))
+		p->name[strlen(p->name) - 5] = '\0';
 	if (!strcmp(p->name, ".")) { /* "." names the current folder */
 		char cwd[4096];
 		if (getcwd(cwd, sizeof cwd)) {
@@ -438,7 +462,8 @@ int solar_pool_load(const char *path, const char *exe, const char *cache, solar_
 		}
 	}
 	free(copy);
-	return dir ? load_folder(p->dir, exe, cache, p, err) : load_manifest(path, exe, cache, p, err);
+	return dir ? load_folder(p->dir, true, exe, cache, p, err)
+		   : load_manifest(path, exe, cache, p, err);
 }
 
 static void cand_free(solar_triage_cand *c)
