@@ -221,6 +221,16 @@ json.dump({"reference": os.path.abspath(f"{POOL}/ref.air"),
 rc, j, err = triage(None, pool=man)
 check(rc != 0 and "candidates[0]: cannot read the file" in err, f"manifest error: {err}")
 
+man2 = os.path.join(TMP, "handmade.json")
+json.dump({"reference": os.path.abspath(f"{POOL}/cand_triton.py"),
+           "reference_air": os.path.abspath(f"{POOL}/ref.air"),
+           "candidates_folder": os.path.abspath(OTHER)}, open(man2, "w"))
+rc, j, err = triage(None, pool=man2)
+check(rc == 0 and j["pool"] == "handmade" and [x["name"] for x in j["candidates"]] == ["cand_1.air"]
+      and abs(j["reference"]["unfused_s"] - U["ref"]) < 1e-12 * U["ref"]
+      and j["reference"]["file"].endswith("cand_triton.py"),
+      f"manifest with reference_air and candidates_folder: {err} {j and j['reference']}")
+
 # 10. Coverage: 40 points r ~ U(0, 1) (fixed LCG), then 2000 fresh points of the same
 #     distribution fall inside the 80% interval at least 70% of the time (split conformal
 #     guarantees 80% on average over histories; one history may fall short by sampling).
