@@ -68,6 +68,8 @@ def triage(args, pool, history, budget=None):
         cmd += ["--cache", args.cache]
     if budget is not None:
         cmd += ["--budget", str(budget)]
+    if args.trust_translation:
+        cmd += ["--trust-translation"]
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
         die(f"{' '.join(cmd)}: exit {p.returncode}: {p.stderr.strip()[-2000:]}")
@@ -174,6 +176,8 @@ def main():
                     help="a POOL.json here is triaged instead of the folder POOL (a pool whose "
                          "reference the translator cannot read, given an AIR)")
     ap.add_argument("--pools", default=None, help="only these pools (comma-separated names)")
+    ap.add_argument("--trust-translation", action="store_true",
+                    help="pass --trust-translation: translated candidates' unfused bounds prune")
     ap.add_argument("--json", default=None, help="write the per-pool numbers here")
     args = ap.parse_args()
     args.budgets = [int(b) for b in args.budgets.split(",")]

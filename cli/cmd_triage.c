@@ -22,7 +22,7 @@
 static const char triage_usage[] =
 	"usage: solar triage POOL --device D [--history H.jsonl] [--budget N|P%]\n"
 	"                    [--forecasts F.jsonl] [--format table|md|json|csv] [--json]\n"
-	"                    [--l2 warm|cold] [--coverage C] [--cache DIR]\n"
+	"                    [--l2 warm|cold] [--coverage C] [--cache DIR] [--trust-translation]\n"
 	"       solar triage --record H.jsonl --candidate FILE --device D --ms T\n"
 	"                    [--l2 warm|cold] [--wrong]\n"
 	"\n"
@@ -37,6 +37,8 @@ static const char triage_usage[] =
 	"  --l2 warm|cold      the L2 state of the measurements used (default warm)\n"
 	"  --coverage C        interval coverage, 0.5 to 0.99 (default 0.8)\n"
 	"  --cache DIR         translation cache (default $XDG_CACHE_HOME/solar/translate)\n"
+	"  --trust-translation a translated .py is its own kernel split: its unfused bound\n"
+	"                      may prune (unsafe for code that fuses or changes datapath)\n"
 	"  --record H.jsonl    append one measurement to the history and exit\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -50,7 +52,7 @@ static int usage_error(const char *fmt, const char *arg)
 typedef struct {
 	const char *pool, *history, *forecasts, *device, *cache, *budget, *record, *candidate;
 	double coverage, ms;
-	bool l2_cold, wrong;
+	bool l2_cold, wrong, trust;
 	solar_format format;
 } triage_opts;
 
@@ -314,6 +316,8 @@ int solar_cmd_triage(int argc, char **argv)
 			t.candidate = v;
 		} else if (!strcmp(a, "--wrong")) {
 			t.wrong = true;
+		} else if (!strcmp(a, "--trust-translation")) {
+			t.trust = true;
 		} else if (!strcmp(a, "--ms")) {
 			char *end;
 			errno = 0;
@@ -356,7 +360,7 @@ int solar_cmd_triage(int argc, char **argv)
 			i++;
 	}
 	if (t.record) {
-		if (t.pool || t.history || t.forecasts || t.budget)
+		if (t.pool || t.history || t.forecasts || t.budget || t.trust)
 			return usage_error("%s", "--record takes --candidate, --device, --ms, --l2 "
 						 "and --wrong only");
 		return record(&t);
@@ -426,6 +430,7 @@ int solar_cmd_triage(int argc, char **argv)
 	npools = nothers + 1;
 	cur.coverage = t.coverage;
 	pools[0].coverage = t.coverage;
+	pools[0].trust_translation = t.trust;
 	for (int i = 0; i < npools; i++)
 		pools[i].l2_cold = t.l2_cold;
 	pools[0].budget = budget_n >= 0    ? (int)fmin((double)budget_n, pools[0].ncand)

@@ -253,6 +253,11 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 {
 	solar_pool *p = &pools[current];
 	double alpha0 = 1 - p->coverage;
+	/* --trust-translation: the translation of eager code (one AIR kernel per eager kernel) is
+	 * taken as the candidate's own structure, so its unfused bound may prune (docs/triage.md) */
+	for (int i = 0; p->trust_translation && i < p->ncand; i++)
+		if (p->cand[i].source == SOLAR_CAND_TRANSLATED)
+			p->cand[i].own_structure = true;
 	/* every candidate of every pool, the reference first: (pool, cand, realpath) */
 	int ntotal = 0;
 	for (int k = 0; k < npools; k++)

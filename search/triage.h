@@ -117,6 +117,7 @@ typedef struct {
 	double coverage;         /* 0.8 */
 	bool l2_cold;
 	int budget;              /* candidates to plan, already resolved from N or P% */
+	bool trust_translation;  /* --trust-translation: a translated .py is its own structure */
 	/* results */
 	double alpha_eff;        /* ACI's alpha after replaying the history */
 	int aci_steps;           /* history points the ACI update ran over */

@@ -231,6 +231,20 @@ check(rc == 0 and j["pool"] == "handmade" and [x["name"] for x in j["candidates"
       and j["reference"]["file"].endswith("cand_triton.py"),
       f"manifest with reference_air and candidates_folder: {err} {j and j['reference']}")
 
+# The own-structure rule: a .py bounded with an .air prunes on that AIR's unfused bound only
+# when the AIR is its own structure.
+for st, want in (("not-own", "skip"), ("own", "prune")):
+    json.dump({"reference": os.path.abspath(f"{POOL}/ref.air"),
+               "candidates": [{"file": os.path.abspath(f"{POOL}/cand_triton.py"),
+                               "air": os.path.abspath(f"{POOL}/cand_fivepass.air"),
+                               "structure": st}]}, open(man, "w"))
+    rc, j, err = triage(h2, pool=man)
+    x = j["candidates"][0] if j else {}
+    check(rc == 0 and x.get("decision") == want, f"structure {st}: {x.get('decision')}, "
+          f"expected {want} ({x.get('reason')})")
+    close(x.get("prune_bound_s"), U["cand_fivepass"] if st == "own" else CA,
+          f"structure {st}: prune bound")
+
 # 10. Coverage: 40 points r ~ U(0, 1) (fixed LCG), then 2000 fresh points of the same
 #     distribution fall inside the 80% interval at least 70% of the time (split conformal
 #     guarantees 80% on average over histories; one history may fall short by sampling).
