@@ -2,7 +2,8 @@
  *
  * A history line is a JSON object with at least "candidate" (its file), "device" (descriptor
  * name or file), "ms" (a positive time in milliseconds) and "l2" ("warm" or "cold": cold when
- * the L2 was flushed before each run); "correct": false marks the candidate wrong, "op_class"
+ * the L2 was flushed before each run); "correct": false marks the candidate wrong, and so does
+ * a failed run ("error": a message, "ms" null, as bench/pools/measure.py writes it); "op_class"
  * and "kind" are used when present, every other key is kept in the file and ignored here.  A
  * forecast line has "candidate" and "bin_probabilities" (one probability per speedup bin of the
  * candidate over the reference), optionally "bin_edges".  Every bad line is reported as
@@ -114,13 +115,19 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 	const char *kind = str_field(r, line, j, "kind", false);
 	cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "ms");
 	cJSON *ok = cJSON_GetObjectItemCaseSensitive(j, "correct");
-	if (!ms)
+	/* a failed run (the measurement script's "error" line: "ms" and "correct" null) is a
+	 * record that the candidate is wrong */
+	cJSON *error = cJSON_GetObjectItemCaseSensitive(j, "error");
+	bool failed = cJSON_IsString(error) && (!ms || cJSON_IsNull(ms)) && (!ok || !cJSON_IsTrue(ok));
+	if (failed) {
+		/* no time to check */
+	} else if (!ms)
 		line_error(r, line, "missing \"ms\"");
 	else if (!cJSON_IsNumber(ms) || !isfinite(ms->valuedouble) || ms->valuedouble <= 0)
 		line_error(r, line, "\"ms\": expected a positive number of milliseconds");
 	if (l2 && strcmp(l2, "warm") && strcmp(l2, "cold"))
 		line_error(r, line, "\"l2\": expected \"warm\" or \"cold\", not \"%s\"", l2);
-	if (ok && !cJSON_IsBool(ok))
+	if (ok && !cJSON_IsBool(ok) && !(failed && cJSON_IsNull(ok)))
 		line_error(r, line, "\"correct\": expected true or false");
 	if (r->errors != before)
 		return;
@@ -132,8 +139,9 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 	h->e = e;
 	h->e[h->n++] = (solar_hist_entry){
 		.candidate = strdup(cand), .device = strdup(dev), .op_class = dup_or_null(cls),
-		.kind = dup_or_null(kind), .seconds = ms->valuedouble * 1e-3,
-		.l2_cold = !strcmp(l2, "cold"), .correct = !ok || cJSON_IsTrue(ok), .line = line};
+		.kind = dup_or_null(kind), .seconds = failed ? 0 : ms->valuedouble * 1e-3,
+		.l2_cold = !strcmp(l2, "cold"), .correct = !failed && (!ok || cJSON_IsTrue(ok)),
+		.line = line};
 }
 
 int solar_history_load(const char *file, bool may_be_absent, solar_history *h, FILE *err)

@@ -97,13 +97,15 @@ check(j["plan"][0] == "cand_bad.air" or j["plan"][0] == "cand_fused.air", "faste
 #    alpha 0.2 + 0.05 * 0.2 = 0.21); fit .1 .3 .5 .7 .45 -> .45; calibration scores .25 .05
 #    .15 .35 -> index ceil(5 * 0.79) = 4 -> q = 0.35: intervals [U e^0.1, U e^0.8].
 T = U["ref"] * math.exp(0.45)
-h2 = write("h2.jsonl", [json.dumps(line(f"{OTHER}/cand_1.air", B * math.exp(r) * 1e3))
+h2f = write("h2f.jsonl", [json.dumps(line(f"{OTHER}/cand_1.air", B * math.exp(r) * 1e3))
                         for r in R8] +
            [line(f"{POOL}/ref.air", T * 1e3),
             line(f"{POOL}/cand_bad.air", 0.1, correct=False),
-            {**line(f"{POOL}/cand_fused.air", 1e-4), "l2": "warm"}])  # another L2 mode
-rc, j, err = triage(h2, "--budget", "50%")
+            {**line(f"{POOL}/cand_fused.air", 1e-4), "l2": "warm"},  # another L2 mode
+            {**line(f"{POOL}/cand_fused.air", None), "correct": None, "error": "raised"}])
+rc, j, err = triage(h2f, "--budget", "50%")
 check(rc == 0, f"stage 2 exit {rc}: {err}")
+h2 = h2f
 c = {x["name"]: x for x in j["candidates"]}
 close(j["alpha_effective"], 0.21, "stage 2 alpha after one ACI step that covered")
 check(j["history"]["ignored_lines"] == 1, "the warm line is ignored in a cold run")
@@ -113,6 +115,12 @@ for n in ("cand_fused", "cand_twopass", "cand_threepass", "cand_fivepass"):
     close(x["predicted_s"], U[n] * math.exp(0.45), f"{n} predicted, stage 2")
     close(x["interval_s"][0], U[n] * math.exp(0.1), f"{n} low, stage 2")
     close(x["interval_s"][1], U[n] * math.exp(0.8), f"{n} high, stage 2")
+j_fail = {x["name"]: x for x in j["candidates"]}["cand_fused.air"]
+check(j_fail["decision"] == "wrong" and "line 12" in j_fail["reason"],
+      f"a failed run (error, ms null) marks the candidate wrong: {j_fail['reason']}")
+h2 = write("h2.jsonl", open(h2).read().splitlines()[:-1])  # the rest of the stage without it
+rc, j, err = triage(h2, "--budget", "50%")
+c = {x["name"]: x for x in j["candidates"]}
 want = {"cand_fused.air": "measure", "cand_twopass.air": "measure", "cand_triton.py": "measure",
         "cand_threepass.air": "skip", "cand_fivepass.air": "prune", "cand_bad.air": "wrong"}
 for n, d in want.items():
