@@ -144,7 +144,8 @@ def replay_pool(args, pool, rows_by_pool, tmp):
                 f.write(hist_line(r, args))
     bound_order = [c["name"] for c in sorted(first["candidates"], key=lambda c: c["bound_s"] or 0)]
     rng = random.Random(0)
-    out = {"pool": name, "candidates": n, "best_ms": best, "ref_ms": ref_ms, "order": order,
+    below = j["below_sol"] if j else 0
+    out = {"pool": name, "below_sol": below, "candidates": n, "best_ms": best, "ref_ms": ref_ms, "order": order,
            "calls": calls, "prunes": prunes, "wrong_prunes": wrong_prunes, "skips": skips,
            "wrong_skips": wrong_skips, "covered": covered, "coverage_total": total, "budgets": {}}
     for b, k in ks.items():
@@ -205,7 +206,7 @@ def main():
           f"coverage {args.coverage}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"{platform.node()}, {time.time() - t0:.0f} s\n")
     hdr = "| pool | n |" + "".join(f" {b}%: measured | triage | bound | random |"
-                                   for b in args.budgets) + " prunes (wrong) | skips (wrong) | coverage |"
+                                   for b in args.budgets) + " prunes (wrong) | skips (wrong) | coverage | below SOL |"
     print(hdr)
     print("|" + "---|" * (hdr.count("|") - 1))
     for r in res:
@@ -214,7 +215,7 @@ def main():
                         for b in args.budgets)
         cov = f"{r['covered']}/{r['coverage_total']}"
         print(f"| {r['pool']} | {r['candidates']} |{cells} {r['prunes']} ({r['wrong_prunes']}) | "
-              f"{r['skips']} ({r['wrong_skips']}) | {cov} |")
+              f"{r['skips']} ({r['wrong_skips']}) | {cov} | {r['below_sol']} |")
     def mean(key, b):
         return sum(r["budgets"][b][key] for r in res) / len(res)
     def worst(key, b):
@@ -227,7 +228,8 @@ def main():
     WS = sum(r["wrong_skips"] for r in res)
     C = sum(r["covered"] for r in res)
     T = sum(r["coverage_total"] for r in res)
-    print(f"| **mean** | |{cells} {P} ({WP}) | {S} ({WS}) | {C}/{T} |")
+    print(f"| **mean** | |{cells} {P} ({WP}) | {S} ({WS}) | {C}/{T} | "
+          f"{sum(r['below_sol'] for r in res)} |")
     print()
     for b in args.budgets:
         print(f"budget {b}%: worst pool best-found/pool-best: triage {worst('triage', b):.3f}, "
