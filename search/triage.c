@@ -270,10 +270,7 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 	} *all = calloc((size_t)ntotal + 1, sizeof *all);
 	int ns = 0;
 	for (int k = 0; k < npools; k++) {
-		assign_bounds(&pools[k], &pools[k].ref);
-		pools[k].ref.prune_bound_s = fmax(pools[k].ref.fused_s, pools[k].ref.cache_aware_s);
-		if (pools[k].ref.unfused_s > pools[k].ref.prune_bound_s)
-			pools[k].ref.prune_bound_s = pools[k].ref.unfused_s;
+		assign_bounds(&pools[k], &pools[k].ref); /* its own unfused bound: only an .air's */
 		all[ns++] = (struct slot){&pools[k], &pools[k].ref, real_or_null(pools[k].ref.file), true};
 		for (int i = 0; i < pools[k].ncand; i++) {
 			assign_bounds(&pools[k], &pools[k].cand[i]);
