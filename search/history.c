@@ -144,24 +144,31 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 		.line = line};
 }
 
+/* Reads file and calls fn on each line's object; the number of errors, or -1 when the file
+ * cannot be read (after solar_read_file's message). */
+static int read_lines(const char *file, FILE *err, void (*fn)(reader *, int, cJSON *, void *),
+		      void *ctx)
+{
+	int32_t len;
+	char *text = solar_read_file(file, &len);
+	if (!text)
+		return -1;
+	reader r = {file, err, 0};
+	each_line(&r, text, fn, ctx);
+	free(text);
+	return r.errors;
+}
+
 int solar_history_load(const char *file, bool may_be_absent, solar_history *h, FILE *err)
 {
 	h->e = NULL;
 	h->n = 0;
 	if (may_be_absent && access(file, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	int32_t len;
-	char *text = solar_read_file(file, &len);
-	if (!text)
-		return -1;
-	reader r = {file, err, 0};
-	each_line(&r, text, history_line, h);
-	free(text);
-	if (r.errors) {
-		solar_history_free(h);
-		return -1;
-	}
-	return 0;
+	if (read_lines(file, err, history_line, h) == 0)
+		return 0;
+	solar_history_free(h);
+	return -1;
 }
 
 void solar_history_free(solar_history *h)
@@ -257,18 +264,10 @@ int solar_forecasts_load(const char *file, solar_forecasts *f, FILE *err)
 {
 	f->f = NULL;
 	f->n = 0;
-	int32_t len;
-	char *text = solar_read_file(file, &len);
-	if (!text)
-		return -1;
-	reader r = {file, err, 0};
-	each_line(&r, text, forecast_line, f);
-	free(text);
-	if (r.errors) {
-		solar_forecasts_free(f);
-		return -1;
-	}
-	return 0;
+	if (read_lines(file, err, forecast_line, f) == 0)
+		return 0;
+	solar_forecasts_free(f);
+	return -1;
 }
 
 void solar_forecasts_free(solar_forecasts *f)
