@@ -79,6 +79,58 @@ static int content_hash(const char *file, char out[17])
 	return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A hash of the translator's Python sources (translate/run.py and translate/solar_translate/
+ * *.py, found as `solar translate` finds them: beside the executable or in the source tree),
+ * so a translation cached by an older translator is not reused.  0 when none is found. */
+static uint64_t translator_hash(const char *exe)
+{
+	char dir[4096], up[4200], path[4400];
+	snprintf(dir, sizeof dir, "%s", exe);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(up, sizeof up, "%s/..", dir);
+	const char *roots[] = {up, dir, SOLAR_SOURCE_DIR};
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, "%s/translate/run.py", roots[i]);
+		if (access(path, R_OK))
+			continue;
+		uint64_t h = FNV_BASIS;
+		char pkg[4400];
+		snprintf(pkg, sizeof pkg, "%s/translate/solar_translate", roots[i]);
+		DIR *d = opendir(pkg);
+		char *names[256];
+		int n = 0;
+		for (struct dirent *e; d && n < 256 && (e = readdir(d));)
+			if (ends_with(e->d_name, ".py"))
+				names[n++] = strdup(e->d_name);
+		if (d)
+			closedir(d);
+		qsort(names, (size_t)n, sizeof *names, cmp_name);
+		for (int k = -1; k < n; k++) {
+			char f[4700];
+			if (k < 0)
+				snprintf(f, sizeof f, "%s", path);
+			else
+				snprintf(f, sizeof f, "%s/%s", pkg, names[k]);
+			int32_t len;
+			char *text = solar_read_file(f, &len);
+			if (text)
+				h = fnv1a(h, text, (size_t)len);
+			free(text);
+			if (k >= 0)
+				free(names[k]);
+		}
+		return h;
+	}
+	return 0;
+}
+
 static int mkdir_p(const char *path)
 {
 	char buf[4096];
@@ -138,12 +190,21 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 		return;
 	}
 	char hash[17];
+	static uint64_t th;
+	static bool th_known;
+	if (!th_known) {
+		th = translator_hash(exe);
+		th_known = true;
+	}
 	if (content_hash(c->file, hash) < 0 || mkdir_p(cache) < 0) {
 		snprintf(note, sizeof note, "cannot use the translation cache %s: %s", cache,
 			 strerror(errno));
 		c->note = strdup(note);
 		return;
 	}
+	/* the key: the file's bytes, solar's version and the translator's sources */
+	uint64_t key = fnv1a(strtoull(hash, NULL, 16), (const char *)&th, sizeof th);
+	snprintf(hash, sizeof hash, "%016llx", (unsigned long long)key);
 	char air[4200], fail[4200], tmp[4200], log[4200];
 	snprintf(air, sizeof air, "%s/%s.air", cache, hash);
 	snprintf(fail, sizeof fail, "%s/%s.fail", cache, hash);
