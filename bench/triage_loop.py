@@ -2,6 +2,7 @@
 """A kernel-search loop on the GPU with `solar triage` as its surrogate (docs/triage.md#loop).
 
     bench/triage_loop.py bench/pools/gemm --history H.jsonl [--budget 25%] [--per-round 1]
+        [--learn-from bench/results/pools-h200-2026-12-01.jsonl]
         [--solar build/solar] [--device devices/h200-sxm.json] [--device-name h200-sxm]
         [--warmup 5] [--runs 100]
 
@@ -44,6 +45,10 @@ def main():
     ap.add_argument("--device-name", default="h200-sxm")
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--runs", type=int, default=100)
+    ap.add_argument("--learn-from", default=None, metavar="R.jsonl",
+                    help="start the history with these measurements of OTHER pools (e.g. "
+                         "bench/results/pools-h200-2026-12-01.jsonl): what the efficiencies "
+                         "are learned from before this pool's first measurement")
     args = ap.parse_args()
 
     import torch
@@ -55,6 +60,12 @@ def main():
     meta = pools.load_pool(folder)
     tol = float(meta["tolerance"])
     pathlib.Path(args.history).touch()
+    if args.learn_from and not pathlib.Path(args.history).stat().st_size:
+        mine = folder.resolve()
+        with open(args.learn_from) as src, open(args.history, "a") as dst:
+            for line in src:
+                if line.strip() and pathlib.Path(json.loads(line)["candidate"]).parent.resolve() != mine:
+                    dst.write(line if line.endswith("\n") else line + "\n")
 
     ref_mod = pools.load_module(folder / meta["ref"])
     ref_model, inputs = pools.build(torch, ref_mod, "cuda")
