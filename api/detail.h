@@ -46,6 +46,8 @@ int solar_device_measured_rates(SOLAR_KEEP const solar_device *dev);
  * k M G T P and Ki Mi Gi Ti): "16MB", "2TB/s", "8e12"; *unit is the canonical unit, "" when
  * none.  Returns 0, or -1 when s is not one. */
 int solar_quantity_parse(const char *s, double *value, const char **unit);
+/* A time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
+double solar_quantity_parse_time(const char *s);
 /* Applies one `--set PATH=VALUE` to d after checking the value's unit against the path's.
  * Returns 0, or -1 after a message on err. */
 int solar_quantity_set(SOLAR_KEEP solar_device *d, const char *set, FILE *err);

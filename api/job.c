@@ -62,6 +62,30 @@ int solar_device_measured_rates(const solar_device *dev)
 	return n;
 }
 
+char *solar_job_peaks_file(const char *device_file, FILE *err)
+{
+	err = err ? err : stderr;
+	char *file = solar_device_base_file(device_file);
+	for (int depth = 0; file && depth < 16; depth++) {
+		solar_device *d = solar_device_load(file, err);
+		if (!d)
+			break;
+		int n = solar_device_measured_rates(d);
+		solar_device_free(d);
+		if (!n)
+			return file;
+		char *next = solar_device_base_file(file);
+		free(file);
+		file = next;
+	}
+	fprintf(err, "solar: %s: no descriptor in its base chain gives peaks without measured "
+		     "ceilings, for the bound beside the estimate (devices/h200-measured.json names "
+		     "devices/h200-sxm.json as its base)\n",
+		device_file);
+	free(file);
+	return NULL;
+}
+
 static solar_result *result_new(void)
 {
 	solar_result *r = calloc(1, sizeof *r);
@@ -80,6 +104,8 @@ static void warn(const solar_job *job, solar_result *r, solar_warning_kind kind,
 		 double limit, const char *message)
 {
 	struct solar_result_detail *x = r->detail;
+	if (r->nwarnings >= (int)(sizeof x->warnings / sizeof *x->warnings))
+		return;
 	solar_warning *w = &x->warnings[r->nwarnings++];
 	w->kind = kind;
 	w->value = value;

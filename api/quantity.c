@@ -5,6 +5,7 @@
  * checking the value's unit against the path's.  The command line, report manifests and the
  * job API share them.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,24 @@ static const char *path_unit(const char *path)
 	if (!strncmp(path, "peak.", 5) || !strncmp(path, "sparse_peak.", 12))
 		return strstr(path, ".i") ? "OP/s" : "FLOP/s";
 	return "";
+}
+
+/* "4.57ms", "120us", "0.002s", "3e-3" (seconds without a unit). */
+double solar_quantity_parse_time(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v <= 0)
+		return -1;
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (!strcmp(end, units[i].unit))
+			return v * units[i].scale;
+	return -1;
 }
 
 int solar_quantity_set(solar_device *d, const char *set, FILE *err)

@@ -160,6 +160,12 @@ void solar_result_free(SOLAR_TAKE solar_result *r);
 SOLAR_GIVE solar_device *solar_job_device_load(const char *path, FILE *err);
 void solar_job_device_free(SOLAR_TAKE solar_device *d);
 
+/* Rule "fidelity levels": the descriptor whose peaks bound what an estimate on device_file
+ * estimates: the first of its base chain (its "base", that file's base, ...) with no measured
+ * ceiling ("devices/h200-sxm.json" for devices/h200-measured.json).  malloc'd; NULL after a
+ * message on err (NULL: stderr) when there is none. */
+SOLAR_GIVE char *solar_job_peaks_file(const char *device_file, FILE *err);
+
 /* "0.1.0" */
 const char *solar_version(void);
 

@@ -34,6 +34,7 @@ typedef struct {
 	const char *out;  /* -o FILE */
 	const char *l2;   /* --l2 warm|cold; NULL: warm */
 	bool ceilings_measured; /* analyze --ceilings measured: an estimate, not a bound */
+	bool ceilings_both;     /* analyze --ceilings both: the bound and the estimate */
 	/* provision, sweep, report (docs/provision.md, docs/report.md) */
 	double target_s;          /* --target-time TIME (or RATE in Hz); 0 when absent */
 	const char *bound;        /* --bound unfused|fused|cache-aware|all */
@@ -109,8 +110,7 @@ int solar_cmd_triage(int argc, char **argv);
 /* What-if helpers (cli/quantity.c); quantities parse with solar_quantity_parse (api/detail.h). */
 /* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */
 SOLAR_GIVE solar_device *solar_cli_load_device(const solar_opts *o);
-/* "205 GB/s"; a factor rounded up to 3 significant digits ("20.3x", "any" for 0). */
-const char *solar_cli_fmt_quantity(char *buf, size_t n, double v, const char *unit);
+/* A factor rounded up to 3 significant digits ("20.3x", "any" for 0). */
 const char *solar_cli_fmt_factor(char *buf, size_t n, double f);
 
 #endif

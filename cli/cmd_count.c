@@ -222,7 +222,7 @@ int solar_cmd_count(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	if (o->symbolic) {
-		rc = solar_symbolic_report(l.prog, o->format == SOLAR_FMT_JSON, out, l.diag);
+		rc = solar_symbolic_report(l.prog, o->math, o->format == SOLAR_FMT_JSON, out, l.diag);
 		solar_diag_finish(l.diag);
 	} else {
 		solar_job job = solar_cli_job(o); /* counts only: no device */
@@ -234,7 +234,7 @@ int solar_cmd_count(const solar_opts *o)
 			solar_diag_finish(l.diag);
 			rc = SOLAR_EXIT_ERRORS;
 		} else if (o->format == SOLAR_FMT_JSON) {
-			solar_json_print(out, json_count(o, w));
+			solar_json_print(out, solar_json_schema(json_count(o, w), "count"));
 		} else {
 			print_text(out, o, w);
 		}

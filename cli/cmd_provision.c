@@ -69,8 +69,8 @@ static void scaled_text(char *buf, size_t n, const solar_knob *k, double f)
 	solar_cli_fmt_factor(fx, sizeof fx, f);
 	if (isfinite(k->headline))
 		snprintf(buf, n, "%s %s (%s -> %s)", fx, k->label,
-			 solar_cli_fmt_quantity(a, sizeof a, k->headline, k->unit),
-			 solar_cli_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
+			 solar_fmt_quantity(a, sizeof a, k->headline, k->unit),
+			 solar_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
 	else
 		snprintf(buf, n, "%s %s", fx, k->label);
 }
@@ -146,7 +146,7 @@ static void print_bound(FILE *out, const solar_provision *p)
 	for (int i = 0; i < p->nknobs; i++) {
 		const solar_knob *k = &p->knobs[i];
 		const solar_provision_knob *r = &p->knob[i];
-		solar_cli_fmt_quantity(now, sizeof now, k->headline, k->unit);
+		solar_fmt_quantity(now, sizeof now, k->headline, k->unit);
 		const char *note = "";
 		char buf[96];
 		if (r->factor <= 0) {
@@ -163,7 +163,7 @@ static void print_bound(FILE *out, const solar_provision *p)
 					 solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
 			note = buf;
 		} else {
-			solar_cli_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
+			solar_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
 			note = r->factor <= 1 ? "suffices" : "";
 		}
 		char line[512];
@@ -239,7 +239,9 @@ int solar_cmd_provision(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	int bounds[SOLAR_BOUND_COUNT], nb = 0;
-	if (!o->bound || !strcmp(o->bound, "all")) {
+	if (!o->bound) { /* one block by default: the cache-aware bound, as report gates */
+		bounds[nb++] = SOLAR_BOUND_CACHE_AWARE;
+	} else if (!strcmp(o->bound, "all")) {
 		for (int k = 0; k < SOLAR_BOUND_COUNT; k++)
 			bounds[nb++] = k;
 	} else if ((bounds[0] = solar_bound_parse(o->bound)) >= 0) {
@@ -290,7 +292,7 @@ int solar_cmd_provision(const solar_opts *o)
 		cJSON *bs = cJSON_AddObjectToObject(j, "bounds");
 		for (int i = 0; i < np; i++)
 			cJSON_AddItemToObject(bs, solar_bound_key(p[i].bound), json_bound(&p[i]));
-		solar_json_print(out, j);
+		solar_json_print(out, solar_json_schema(j, "provision"));
 	} else {
 		char t1[32];
 		solar_out_header(out, o->files[0], prog);
@@ -310,6 +312,10 @@ int solar_cmd_provision(const solar_opts *o)
 		      out);
 	}
 	solar_out_close(o, out);
+	/* exit 1: a bound misses the target and no figure alone meets it (docs/provision.md) */
+	for (int i = 0; i < np; i++)
+		if (p[i].time_s > p[i].target_s && !p[i].single)
+			rc = SOLAR_EXIT_ERRORS;
 done:
 	for (int i = 0; i < np; i++)
 		solar_provision_free(&p[i]);

@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
-#include "svg.h"
+#include "report/svg.h"
 
 typedef struct {
 	solar_knob knob;
@@ -436,7 +436,9 @@ int solar_cmd_sweep(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, json_sweep(o, solar_result_program(res), dev, ax, o->nvary, pt, n));
+		solar_json_print(out, solar_json_schema(json_sweep(o, solar_result_program(res), dev, ax,
+								 o->nvary, pt, n),
+						      "sweep"));
 	else
 		print_csv(out, ax, o->nvary, pt, n);
 	solar_out_close(o, out);

@@ -42,8 +42,8 @@ static bool readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate), the
- * source tree solar was built from, or the current directory. */
+/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate, the
+ * installed ../share/solar/validate), the source tree solar was built from, or the current directory. */
 static char *find_harness(void)
 {
 	const char *env = getenv("SOLAR_HARNESS");
@@ -61,7 +61,8 @@ static char *find_harness(void)
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
-		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py"};
+		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py",
+					    "/../share/solar/validate/harness.py"};
 		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
 			snprintf(path, sizeof path, "%s%s", exe, rel[i]);
 			if (readable(path))
@@ -561,8 +562,9 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, json_result(o, p, backend, &run, ref, cmp, dev,
-						  b, o->keep ? dir : NULL));
+		solar_json_print(out, solar_json_schema(json_result(o, p, backend, &run, ref, cmp,
+								    dev, b, o->keep ? dir : NULL),
+							"validate"));
 	else
 		print_table(out, o, p, backend, &run, ref, cmp, dev, b, o->keep ? dir : NULL);
 	solar_out_close(o, out);

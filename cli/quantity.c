@@ -26,23 +26,9 @@ solar_device *solar_cli_load_device(const solar_opts *o)
 	return d;
 }
 
-/* "205 GB/s", "4.19 MB", "42.6 TFLOP/s" */
-const char *solar_cli_fmt_quantity(char *buf, size_t n, double v, const char *unit)
+double solar_cli_parse_time(const char *s)
 {
-	char si[32];
-	if (!isfinite(v)) {
-		snprintf(buf, n, "-");
-		return buf;
-	}
-	solar_fmt_si(si, sizeof si, v);
-	size_t l = strlen(si);
-	if (l && si[l - 1] == ' ')
-		si[--l] = '\0';
-	if (strchr(si, ' ')) /* "4.19 M" */
-		snprintf(buf, n, "%s%s", si, unit);
-	else
-		snprintf(buf, n, "%s %s", si, unit);
-	return buf;
+	return solar_quantity_parse_time(s);
 }
 
 /* A factor rounded UP to 3 significant digits, so the printed factor still suffices. */
