@@ -550,7 +550,7 @@ void solar_pool_free(solar_pool *p)
 }
 
 /* The bounds of one AIR file, from the cache when it has them: the key is the AIR's bytes,
- * the device as solar resolved it (its JSON, base applied), the L2 state and solar's version,
+ * the device as solar resolved it (its JSON, base applied), the L2 state and solar's build,
  * so a cached line is the number solar would compute. */
 static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_hash,
 			 const char *cache, solar_triage_cand *c, FILE *err)
@@ -591,12 +591,27 @@ static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_
 	return 0;
 }
 
+/* The running executable's bytes: bounds cached by another build of solar (another analysis)
+ * are not reused. */
+static uint64_t exe_hash(void)
+{
+	FILE *f = fopen("/proc/self/exe", "rb");
+	uint64_t h = FNV_BASIS;
+	char buf[1 << 16];
+	size_t n;
+	while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+		h = fnv1a(h, buf, n);
+	if (f)
+		fclose(f);
+	return h;
+}
+
 static uint64_t device_hash(const solar_device *dev)
 {
 	char *buf = NULL;
 	size_t n = 0;
 	FILE *m = open_memstream(&buf, &n);
-	uint64_t h = FNV_BASIS;
+	uint64_t h = exe_hash();
 	if (m) {
 		solar_device_write_json(dev, m);
 		fclose(m);
