@@ -104,6 +104,8 @@ int solar_cmd_report(const solar_opts *o);
 int solar_cmd_validate(const solar_opts *o);
 /* `solar translate ARGS`: executes translate/run.py with a Python that has PyTorch. */
 int solar_cmd_translate(int argc, char **argv);
+/* `solar triage POOL ...`: ranks a pool of candidates, plans measurements (docs/triage.md). */
+int solar_cmd_triage(int argc, char **argv);
 
 /* What-if helpers (cli/quantity.c); quantities parse with solar_quantity_parse (api/detail.h). */
 /* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */

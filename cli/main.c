@@ -293,6 +293,13 @@ static const struct {
 	 "Runs the Python translator (translate/run.py with $SOLAR_PYTHON or build/venv) and "
 	 "takes its own options: `solar translate --help` lists them (docs/translate.md).",
 	 "solar translate examples/mlp_block.py -o mlp_block.air"},
+	{"triage", "POOL --device D [--history H.jsonl] [options]",
+	 "rank a pool of candidate kernels by their bounds, plan which to measure",
+	 "Takes its own options: `solar triage --help` lists them. Prune (a bound at or above "
+	 "the best measured time), skip (a conformal interval above it) or measure; "
+	 "`solar triage --record` appends a measurement (docs/triage.md).",
+	 "solar triage bench/pools/gemm --device devices/h200-sxm.json --l2 cold "
+	 "--history bench/results/pools-h200-2026-12-01.jsonl --budget 25%"},
 	{"help", "[COMMAND]", "this list, or one command's usage, options and examples",
 	 "`solar help COMMAND` is the same as `solar COMMAND --help`; `solar help --man` writes "
 	 "the man page (solar.1) that `make install` installs.",
@@ -705,6 +712,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "translate")) /* its own options: it runs the Python translator */
 		return solar_cmd_translate(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "triage")) /* its own options: it runs the translator for .py files */
+		return solar_out_finish(solar_cmd_triage(argc - 2, argv + 2));
 	int cmd = -1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))

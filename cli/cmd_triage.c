@@ -1,0 +1,459 @@
+/* cmd_triage.c - `solar triage POOL --device D [--history H.jsonl] [--budget N|P%] ...` and
+ * `solar triage --record H.jsonl --candidate F --device D --ms T [--l2 cold] [--wrong]`.
+ *
+ * Options and printing only; the method is search/ (docs/triage.md).  The command parses its
+ * own arguments (like translate): it has options no other command takes, and it runs the
+ * translator as a child for candidates written in Python.  Exit status: 0 ok, 1 errors in an
+ * input (a history or forecast line, the reference's AIR), 2 usage or environment.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+#include "search/triage.h"
+
+static const char triage_usage[] =
+	"usage: solar triage POOL --device D [--history H.jsonl] [--budget N|P%]\n"
+	"                    [--forecasts F.jsonl] [--format table|md|json|csv] [--json]\n"
+	"                    [--l2 warm|cold] [--coverage C] [--cache DIR] [--trust-translation]\n"
+	"       solar triage --record H.jsonl --candidate FILE --device D --ms T\n"
+	"                    [--l2 warm|cold] [--wrong]\n"
+	"\n"
+	"Ranks the candidates of POOL (a folder with ref.py|ref.air and cand_*.py|cand_*.air, or\n"
+	"a JSON manifest) by their speed-of-light bounds and the efficiency learned from the\n"
+	"history, and plans which to measure: prune (its bound is at or above the best measured\n"
+	"time), skip (its interval starts above it), measure.  docs/triage.md.\n"
+	"\n"
+	"  --history H.jsonl   measurements: {\"candidate\", \"device\", \"ms\", \"l2\", ...} a line\n"
+	"  --budget N|P%       candidates to plan (default: every one to measure)\n"
+	"  --forecasts F.jsonl external forecasts: {\"candidate\", \"bin_probabilities\": [8]}\n"
+	"  --l2 warm|cold      the L2 state of the measurements used (default warm)\n"
+	"  --coverage C        interval coverage, 0.5 to 0.99 (default 0.8)\n"
+	"  --cache DIR         translation cache (default $XDG_CACHE_HOME/solar/translate)\n"
+	"  --trust-translation a translated .py is its own kernel split: its unfused bound\n"
+	"                      may prune (unsafe for code that fuses or changes datapath)\n"
+	"  --record H.jsonl    append one measurement to the history and exit\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("solar triage: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'solar triage --help'.\n", stderr);
+	return SOLAR_EXIT_USAGE;
+}
+
+typedef struct {
+	const char *pool, *history, *forecasts, *device, *cache, *budget, *record, *candidate;
+	double coverage, ms;
+	bool l2_cold, wrong, trust;
+	solar_format format;
+} triage_opts;
+
+static void default_cache(char *buf, size_t n)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	if (x && *x)
+		snprintf(buf, n, "%s/solar/translate", x);
+	else if (home && *home)
+		snprintf(buf, n, "%s/.cache/solar/translate", home);
+	else
+		snprintf(buf, n, "/tmp/solar-%d/translate", (int)getuid());
+}
+
+static const char *source_name(solar_cand_source s)
+{
+	return s == SOLAR_CAND_AIR ? "air" : s == SOLAR_CAND_TRANSLATED ? "translated" : "opaque";
+}
+
+static const char *fmt_t(char *buf, size_t n, double s)
+{
+	if (s <= 0)
+		return snprintf(buf, n, "-"), buf;
+	return solar_fmt_time(buf, n, s);
+}
+
+/* The candidate printed k-th: the ranked ones by rank, then the wrong ones (rank 0). */
+static const solar_triage_cand *nth(const solar_pool *p, int k)
+{
+	int seen = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int r = pass ? 0 : 1; r <= (pass ? 0 : p->ncand); r++)
+			for (int i = 0; i < p->ncand; i++)
+				if (p->cand[i].rank == r && seen++ == k)
+					return &p->cand[i];
+	return NULL;
+}
+
+static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
+			const solar_history *h, bool md)
+{
+	char a[32], b[32], c[32], d[32], e[80];
+	fprintf(out, "%spool %s on %s, L2 %s, coverage %.0f%% (ACI alpha %.3g after %d steps)\n",
+		md ? "### " : "", p->name, dev->name, p->l2_cold ? "cold" : "warm",
+		100 * p->coverage, p->alpha_eff, p->aci_steps);
+	if (md)
+		fputs("\n", out);
+	fprintf(out, "reference %s: fused %s, cache-aware %s, unfused %s, measured %s\n",
+		p->ref.name, fmt_t(a, sizeof a, p->ref.fused_s),
+		fmt_t(b, sizeof b, p->ref.cache_aware_s), fmt_t(c, sizeof c, p->ref.unfused_s),
+		fmt_t(d, sizeof d, p->ref_measured_s));
+	if (p->incumbent)
+		fprintf(out, "incumbent %s: %s\n", p->incumbent, fmt_t(a, sizeof a, p->incumbent_s));
+	else
+		fputs("incumbent: none measured (nothing can be pruned or skipped)\n", out);
+	fprintf(out, "history: %d lines, %d points to learn from, %d of another device or L2 mode\n\n",
+		h->n, p->calib_points, p->ignored_lines);
+	if (md)
+		fputs("| rank | candidate | source | bound | kind | predicted | interval | "
+		      "measured | decision | reason |\n|---|---|---|---|---|---|---|---|---|---|\n",
+		      out);
+	else
+		fprintf(out, "%-4s %-24s %-10s %-10s %-19s %-10s %-23s %-10s %-8s %s\n", "rank",
+			"candidate", "source", "bound", "kind", "predicted", "interval", "measured",
+			"decision", "reason");
+	for (int k = 0; k < p->ncand; k++) {
+		const solar_triage_cand *x = nth(p, k);
+		char rk[16];
+		snprintf(rk, sizeof rk, "%d", x->rank);
+		snprintf(e, sizeof e, "[%s, %s]", fmt_t(a, sizeof a, x->lo_s),
+			 fmt_t(b, sizeof b, x->hi_s));
+		fprintf(out,
+			md ? "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n"
+			   : "%-4s %-24s %-10s %-10s %-19s %-10s %-23s %-10s %-8s %s\n",
+			x->rank ? rk : "-", x->name, source_name(x->source),
+			fmt_t(a, sizeof a, x->bound_s), x->bound_kind,
+			fmt_t(b, sizeof b, x->predicted_s), e, fmt_t(c, sizeof c, x->measured_s),
+			solar_decision_name(x->decision), x->reason);
+	}
+	fprintf(out, "\nplan (budget %d):", p->budget);
+	for (int i = 0; i < p->nplan; i++)
+		fprintf(out, "%s %s", i ? "," : "", p->cand[p->plan[i]].name);
+	fputs(p->nplan ? "\n" : " nothing to measure\n", out);
+	bool notes = false;
+	for (int i = 0; i < p->ncand; i++) {
+		const solar_triage_cand *x = &p->cand[i];
+		if (x->note || x->forecast_cut > 0) {
+			if (!notes)
+				fputs("\nnotes:\n", out);
+			notes = true;
+			if (x->note)
+				fprintf(out, "  %s: %s\n", x->name, x->note);
+			if (x->forecast_cut > 0)
+				fprintf(out, "  %s: the forecast put %.3g of its mass on speedups above "
+					     "the %.3gx physics allows (cut)\n",
+					x->name, x->forecast_cut, x->max_speedup);
+		}
+	}
+	if (p->below_sol)
+		fprintf(out, "WARNING: %d measured time%s below the candidate's lower bound: a "
+			     "broken benchmark, a reward hack or a wrong bound; pruning is off for "
+			     "this pool\n",
+			p->below_sol, p->below_sol > 1 ? "s are" : " is");
+	fputs("Rules: docs/triage.md#decisions.\n", out);
+}
+
+static void num_or_null(cJSON *o, const char *k, double v)
+{
+	if (v > 0)
+		cJSON_AddNumberToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *json_triage(const solar_pool *p, const solar_device *dev, const char *device_arg,
+			  const solar_history *h)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "schema", "solar.triage/1");
+	cJSON_AddStringToObject(j, "pool", p->name);
+	cJSON *d = cJSON_AddObjectToObject(j, "device");
+	cJSON_AddStringToObject(d, "name", dev->name);
+	cJSON_AddStringToObject(d, "file", device_arg);
+	cJSON_AddStringToObject(j, "l2", p->l2_cold ? "cold" : "warm");
+	cJSON_AddNumberToObject(j, "coverage", p->coverage);
+	cJSON_AddNumberToObject(j, "alpha_effective", p->alpha_eff);
+	cJSON_AddNumberToObject(j, "aci_steps", p->aci_steps);
+	cJSON *ref = cJSON_AddObjectToObject(j, "reference");
+	cJSON_AddStringToObject(ref, "file", p->ref.file);
+	num_or_null(ref, "unfused_s", p->ref.unfused_s);
+	num_or_null(ref, "fused_s", p->ref.fused_s);
+	num_or_null(ref, "cache_aware_s", p->ref.cache_aware_s);
+	num_or_null(ref, "measured_s", p->ref_measured_s);
+	cJSON *hist = cJSON_AddObjectToObject(j, "history");
+	cJSON_AddNumberToObject(hist, "lines", h->n);
+	cJSON_AddNumberToObject(hist, "learning_points", p->calib_points);
+	cJSON_AddNumberToObject(hist, "ignored_lines", p->ignored_lines);
+	cJSON_AddNumberToObject(hist, "forecast_calibration_points", p->forecast_calib);
+	cJSON_AddNumberToObject(j, "below_sol", p->below_sol);
+	if (p->incumbent) {
+		cJSON *inc = cJSON_AddObjectToObject(j, "incumbent");
+		cJSON_AddStringToObject(inc, "name", p->incumbent);
+		cJSON_AddNumberToObject(inc, "measured_s", p->incumbent_s);
+	} else {
+		cJSON_AddNullToObject(j, "incumbent");
+	}
+	cJSON_AddNumberToObject(j, "budget", p->budget);
+	cJSON *plan = cJSON_AddArrayToObject(j, "plan");
+	for (int i = 0; i < p->nplan; i++)
+		cJSON_AddItemToArray(plan, cJSON_CreateString(p->cand[p->plan[i]].name));
+	cJSON *cs = cJSON_AddArrayToObject(j, "candidates");
+	for (int k = 0; k < p->ncand; k++) {
+		const solar_triage_cand *x = nth(p, k);
+		cJSON *c = cJSON_CreateObject();
+		cJSON_AddStringToObject(c, "name", x->name);
+		cJSON_AddStringToObject(c, "file", x->file);
+		cJSON_AddStringToObject(c, "source", source_name(x->source));
+		cJSON_AddBoolToObject(c, "own_structure", x->own_structure);
+		num_or_null(c, "bound_s", x->bound_s);
+		cJSON_AddStringToObject(c, "bound_kind", x->bound_kind);
+		if (x->limiter[0])
+			cJSON_AddStringToObject(c, "limited_by", x->limiter);
+		num_or_null(c, "unfused_s", x->unfused_s);
+		num_or_null(c, "problem_fused_s", p->ref.fused_s);
+		num_or_null(c, "problem_cache_aware_s", p->ref.cache_aware_s);
+		num_or_null(c, "prune_bound_s", x->prune_bound_s);
+		num_or_null(c, "max_speedup", x->max_speedup);
+		num_or_null(c, "measured_s", x->measured_s);
+		num_or_null(c, "predicted_s", x->predicted_s);
+		cJSON *iv = cJSON_AddArrayToObject(c, "interval_s");
+		cJSON_AddItemToArray(iv, cJSON_CreateNumber(x->lo_s));
+		cJSON_AddItemToArray(iv, cJSON_CreateNumber(x->hi_s));
+		cJSON_AddStringToObject(c, "class", x->class_used);
+		cJSON_AddNumberToObject(c, "class_points", x->class_n);
+		num_or_null(c, "forecast_s", x->forecast_s);
+		if (x->forecast_s > 0)
+			cJSON_AddNumberToObject(c, "forecast_cut_mass", x->forecast_cut);
+		cJSON_AddStringToObject(c, "decision", solar_decision_name(x->decision));
+		cJSON_AddStringToObject(c, "reason", x->reason);
+		if (x->rank)
+			cJSON_AddNumberToObject(c, "rank", x->rank);
+		else
+			cJSON_AddNullToObject(c, "rank");
+		if (x->note)
+			cJSON_AddStringToObject(c, "note", x->note);
+		cJSON_AddItemToArray(cs, c);
+	}
+	return j;
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void print_csv(FILE *out, const solar_pool *p)
+{
+	fputs("rank,name,source,bound_s,bound_kind,prune_bound_s,predicted_s,low_s,high_s,"
+	      "measured_s,decision,reason\n",
+	      out);
+	for (int k = 0; k < p->ncand; k++) {
+		const solar_triage_cand *x = nth(p, k);
+		if (x->rank)
+			fprintf(out, "%d", x->rank);
+		fprintf(out, ",%s,%s,%.6g,%s,%.6g,%.6g,%.6g,%.6g,", x->name,
+			source_name(x->source), x->bound_s, x->bound_kind, x->prune_bound_s,
+			x->predicted_s, x->lo_s, x->hi_s);
+		if (x->measured_s > 0)
+			fprintf(out, "%.6g", x->measured_s);
+		fprintf(out, ",%s,", solar_decision_name(x->decision));
+		csv_field(out, x->reason);
+		fputc('\n', out);
+	}
+}
+
+static int record(const triage_opts *t)
+{
+	if (!t->candidate || !t->device || t->ms <= 0)
+		return usage_error("%s", "--record needs --candidate FILE, --device D and --ms T");
+	if (solar_history_append(t->record, t->candidate, t->device, t->ms, t->l2_cold, !t->wrong,
+				 stderr) < 0)
+		return SOLAR_EXIT_USAGE;
+	return SOLAR_EXIT_OK;
+}
+
+int solar_cmd_triage(int argc, char **argv)
+{
+	triage_opts t = {.coverage = 0.8, .format = SOLAR_FMT_TABLE, .ms = -1};
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		static const char *const valued[] = {"--history", "--forecasts", "--device", "--cache",
+						     "--budget", "--record", "--candidate", "--ms",
+						     "--l2", "--coverage", "--format"};
+		bool takes = false;
+		for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
+			takes |= !strcmp(a, valued[k]);
+		if (takes && !v)
+			return usage_error("option '%s' needs a value", a);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(triage_usage, stdout);
+			return SOLAR_EXIT_OK;
+		} else if (!strcmp(a, "--history")) {
+			t.history = v;
+		} else if (!strcmp(a, "--forecasts")) {
+			t.forecasts = v;
+		} else if (!strcmp(a, "--device")) {
+			t.device = v;
+		} else if (!strcmp(a, "--cache")) {
+			t.cache = v;
+		} else if (!strcmp(a, "--budget")) {
+			t.budget = v;
+		} else if (!strcmp(a, "--record")) {
+			t.record = v;
+		} else if (!strcmp(a, "--candidate")) {
+			t.candidate = v;
+		} else if (!strcmp(a, "--wrong")) {
+			t.wrong = true;
+		} else if (!strcmp(a, "--trust-translation")) {
+			t.trust = true;
+		} else if (!strcmp(a, "--ms")) {
+			char *end;
+			errno = 0;
+			t.ms = strtod(v, &end);
+			if (end == v || *end || errno || !isfinite(t.ms) || t.ms <= 0)
+				return usage_error("--ms expects a positive number of milliseconds, "
+						   "not '%s'", v);
+		} else if (!strcmp(a, "--l2")) {
+			if (strcmp(v, "warm") && strcmp(v, "cold"))
+				return usage_error("--l2 expects warm or cold, not '%s'", v);
+			t.l2_cold = !strcmp(v, "cold");
+		} else if (!strcmp(a, "--coverage")) {
+			char *end;
+			t.coverage = strtod(v, &end);
+			if (end == v || *end || !(t.coverage >= 0.5 && t.coverage <= 0.99))
+				return usage_error("--coverage expects a number from 0.5 to 0.99, "
+						   "not '%s'", v);
+		} else if (!strcmp(a, "--json")) {
+			t.format = SOLAR_FMT_JSON;
+			continue;
+		} else if (!strcmp(a, "--format")) {
+			static const char *const names[] = {"table", "md", "json", "csv"};
+			int f = -1;
+			for (int k = 0; k < 4; k++)
+				if (!strcmp(v, names[k]))
+					f = k;
+			if (f < 0)
+				return usage_error("--format expects table, md, json or csv, not '%s'",
+						   v);
+			t.format = (solar_format)f;
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option '%s'", a);
+		} else {
+			if (t.pool)
+				return usage_error("one POOL only, not also '%s'", a);
+			t.pool = a;
+			continue;
+		}
+		if (takes)
+			i++;
+	}
+	if (t.record) {
+		if (t.pool || t.history || t.forecasts || t.budget || t.trust)
+			return usage_error("%s", "--record takes --candidate, --device, --ms, --l2 "
+						 "and --wrong only");
+		return record(&t);
+	}
+	if (t.candidate || t.ms > 0 || t.wrong)
+		return usage_error("%s", "--candidate, --ms and --wrong go with --record");
+	if (!t.pool)
+		return usage_error("%s", "triage needs a POOL (a folder or a JSON manifest)");
+	if (!t.device)
+		return usage_error("%s", "triage needs --device FILE (see devices/*.json)");
+	long budget_n = -1;
+	double budget_pct = -1;
+	if (t.budget) {
+		char *end;
+		double x = strtod(t.budget, &end);
+		if (end == t.budget || !isfinite(x) || x < 0 || (*end && strcmp(end, "%")) ||
+		    (!*end && x != floor(x)) || (*end && x > 100))
+			return usage_error("--budget expects a count N or a share P%%, not '%s'",
+					   t.budget);
+		if (*end)
+			budget_pct = x;
+		else
+			budget_n = (long)x;
+	}
+	char cache[PATH_MAX];
+	if (t.cache)
+		snprintf(cache, sizeof cache, "%s", t.cache);
+	else
+		default_cache(cache, sizeof cache);
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+
+	solar_opts o = {.device = t.device, .l2 = t.l2_cold ? "cold" : "warm"};
+	solar_device *dev = solar_cli_load_device(&o);
+	if (!dev)
+		return SOLAR_EXIT_USAGE;
+	int rc = SOLAR_EXIT_OK;
+	solar_history h = {0};
+	solar_forecasts f = {0};
+	solar_pool *pools = NULL;
+	int npools = 0;
+	if (t.history && solar_history_load(t.history, false, &h, stderr) < 0)
+		rc = access(t.history, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+	if (rc == SOLAR_EXIT_OK && t.forecasts && solar_forecasts_load(t.forecasts, &f, stderr) < 0)
+		rc = access(t.forecasts, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+	if (rc != SOLAR_EXIT_OK)
+		goto done;
+	solar_pool cur;
+	if (solar_pool_load(t.pool, exe, cache, &cur, stderr) < 0) {
+		rc = access(t.pool, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+		solar_pool_free(&cur);
+		goto done;
+	}
+	if (solar_pool_bounds(&cur, dev, cache, stderr) < 0) {
+		solar_pool_free(&cur);
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	solar_pool *others = NULL;
+	int nothers = solar_pool_load_others(&h, &cur, exe, cache, dev, &others);
+	pools = calloc((size_t)nothers + 1, sizeof *pools);
+	pools[0] = cur;
+	for (int i = 0; i < nothers; i++)
+		pools[i + 1] = others[i];
+	free(others);
+	npools = nothers + 1;
+	cur.coverage = t.coverage;
+	pools[0].coverage = t.coverage;
+	pools[0].trust_translation = t.trust;
+	for (int i = 0; i < npools; i++)
+		pools[i].l2_cold = t.l2_cold;
+	pools[0].budget = budget_n >= 0    ? (int)fmin((double)budget_n, pools[0].ncand)
+			  : budget_pct >= 0 ? (int)ceil(budget_pct / 100 * pools[0].ncand)
+					    : pools[0].ncand;
+	solar_triage_run(pools, npools, 0, &h, t.forecasts ? &f : NULL, t.device, dev);
+	switch (t.format) {
+	case SOLAR_FMT_JSON:
+		solar_json_print(stdout, json_triage(&pools[0], dev, t.device, &h));
+		break;
+	case SOLAR_FMT_CSV:
+		print_csv(stdout, &pools[0]);
+		break;
+	default:
+		print_table(stdout, &pools[0], dev, &h, t.format == SOLAR_FMT_MD);
+		break;
+	}
+done:
+	for (int i = 0; i < npools; i++)
+		solar_pool_free(&pools[i]);
+	free(pools);
+	solar_history_free(&h);
+	solar_forecasts_free(&f);
+	solar_device_free(dev);
+	return rc;
+}
