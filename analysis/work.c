@@ -182,10 +182,12 @@ static solar_prec tensor_prec(solar_dtype t, solar_math math, bool *on_tensor)
  *     operands merge into one (x * a * y * b is x * y * (a * b): 2 multiplies);
  *   - common subexpressions: a subtree that computes the same value as one already counted in
  *     this instance (same operators, same reads at the same indices) is 0;
- *   - hoisting: a subtree that reads only `in` tensors (which nothing writes) has one value per
- *     distinct key, the elements it reads and the iterators it uses outside indices, so its
- *     ops are charged once per key (a group; counted on the polyhedral model), not per
- *     instance. */
+ *   - hoisting: a subtree has one value per distinct key, the elements it reads, the iterators
+ *     it uses outside indices and, for each tensor it reads that a statement of the same
+ *     kernel writes, the loops enclosing both (fixed_loops: within one iteration of those the
+ *     elements keep their values), so its ops are charged once per key (a group; counted on
+ *     the polyhedral model), not per instance.  A read of `in` tensors or of tensors that only
+ *     other kernels write adds no loop; a read of the statement's own target adds them all. */
 
 enum { CHAIN_ADD, CHAIN_MUL };
 
@@ -194,7 +196,7 @@ typedef struct {
 	int size;       /* nodes in the subtree */
 	uint64_t direct; /* bit k: it uses loop k's iterator outside an index */
 	bool reads;     /* it reads a tensor (otherwise it is free: rule "folding") */
-	bool pure;      /* every tensor it reads is an `in` tensor, which nothing writes */
+	bool pure;      /* it may be hoisted (every read is fixed over its key: fixed_loops) */
 	bool chain[2];  /* a CHAIN_ADD / CHAIN_MUL node with a free operand in its chain */
 	int nreads;     /* tensor reads in the subtree */
 } node_info;
@@ -302,6 +304,30 @@ static bool free_side(const op_count *c, int i, int cls)
 	return !c->info[i].reads || c->info[unneg(c, i)].chain[cls];
 }
 
+/* The loops of statement c->s whose iterators a hoisting key must include for a read of
+ * tensor t (rule "hoisting"): for each statement w of the same kernel that writes t, the loops
+ * that enclose both w and c->s.  Within one iteration of those loops, w's instances run all
+ * before or all after c->s's (they lie in different subtrees of the loop body, or w is c->s
+ * and then every loop is common), so t's elements keep their values over the instances of
+ * c->s that share the key; a tensor no statement of the kernel writes (an `in` tensor, or one
+ * written by other kernels only) is fixed for the whole kernel. */
+static uint64_t fixed_loops(const op_count *c, int t)
+{
+	uint64_t bits = 0;
+	const solar_stmt *s = c->s;
+	const solar_kernel *k = &c->p->kernels[s->kernel];
+	for (int j = k->first_stmt; j < k->first_stmt + k->nstmts; j++) {
+		const solar_stmt *w = c->p->stmts[j];
+		if (w->tensor != t)
+			continue;
+		int common = 0;
+		while (common < s->depth && common < w->depth && w->loops[common] == s->loops[common])
+			common++;
+		bits |= common >= 64 ? ~0ULL : (1ULL << common) - 1;
+	}
+	return bits;
+}
+
 /* Pass 1: fills the node table for e and returns e's index. */
 static int fill(op_count *c, const solar_expr *e)
 {
@@ -312,7 +338,7 @@ static int fill(op_count *c, const solar_expr *e)
 	if (e->kind == SOLAR_E_ACCESS) {
 		ni.reads = true;
 		ni.nreads = 1;
-		ni.pure = c->p->tensors[e->sym].role == SOLAR_ROLE_IN;
+		ni.direct = fixed_loops(c, e->sym); /* the key's loops for this read */
 	} else if (e->kind == SOLAR_E_ITER) {
 		for (int k = 0; k < c->s->depth; k++)
 			if (c->s->loops[k] == e->sym)

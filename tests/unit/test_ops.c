@@ -115,9 +115,20 @@ int main(void)
 	     "for i in 0..N, j in 0..M { y[i, j] = x[i, j] * e[i]; }");
 	IS("for i in 0..N, j in 0..M { acc[i, j] = 0; for k in 0..M { acc[i, j] += (w[i % 32, k] * 2.0) * u[k, j]; } }",
 	   2 * E * 32 + 32 * 32, 0);
-	/* but not of a tensor the program writes: t may change between the instances */
+	/* and of a tmp the kernel writes in another loop nest first: t is fixed while y runs (a
+	 * fused attention's exp(s - max) once per score, not once per score and output column) */
 	IS("for i in 0..N, j in 0..M { t[i, j] = x[i, j]; }\n"
 	   "for i in 0..N, j in 0..M { y[i, j] = x[i, j] * exp(t[i, 0]); }",
+	   E, 64);
+	/* but not where t may change between the instances: written under the same loops, the key
+	 * includes them (rule "hoisting", fixed_loops) */
+	IS("for i in 0..N, j in 0..M { t[i, 0] = x[i, j]; y[i, j] = x[i, j] * exp(t[i, 0]); }",
+	   E, E);
+	IS("for i in 0..N { for j in 0..M { t[i, j] = x[i, j]; }\n"
+	   "  for j in 0..M { y[i, j] = x[i, j] * exp(t[i, 0]); } }",
+	   E, 64);
+	IS("for j in 0..M { for i in 0..N { t[i, 0] = x[i, j]; }\n"
+	   "  for i in 0..N { y[i, j] = x[i, j] * exp(t[i, 0]); } }",
 	   E, E);
 	/* identity combine: a 2x2 max pool takes 3 max per window, a row sum N - 1 adds */
 	IS("for i in 0..N, j in 0..M // 2 { h[i, j, 0] = -inf;\n"
