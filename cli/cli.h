@@ -96,6 +96,13 @@ int solar_cmd_provision(const solar_opts *o);
 int solar_cmd_sweep(const solar_opts *o);
 int solar_cmd_report(const solar_opts *o);
 int solar_cmd_validate(const solar_opts *o);
+/* `solar advise ARGS` (cli/cmd_advise.c): parses its own options. */
+int solar_cmd_advise(int argc, char **argv);
+/* analyze's --measured-file reader: {"total": T, "kernels": {NAME: T}}; *total_s and
+ * kernel_s[k] (nkernels entries) are left as they were where the file has no time.  Returns 0,
+ * or -1 after messages. */
+int solar_cli_load_measured(const char *file, const solar_program *p, double *total_s,
+			    double *kernel_s);
 /* `solar translate ARGS`: executes translate/run.py with a Python that has PyTorch. */
 int solar_cmd_translate(int argc, char **argv);
 

@@ -583,3 +583,12 @@ done:
 	solar_device_free(dev);
 	return rc;
 }
+
+int solar_cli_load_measured(const char *file, const solar_program *p, double *total_s,
+			    double *kernel_s)
+{
+	measured m = {*total_s, kernel_s};
+	int rc = load_measured(file, p, &m);
+	*total_s = m.total_s;
+	return rc;
+}

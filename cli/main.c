@@ -33,6 +33,7 @@ static const char usage[] =
 	"  report MANIFEST      headroom report of many models: Markdown, JSON, SVG; CI gate\n"
 	"  validate FILE --ref MODEL.py   run the AIR program and its PyTorch original, compare\n"
 	"  translate MODEL.py   PyTorch model -> AIR, validated (solar translate --help)\n"
+	"  advise FILE --measured T   where the gap to SOL goes, next steps (solar advise --help)\n"
 	"\n"
 	"options:\n"
 	"  -D NAME=VALUE        override a param (repeatable)\n"
@@ -283,6 +284,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "translate")) /* its own options: it runs the Python translator */
 		return solar_cmd_translate(argc - 2, argv + 2);
+	if (!strcmp(argv[1], "advise")) { /* its own options (cli/cmd_advise.c) */
+		arm_time_limit();
+		return solar_out_finish(solar_cmd_advise(argc - 2, argv + 2));
+	}
 	int cmd = -1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))
