@@ -90,6 +90,15 @@ static int parse(int argc, char **argv, advise_opts *a)
 			o->format = SOLAR_FMT_JSON;
 			continue;
 		}
+		static const char *const known[] = {
+			"--measured", "--device", "--set", "--math", "--l2", "--format", "-o",
+			"--tol", "--stop-factor", "--memory", "--record", "--emit", "--previous",
+			"--direction", "--strategy", "--after", "--wrong", "--problem"};
+		bool is_known = !strncmp(x, "-D", 2);
+		for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+			is_known |= !strcmp(x, known[k]);
+		if (!is_known)
+			return usage_error("unknown option '%s'", x);
 		if (!v && !(!strncmp(x, "-D", 2) && x[2]))
 			return usage_error("option '%s' needs a value", x);
 		const char *val = v;
