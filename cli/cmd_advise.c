@@ -397,7 +397,7 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 			fprintf(out, "%s%s\n", md ? "   - " : "     - ", s->name);
 			fprintf(out, "%swhat-if bound %s (SOL %s), can win %s; %s%s%s\n",
 				md ? "     " : "       ", t_(t1, sizeof t1, s->what_if_bound_s),
-				t_(t2, sizeof t2, s->what_if_sol_s),
+				t_(t2, sizeof t2, s->what_if_cache_aware_s),
 				solar_fmt_time(t3, sizeof t3, s->gain_s), s->why,
 				a->emit && s->air ? "; written to " : "",
 				a->emit && s->air ? s->emit_name : "");

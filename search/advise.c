@@ -4,9 +4,10 @@
  * Input: a loaded AIR program, a device and a measured time (total, per kernel optional).
  * Output: a chain of levels from the measured time down to the speed of light,
  *
- *   L0 = measured, L1 = min(L0, unfused), L2 = min(L1, cache-aware), L3 = min(L2, fused),
- *   L4 = min(L3, fused bound of the best datapath rewrite),
- *   L5 = min(L4, fused bound of the redundant-work rewrite),
+ *   L0 = measured, L1 = min(L0, unfused), L2 = min(L1, max(cache-aware, the lowest unfused
+ *   bound of a fusion rewrite)), L3 = min(L2, cache-aware),
+ *   L4 = min(L3, cache-aware bound of the best datapath rewrite),
+ *   L5 = min(L4, cache-aware bound of the redundant-work rewrite),
  *
  * whose differences are the parts (implementation, fusion, data reuse, datapath, redundant
  * work): each is non-negative and they add up exactly to measured - L5.
@@ -73,6 +74,7 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 		out->unfused_dram_bytes = b.unfused.dram_bytes;
 		out->fused_dram_bytes = b.fused.dram_bytes;
 		out->cache_aware_dram_bytes = b.cache_aware.dram_bytes;
+		out->capacity_bytes = b.capacity_dram_bytes;
 		out->nkernels = b.nkernels;
 		out->kernel_s = calloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
 		for (int k = 0; k < b.nkernels; k++)
@@ -290,6 +292,23 @@ static void fusion_strategies(ctx *c)
 		return;
 	unsigned char *uses = tensor_uses(p);
 	char name[160], emit[64], why[240];
+	double cap = c->adv->base.capacity_bytes;
+	bool *contr_operand = calloc((size_t)p->ntensors + 1, 1);
+	int ncontr = 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		bool contr = false;
+		int rd = 0;
+		solar_stmt_op_mix(p, p->stmts[i], kernel_math(p, p->stmts[i]->kernel, c->in->math),
+				  &contr, &rd);
+		ncontr += contr;
+		if (contr) {
+			unsigned char *r1 = calloc((size_t)p->ntensors + 1, 1);
+			expr_reads(p->stmts[i]->value, r1, 1, 0);
+			for (int t = 0; t < p->ntensors; t++)
+				contr_operand[t] |= r1[t] && t != p->stmts[i]->tensor;
+			free(r1);
+		}
+	}
 	/* candidate ranges, deduplicated: range (lo, hi) at index lo * nk + hi */
 	char **label = calloc((size_t)(nk * nk), sizeof *label);
 	label[nk - 1] = strdup("fuse all kernels");
@@ -346,8 +365,31 @@ static void fusion_strategies(ctx *c)
 			snprintf(why, sizeof why, "AIR rewrite: kernels %s..%s merged into one kernel, "
 						  "whose intermediates need not reach DRAM",
 				 p->kernels[lo].name, p->kernels[hi].name);
+			/* rule "tiled reuse" (docs/advise.md): a tmp kept on chip that is larger than
+			 * the chip holds and feeds a contraction can only stay on chip in tiles
+			 * consumed as they are made (flash attention): data reuse, not fusion */
+			const char *big = NULL;
+			for (int t = 0; t < p->ntensors && !big; t++) {
+				if (p->tensors[t].role != SOLAR_ROLE_TMP || !contr_operand[t])
+					continue;
+				bool inside = true, used = false;
+				for (int k = 0; k < nk; k++) {
+					used |= uses[t * nk + k] && k >= lo && k <= hi;
+					inside &= !uses[t * nk + k] || (k >= lo && k <= hi);
+				}
+				double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
+					       solar_dtype_bytes(p->tensors[t].dtype);
+				if (used && inside && cap > 0 && bytes > cap)
+					big = p->tensors[t].name;
+			}
+			if (big)
+				snprintf(why + strlen(why), sizeof why - strlen(why),
+					 "; %s exceeds the on-chip capacity and feeds a contraction, so it "
+					 "stays on chip only in tiles (flash-style)",
+					 big);
 			if (ok)
-				file_rewrite(c, SOLAR_DIR_FUSION, rw_text(&r, c->file, name), name, emit, why);
+				file_rewrite(c, big ? SOLAR_DIR_DATA_REUSE : SOLAR_DIR_FUSION,
+					     rw_text(&r, c->file, name), name, emit, why);
 			else
 				solar_arena_free(r.a);
 		}
@@ -355,20 +397,19 @@ static void fusion_strategies(ctx *c)
 		free(label[i]);
 	free(label);
 	free(uses);
+	free(contr_operand);
 	/* a library path: attention (two contractions around an exp) is what SDPA's flash
 	 * kernel fuses; it carries the bound of the full fusion */
-	solar_advice_dir *d = &c->adv->dir[SOLAR_DIR_FUSION];
-	int ncontr = 0;
-	for (int i = 0; i < p->nstmts; i++) {
-		bool contr = false;
-		int rd = 0;
-		solar_stmt_op_mix(p, p->stmts[i], kernel_math(p, p->stmts[i]->kernel, c->in->math),
-				  &contr, &rd);
-		ncontr += contr;
-	}
-	if (ncontr >= 2 && c->adv->base.uses_sfu && d->nstrat && d->strat[0].rewrite &&
-	    !strncmp(d->strat[0].name, "fuse all", 8)) {
-		solar_strategy all = d->strat[0];
+	const solar_strategy *fa = NULL;
+	solar_advice_dir *d = NULL;
+	for (int dd = SOLAR_DIR_FUSION; dd <= SOLAR_DIR_DATA_REUSE; dd++)
+		for (int i = 0; i < c->adv->dir[dd].nstrat; i++)
+			if (!strncmp(c->adv->dir[dd].strat[i].name, "fuse all", 8)) {
+				fa = &c->adv->dir[dd].strat[i];
+				d = &c->adv->dir[dd];
+			}
+	if (ncontr >= 2 && c->adv->base.uses_sfu && fa) {
+		solar_strategy all = *fa;
 		solar_strategy *s = add_strategy(d);
 		if (s) {
 			*s = all;
@@ -696,7 +737,7 @@ static void implementation_strategies(ctx *c)
 static void reuse_strategies(ctx *c)
 {
 	const solar_advise_eval *b = &c->adv->base;
-	if (b->cache_aware_s <= b->fused_s)
+	if (b->cache_aware_s <= b->fused_s || c->adv->dir[SOLAR_DIR_DATA_REUSE].nstrat)
 		return;
 	solar_strategy *s = add_strategy(&c->adv->dir[SOLAR_DIR_DATA_REUSE]);
 	if (!s)
@@ -706,7 +747,7 @@ static void reuse_strategies(ctx *c)
 		 b->cache_aware_dram_bytes / 1e6);
 	snprintf(s->why, sizeof s->why, "no AIR rewrite: AIR has no tiling; the cache-aware "
 					"rule (docs/bounds.md#cache-aware) says no execution on this "
-					"chip moves less, so this part is not winnable below it");
+					"chip moves less: the target, not a gain below it");
 	s->what_if_bound_s = b->cache_aware_s;
 	s->what_if_sol_s = b->fused_s;
 	s->what_if_cache_aware_s = b->cache_aware_s;
@@ -795,10 +836,16 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 	double *L = out->levels_s;
 	L[0] = T;
 	L[1] = dmin(L[0], b->unfused_s);
-	L[2] = dmin(L[1], b->cache_aware_s);
-	L[3] = dmin(L[2], b->fused_s);
-	L[4] = dmin(L[3], best_sol(&out->dir[SOLAR_DIR_DATAPATH], L[3], false));
-	L[5] = dmin(L[4], best_sol(&out->dir[SOLAR_DIR_REDUNDANT], L[4], false));
+	double fusion_to = b->unfused_s;
+	for (int i = 0; i < out->dir[SOLAR_DIR_FUSION].nstrat; i++) {
+		const solar_strategy *s = &out->dir[SOLAR_DIR_FUSION].strat[i];
+		if (s->rewrite && s->what_if_bound_s < fusion_to)
+			fusion_to = s->what_if_bound_s;
+	}
+	L[2] = dmin(L[1], fusion_to > b->cache_aware_s ? fusion_to : b->cache_aware_s);
+	L[3] = dmin(L[2], b->cache_aware_s);
+	L[4] = dmin(L[3], best_sol(&out->dir[SOLAR_DIR_DATAPATH], L[3], true));
+	L[5] = dmin(L[4], best_sol(&out->dir[SOLAR_DIR_REDUNDANT], L[4], true));
 	out->sol_s = L[5];
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++) {
 		solar_advice_dir *x = &out->dir[d];
@@ -820,8 +867,9 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 		 b->cache_aware_dram_bytes / 1e6, fmt_s(t1, sizeof t1, b->unfused_s),
 		 fmt_s(t2, sizeof t2, b->cache_aware_s));
 	snprintf(out->dir[SOLAR_DIR_DATA_REUSE].reason, sizeof out->dir[0].reason,
-		 "a finite on-chip memory forces %.3g MB above the compulsory %.3g MB (cache-aware "
-		 "%s vs fused %s)",
+		 "down to the cache-aware bound, intermediates too large for the chip kept on "
+		 "chip in tiles; a finite on-chip memory still forces %.3g MB above the compulsory "
+		 "%.3g MB (cache-aware %s vs fused %s)",
 		 (b->cache_aware_dram_bytes - b->fused_dram_bytes) / 1e6, b->fused_dram_bytes / 1e6,
 		 fmt_s(t1, sizeof t1, b->cache_aware_s), fmt_s(t2, sizeof t2, b->fused_s));
 	const solar_advice_dir *dp = &out->dir[SOLAR_DIR_DATAPATH];

@@ -22,6 +22,7 @@ typedef struct {
 	double unfused_s, fused_s, cache_aware_s;
 	int limiter_unfused, limiter_cache_aware; /* resource indices (roofline.h) */
 	double unfused_dram_bytes, fused_dram_bytes, cache_aware_dram_bytes;
+	double capacity_bytes; /* on-chip capacity S of the cache-aware rule (0: unknown) */
 	int nkernels;
 	double *kernel_s; /* each kernel's own bound (malloc'd) */
 	bool uses_tensor, uses_sfu, has_reduction; /* op classes, for the signature */
