@@ -355,9 +355,10 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 	fprintf(out, "   on %s, L2 %s, tol %.3g\n\n", dev->name, dev->l2_cold ? "cold" : "warm",
 		a->tol);
 	const solar_advise_eval *b = &adv->base;
-	fprintf(out, "%smeasured %s; speed of light %s (bounds: unfused %s, cache-aware %s, "
-		     "fused %s; limited by %s)\n",
+	fprintf(out, "%smeasured %s; speed of light %s (the cache-aware bound%s; as written: "
+		     "unfused %s, cache-aware %s, fused %s; limited by %s)\n",
 		md ? "- " : "", t_(t1, sizeof t1, a->o.measured_s), t_(t2, sizeof t2, adv->sol_s),
+		adv->sol_s < b->cache_aware_s ? " of a datapath or redundant-work rewrite" : "",
 		t_(t3, sizeof t3, b->unfused_s), t_(t4, sizeof t4, b->cache_aware_s),
 		t_(t5, sizeof t5, b->fused_s), adv->limiter);
 	fprintf(out, "%sverdict: %s (measured is %.3gx the speed of light; stop within %.3gx of "
@@ -523,9 +524,11 @@ static int record_step(const advise_opts *a, const solar_program *p, const solar
 	cJSON *j = solar_memory_to_json(&mem);
 	cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "directions"),
 					solar_direction_name(a->direction));
+	char t1[32], t2[32];
 	printf("recorded step %d in %s: %s / %s, %s -> %s (%s); %s: paid %d of %d\n", mem.n,
 	       a->record, solar_direction_name(a->direction), a->strategy,
-	       a->measured_arg, a->after_s > 0 ? "after" : "?", why, solar_direction_name(a->direction),
+	       solar_fmt_time(t1, sizeof t1, a->o.measured_s),
+	       solar_fmt_time(t2, sizeof t2, a->after_s), why, solar_direction_name(a->direction),
 	       (int)cJSON_GetObjectItem(st, "paid")->valuedouble,
 	       (int)cJSON_GetObjectItem(st, "tried")->valuedouble);
 	solar_json_print(f, j);
