@@ -243,6 +243,15 @@ static solar_strategy *add_strategy(solar_advice_dir *d)
 	return s;
 }
 
+/* A strategy that is no rewrite leaves the program as written: its what-if bounds are the
+ * program's own. */
+static void as_written(solar_strategy *s, const solar_advise_eval *b)
+{
+	s->what_if_bound_s = b->unfused_s;
+	s->what_if_cache_aware_s = b->cache_aware_s;
+	s->what_if_sol_s = b->fused_s;
+}
+
 /* Constant efficiency: the step keeps the implementation's measured / bound, so it can win
  * measured x (1 - new bound / old bound) (docs/advise.md "what a step can win"). */
 static double scaled_gain(const ctx *c, double old_bound_s, double new_bound_s)
@@ -604,9 +613,7 @@ static void datapath_strategies(ctx *c)
 			snprintf(s->why, sizeof s->why, "no AIR rewrite: the bound already charges "
 							"transcendentals at SFU + FMA rate (docs/bounds.md "
 							"#special-functions); an SFU-only exp cannot reach it");
-			s->what_if_bound_s = c->adv->base.unfused_s;
-			s->what_if_sol_s = c->adv->base.fused_s;
-			s->what_if_cache_aware_s = c->adv->base.cache_aware_s;
+			as_written(s, &c->adv->base);
 		}
 	}
 }
@@ -711,9 +718,7 @@ static void implementation_strategies(ctx *c)
 							"or a library kernel; wins its time above %.3gx "
 							"its own bound",
 				 f);
-			s->what_if_bound_s = b->unfused_s;
-			s->what_if_sol_s = b->fused_s;
-			s->what_if_cache_aware_s = b->cache_aware_s;
+			as_written(s, b);
 			s->gain_s = t - f * b->kernel_s[k];
 		}
 	else if (c->in->measured_s > f * b->unfused_s) {
@@ -726,9 +731,7 @@ static void implementation_strategies(ctx *c)
 							"overhead, a library kernel; wins the time above "
 							"%.3gx the unfused bound",
 				 f);
-			s->what_if_bound_s = b->unfused_s;
-			s->what_if_sol_s = b->fused_s;
-			s->what_if_cache_aware_s = b->cache_aware_s;
+			as_written(s, b);
 			s->gain_s = c->in->measured_s - f * b->unfused_s;
 		}
 	}
@@ -748,9 +751,8 @@ static void reuse_strategies(ctx *c)
 	snprintf(s->why, sizeof s->why, "no AIR rewrite: AIR has no tiling; the cache-aware "
 					"rule (docs/bounds.md#cache-aware) says no execution on this "
 					"chip moves less: the target, not a gain below it");
-	s->what_if_bound_s = b->cache_aware_s;
-	s->what_if_sol_s = b->fused_s;
-	s->what_if_cache_aware_s = b->cache_aware_s;
+	as_written(s, b);
+	s->what_if_bound_s = b->cache_aware_s; /* the traffic it reaches */
 	s->gain_s = 0;
 }
 

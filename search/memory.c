@@ -17,7 +17,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "frontend/frontend.h"
 #include "roofline/roofline.h"
 
 static const char *const opc_names[] = {"contraction", "reduction", "sfu"};
@@ -28,7 +30,7 @@ unsigned solar_memory_op_classes(const solar_advise_eval *e)
 	       (e->has_reduction ? SOLAR_OPC_REDUCTION : 0) | (e->uses_sfu ? SOLAR_OPC_SFU : 0);
 }
 
-static char *dup(const char *s)
+static char *sdup(const char *s)
 {
 	return s ? strdup(s) : NULL;
 }
@@ -41,9 +43,9 @@ void solar_memory_add(solar_memory *m, const solar_memory_step *s)
 	}
 	solar_memory_step *d = &m->steps[m->n++];
 	*d = *s;
-	d->problem = dup(s->problem);
-	d->strategy = dup(s->strategy);
-	d->why = dup(s->why);
+	d->problem = sdup(s->problem);
+	d->strategy = sdup(s->strategy);
+	d->why = sdup(s->why);
 	d->sizes = s->sizes ? cJSON_Duplicate(s->sizes, true) : NULL;
 }
 
@@ -125,7 +127,7 @@ static void read_step(reader *r, cJSON *j, int i, solar_memory_step *s)
 	cJSON *v = cJSON_GetObjectItemCaseSensitive(j, "problem");
 	if (v && !cJSON_IsString(v))
 		bad(r, (snprintf(where, sizeof where, "%s.problem", path), where), "expected a string");
-	s->problem = dup(cJSON_IsString(v) ? v->valuestring : "");
+	s->problem = sdup(cJSON_IsString(v) ? v->valuestring : "");
 	cJSON *sig = cJSON_GetObjectItemCaseSensitive(j, "signature");
 	snprintf(where, sizeof where, "%s.signature", path);
 	if (!cJSON_IsObject(sig)) {
@@ -186,7 +188,7 @@ static void read_step(reader *r, cJSON *j, int i, solar_memory_step *s)
 	snprintf(where, sizeof where, "%s.strategy", path);
 	if (!cJSON_IsString(v))
 		bad(r, where, "expected a string");
-	s->strategy = dup(cJSON_IsString(v) ? v->valuestring : "");
+	s->strategy = sdup(cJSON_IsString(v) ? v->valuestring : "");
 	cJSON *before = cJSON_GetObjectItemCaseSensitive(j, "before");
 	cJSON *after = cJSON_GetObjectItemCaseSensitive(j, "after");
 	snprintf(where, sizeof where, "%s.before", path);
@@ -217,34 +219,19 @@ static void read_step(reader *r, cJSON *j, int i, solar_memory_step *s)
 	snprintf(where, sizeof where, "%s.why", path);
 	if (v && !cJSON_IsString(v))
 		bad(r, where, "expected a string");
-	s->why = dup(cJSON_IsString(v) ? v->valuestring : "");
+	s->why = sdup(cJSON_IsString(v) ? v->valuestring : "");
 }
 
 int solar_memory_load(const char *file, solar_memory *m, FILE *err)
 {
 	memset(m, 0, sizeof *m);
-	FILE *f = fopen(file, "rb");
-	if (!f)
+	if (access(file, F_OK) != 0)
 		return 0; /* a new store */
-	size_t cap = 1 << 16, len = 0;
-	char *text = malloc(cap + 1);
-	size_t got;
-	while ((got = fread(text + len, 1, cap - len, f)) > 0) {
-		len += got;
-		if (len == cap) {
-			cap *= 2;
-			text = realloc(text, cap + 1);
-		}
-	}
-	bool read_error = ferror(f);
-	fclose(f);
-	text[len] = '\0';
+	int32_t len = 0;
+	char *text = solar_read_file(file, &len); /* says why on stderr when it fails */
 	reader r = {file, err, 0};
-	if (read_error) {
-		fprintf(err, "%s: error: cannot read the memory file\n", file);
-		free(text);
+	if (!text)
 		return -1;
-	}
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
 	if (!j) {
