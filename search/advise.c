@@ -115,11 +115,13 @@ void solar_advise_eval_free(solar_advise_eval *e)
 typedef struct {
 	solar_program q;
 	solar_arena *a;
+	solar_math cli; /* advise's --math */
 } rewrite;
 
-static void rw_begin(rewrite *r, const solar_program *p)
+static void rw_begin(rewrite *r, const solar_program *p, solar_math cli)
 {
 	r->a = solar_arena_new();
+	r->cli = cli;
 	r->q = *p;
 	r->q.kernels = solar_arena_memdup(r->a, p->kernels, sizeof *p->kernels * (size_t)(p->nkernels + 1));
 	r->q.tensors = solar_arena_memdup(r->a, p->tensors, sizeof *p->tensors * (size_t)(p->ntensors + 1));
@@ -131,6 +133,18 @@ static void rw_begin(rewrite *r, const solar_program *p)
 	}
 }
 
+
+/* --math tf32 given to advise: the rewrite says it on every kernel without an attribute, so
+ * the emitted file analyses the same without the option. */
+static void rw_cli_math(rewrite *r, solar_math cli)
+{
+	for (int k = 0; cli == SOLAR_MATH_TF32 && k < r->q.nkernels; k++)
+		if (r->q.kernels[k].math == SOLAR_MATH_DEFAULT) {
+			r->q.kernels[k].math = SOLAR_MATH_TF32;
+			r->q.kernels[k].implicit = false; /* an attribute needs a kernel block */
+		}
+}
+
 /* The rewrite's text (malloc'd), with a comment saying what was rewritten. */
 static char *rw_text(rewrite *r, const char *file, const char *what)
 {
@@ -138,6 +152,7 @@ static char *rw_text(rewrite *r, const char *file, const char *what)
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
 	fprintf(m, "# solar advise: %s, rewritten from %s\n", what, file);
+	rw_cli_math(r, r->cli);
 	solar_ir_print(&r->q, m);
 	fclose(m);
 	solar_arena_free(r->a);
@@ -291,6 +306,9 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 	return s;
 }
 
+#define MAX_FUSION_REWRITES 12
+#define MAX_RANGE_KERNELS 512
+
 /* Fusion: every kernel into one; each adjacent pair that passes a tmp; for each tmp, the
  * kernels from its first writer to its last reader ("keep T on chip"). */
 static void fusion_strategies(ctx *c)
@@ -318,10 +336,15 @@ static void fusion_strategies(ctx *c)
 			free(r1);
 		}
 	}
-	/* candidate ranges, deduplicated: range (lo, hi) at index lo * nk + hi */
-	char **label = calloc((size_t)(nk * nk), sizeof *label);
+	/* candidate ranges, deduplicated: range (lo, hi) at index lo * nk + hi, with a priority
+	 * (the bytes of the largest tmp it keeps on chip; fuse all first); only the
+	 * MAX_FUSION_REWRITES highest are analysed, and a program of more than MAX_RANGE_KERNELS
+	 * kernels gets only "fuse all kernels" (each rewrite is a whole analysis) */
+	char **label = calloc((size_t)nk * (size_t)nk, sizeof *label);
+	double *prio = calloc((size_t)nk * (size_t)nk, sizeof *prio);
 	label[nk - 1] = strdup("fuse all kernels");
-	for (int t = 0; t < p->ntensors; t++) {
+	prio[nk - 1] = INFINITY;
+	for (int t = 0; t < p->ntensors && nk <= MAX_RANGE_KERNELS; t++) {
 		if (p->tensors[t].role != SOLAR_ROLE_TMP)
 			continue;
 		int lo = -1, hi = -1;
@@ -342,8 +365,11 @@ static void fusion_strategies(ctx *c)
 			snprintf(buf, sizeof buf, "keep on chip: %s", p->tensors[t].name);
 		}
 		label[i] = strdup(buf);
+		double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
+			       solar_dtype_bytes(p->tensors[t].dtype);
+		prio[i] = bytes > prio[i] ? bytes : prio[i];
 	}
-	for (int k = 0; k + 1 < nk; k++) {
+	for (int k = 0; k + 1 < nk && nk <= MAX_RANGE_KERNELS; k++) {
 		bool passes = false;
 		for (int t = 0; t < p->ntensors && !passes; t++)
 			passes = p->tensors[t].role == SOLAR_ROLE_TMP && (uses[t * nk + k] & 1) &&
@@ -352,13 +378,19 @@ static void fusion_strategies(ctx *c)
 		if (passes && !label[i])
 			label[i] = strdup("fuse the pair");
 	}
-	for (int lo = 0; lo < nk; lo++)
-		for (int hi = nk - 1; hi > lo; hi--) {
-			char *l = label[lo * nk + hi];
-			if (!l)
-				continue;
+	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
+		int pick = -1;
+		for (int i = 0; i < nk * nk; i++)
+			if (label[i] && prio[i] >= 0 && (pick < 0 || prio[i] > prio[pick]))
+				pick = i;
+		if (pick < 0)
+			break;
+		prio[pick] = -1;
+		int lo = pick / nk, hi = pick % nk;
+		{
+			char *l = label[pick];
 			rewrite r;
-			rw_begin(&r, p);
+			rw_begin(&r, p, c->in->math);
 			bool ok = rw_merge(&r, lo, hi, c->in->math);
 			if (lo == 0 && hi == nk - 1)
 				snprintf(name, sizeof name, "fuse all kernels (%s..%s)", p->kernels[lo].name,
@@ -402,9 +434,11 @@ static void fusion_strategies(ctx *c)
 			else
 				solar_arena_free(r.a);
 		}
+	}
 	for (int i = 0; i < nk * nk; i++)
 		free(label[i]);
 	free(label);
+	free(prio);
 	free(uses);
 	free(contr_operand);
 	/* a library path: attention (two contractions around an exp) is what SDPA's flash
@@ -472,7 +506,7 @@ static void datapath_strategies(ctx *c)
 	char name[160], why[240];
 	if (n_tf32 && c->in->tol >= TF32_TOL) {
 		rewrite r;
-		rw_begin(&r, p);
+		rw_begin(&r, p, c->in->math);
 		for (int k = 0; k < p->nkernels; k++)
 			if (tf32_k[k])
 				r.q.kernels[k].math = SOLAR_MATH_TF32;
@@ -485,7 +519,7 @@ static void datapath_strategies(ctx *c)
 	}
 	if (n_bf16 && c->in->tol >= BF16_TOL) {
 		rewrite r;
-		rw_begin(&r, p);
+		rw_begin(&r, p, c->in->math);
 		solar_program *q = &r.q;
 		int ncast = 0;
 		for (int t = 0; t < p->ntensors; t++)
@@ -653,7 +687,7 @@ static void redundant_strategies(ctx *c)
 {
 	const solar_program *p = c->p;
 	rewrite r;
-	rw_begin(&r, p);
+	rw_begin(&r, p, c->in->math);
 	int nsplit = 0;
 	for (int i = 0; i < p->nstmts; i++) {
 		solar_stmt *s = p->stmts[i];

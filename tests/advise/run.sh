@@ -60,7 +60,7 @@ assert any('tune kernel softmax' in n for n in names), names
 rewrites)
   for args in "$E/attention_causal.air --measured 1.2ms" "$E/matmul_f32.air --measured 20ms --tol 1e-2" \
               "$A/masked.air --measured 3us" "$E/mlp_block.air --measured 5ms --l2 cold" \
-              "$E/linear_bias_gelu.air --measured 2ms -D S=1024"; do
+              "$E/linear_bias_gelu.air --measured 2ms -D S=1024" "$A/f32_chain.air --measured 3ms --math tf32"; do
     rm -rf "$t/emit"
     # shellcheck disable=SC2086
     "$solar" advise $args --device "$D" --emit "$t/emit" --json >"$t/a.json" || { no "advise $args failed"; continue; }
