@@ -361,10 +361,11 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 		adv->sol_s < b->cache_aware_s ? " of a datapath or redundant-work rewrite" : "",
 		t_(t3, sizeof t3, b->unfused_s), t_(t4, sizeof t4, b->cache_aware_s),
 		t_(t5, sizeof t5, b->fused_s), adv->limiter);
-	fprintf(out, "%sverdict: %s (measured is %.3gx the speed of light; stop within %.3gx of "
-		     "the reachable bound)\n\n",
-		md ? "- " : "", adv->stop ? "STOP" : "continue", a->o.measured_s / adv->sol_s,
-		a->stop_factor);
+	char ratio[48] = "above a speed of light of 0 s";
+	if (adv->sol_s > 0)
+		snprintf(ratio, sizeof ratio, "%.3gx the speed of light", a->o.measured_s / adv->sol_s);
+	fprintf(out, "%sverdict: %s (measured is %s; stop within %.3gx of the reachable bound)\n\n",
+		md ? "- " : "", adv->stop ? "STOP" : "continue", ratio, a->stop_factor);
 	if (md)
 		fprintf(out, "| rank | direction | share | part | max gain |%s\n|---|---|---|---|---|%s\n",
 			memory ? " weight |" : "", memory ? "---|" : "");

@@ -118,15 +118,24 @@ typedef struct {
 	solar_math cli; /* advise's --math */
 } rewrite;
 
+/* A copy of a table of n entries (and room for one more) in the arena; tables may be empty. */
+static void *table_copy(solar_arena *a, const void *t, size_t size, int n)
+{
+	void *c = solar_arena_alloc(a, size * (size_t)(n + 1));
+	if (n > 0)
+		memcpy(c, t, size * (size_t)n);
+	return c;
+}
+
 static void rw_begin(rewrite *r, const solar_program *p, solar_math cli)
 {
 	r->a = solar_arena_new();
 	r->cli = cli;
 	r->q = *p;
-	r->q.kernels = solar_arena_memdup(r->a, p->kernels, sizeof *p->kernels * (size_t)(p->nkernels + 1));
-	r->q.tensors = solar_arena_memdup(r->a, p->tensors, sizeof *p->tensors * (size_t)(p->ntensors + 1));
-	r->q.params = solar_arena_memdup(r->a, p->params, sizeof *p->params * (size_t)(p->nparams + 1));
-	r->q.iters = solar_arena_memdup(r->a, p->iters, sizeof *p->iters * (size_t)(p->niters + 1));
+	r->q.kernels = table_copy(r->a, p->kernels, sizeof *p->kernels, p->nkernels);
+	r->q.tensors = table_copy(r->a, p->tensors, sizeof *p->tensors, p->ntensors);
+	r->q.params = table_copy(r->a, p->params, sizeof *p->params, p->nparams);
+	r->q.iters = table_copy(r->a, p->iters, sizeof *p->iters, p->niters);
 	for (int i = 0; i < r->q.nparams; i++) {
 		r->q.params[i].has_default = true;
 		r->q.params[i].default_value = r->q.params[i].value;
@@ -758,9 +767,13 @@ static void implementation_strategies(ctx *c)
 	else if (c->in->measured_s > f * b->unfused_s) {
 		solar_strategy *s = add_strategy(d);
 		if (s) {
-			snprintf(s->name, sizeof s->name, "tune the kernels as written (measured %.3gx "
-							  "their bound)",
-				 c->in->measured_s / b->unfused_s);
+			if (b->unfused_s > 0)
+				snprintf(s->name, sizeof s->name, "tune the kernels as written (measured "
+								  "%.3gx their bound)",
+					 c->in->measured_s / b->unfused_s);
+			else
+				snprintf(s->name, sizeof s->name, "cut the launch and host overhead (the "
+								  "program has no work to bound)");
 			snprintf(s->why, sizeof s->why, "no AIR rewrite: tiles, vector loads, launch "
 							"overhead, a library kernel; wins the time above "
 							"%.3gx the unfused bound",
@@ -893,9 +906,14 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 		x->p_paid = x->mean_gain = -1;
 	}
 	char t1[32], t2[32];
-	snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
-		 "measured is %.3gx the bound of the kernels as written (%s)", T / b->unfused_s,
-		 fmt_s(t1, sizeof t1, b->unfused_s));
+	if (b->unfused_s > 0)
+		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
+			 "measured is %.3gx the bound of the kernels as written (%s)",
+			 T / b->unfused_s, fmt_s(t1, sizeof t1, b->unfused_s));
+	else
+		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
+			 "every bound is 0 s (the program has no work): all of the measured time "
+			 "is overhead");
 	snprintf(out->dir[SOLAR_DIR_FUSION].reason, sizeof out->dir[0].reason,
 		 "%d kernel%s as written: %.3g MB of DRAM traffic against %.3g MB fused; unfused "
 		 "%s vs cache-aware %s",
