@@ -40,6 +40,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 DIRECTIONS = ["implementation", "fusion", "data reuse", "datapath", "redundant work"]
@@ -81,7 +82,7 @@ def translate(solar, py, cache, env):
         return air
     if os.path.exists(failed):
         return None
-    tmp = air + ".tmp.air"
+    tmp = f"{air}.{os.getpid()}.{threading.get_ident()}.tmp.air"  # runs may share the cache
     p = subprocess.run([solar, "translate", py, "-o", tmp, "--no-validate"], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if p.returncode == 0 and os.path.exists(tmp):
