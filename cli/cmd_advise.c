@@ -431,7 +431,7 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 	cJSON_AddNumberToObject(j, "sol_s", adv->sol_s);
 	cJSON_AddStringToObject(j, "limited_by", adv->limiter);
 	cJSON *lv = cJSON_AddArrayToObject(j, "levels_s");
-	for (int i = 0; i <= SOLAR_DIR_COUNT; i++)
+	for (int i = 0; i < SOLAR_ADVISE_LEVELS; i++)
 		cJSON_AddItemToArray(lv, cJSON_CreateNumber(adv->levels_s[i]));
 	cJSON_AddStringToObject(j, "verdict", adv->stop ? "stop" : "continue");
 	cJSON_AddNumberToObject(j, "stop_factor", a->stop_factor);

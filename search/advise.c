@@ -315,6 +315,35 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 	return s;
 }
 
+/* A kernel that only moves data (rule "copy kernel", docs/advise.md): every statement stores a
+ * read of another tensor (perhaps cast) or a literal into a tmp.  Its work is redundant: the
+ * consumer can read the source in place. */
+static bool is_copy_value(const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_CAST)
+		return is_copy_value(e->args[0]);
+	return e->kind == SOLAR_E_ACCESS || e->kind == SOLAR_E_INT || e->kind == SOLAR_E_FLOAT;
+}
+
+static bool *copy_kernels(const solar_program *p)
+{
+	bool *copy = calloc((size_t)p->nkernels + 1, 1);
+	for (int k = 0; k < p->nkernels; k++)
+		copy[k] = p->kernels[k].nstmts > 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *s = p->stmts[i];
+		bool reads_access = false;
+		const solar_expr *v = s->value;
+		while (v->kind == SOLAR_E_CAST)
+			v = v->args[0];
+		reads_access = v->kind == SOLAR_E_ACCESS;
+		if (s->op != SOLAR_ASSIGN || !is_copy_value(s->value) ||
+		    p->tensors[s->tensor].role != SOLAR_ROLE_TMP || (reads_access && v->sym == s->tensor))
+			copy[s->kernel] = false;
+	}
+	return copy;
+}
+
 #define MAX_FUSION_REWRITES 12
 #define MAX_RANGE_KERNELS 512
 
@@ -329,6 +358,7 @@ static void fusion_strategies(ctx *c)
 	unsigned char *uses = tensor_uses(p);
 	char name[160], emit[64], why[240];
 	double cap = c->adv->base.capacity_bytes;
+	bool *copy_k = copy_kernels(p);
 	bool *contr_operand = calloc((size_t)p->ntensors + 1, 1);
 	int ncontr = 0;
 	for (int i = 0; i < p->nstmts; i++) {
@@ -363,8 +393,8 @@ static void fusion_strategies(ctx *c)
 					lo = k;
 				hi = k;
 			}
-		if (lo < 0 || lo == hi)
-			continue;
+		if (lo < 0 || lo == hi || copy_k[lo])
+			continue; /* a copy's tmp: redundant work (redundant_strategies) */
 		int i = lo * nk + hi;
 		char buf[160];
 		if (label[i]) {
@@ -384,7 +414,7 @@ static void fusion_strategies(ctx *c)
 			passes = p->tensors[t].role == SOLAR_ROLE_TMP && (uses[t * nk + k] & 1) &&
 				 (uses[t * nk + k + 1] & 2);
 		int i = k * nk + k + 1;
-		if (passes && !label[i])
+		if (passes && !label[i] && !copy_k[k])
 			label[i] = strdup("fuse the pair");
 	}
 	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
@@ -396,6 +426,11 @@ static void fusion_strategies(ctx *c)
 			break;
 		prio[pick] = -1;
 		int lo = pick / nk, hi = pick % nk;
+		bool only_copies = true; /* then it is the copy's rewrite: redundant work */
+		for (int k = lo; k < hi; k++)
+			only_copies &= copy_k[k];
+		if (only_copies)
+			continue;
 		{
 			char *l = label[pick];
 			rewrite r;
@@ -450,6 +485,7 @@ static void fusion_strategies(ctx *c)
 	free(prio);
 	free(uses);
 	free(contr_operand);
+	free(copy_k);
 	/* a library path: attention (two contractions around an exp) is what SDPA's flash
 	 * kernel fuses; it carries the bound of the full fusion */
 	const solar_strategy *fa = NULL;
@@ -692,9 +728,50 @@ static bool replace_stmt(solar_arena *a, solar_block *b, const solar_stmt *s, so
  * `if COND { T = A } else { T = B }`, so A's work is charged on COND's elements only.  That is
  * all it measures (docs/advise.md): work upstream of A (a full score matrix before a causal
  * mask) and recomputation are not found. */
+static void copy_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	int nk = p->nkernels;
+	bool *copy_k = copy_kernels(p);
+	unsigned char *uses = tensor_uses(p);
+	int n = 0;
+	for (int k = 0; k < nk && n < MAX_FUSION_REWRITES; k++) {
+		if (!copy_k[k])
+			continue;
+		/* the kernels from the copy to the last reader of what it wrote */
+		int hi = k;
+		for (int i = p->kernels[k].first_stmt;
+		     i < p->kernels[k].first_stmt + p->kernels[k].nstmts; i++)
+			for (int j = k + 1; j < nk; j++)
+				if (uses[p->stmts[i]->tensor * nk + j] && j > hi)
+					hi = j;
+		if (hi == k)
+			continue; /* nobody reads it: dead, and the counts already charge nothing */
+		rewrite r;
+		rw_begin(&r, p, c->in->math);
+		char name[160], emit[64], why[240];
+		snprintf(name, sizeof name, "drop the copy kernel %s (its consumers read the source; "
+					  "fuse %s..%s)",
+			 p->kernels[k].name, p->kernels[k].name, p->kernels[hi].name);
+		snprintf(emit, sizeof emit, "nocopy_%s.air", p->kernels[k].name);
+		snprintf(why, sizeof why, "AIR rewrite: kernels %s..%s merged, so the copy %s makes "
+					  "never reaches DRAM (rule \"copy kernel\": it does no work)",
+			 p->kernels[k].name, p->kernels[hi].name, p->kernels[k].name);
+		if (rw_merge(&r, k, hi, c->in->math)) {
+			file_rewrite(c, SOLAR_DIR_REDUNDANT, rw_text(&r, c->file, name), name, emit, why);
+			n++;
+		} else {
+			solar_arena_free(r.a);
+		}
+	}
+	free(uses);
+	free(copy_k);
+}
+
 static void redundant_strategies(ctx *c)
 {
 	const solar_program *p = c->p;
+	copy_strategies(c);
 	rewrite r;
 	rw_begin(&r, p, c->in->math);
 	int nsplit = 0;
@@ -831,6 +908,21 @@ static double dmin(double a, double b)
 	return a < b ? a : b;
 }
 
+static double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* The lowest unfused bound of a direction's rewrites (fallback when it has none). */
+static double lowest_unfused(const solar_advice_dir *d, double fallback)
+{
+	double best = fallback;
+	for (int i = 0; i < d->nstrat; i++)
+		if (d->strat[i].rewrite && d->strat[i].what_if_bound_s < best)
+			best = d->strat[i].what_if_bound_s;
+	return best;
+}
+
 static int cmp_strat(const void *a, const void *b)
 {
 	const solar_strategy *x = a, *y = b;
@@ -881,24 +973,26 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 	reuse_strategies(&c);
 	datapath_strategies(&c);
 	redundant_strategies(&c);
-	/* the chain (docs/advise.md "decomposition") */
+	/* the chain (docs/advise.md "decomposition"): redundant work is charged twice, as
+	 * written (copies, masked arms) before fusion and at the cache-aware level last */
 	double *L = out->levels_s;
 	L[0] = T;
 	L[1] = dmin(L[0], b->unfused_s);
-	double fusion_to = b->unfused_s;
-	for (int i = 0; i < out->dir[SOLAR_DIR_FUSION].nstrat; i++) {
-		const solar_strategy *s = &out->dir[SOLAR_DIR_FUSION].strat[i];
-		if (s->rewrite && s->what_if_bound_s < fusion_to)
-			fusion_to = s->what_if_bound_s;
-	}
-	L[2] = dmin(L[1], fusion_to > b->cache_aware_s ? fusion_to : b->cache_aware_s);
-	L[3] = dmin(L[2], b->cache_aware_s);
-	L[4] = dmin(L[3], best_sol(&out->dir[SOLAR_DIR_DATAPATH], L[3], true));
-	L[5] = dmin(L[4], best_sol(&out->dir[SOLAR_DIR_REDUNDANT], L[4], true));
-	out->sol_s = L[5];
+	L[2] = dmin(L[1], dmax(b->cache_aware_s,
+			       lowest_unfused(&out->dir[SOLAR_DIR_REDUNDANT], b->unfused_s)));
+	L[3] = dmin(L[2], dmax(b->cache_aware_s,
+			       lowest_unfused(&out->dir[SOLAR_DIR_FUSION], b->unfused_s)));
+	L[4] = dmin(L[3], b->cache_aware_s);
+	L[5] = dmin(L[4], best_sol(&out->dir[SOLAR_DIR_DATAPATH], L[4], true));
+	L[6] = dmin(L[5], best_sol(&out->dir[SOLAR_DIR_REDUNDANT], L[5], true));
+	out->sol_s = L[6];
+	out->dir[SOLAR_DIR_IMPLEMENTATION].part_s = L[0] - L[1];
+	out->dir[SOLAR_DIR_REDUNDANT].part_s = (L[1] - L[2]) + (L[5] - L[6]);
+	out->dir[SOLAR_DIR_FUSION].part_s = L[2] - L[3];
+	out->dir[SOLAR_DIR_DATA_REUSE].part_s = L[3] - L[4];
+	out->dir[SOLAR_DIR_DATAPATH].part_s = L[4] - L[5];
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++) {
 		solar_advice_dir *x = &out->dir[d];
-		x->part_s = L[d] - L[d + 1];
 		x->share = T > 0 ? x->part_s / T : 0;
 		qsort(x->strat, (size_t)x->nstrat, sizeof *x->strat, cmp_strat);
 		x->max_gain_s = x->nstrat ? x->strat[0].gain_s : 0;
@@ -936,10 +1030,19 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 			 "no f32 contraction that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
 			 "(>= %.0e); limited by %s",
 			 in->tol, TF32_TOL, BF16_TOL, out->limiter);
-	snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason, "%s",
-		 out->dir[SOLAR_DIR_REDUNDANT].nstrat
-			 ? "masked selects compute values they discard"
-			 : "no masked select found (recomputation is not measured)");
+	int ncopy = 0, nmask = 0;
+	for (int i = 0; i < out->dir[SOLAR_DIR_REDUNDANT].nstrat; i++) {
+		ncopy += !strncmp(out->dir[SOLAR_DIR_REDUNDANT].strat[i].name, "drop the copy", 13);
+		nmask += !strncmp(out->dir[SOLAR_DIR_REDUNDANT].strat[i].name, "skip masked", 11);
+	}
+	if (ncopy || nmask)
+		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
+			 "%d copy kernel%s that only move%s data; %d masked select rewrite%s (work "
+			 "computed and discarded)",
+			 ncopy, ncopy == 1 ? "" : "s", ncopy == 1 ? "s" : "", nmask, nmask == 1 ? "" : "s");
+	else
+		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
+			 "no copy kernel and no masked select found (recomputation is not measured)");
 	/* stop: measured within the factor of the reachable speed of light (the cache-aware
 	 * bound, or a datapath or redundant-work rewrite's when one is lower) */
 	double reach = dmin(b->cache_aware_s,

@@ -38,6 +38,7 @@ typedef enum {
 } solar_direction;
 
 #define SOLAR_ADVISE_MAX_STRATEGIES 24
+#define SOLAR_ADVISE_LEVELS 7
 
 typedef struct {
 	char name[160];
@@ -76,7 +77,7 @@ typedef struct {
 
 typedef struct {
 	solar_advise_eval base;      /* the program as written */
-	double levels_s[SOLAR_DIR_COUNT + 1]; /* measured, then after each part: the chain */
+	double levels_s[SOLAR_ADVISE_LEVELS]; /* the chain L0 (measured) .. L6 (SOL) */
 	double sol_s;                /* the last level: the speed of light the gap is measured to */
 	bool stop;
 	solar_advice_dir dir[SOLAR_DIR_COUNT]; /* ranked (after solar_advise_rank) */

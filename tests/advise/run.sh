@@ -28,7 +28,7 @@ sums)
               "$E/matmul_f32.air --measured 20ms --tol 1e-2" "$E/layernorm.air --measured 45us" \
               "$A/masked.air --measured 3us" "$E/mlp_block.air --measured 5ms --l2 cold" \
               "$E/conv2d_3x3.air --measured 400us --tol 1e-3" "$root/tests/report/zero.air --measured 1ms" \
-              "$t/empty.air --measured 2us"; do
+              "$t/empty.air --measured 2us" "$A/copy.air --measured 300us"; do
     # shellcheck disable=SC2086
     "$solar" advise $args --device "$D" --json >"$t/a.json" || { no "advise $args failed"; continue; }
     py "
@@ -40,7 +40,7 @@ assert j['schema'] == 'solar.advise/1', j['schema']
 assert all(p >= 0 for p in parts), parts
 assert abs(sum(parts) - (m - sol)) <= 1e-12 * m, (sum(parts), m - sol)
 assert abs(sum(d['share'] for d in j['directions']) - (m - sol) / m) <= 1e-12, 'shares'
-assert all(a >= b for a, b in zip(L, L[1:])) and L[0] == m and L[-1] == sol, L
+assert len(L) == 7 and all(a >= b for a, b in zip(L, L[1:])) and L[0] == m and L[-1] == sol, L
 assert sorted(d['name'] for d in j['directions']) == sorted(['implementation', 'fusion', 'data reuse', 'datapath', 'redundant work'])
 scores = [d['score'] for d in j['directions']]
 assert scores == sorted(scores, reverse=True), scores
@@ -96,6 +96,16 @@ assert s['what_if_cache_aware_s'] == b['cache_aware']['time_s']
   [ -e "$t/e3/tf32.air" ] && no "matmul_f32 at the default tol 1e-4: TF32 must not be allowed"
   "$solar" advise "$A/masked.air" --measured 3us --device "$D" --emit "$t/e4" >/dev/null
   grep -q 'if j <= i' "$t/e4/skip_masked.air" || no "masked: the select was not split"
+  # a copy kernel is redundant work, and its merge is not offered again under fusion
+  "$solar" advise "$A/copy.air" --measured 300us --device "$D" --emit "$t/e5" --json >"$t/c.json"
+  [ -f "$t/e5/nocopy_transpose_b.air" ] || no "copy: nocopy_transpose_b.air not emitted"
+  py "
+import json
+j = json.load(open('$t/c.json'))
+d = {x['name']: x for x in j['directions']}
+assert [s['name'][:13] for s in d['redundant work']['strategies']] == ['drop the copy'], d['redundant work']
+assert d['fusion']['strategies'] == [], d['fusion']['strategies']
+" || no "copy: the copy kernel is not (only) redundant work"
   ;;
 memory)
   M=$t/m.json
