@@ -29,6 +29,8 @@ directions:
             would have written);
   analysis  `solar advise` without memory;
   fixed     a fixed order: fusion, data reuse, datapath, redundant work, implementation;
+  frequency the directions by how often each gave the best step in the other problems (a
+            memory without the analysis);
 and the score: is the best step's direction first / in the top 3.  Also: how often the stop
 verdict is right.  Nothing of advise's method is re-implemented here: rankings come from its
 JSON.
@@ -205,6 +207,19 @@ def main(argv):
                     cmd += ["--wrong", "output differs from the reference"]
                 subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
+    def freq_order(held_out):
+        """Directions by how often each was the best paying step in the other problems."""
+        count = {x: 0 for x in DIRECTIONS}
+        for p2, d2 in data.items():
+            if p2 == held_out:
+                continue
+            for s in d2["states"]:
+                best = max(s["steps"], key=lambda x: x["gain"])
+                t = d2["nodes"][s["node"]]["t"]
+                if best["gain"] >= args.min_gain * t and best["direction"] in count:
+                    count[best["direction"]] += 1
+        return sorted(DIRECTIONS, key=lambda x: (-count[x], FIXED.index(x)))
+
     rows = []
     for prob, d in data.items():
         others = []
@@ -237,6 +252,7 @@ def main(argv):
             row["analysis"] = [x["name"] for x in a["directions"]]
             row["memory"] = [x["name"] for x in b["directions"]]
             row["fixed"] = FIXED
+            row["frequency"] = freq_order(prob)
             row["verdict"] = a["verdict"]
             row["headroom"] = node["t"] / a["sol_s"]
             rows.append(row)
@@ -245,7 +261,7 @@ def main(argv):
         ok = [r for r in rows if "analysis" in r and kind_filter(r)]
         pay = [r for r in ok if r["best_gain"] >= args.min_gain]
         res = {"states": len(ok), "states_with_a_paying_step": len(pay)}
-        for name in ("memory", "analysis", "fixed"):
+        for name in ("memory", "analysis", "fixed", "frequency"):
             res[name] = {
                 "top1": sum(r[name][0] == r["best_direction"] for r in pay),
                 "top3": sum(r["best_direction"] in r[name][:3] for r in pay)}
@@ -273,7 +289,7 @@ def main(argv):
         s = summary[part]
         n = s["states_with_a_paying_step"]
         line = f"{part:8s} states {s['states']:3d}, paying {n:3d}:"
-        for name in ("memory", "analysis", "fixed"):
+        for name in ("memory", "analysis", "fixed", "frequency"):
             line += (f"  {name} top1 {s[name]['top1']}/{n} top3 {s[name]['top3']}/{n}")
         line += f"  stop right {s['stop_right']}/{s['states']} (said {s['stop_said']}, true {s['stop_true']})"
         print(line)
