@@ -179,9 +179,18 @@ def main(argv):
         airs = dict(zip(paths, ex.map(lambda w: translate(args.solar, paths[w], args.cache, env),
                                       paths)))
 
+    def ref_air(prob):
+        """The reference's AIR, else the pool's hand-written lower-bound AIR (pool.json's
+        "lower_bound_air": cross_entropy's reference uses an op translate does not read)."""
+        a = airs.get((prob, "ref"))
+        lb = data[prob]["pool"].get("lower_bound_air")
+        if not a and lb and os.path.exists(os.path.join(args.pools, prob, lb)):
+            a = os.path.join(args.pools, prob, lb)
+        return a
+
     def state_air(prob, key):
         a = airs.get((prob, key))
-        return (a, "own") if a else (airs.get((prob, "ref")), "ref")
+        return (a, "own") if a else (ref_air(prob), "ref")
 
     # every problem's steps, recorded with advise --record into its own memory file
     tmp = tempfile.mkdtemp(prefix="advise-replay-")
