@@ -517,6 +517,7 @@ static void fusion_strategies(ctx *c)
  * operands -> bf16 (tol >= 1e-2): tmps change dtype, inputs get a cast kernel. */
 #define TF32_TOL 1e-3
 #define BF16_TOL 1e-2
+#define F32_TOL 1e-5
 
 static void datapath_strategies(ctx *c)
 {
@@ -548,7 +549,40 @@ static void datapath_strategies(ctx *c)
 			}
 		free(uses);
 	}
+	/* f32 (and f64) intermediates that are no accumulator (written by `=` only) may be
+	 * stored in bf16 too: half the traffic of a memory-bound chain; accumulators stay */
+	bool *accum = calloc((size_t)p->ntensors + 1, 1);
+	for (int i = 0; i < p->nstmts; i++)
+		accum[p->stmts[i]->tensor] |= p->stmts[i]->op != SOLAR_ASSIGN;
+	int n_store = 0, n_f64 = 0;
+	for (int t = 0; t < p->ntensors; t++) {
+		const solar_tensor *x = &p->tensors[t];
+		if (x->role != SOLAR_ROLE_TMP || accum[t])
+			continue;
+		n_f64 += x->dtype == SOLAR_DT_F64;
+		if ((x->dtype == SOLAR_DT_F32 || x->dtype == SOLAR_DT_F64) && !bf16_t[t]) {
+			bf16_t[t] = true;
+			n_store++;
+		}
+	}
+	for (int t = 0; t < p->ntensors; t++) /* f64 accumulators: f32 suffices at 1e-5 */
+		n_f64 += p->tensors[t].role == SOLAR_ROLE_TMP && accum[t] &&
+			 p->tensors[t].dtype == SOLAR_DT_F64;
 	char name[160], why[240];
+	if (n_f64 && c->in->tol >= F32_TOL) {
+		rewrite r;
+		rw_begin(&r, p, c->in->math);
+		for (int t = 0; t < p->ntensors; t++)
+			if (r.q.tensors[t].role == SOLAR_ROLE_TMP && r.q.tensors[t].dtype == SOLAR_DT_F64)
+				r.q.tensors[t].dtype = SOLAR_DT_F32;
+		snprintf(name, sizeof name, "f32 instead of f64 for the intermediates (%d tensor%s)",
+			 n_f64, n_f64 == 1 ? "" : "s");
+		snprintf(why, sizeof why, "AIR rewrite: f64 tmps stored and computed in f32; allowed "
+					  "because --tol %.3g >= %.0e",
+			 c->in->tol, F32_TOL);
+		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "f32.air", why);
+	}
+	n_bf16 += n_store;
 	if (n_tf32 && c->in->tol >= TF32_TOL) {
 		rewrite r;
 		rw_begin(&r, p, c->in->math);
@@ -670,16 +704,17 @@ static void datapath_strategies(ctx *c)
 		q->nkernels += nc;
 		q->iters = its;
 		q->niters = ni;
-		snprintf(name, sizeof name, "bf16 tensor cores for the f32 contractions (%d operand%s)",
-			 n_bf16, n_bf16 == 1 ? "" : "s");
-		snprintf(why, sizeof why, "AIR rewrite: f32 operands of contractions in bf16 (tmps "
-					  "change dtype, inputs get a cast kernel); allowed because "
-					  "--tol %.3g >= %.0e",
+		snprintf(name, sizeof name, "bf16 tensor cores and storage (%d tensor%s)", n_bf16,
+			 n_bf16 == 1 ? "" : "s");
+		snprintf(why, sizeof why, "AIR rewrite: f32 contraction operands and intermediates "
+					  "in bf16 (inputs get a cast kernel, accumulators stay); allowed "
+					  "because --tol %.3g >= %.0e",
 			 c->in->tol, BF16_TOL);
 		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "bf16.air", why);
 	}
 	free(tf32_k);
 	free(bf16_t);
+	free(accum);
 	/* an SFU-limited program: the bound already lets a transcendental use the FMA pipes
 	 * (docs/bounds.md "special functions"); only a software exp reaches it */
 	char rb[48];
@@ -1027,7 +1062,7 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 			 dp->nstrat == 1 ? "" : "s", in->tol, out->limiter);
 	else
 		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
-			 "no f32 contraction that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
+			 "no f32 contraction or intermediate that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
 			 "(>= %.0e); limited by %s",
 			 in->tol, TF32_TOL, BF16_TOL, out->limiter);
 	int ncopy = 0, nmask = 0;
