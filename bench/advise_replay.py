@@ -98,6 +98,8 @@ def translate(solar, py, cache, env):
 def advise(args, air, t, tol, extra=()):
     cmd = [args.solar, "advise", air, "--measured", repr(t), "--device", args.device,
            "--l2", args.l2, "--tol", repr(tol), "--format", "json", *extra]
+    if args.stop_factor:
+        cmd += ["--stop-factor", repr(args.stop_factor)]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode:
         return None, p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}"
@@ -155,6 +157,8 @@ def main(argv):
     ap.add_argument("--cache", default=os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "solar", "advise-replay"))
     ap.add_argument("--min-gain", type=float, default=0.05)
+    ap.add_argument("--stop-factor", type=float, default=None,
+                    help="passed to solar advise (default: advise's own, 1.5)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
