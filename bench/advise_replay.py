@@ -24,9 +24,9 @@ Each state's program is translated once (`solar translate --no-validate`, cached
 under --cache); a program that does not translate (Triton, torch.compile) is advised on its
 problem's reference AIR, and the report counts how often.  Per state, three rankings of the five
 directions:
-  memory    `solar advise --memory M --previous DIR`, M the steps of every *other* problem
-            (recorded with `solar advise --record`, so the memory holds exactly what advise
-            would have written);
+  memory    `solar advise --memory M --previous DIR`, M the steps of every *other* problem,
+            written from each state's advise JSON (its signature, each direction's predicted
+            gain) as `solar advise --record` writes them;
   analysis  `solar advise` without memory;
   fixed     a fixed order: fusion, data reuse, datapath, redundant work, implementation;
   frequency the directions by how often each gave the best step in the other problems (a
@@ -49,9 +49,11 @@ DIRECTIONS = ["implementation", "fusion", "data reuse", "datapath", "redundant w
 FIXED = ["fusion", "data reuse", "datapath", "redundant work", "implementation"]
 
 
-def load_results(path):
-    """{(problem, file): line} from the measurement JSONL; the last line of a program wins."""
+def load_results(path, l2=None):
+    """{(problem, file): line} from the measurement JSONL, lines of L2 mode l2 only (None:
+    cold when the file has cold lines, else warm); the last line of a program wins."""
     out = {}
+    lines = []
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.strip()
@@ -61,10 +63,16 @@ def load_results(path):
                 r = json.loads(line)
             except json.JSONDecodeError as e:
                 sys.exit(f"{path}:{n}: error: invalid JSON: {e}")
-            cand = r.get("candidate", "")
-            prob = r.get("problem") or os.path.basename(os.path.dirname(cand))
-            out[(prob, os.path.basename(cand))] = r
-    return out
+            lines.append(r)
+    if l2 is None:
+        l2 = "cold" if any(r.get("l2", "cold") == "cold" for r in lines) else "warm"
+    for r in lines:
+        if r.get("l2", "cold") != l2:
+            continue
+        cand = r.get("candidate", "")
+        prob = r.get("problem") or os.path.basename(os.path.dirname(cand))
+        out[(prob, os.path.basename(cand))] = r
+    return out, l2
 
 
 def measured_s(r):
@@ -163,10 +171,7 @@ def main(argv):
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     os.makedirs(args.cache, exist_ok=True)
-    results = load_results(args.results)
-    ls = {r.get("l2", "cold") for r in results.values()}
-    if args.l2 is None:
-        args.l2 = "cold" if "cold" in ls else "warm"
+    results, args.l2 = load_results(args.results, args.l2)
     problems = sorted(d for d in os.listdir(args.pools)
                       if os.path.exists(os.path.join(args.pools, d, "pool.json")))
     data = build_states(args.pools, results, problems)
@@ -196,29 +201,63 @@ def main(argv):
         a = airs.get((prob, key))
         return (a, "own") if a else (ref_air(prob), "ref")
 
-    # every problem's steps, recorded with advise --record into its own memory file
-    tmp = tempfile.mkdtemp(prefix="advise-replay-")
-    memfile = {}
+    # every state advised once without memory (the "analysis" ranking); its JSON also gives
+    # the state's signature and each direction's predicted gain, from which the memory steps
+    # are written as `solar advise --record` writes them (docs/advise.md "memory"; the record
+    # path itself is tested by tests/advise/run.sh)
+    jobs = []
     for prob, d in data.items():
-        m = os.path.join(tmp, prob + ".json")
-        memfile[prob] = m
         tol = float(d["pool"].get("tolerance", 1e-4))
         for s in d["states"]:
-            air, _ = state_air(prob, s["node"])
-            if not air:
-                continue
-            t = d["nodes"][s["node"]]["t"]
-            prev = previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
-            for st in s["steps"]:
-                cmd = [args.solar, "advise", air, "--measured", repr(t), "--device", args.device,
-                       "--l2", args.l2, "--tol", repr(tol), "--record", m,
-                       "--direction", st["direction"], "--strategy", st["strategy"],
-                       "--after", repr(st["after"]), "--problem", prob]
-                if prev:
-                    cmd += ["--previous", prev]
-                if not st["correct"]:
-                    cmd += ["--wrong", "output differs from the reference"]
-                subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            air, src = state_air(prob, s["node"])
+            jobs.append((prob, s, air, src, tol))
+
+    def plain(job):
+        prob, s, air, src, tol = job
+        if not air:
+            return None, "no AIR"
+        return advise(args, air, data[prob]["nodes"][s["node"]]["t"], tol)
+
+    with ThreadPoolExecutor(args.jobs) as ex:
+        first = list(ex.map(plain, jobs))
+
+    steps_of = {prob: [] for prob in data}
+    for (prob, s, air, src, tol), (a, err) in zip(jobs, first):
+        if a is None:
+            continue
+        d = data[prob]
+        t = d["nodes"][s["node"]]["t"]
+        prev = previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
+        gain = {x["name"]: x["max_gain_s"] for x in a["directions"]}
+        for st in s["steps"]:
+            steps_of[prob].append({
+                "problem": prob,
+                "signature": dict(a["signature"], sizes=a["params"]),
+                "previous": prev, "direction": st["direction"], "strategy": st["strategy"],
+                "before": {"measured_s": t, "bound_s": a["bounds"]["unfused_s"]},
+                "after": {"measured_s": st["after"]},
+                "max_gain_s": gain.get(st["direction"], 0.0), "correct": st["correct"],
+                "why": ("wrong output: output differs from the reference" if not st["correct"]
+                        else "faster" if st["after"] < t else "slower")})
+
+    tmp = tempfile.mkdtemp(prefix="advise-replay-")
+
+    def with_memory(job_first):
+        (prob, s, air, src, tol), (a, err) = job_first
+        if a is None:
+            return None, err
+        loo = os.path.join(tmp, "loo-" + prob + ".json")
+        d = data[prob]
+        prev = previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
+        extra = ["--memory", loo] + (["--previous", prev] if prev else [])
+        return advise(args, air, d["nodes"][s["node"]]["t"], tol, extra)
+
+    for prob in data:
+        others = [x for p2, xs in steps_of.items() if p2 != prob for x in xs]
+        with open(os.path.join(tmp, "loo-" + prob + ".json"), "w") as f:
+            json.dump({"schema": "solar.advise-memory/1", "steps": others}, f)
+    with ThreadPoolExecutor(args.jobs) as ex:
+        second = list(ex.map(with_memory, zip(jobs, first)))
 
     def freq_order(held_out):
         """Directions by how often each was the best paying step in the other problems."""
@@ -234,41 +273,23 @@ def main(argv):
         return sorted(DIRECTIONS, key=lambda x: (-count[x], FIXED.index(x)))
 
     rows = []
-    for prob, d in data.items():
-        others = []
-        for p2, m in memfile.items():
-            if p2 != prob and os.path.exists(m):
-                others += json.load(open(m))["steps"]
-        loo = os.path.join(tmp, "loo-" + prob + ".json")
-        with open(loo, "w") as f:
-            json.dump({"schema": "solar.advise-memory/1", "steps": others}, f)
-        tol = float(d["pool"].get("tolerance", 1e-4))
-        for s in d["states"]:
-            node = d["nodes"][s["node"]]
-            air, src = state_air(prob, s["node"])
-            best = max(s["steps"], key=lambda x: x["gain"])
-            row = {"problem": prob, "state": s["node"], "kind": s["kind"], "air": src,
-                   "t_s": node["t"], "best": best["to"], "best_direction": best["direction"],
-                   "best_gain": best["gain"] / node["t"], "steps": len(s["steps"])}
-            prev = previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
-            if not air:
-                row["error"] = "no AIR"
-                rows.append(row)
-                continue
-            a, err = advise(args, air, node["t"], tol)
-            extra = ["--memory", loo] + (["--previous", prev] if prev else [])
-            b, err2 = advise(args, air, node["t"], tol, extra)
-            if a is None or b is None:
-                row["error"] = err or err2
-                rows.append(row)
-                continue
-            row["analysis"] = [x["name"] for x in a["directions"]]
-            row["memory"] = [x["name"] for x in b["directions"]]
-            row["fixed"] = FIXED
-            row["frequency"] = freq_order(prob)
-            row["verdict"] = a["verdict"]
-            row["headroom"] = node["t"] / a["sol_s"]
+    for (prob, s, air, src, tol), (a, err), (b, err2) in zip(jobs, first, second):
+        node = data[prob]["nodes"][s["node"]]
+        best = max(s["steps"], key=lambda x: x["gain"])
+        row = {"problem": prob, "state": s["node"], "kind": s["kind"], "air": src,
+               "t_s": node["t"], "best": best["to"], "best_direction": best["direction"],
+               "best_gain": best["gain"] / node["t"], "steps": len(s["steps"])}
+        if a is None or b is None:
+            row["error"] = err or err2
             rows.append(row)
+            continue
+        row["analysis"] = [x["name"] for x in a["directions"]]
+        row["memory"] = [x["name"] for x in b["directions"]]
+        row["fixed"] = FIXED
+        row["frequency"] = freq_order(prob)
+        row["verdict"] = a["verdict"]
+        row["headroom"] = node["t"] / a["sol_s"] if a["sol_s"] > 0 else None
+        rows.append(row)
 
     def score(kind_filter):
         ok = [r for r in rows if "analysis" in r and kind_filter(r)]

@@ -430,6 +430,20 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 	cJSON_AddNumberToObject(bj, "fused_s", b->fused_s);
 	cJSON_AddNumberToObject(j, "sol_s", adv->sol_s);
 	cJSON_AddStringToObject(j, "limited_by", adv->limiter);
+	/* the state as the memory keys it (docs/advise.md "memory") */
+	cJSON *sig = cJSON_AddObjectToObject(j, "signature");
+	cJSON *oc = cJSON_AddArrayToObject(sig, "op_classes");
+	unsigned opc = solar_memory_op_classes(&adv->base);
+	static const char *const opc_names[] = {"contraction", "reduction", "sfu"};
+	for (int i = 0; i < 3; i++)
+		if (opc & (1u << i))
+			cJSON_AddItemToArray(oc, cJSON_CreateString(opc_names[i]));
+	cJSON_AddStringToObject(sig, "limiter", adv->limiter);
+	cJSON *sh = cJSON_AddObjectToObject(sig, "shares");
+	for (int di = 0; di < SOLAR_DIR_COUNT; di++)
+		for (int r = 0; r < SOLAR_DIR_COUNT; r++)
+			if ((int)adv->dir[r].dir == di)
+				cJSON_AddNumberToObject(sh, solar_direction_name(di), adv->dir[r].share);
 	cJSON *lv = cJSON_AddArrayToObject(j, "levels_s");
 	for (int i = 0; i < SOLAR_ADVISE_LEVELS; i++)
 		cJSON_AddItemToArray(lv, cJSON_CreateNumber(adv->levels_s[i]));
