@@ -2,15 +2,20 @@
 #   make demo   installs what is missing, builds, and analyses an example
 #   make test   installs what is missing, builds (plain and ASan+UBSan+libFuzzer), runs every test
 #   make venv   the Python environment of `solar translate` (build/venv, pinned PyPI packages)
+#   make install   PREFIX (default /usr/local) and DESTDIR: bin/solar, share/solar/{devices,
+#                  validate,translate,examples}, share/man/man1/solar.1
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS += --no-print-directory
 DEMO ?= examples/attention_causal.air
-DEMO_DEVICE ?= devices/h100-sxm.json
+DEMO_DEVICE ?= h100-sxm
 
 VENV ?= build/venv
 PIP_FLAGS ?=
 
-.PHONY: all deps deps-test build build-asan demo test clean venv
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all deps deps-test build build-asan demo test clean venv install
 all: build
 
 deps:
@@ -63,6 +68,14 @@ test: deps-test build build-asan venv
 	cd build && ctest --output-on-failure -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
+
+# The prefix is compiled in (the devices folder searched by name) and the binary also finds
+# share/solar beside itself, so a DESTDIR-staged or moved tree works too (docs/devices.md).
+install: deps
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX="$(PREFIX)" >/dev/null
+	@cmake --build build -j $(JOBS) >build/build.log 2>&1 || { tail -n 60 build/build.log; exit 1; }
+	@DESTDIR="$(DESTDIR)" cmake --install build >build/install.log || { cat build/install.log; exit 1; }
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/solar (man solar; solar device list)"
 
 clean:
 	rm -rf build build-asan

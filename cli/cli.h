@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api/solar.h"
 #include "devices/device.h"
 #include "frontend/frontend.h"
 
@@ -33,6 +34,7 @@ typedef struct {
 	const char *out;  /* -o FILE */
 	const char *l2;   /* --l2 warm|cold; NULL: warm */
 	bool ceilings_measured; /* analyze --ceilings measured: an estimate, not a bound */
+	bool ceilings_both;     /* analyze --ceilings both: the bound and the estimate */
 	/* provision, sweep, report (docs/provision.md, docs/report.md) */
 	double target_s;          /* --target-time TIME (or RATE in Hz); 0 when absent */
 	const char *bound;        /* --bound unfused|fused|cache-aware|all */
@@ -67,6 +69,10 @@ typedef struct {
  * Returns 0 on success, 1 on errors in the program, 2 when the file cannot be read. */
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out);
 void solar_cli_unload(solar_loaded *l);
+/* The job of a command line (api/solar.h): FILE, -D, --device, --set, --math, --l2,
+ * --ceilings.  solar_cli_job_done frees what it allocated (the defines). */
+solar_job solar_cli_job(const solar_opts *o);
+void solar_cli_job_done(solar_job *j);
 
 /* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: pause it while child
  * processes or the program under test run, resume it after (main.c).  Not nested. */
@@ -98,22 +104,13 @@ int solar_cmd_report(const solar_opts *o);
 int solar_cmd_validate(const solar_opts *o);
 /* `solar advise ARGS` (cli/cmd_advise.c): parses its own options. */
 int solar_cmd_advise(int argc, char **argv);
-/* analyze's --measured-file reader: {"total": T, "kernels": {NAME: T}}; *total_s and
- * kernel_s[k] (nkernels entries) are left as they were where the file has no time.  Returns 0,
- * or -1 after messages. */
-int solar_cli_load_measured(const char *file, const solar_program *p, double *total_s,
-			    double *kernel_s);
 /* `solar translate ARGS`: executes translate/run.py with a Python that has PyTorch. */
 int solar_cmd_translate(int argc, char **argv);
 
-/* What-if helpers (cli/cmd_provision.c).  A quantity is a positive number with an optional
- * unit (B, B/s, FLOP/s, OP/s, Hz; prefixes k M G T P and Ki Mi Gi Ti): "16MB", "2TB/s", "8e12";
- * *unit is the canonical unit, "" when none.  Returns 0, or -1 when s is not one. */
-int solar_cli_parse_quantity(const char *s, double *value, const char **unit);
+/* What-if helpers (cli/quantity.c); quantities parse with solar_quantity_parse (api/detail.h). */
 /* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */
 SOLAR_GIVE solar_device *solar_cli_load_device(const solar_opts *o);
-/* "205 GB/s"; a factor rounded up to 3 significant digits ("20.3x", "any" for 0). */
-const char *solar_cli_fmt_quantity(char *buf, size_t n, double v, const char *unit);
+/* A factor rounded up to 3 significant digits ("20.3x", "any" for 0). */
 const char *solar_cli_fmt_factor(char *buf, size_t n, double f);
 
 #endif

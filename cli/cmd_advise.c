@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "report/measured.h"
 #include "search/advise.h"
 #include "search/memory.h"
 
@@ -593,8 +594,22 @@ int solar_cmd_advise(int argc, char **argv)
 	for (int k = 0; k < l.prog->nkernels; k++)
 		kernel_s[k] = -1;
 	if (a.o.measured_file) {
-		double total = -1;
-		if (solar_cli_load_measured(a.o.measured_file, l.prog, &total, kernel_s) < 0) {
+		/* the one reader of measured times (report/measured.h): plain times, a validate
+		 * result, an Nsight Compute CSV */
+		solar_measured m;
+		const char **names = calloc((size_t)l.prog->nkernels + 1, sizeof *names);
+		for (int k = 0; k < l.prog->nkernels; k++)
+			names[k] = l.prog->kernels[k].name;
+		int mrc = solar_measured_init(&m, l.prog->nkernels);
+		if (!mrc)
+			mrc = solar_measured_read(a.o.measured_file, SOLAR_MEASURED_AUTO, 1, names,
+						  l.prog->nkernels, &m, stderr);
+		free(names);
+		double total = m.total_s;
+		for (int k = 0; !mrc && k < l.prog->nkernels; k++)
+			kernel_s[k] = m.kernel_s[k];
+		solar_measured_free(&m);
+		if (mrc < 0) {
 			rc = SOLAR_EXIT_ERRORS;
 			goto done;
 		}

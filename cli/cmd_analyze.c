@@ -12,84 +12,24 @@
 
 #include "analysis/analysis.h"
 #include "analysis/work.h"
+#include "api/detail.h"
+#include "report/measured.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/roofline.h"
 
-typedef struct {
-	double total_s;   /* < 0: none */
-	double *kernel_s; /* per kernel, < 0: none */
-} measured;
-
-/* Reads {"total": 1e-3, "kernels": {"name": 2e-4, ...}} (times in seconds, or strings with
- * units such as "341us"). */
-static int load_measured(const char *file, const solar_program *p, measured *m)
+/* The resource that limits r; "-" for a scope with no work (a bound of 0: nothing limits it). */
+static const char *res_label(const solar_roof *r, char *buf, size_t n)
 {
-	int32_t len;
-	char *text = solar_read_file(file, &len);
-	if (!text)
-		return -1;
-	cJSON *j = cJSON_Parse(text);
-	free(text);
-	int rc = 0;
-	if (!cJSON_IsObject(j)) {
-		fprintf(stderr, "solar: %s: expected a JSON object {\"total\": SECONDS, "
-				"\"kernels\": {NAME: SECONDS}}\n",
-			file);
-		cJSON_Delete(j);
-		return -1;
+	if (!(r->time_s > 0)) {
+		snprintf(buf, n, "-");
+		return buf;
 	}
-	cJSON *item;
-	cJSON_ArrayForEach(item, j)
-	{
-		if (!strcmp(item->string, "total")) {
-			double t = cJSON_IsNumber(item) ? item->valuedouble
-				   : cJSON_IsString(item) ? solar_cli_parse_time(item->valuestring)
-							  : -1;
-			if (t <= 0) {
-				fprintf(stderr, "solar: %s: total: expected a positive time\n", file);
-				rc = -1;
-			}
-			m->total_s = t;
-		} else if (!strcmp(item->string, "kernels") && cJSON_IsObject(item)) {
-			cJSON *k;
-			cJSON_ArrayForEach(k, item)
-			{
-				int idx = -1;
-				for (int i = 0; i < p->nkernels; i++)
-					if (!strcmp(p->kernels[i].name, k->string))
-						idx = i;
-				double t = cJSON_IsNumber(k)   ? k->valuedouble
-					   : cJSON_IsString(k) ? solar_cli_parse_time(k->valuestring)
-							       : -1;
-				if (idx < 0) {
-					fprintf(stderr, "solar: %s: kernels.%s: no kernel of that name\n",
-						file, k->string);
-					rc = -1;
-				} else if (t <= 0) {
-					fprintf(stderr, "solar: %s: kernels.%s: expected a positive time\n",
-						file, k->string);
-					rc = -1;
-				} else {
-					m->kernel_s[idx] = t;
-				}
-			}
-		} else {
-			fprintf(stderr, "solar: %s: %s: unknown key (expected total or kernels)\n",
-				file, item->string);
-			rc = -1;
-		}
-	}
-	cJSON_Delete(j);
-	return rc;
+	return solar_resource_name(r->limiter, buf, n);
 }
 
-static const char *res_label(int res, char *buf, size_t n)
-{
-	return solar_resource_name(res, buf, n);
-}
-
-/* "34.4 G tensor.bf16 + 2.1 G sfu.f32" (largest first, at most two; "+" when more) */
+/* "34.4 G tensor.bf16 + 2.1 G sfu.f32": every term, largest first (the table widens its work
+ * column to the longest, so an expression is never cut). */
 static void work_summary(char *buf, size_t n, const solar_ops *o)
 {
 	double v[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT];
@@ -112,7 +52,7 @@ static void work_summary(char *buf, size_t n, const solar_ops *o)
 			}
 	size_t off = 0;
 	buf[0] = '\0';
-	for (int i = 0; i < m && i < 2; i++) {
+	for (int i = 0; i < m; i++) {
 		char si[32];
 		solar_fmt_si(si, sizeof si, v[i]);
 		if (si[0] && si[strlen(si) - 1] == ' ')
@@ -123,24 +63,8 @@ static void work_summary(char *buf, size_t n, const solar_ops *o)
 		if (off >= n)
 			break;
 	}
-	if (m > 2 && off + 3 < n)
-		snprintf(buf + off, n - off, " +");
 	if (!m)
 		snprintf(buf, n, "0");
-}
-
-/* Rule "fidelity levels": rate figures (peaks, bandwidths) of status measured are ceilings one
- * code reached, not limits; bounds computed with them are estimates.  Their number. */
-static int measured_rates(const solar_device *dev)
-{
-	int n = 0;
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			n += dev->peak[u][q].present && dev->peak[u][q].status == SOLAR_SRC_MEASURED;
-	for (int i = 0; i < dev->nlevels; i++)
-		n += dev->levels[i].bandwidth_bytes_per_s.present &&
-		     dev->levels[i].bandwidth_bytes_per_s.status == SOLAR_SRC_MEASURED;
-	return n;
 }
 
 static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
@@ -179,7 +103,7 @@ static bool below(double measured_s, double bound_s)
 }
 
 static int report_below_sol(FILE *err, const char *file, const solar_program *p,
-			    const solar_bounds *b, const measured *m)
+			    const solar_bounds *b, const solar_measured *m)
 {
 	char t1[32], t2[32];
 	int n = 0;
@@ -208,6 +132,15 @@ static int report_below_sol(FILE *err, const char *file, const solar_program *p,
 	return n;
 }
 
+/* Some kernel has a measured time (--measured FILE). */
+static bool kernel_times(const solar_program *p, const solar_measured *m)
+{
+	for (int k = 0; k < p->nkernels; k++)
+		if (m->kernel_s[k] > 0)
+			return true;
+	return false;
+}
+
 static void headroom_cell(char *buf, size_t n, double measured_s, double bound_s)
 {
 	if (measured_s > 0 && bound_s > 0)
@@ -225,9 +158,9 @@ static bool capacity_exceeded(const solar_bounds *b)
 
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
-			const measured *m, bool md)
+			const solar_measured *m, bool md)
 {
-	char t1[32], t2[32], t3[32], rb[48], work[160], hr[32];
+	char t1[32], t2[32], t3[32], rb[48], work[512], hr[32];
 	const char *base = strrchr(o->files[0], '/');
 	fprintf(out, "%s%s", md ? "### " : "", base ? base + 1 : o->files[0]);
 	for (int i = 0; i < p->nparams; i++)
@@ -246,17 +179,21 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	if (o->ceilings_measured)
 		fprintf(out, "%s  ESTIMATE, not a bound: %d measured ceilings (--ceilings measured); "
 			     "good code reaches about this, better code may beat it\n",
-			md ? "\n" : "", measured_rates(dev));
+			md ? "\n" : "", solar_device_measured_rates(dev));
 	fputs("\n", out);
-	bool have_k = false;
-	for (int k = 0; k < p->nkernels; k++)
-		have_k |= m->kernel_s[k] > 0;
+	bool have_k = kernel_times(p, m);
+	int ww = 38; /* the work column: as wide as its longest expression */
+	for (int k = 0; k < p->nkernels; k++) {
+		work_summary(work, sizeof work, &w->kernel[k].ops);
+		if ((int)strlen(work) > ww)
+			ww = (int)strlen(work);
+	}
 	if (md)
 		fprintf(out, "| kernel | work | DRAM traffic | intensity | bound | limited by |%s\n"
 			     "|---|---|---|---|---|---|%s\n",
 			have_k ? " measured | headroom |" : "", have_k ? "---|---|" : "");
 	else
-		fprintf(out, "%-14s %-38s %-13s %-12s %-10s %s%s\n", "kernel", "work",
+		fprintf(out, "%-14s %-*s %-13s %-12s %-10s %s%s\n", "kernel", ww, "work",
 			"DRAM traffic", "intensity", "bound", have_k ? "limited by  " : "limited by",
 			have_k ? "measured   headroom" : "");
 	for (int k = 0; k < p->nkernels; k++) {
@@ -269,7 +206,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		else
 			snprintf(inten, sizeof inten, "-");
 		solar_fmt_time(t2, sizeof t2, r->time_s);
-		res_label(r->limiter, rb, sizeof rb);
+		res_label(r, rb, sizeof rb);
 		char meas[32] = "";
 		hr[0] = '\0';
 		if (m->kernel_s[k] > 0) {
@@ -284,11 +221,12 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			fputs("\n", out);
 		} else
 			if (have_k)
-				fprintf(out, "%-14s %-38s %-13s %-12s %-10s %-12s%-10s %s\n",
-					p->kernels[k].name, work, traffic, inten, t2, rb, meas, hr);
+				fprintf(out, "%-14s %-*s %-13s %-12s %-10s %-12s%-10s %s\n",
+					p->kernels[k].name, ww, work, traffic, inten, t2, rb, meas,
+					hr);
 			else
-				fprintf(out, "%-14s %-38s %-13s %-12s %-10s %s\n", p->kernels[k].name,
-					work, traffic, inten, t2, rb);
+				fprintf(out, "%-14s %-*s %-13s %-12s %-10s %s\n", p->kernels[k].name,
+					ww, work, traffic, inten, t2, rb);
 	}
 	fputs("\n", out);
 	char mh[64] = "";
@@ -309,7 +247,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	for (int i = 0; i < 3; i++) {
 		const solar_roof *r = rows[i].r;
 		solar_fmt_time(t1, sizeof t1, r->time_s);
-		res_label(r->limiter, rb, sizeof rb);
+		res_label(r, rb, sizeof rb);
 		char traffic[32];
 		snprintf(traffic, sizeof traffic, "%sB", solar_fmt_si(t2, sizeof t2, r->dram_bytes));
 		headroom_cell(hr, sizeof hr, m->total_s, r->time_s);
@@ -387,7 +325,10 @@ static cJSON *json_roof(const solar_roof *r, double measured_s)
 	char rb[48];
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddNumberToObject(j, "time_s", r->time_s);
-	cJSON_AddStringToObject(j, "limited_by", res_label(r->limiter, rb, sizeof rb));
+	if (r->time_s > 0)
+		cJSON_AddStringToObject(j, "limited_by", res_label(r, rb, sizeof rb));
+	else
+		cJSON_AddNullToObject(j, "limited_by"); /* no work: nothing limits it */
 	cJSON_AddNumberToObject(j, "ops", r->ops);
 	cJSON *bytes = cJSON_AddObjectToObject(j, "bytes");
 	cJSON_AddNumberToObject(bytes, "dram", r->dram_bytes);
@@ -395,7 +336,7 @@ static cJSON *json_roof(const solar_roof *r, double measured_s)
 	cJSON *res = cJSON_AddObjectToObject(j, "resource_time_s");
 	for (int i = 0; i < SOLAR_RES_COUNT; i++)
 		if (r->res_s[i] > 0)
-			cJSON_AddNumberToObject(res, res_label(i, rb, sizeof rb), r->res_s[i]);
+			cJSON_AddNumberToObject(res, solar_resource_name(i, rb, sizeof rb), r->res_s[i]);
 	if (measured_s > 0) {
 		cJSON_AddNumberToObject(j, "measured_s", measured_s);
 		cJSON_AddNumberToObject(j, "headroom", measured_s / r->time_s);
@@ -417,12 +358,12 @@ static cJSON *json_ops_d(const solar_ops *o)
 }
 
 static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const solar_device *dev,
-			   const solar_work *w, const solar_bounds *b, const measured *m)
+			   const solar_work *w, const solar_bounds *b, const solar_measured *m)
 {
 	cJSON *j = solar_json_program(o->files[0], p);
 	cJSON *d = cJSON_AddObjectToObject(j, "device");
 	cJSON_AddStringToObject(d, "name", dev->name);
-	cJSON_AddStringToObject(d, "file", o->device);
+	cJSON_AddStringToObject(d, "file", dev->file);
 	cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 	cJSON_AddItemToObject(j, "unfused", json_roof(&b->unfused, m->total_s));
 	cJSON *fu = json_roof(&b->fused, m->total_s);
@@ -443,7 +384,9 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	if (m->total_s > 0)
 		cJSON_AddNumberToObject(j, "measured_s", m->total_s);
 	cJSON_AddStringToObject(j, "l2", b->l2_cold ? "cold" : "warm");
-	cJSON_AddStringToObject(j, "ceilings", o->ceilings_measured ? "measured" : "bound");
+	cJSON_AddStringToObject(j, "ceilings", o->ceilings_both	     ? "both"
+					       : o->ceilings_measured ? "measured"
+								      : "bound");
 	cJSON_AddNumberToObject(j, "l2_carry_bytes", b->l2_carry_bytes);
 	if (b->placed_bytes > 0)
 		cJSON_AddNumberToObject(cJSON_GetObjectItem(j, "unfused"), "placed_bytes",
@@ -469,14 +412,18 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	return j;
 }
 
-static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const measured *m)
+/* prefix: "" for the bound's rows, "estimate:" for the estimate's (--ceilings both). */
+static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const solar_measured *m,
+		      const char *prefix)
 {
 	char rb[48];
-	fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
+	if (!prefix[0])
+		fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_roof *r = &b->kernel[k];
-		fprintf(out, "kernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", p->kernels[k].name, r->time_s,
-			res_label(r->limiter, rb, sizeof rb), r->dram_bytes, r->l2_bytes, r->ops);
+		fprintf(out, "%skernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", prefix, p->kernels[k].name,
+			r->time_s, r->time_s > 0 ? res_label(r, rb, sizeof rb) : "", r->dram_bytes,
+			r->l2_bytes, r->ops);
 		if (m->kernel_s[k] > 0)
 			fprintf(out, "%.9g,%.6g\n", m->kernel_s[k], m->kernel_s[k] / r->time_s);
 		else
@@ -485,14 +432,157 @@ static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, 
 	const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
 	const char *names[3] = {"unfused", "cache_aware", "fused"};
 	for (int i = 0; i < 3; i++) {
-		fprintf(out, "%s,%.9g,%s,%.17g,%.17g,%.17g,", names[i], rows[i]->time_s,
-			res_label(rows[i]->limiter, rb, sizeof rb), rows[i]->dram_bytes,
+		fprintf(out, "%s%s,%.9g,%s,%.17g,%.17g,%.17g,", prefix, names[i], rows[i]->time_s,
+			rows[i]->time_s > 0 ? res_label(rows[i], rb, sizeof rb) : "",
+			rows[i]->dram_bytes,
 			rows[i]->l2_bytes, rows[i]->ops);
 		if (m->total_s > 0)
 			fprintf(out, "%.9g,%.6g\n", m->total_s, m->total_s / rows[i]->time_s);
 		else
 			fputs(",\n", out);
 	}
+}
+
+/* The job's warning about measured ceilings, worded for the command line, when it is found
+ * (before the program's diagnostics, as the device is loaded first). */
+static void print_warning(void *ctx, const solar_warning *wn)
+{
+	const solar_opts *o = ctx;
+	if (wn->kind == SOLAR_WARN_MEASURED_CEILINGS)
+		fprintf(stderr, "solar: %s: warning: %d figures are measured ceilings, not peaks: "
+				"the result is an estimate, not a bound (--ceilings measured labels it)\n",
+			o->device, (int)wn->value);
+}
+
+/* The job's warning about capacity (the last thing a job finds). */
+static void print_capacity(const solar_opts *o, const solar_result *res)
+{
+	char t1[32], t2[32];
+	for (int i = 0; i < res->nwarnings; i++)
+		if (res->warnings[i].kind == SOLAR_WARN_CAPACITY)
+			fprintf(stderr, "solar: %s: warning: the program's live data (%sB at least: "
+					"its inputs or its outputs) exceeds the DRAM capacity of %s "
+					"(%sB)\n",
+				o->files[0], solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
+				res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
+}
+
+/* The header of a table of the estimate block; `measured`: with a measured / estimate column. */
+static void estimate_header(FILE *out, const char *first, bool measured, bool md)
+{
+	const char *cols[] = {first, "bound", "estimate", "estimate / bound", "limited by",
+			      "measured / estimate"};
+	int width[] = {34, 10, 10, 17, 14, 0};
+	int n = measured ? 6 : 5;
+	for (int i = 0; i < n; i++)
+		if (md)
+			fprintf(out, "%s %s |", i ? "" : "|", cols[i]);
+		else
+			fprintf(out, "%s%-*s", i ? " " : "", i < n - 1 ? width[i] : 0, cols[i]);
+	fputs("\n", out);
+	for (int i = 0; md && i < n; i++)
+		fputs(i ? "---|" : "|---|", out);
+	if (md)
+		fputs("\n", out);
+}
+
+/* --ceilings both (rule "fidelity levels"): the estimate beside the bound printed above it,
+ * per kernel and per bound, with the ratio estimate / bound and, given a measured time, the
+ * measured / estimate. */
+static void print_estimate(FILE *out, const solar_program *p, const solar_result *est,
+			   const solar_result *bound, const solar_measured *m, bool md)
+{
+	char t1[32], t2[32], rb[48], ratio[32], hr[32];
+	const solar_bounds *e = solar_result_bounds(est), *b = solar_result_bounds(bound);
+	fprintf(out, "%sESTIMATE beside the bound (--ceilings both): %s, %d measured ceilings (%s); "
+		     "good code reaches about this, better code may beat it.  The bound above uses "
+		     "the peaks of %s.\n\n",
+		md ? "#### " : "", est->device_name, est->measured_ceilings, est->device_file,
+		bound->device_file);
+	bool have_k = kernel_times(p, m);
+	estimate_header(out, "kernel", have_k, md);
+	for (int k = 0; k <= p->nkernels + 3; k++) {
+		const solar_roof *re, *rbd;
+		const char *name;
+		double ms;
+		static const char *const rows[3] = {"unfused (kernels as written)",
+						    "cache-aware (fused, on-chip)",
+						    "fused (inputs and outputs once)"};
+		if (k < p->nkernels) {
+			re = &e->kernel[k];
+			rbd = &b->kernel[k];
+			name = p->kernels[k].name;
+			ms = m->kernel_s[k];
+		} else if (k == p->nkernels) { /* the bounds' own header */
+			fputs("\n", out);
+			estimate_header(out, "program", m->total_s > 0, md);
+			continue;
+		} else {
+			int i = k - p->nkernels - 1;
+			const solar_roof *er[3] = {&e->unfused, &e->cache_aware, &e->fused};
+			const solar_roof *br[3] = {&b->unfused, &b->cache_aware, &b->fused};
+			re = er[i];
+			rbd = br[i];
+			name = rows[i];
+			ms = m->total_s;
+		}
+		headroom_cell(ratio, sizeof ratio, re->time_s, rbd->time_s);
+		headroom_cell(hr, sizeof hr, ms, re->time_s);
+		solar_fmt_time(t1, sizeof t1, rbd->time_s);
+		solar_fmt_time(t2, sizeof t2, re->time_s);
+		res_label(re, rb, sizeof rb);
+		bool col = k < p->nkernels ? have_k : m->total_s > 0;
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s | %s |%s%s%s\n", name, t1, t2, ratio, rb,
+				col ? " " : "", col ? hr : "", col ? " |" : "");
+		else
+			fprintf(out, "%-34s %-10s %-10s %-17s %-*s%s\n", name, t1, t2, ratio,
+				col ? 15 : 0, rb, col ? hr : "");
+	}
+	fputs("\nRules: docs/bounds.md#fidelity-levels.\n", out);
+}
+
+/* The estimate's numbers in the JSON of --ceilings both: "estimate": {device, bounds, kernels}. */
+static void json_estimate(cJSON *j, const solar_program *p, const solar_result *est,
+			  const solar_measured *m)
+{
+	const solar_bounds *e = solar_result_bounds(est);
+	cJSON *x = cJSON_AddObjectToObject(j, "estimate");
+	cJSON *d = cJSON_AddObjectToObject(x, "device");
+	cJSON_AddStringToObject(d, "name", est->device_name);
+	cJSON_AddStringToObject(d, "file", est->device_file);
+	cJSON_AddNumberToObject(x, "measured_ceilings", est->measured_ceilings);
+	cJSON_AddItemToObject(x, "unfused", json_roof(&e->unfused, m->total_s));
+	cJSON_AddItemToObject(x, "fused", json_roof(&e->fused, m->total_s));
+	cJSON_AddItemToObject(x, "cache_aware", json_roof(&e->cache_aware, m->total_s));
+	cJSON *ks = cJSON_AddArrayToObject(x, "kernels");
+	for (int k = 0; k < p->nkernels; k++) {
+		cJSON *r = json_roof(&e->kernel[k], m->kernel_s[k]);
+		cJSON *name = cJSON_CreateString(p->kernels[k].name);
+		if (cJSON_InsertItemInArray(r, 0, name)) /* "name" first, as in "kernels" */
+			name->string = strdup("name");
+		cJSON_AddItemToArray(ks, r);
+	}
+}
+
+/* --ceilings both: the bound's job on the peaks of the descriptor's base chain, on the
+ * program the estimate's job loaded (read and diagnosed once). */
+static solar_result *bound_beside(const solar_opts *o, solar_result *est)
+{
+	char *peaks = solar_job_peaks_file(o->device, stderr);
+	if (!peaks)
+		return NULL;
+	solar_job job = solar_cli_job(o);
+	job.device_file = peaks;
+	solar_result *r = solar_job_run_program(&job, solar_result_program(est),
+						solar_result_diag(est));
+	solar_cli_job_done(&job);
+	free(peaks);
+	if (r && r->status != SOLAR_JOB_OK) {
+		solar_result_free(r);
+		r = NULL;
+	}
+	return r;
 }
 
 int solar_cmd_analyze(const solar_opts *o)
@@ -507,52 +597,43 @@ int solar_cmd_analyze(const solar_opts *o)
 		      stderr);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = solar_cli_load_device(o);
-	if (!dev)
-		return SOLAR_EXIT_USAGE;
-	if (o->ceilings_measured && !measured_rates(dev)) {
-		fprintf(stderr, "solar: %s: --ceilings measured: the descriptor has no measured "
-				"ceilings (a peak or bandwidth of status measured; "
-				"devices/h200-measured.json has the H200's)\n",
-			o->device);
-		solar_device_free(dev);
-		return SOLAR_EXIT_USAGE;
+	solar_job job = solar_cli_job(o);
+	job.on_warning = print_warning;
+	job.on_warning_ctx = (void *)o;
+	job.measured_ceilings |= o->ceilings_both; /* the estimate first: refused without ceilings */
+	solar_result *res = solar_job_run(&job), *est = NULL;
+	solar_cli_job_done(&job);
+	int rc = res->status;
+	if (rc == SOLAR_EXIT_OK && o->ceilings_both) {
+		est = res;
+		if (!(res = bound_beside(o, est)))
+			rc = SOLAR_EXIT_USAGE;
 	}
-	if (!o->ceilings_measured && measured_rates(dev))
-		fprintf(stderr, "solar: %s: warning: %d figures are measured ceilings, not peaks: "
-				"the result is an estimate, not a bound (--ceilings measured labels it)\n",
-			o->device, measured_rates(dev));
-	solar_loaded l;
-	int rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK) {
-		solar_device_free(dev);
+		solar_result_free(res);
+		solar_result_free(est);
 		return rc;
 	}
-	measured m = {o->measured_s, calloc((size_t)l.prog->nkernels + 1, sizeof(double))};
-	for (int k = 0; k < l.prog->nkernels; k++)
-		m.kernel_s[k] = -1;
-	solar_work *w = NULL;
-	solar_bounds b = {0};
+	print_capacity(o, res);
+	const solar_program *p = solar_result_program(res);
+	const solar_device *dev = solar_result_device(res);
+	const solar_work *w = solar_result_work(res);
+	const solar_bounds *b = solar_result_bounds(res);
+	solar_measured m;
+	solar_measured_init(&m, p->nkernels);
+	m.total_s = o->measured_s;
 	FILE *out = NULL;
-	if (o->measured_file && load_measured(o->measured_file, l.prog, &m) < 0) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	w = solar_work_check_and_count(l.prog, o->math, l.diag);
-	if (!w) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
-	if (solar_bounds_compute(w, dev, &b, stderr) < 0) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	if (capacity_exceeded(&b)) {
-		char t1[32], t2[32];
-		fprintf(stderr, "solar: %s: warning: the program's live data (%sB at least: its "
-				"inputs or its outputs) exceeds the DRAM capacity of %s (%sB)\n",
-			o->files[0], solar_fmt_si(t1, sizeof t1, b.live_bytes), dev->name,
-			solar_fmt_si(t2, sizeof t2, b.dram_capacity_bytes));
+	if (o->measured_file) { /* the one reader of measured times (report/measured.c) */
+		const char **names = calloc((size_t)p->nkernels + 1, sizeof *names);
+		for (int k = 0; names && k < p->nkernels; k++)
+			names[k] = p->kernels[k].name;
+		int mrc = solar_measured_read(o->measured_file, SOLAR_MEASURED_AUTO, 1, names,
+					      p->nkernels, &m, stderr);
+		free(names);
+		if (mrc < 0) {
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
 	}
 	out = solar_out_open(o);
 	if (!out) {
@@ -560,35 +641,33 @@ int solar_cmd_analyze(const solar_opts *o)
 		goto done;
 	}
 	switch (o->format) {
-	case SOLAR_FMT_JSON:
-		solar_json_print(out, json_analyze(o, l.prog, dev, w, &b, &m));
+	case SOLAR_FMT_JSON: {
+		cJSON *j = json_analyze(o, p, dev, w, b, &m);
+		if (est)
+			json_estimate(j, p, est, &m);
+		solar_json_print(out, solar_json_schema(j, "analyze"));
 		break;
+	}
 	case SOLAR_FMT_CSV:
-		print_csv(out, l.prog, &b, &m);
+		print_csv(out, p, b, &m, "");
+		if (est)
+			print_csv(out, p, solar_result_bounds(est), &m, "estimate:");
 		break;
 	default:
-		print_table(out, o, l.prog, dev, w, &b, &m, o->format == SOLAR_FMT_MD);
+		print_table(out, o, p, dev, w, b, &m, o->format == SOLAR_FMT_MD);
+		if (est) {
+			fputs("\n", out);
+			print_estimate(out, p, est, res, &m, o->format == SOLAR_FMT_MD);
+		}
 		break;
 	}
 	solar_out_close(o, out);
 	/* an estimate may be beaten: a time below it is no error */
-	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], l.prog, &b, &m))
+	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], p, b, &m))
 		rc = SOLAR_EXIT_ERRORS;
 done:
-	solar_diag_finish(l.diag);
-	solar_bounds_free(&b);
-	solar_work_free(w);
-	free(m.kernel_s);
-	solar_cli_unload(&l);
-	solar_device_free(dev);
-	return rc;
-}
-
-int solar_cli_load_measured(const char *file, const solar_program *p, double *total_s,
-			    double *kernel_s)
-{
-	measured m = {*total_s, kernel_s};
-	int rc = load_measured(file, p, &m);
-	*total_s = m.total_s;
+	solar_measured_free(&m);
+	solar_result_free(res);
+	solar_result_free(est);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "analysis/symbolic.h"
 #include "analysis/analysis.h"
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "cli.h"
 #include "output.h"
 
@@ -221,19 +222,23 @@ int solar_cmd_count(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	if (o->symbolic) {
-		rc = solar_symbolic_report(l.prog, o->format == SOLAR_FMT_JSON, out, l.diag);
+		rc = solar_symbolic_report(l.prog, o->math, o->format == SOLAR_FMT_JSON, out, l.diag);
 		solar_diag_finish(l.diag);
 	} else {
-		solar_work *w = solar_work_check_and_count(l.prog, o->math, l.diag);
+		solar_job job = solar_cli_job(o); /* counts only: no device */
+		job.device_file = NULL;
+		solar_result *res = solar_job_run_program(&job, l.prog, l.diag);
+		solar_cli_job_done(&job);
+		const solar_work *w = solar_result_work(res);
 		if (!w) {
 			solar_diag_finish(l.diag);
 			rc = SOLAR_EXIT_ERRORS;
 		} else if (o->format == SOLAR_FMT_JSON) {
-			solar_json_print(out, json_count(o, w));
+			solar_json_print(out, solar_json_schema(json_count(o, w), "count"));
 		} else {
 			print_text(out, o, w);
 		}
-		solar_work_free(w);
+		solar_result_free(res);
 	}
 	if (rc == SOLAR_EXIT_OK) /* else the output is discarded: the old -o file stays */
 		solar_out_close(o, out);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
@@ -68,8 +69,8 @@ static void scaled_text(char *buf, size_t n, const solar_knob *k, double f)
 	solar_cli_fmt_factor(fx, sizeof fx, f);
 	if (isfinite(k->headline))
 		snprintf(buf, n, "%s %s (%s -> %s)", fx, k->label,
-			 solar_cli_fmt_quantity(a, sizeof a, k->headline, k->unit),
-			 solar_cli_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
+			 solar_fmt_quantity(a, sizeof a, k->headline, k->unit),
+			 solar_fmt_quantity(b, sizeof b, k->headline * f, k->unit));
 	else
 		snprintf(buf, n, "%s %s", fx, k->label);
 }
@@ -145,7 +146,7 @@ static void print_bound(FILE *out, const solar_provision *p)
 	for (int i = 0; i < p->nknobs; i++) {
 		const solar_knob *k = &p->knobs[i];
 		const solar_provision_knob *r = &p->knob[i];
-		solar_cli_fmt_quantity(now, sizeof now, k->headline, k->unit);
+		solar_fmt_quantity(now, sizeof now, k->headline, k->unit);
 		const char *note = "";
 		char buf[96];
 		if (r->factor <= 0) {
@@ -162,7 +163,7 @@ static void print_bound(FILE *out, const solar_provision *p)
 					 solar_fmt_time(t1, sizeof t1, r->floor_s), lim);
 			note = buf;
 		} else {
-			solar_cli_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
+			solar_fmt_quantity(need, sizeof need, k->headline * r->factor, k->unit);
 			note = r->factor <= 1 ? "suffices" : "";
 		}
 		char line[512];
@@ -238,7 +239,9 @@ int solar_cmd_provision(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	int bounds[SOLAR_BOUND_COUNT], nb = 0;
-	if (!o->bound || !strcmp(o->bound, "all")) {
+	if (!o->bound) { /* one block by default: the cache-aware bound, as report gates */
+		bounds[nb++] = SOLAR_BOUND_CACHE_AWARE;
+	} else if (!strcmp(o->bound, "all")) {
 		for (int k = 0; k < SOLAR_BOUND_COUNT; k++)
 			bounds[nb++] = k;
 	} else if ((bounds[0] = solar_bound_parse(o->bound)) >= 0) {
@@ -249,24 +252,21 @@ int solar_cmd_provision(const solar_opts *o)
 			o->bound);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = solar_cli_load_device(o);
-	if (!dev)
-		return SOLAR_EXIT_USAGE;
-	solar_loaded l;
-	int rc = solar_cli_load(o->files[0], o, &l);
+	solar_job job = solar_cli_job(o);
+	solar_result *res = solar_job_run(&job);
+	solar_cli_job_done(&job);
+	int rc = res->status;
 	if (rc != SOLAR_EXIT_OK) {
-		solar_device_free(dev);
+		solar_result_free(res);
 		return rc;
 	}
+	const solar_program *prog = solar_result_program(res);
+	const solar_device *dev = solar_result_device(res);
+	const solar_work *w = solar_result_work(res);
 	solar_knob *knobs = NULL;
 	solar_provision p[SOLAR_BOUND_COUNT] = {0};
 	int np = 0;
 	FILE *out = NULL;
-	solar_work *w = solar_work_check_and_count(l.prog, o->math, l.diag);
-	if (!w) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
 	int nk = solar_knobs_default(w, dev, &knobs);
 	for (; np < nb; np++)
 		if (solar_provision_compute(w, dev, knobs, nk, bounds[np], o->target_s, &p[np],
@@ -280,7 +280,7 @@ int solar_cmd_provision(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON) {
-		cJSON *j = solar_json_program(o->files[0], l.prog);
+		cJSON *j = solar_json_program(o->files[0], prog);
 		cJSON *d = cJSON_AddObjectToObject(j, "device");
 		cJSON_AddStringToObject(d, "name", dev->name);
 		cJSON_AddStringToObject(d, "file", o->device);
@@ -292,10 +292,10 @@ int solar_cmd_provision(const solar_opts *o)
 		cJSON *bs = cJSON_AddObjectToObject(j, "bounds");
 		for (int i = 0; i < np; i++)
 			cJSON_AddItemToObject(bs, solar_bound_key(p[i].bound), json_bound(&p[i]));
-		solar_json_print(out, j);
+		solar_json_print(out, solar_json_schema(j, "provision"));
 	} else {
 		char t1[32];
-		solar_out_header(out, o->files[0], l.prog);
+		solar_out_header(out, o->files[0], prog);
 		fprintf(out, "  on %s, math %s%s\n", dev->name,
 			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict",
 			dev->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
@@ -312,13 +312,14 @@ int solar_cmd_provision(const solar_opts *o)
 		      out);
 	}
 	solar_out_close(o, out);
+	/* exit 1: a bound misses the target and no figure alone meets it (docs/provision.md) */
+	for (int i = 0; i < np; i++)
+		if (p[i].time_s > p[i].target_s && !p[i].single)
+			rc = SOLAR_EXIT_ERRORS;
 done:
 	for (int i = 0; i < np; i++)
 		solar_provision_free(&p[i]);
 	free(knobs);
-	solar_diag_finish(l.diag);
-	solar_work_free(w);
-	solar_cli_unload(&l);
-	solar_device_free(dev);
+	solar_result_free(res);
 	return rc;
 }

@@ -13,10 +13,11 @@
 #include <string.h>
 
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/provision.h"
-#include "svg.h"
+#include "report/svg.h"
 
 typedef struct {
 	solar_knob knob;
@@ -47,7 +48,7 @@ static double parse_end(const char *spec, const char *s, size_t len, const solar
 	}
 	double v;
 	const char *unit;
-	if (solar_cli_parse_quantity(buf, &v, &unit) < 0)
+	if (solar_quantity_parse(buf, &v, &unit) < 0)
 		goto bad;
 	if (unit[0] && strcmp(unit, k->unit)) {
 		fprintf(stderr, "solar: --vary %s: '%s' is in %s, but %s is measured in %s\n", spec,
@@ -370,8 +371,7 @@ int solar_cmd_sweep(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	axis ax[2] = {0};
 	int steps = o->steps ? o->steps : 9, rc = SOLAR_EXIT_OK;
-	solar_loaded l = {0};
-	solar_work *w = NULL;
+	solar_result *res = NULL;
 	solar_device *work = NULL;
 	point *pt = NULL;
 	int n = 1;
@@ -400,14 +400,16 @@ int solar_cmd_sweep(const solar_opts *o)
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
-	rc = solar_cli_load(o->files[0], o, &l);
-	if (rc != SOLAR_EXIT_OK)
+	/* one count, bounded at every point: the job runs on the device as loaded (its --set
+	 * overrides applied), and each point recomputes the bounds on a scaled copy */
+	solar_job job = solar_cli_job(o);
+	job.device_file = NULL;
+	job.device = dev;
+	job.nsets = 0;
+	res = solar_job_run(&job);
+	solar_cli_job_done(&job);
+	if ((rc = res->status) != SOLAR_EXIT_OK)
 		goto done;
-	w = solar_work_check_and_count(l.prog, o->math, l.diag);
-	if (!w) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
 	work = solar_device_clone(dev);
 	pt = calloc((size_t)n, sizeof *pt);
 	for (int p = 0; p < n; p++) {
@@ -418,7 +420,7 @@ int solar_cmd_sweep(const solar_opts *o)
 				goto done;
 			}
 		solar_bounds b;
-		if (solar_bounds_compute(w, work, &b, stderr) < 0) {
+		if (solar_result_bounds_on(res, work, &b, stderr) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
@@ -434,7 +436,9 @@ int solar_cmd_sweep(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, json_sweep(o, l.prog, dev, ax, o->nvary, pt, n));
+		solar_json_print(out, solar_json_schema(json_sweep(o, solar_result_program(res), dev, ax,
+								 o->nvary, pt, n),
+						      "sweep"));
 	else
 		print_csv(out, ax, o->nvary, pt, n);
 	solar_out_close(o, out);
@@ -455,10 +459,7 @@ done:
 	free(ax[1].f);
 	free(pt);
 	solar_device_free(work);
-	solar_work_free(w);
-	if (l.diag)
-		solar_diag_finish(l.diag);
-	solar_cli_unload(&l);
+	solar_result_free(res);
 	solar_device_free(dev);
 	return rc;
 }

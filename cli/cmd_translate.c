@@ -52,14 +52,15 @@ static bool find(char *out, size_t n, const char *const *dirs, size_t ndirs, con
 
 int solar_cmd_translate(int argc, char **argv)
 {
-	char exe[PATH_MAX], dir[PATH_MAX], up[PATH_MAX + 4];
+	char exe[PATH_MAX], dir[PATH_MAX], up[PATH_MAX + 4], share[PATH_MAX + 20];
 	exe_dir(dir, sizeof dir, exe, sizeof exe);
 	snprintf(up, sizeof up, "%s/..", dir);
-	const char *const script_dirs[] = {up, dir, SOLAR_SOURCE_DIR};
+	snprintf(share, sizeof share, "%s/../share/solar", dir); /* `make install` */
+	const char *const script_dirs[] = {up, dir, share, SOLAR_SOURCE_DIR};
 	const char *const venv_dirs[] = {dir, up, SOLAR_SOURCE_DIR "/build"};
 
 	char script[PATH_MAX + 64];
-	if (!find(script, sizeof script, script_dirs, 3, "translate/run.py", readable)) {
+	if (!find(script, sizeof script, script_dirs, 4, "translate/run.py", readable)) {
 		fputs("solar translate: error: cannot find translate/run.py (beside the executable or "
 		      "in " SOLAR_SOURCE_DIR ")\n",
 		      stderr);

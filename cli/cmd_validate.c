@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "api/detail.h"
 #include "analysis/work.h"
 #include "cli.h"
 #include "output.h"
@@ -41,8 +42,8 @@ static bool readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate), the
- * source tree solar was built from, or the current directory. */
+/* validate/harness.py: $SOLAR_HARNESS, beside the executable (../validate, ./validate, the
+ * installed ../share/solar/validate), the source tree solar was built from, or the current directory. */
 static char *find_harness(void)
 {
 	const char *env = getenv("SOLAR_HARNESS");
@@ -60,7 +61,8 @@ static char *find_harness(void)
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
-		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py"};
+		static const char *rel[] = {"/../validate/harness.py", "/validate/harness.py",
+					    "/../share/solar/validate/harness.py"};
 		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
 			snprintf(path, sizeof path, "%s%s", exe, rel[i]);
 			if (readable(path))
@@ -241,7 +243,8 @@ static int harness_run(const ctx *c)
 			argv[0], strerror(errno));
 		rc = SOLAR_EXIT_USAGE;
 	} else if (pr.timed_out) {
-		fprintf(stderr, "solar: the reference harness ran past the time limit of %g s\n",
+		fprintf(stderr, "solar: the reference harness ran past the time limit of %g s and was "
+				"stopped (--timeout SECONDS sets it)\n",
 			c->timeout_s);
 		rc = SOLAR_EXIT_USAGE;
 	} else if (pr.status != 0) {
@@ -257,10 +260,11 @@ static int harness_run(const ctx *c)
 	return rc;
 }
 
-/* harness.py compare: its JSON, or NULL after a message. */
-static cJSON *harness_compare(const ctx *c)
+/* harness.py compare (or localise, cmd): its JSON, an object with the array `key`, or NULL
+ * after a message. */
+static cJSON *harness_verdict(const ctx *c, const char *cmd, const char *key)
 {
-	char *argv[] = {(char *)python(), (char *)c->harness, "compare", "--air",
+	char *argv[] = {(char *)python(), (char *)c->harness, (char *)cmd, "--air",
 			(char *)c->air_path, "--dir", (char *)c->dir, NULL, NULL, NULL};
 	if (c->o->tol) {
 		argv[7] = "--tol";
@@ -272,11 +276,10 @@ static cJSON *harness_compare(const ctx *c)
 		return NULL;
 	}
 	cJSON *j = pr.out ? cJSON_Parse(pr.out) : NULL;
-	if (!cJSON_IsObject(j) || !cJSON_IsArray(cJSON_GetObjectItem(j, "outputs"))) {
+	if (!cJSON_IsObject(j) || !cJSON_IsArray(cJSON_GetObjectItem(j, key))) {
 		if (pr.status != 2) /* 2: its stderr said why */
-			fprintf(stderr, "solar: the harness's comparison (exit %d%s) printed no JSON "
-					"result\n",
-				pr.status, pr.timed_out ? ", timed out" : "");
+			fprintf(stderr, "solar: the harness's %s (exit %d%s) printed no JSON result\n",
+				cmd, pr.status, pr.timed_out ? ", timed out" : "");
 		cJSON_Delete(j);
 		j = NULL;
 	}
@@ -296,9 +299,81 @@ static const char *str_or(cJSON *j, const char *key, const char *dflt)
 	return cJSON_IsString(v) ? v->valuestring : dflt;
 }
 
+/* The names of a JSON array of strings, "a, b and c", into buf. */
+static const char *name_list(cJSON *arr, char *buf, size_t n)
+{
+	int count = cJSON_GetArraySize(arr), i = 0;
+	size_t len = 0;
+	buf[0] = '\0';
+	cJSON *e;
+	cJSON_ArrayForEach(e, arr)
+	{
+		if (cJSON_IsString(e) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						i == 0 ? "" : i + 1 == count ? " and " : ", ",
+						e->valuestring);
+		i++;
+	}
+	return buf;
+}
+
+/* The localisation of a mismatch (harness.py localise), or the reason there is none. */
+static void print_localised(FILE *out, cJSON *loc, const char *backend)
+{
+	if (!loc) {
+		if (!strcmp(backend, "cuda"))
+			fputs("\nlocalise: run with --backend cpu (at small sizes, -D) to find the kernel "
+			      "that first computes wrong values\n",
+			      out);
+		return;
+	}
+	char names[1024], hidden[1024];
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(loc, "localised"))) {
+		fputs("\nnot localised: run on the original's values of the tensors they read, "
+		      "every kernel's checked tensors match it within tolerance\n",
+		      out);
+		return;
+	}
+	cJSON *sus = cJSON_GetObjectItem(loc, "suspects");
+	cJSON *worst = cJSON_GetObjectItem(loc, "worst");
+	fprintf(out, "\nfirst wrong kernel: %s (%s)\n", str_or(loc, "kernel", "?"),
+		str_or(loc, "where", "?"));
+	double rl = num_or(loc, "rel_l2", NAN), tl = num_or(loc, "tol", NAN);
+	fprintf(out, "  tensor %s, against %s: ", str_or(loc, "tensor", "?"),
+		str_or(loc, "against", "?"));
+	if (cJSON_IsObject(worst) && !isnan(rl) && !isnan(tl))
+		fprintf(out, "rel_l2 %.3g > tol %g\n", rl, tl);
+	else
+		fprintf(out, "%s\n", str_or(loc, "reason", ""));
+	if (cJSON_IsObject(worst)) {
+		fputs("  worst element: ", out);
+		cJSON *ix = cJSON_GetObjectItem(worst, "index"), *e;
+		fputc('[', out);
+		int i = 0;
+		cJSON_ArrayForEach(e, ix) fprintf(out, "%s%d", i++ ? ", " : "", e->valueint);
+		fputc(']', out);
+		double a = num_or(worst, "air", NAN), r = num_or(worst, "reference", NAN);
+		fprintf(out, ", expected %.6g, got %.6g\n", r, a);
+	}
+	if (cJSON_GetArraySize(sus) > 1)
+		fprintf(out,
+			"  not one kernel: it reads %s, which earlier kernels wrote and the original "
+			"does not expose; the first wrong values come from one of the kernels %s\n",
+			name_list(cJSON_GetObjectItem(loc, "unexposed"), hidden, sizeof hidden),
+			name_list(sus, names, sizeof names));
+	cJSON *also = cJSON_GetObjectItem(loc, "also_wrong");
+	if (cJSON_GetArraySize(also) > 0)
+		fprintf(out, "  also wrong on the original's inputs: %s\n",
+			name_list(also, names, sizeof names));
+	fputs("  how: the AIR ran again (C backend) comparing, after each kernel, the tensors it "
+	      "finished that the original has too (outputs; tmps named like a submodule or a "
+	      "local of forward()), then continuing from the original's values\n",
+	      out);
+}
+
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const char *backend, const solar_run *r, cJSON *ref, cJSON *cmp,
-			const solar_device *dev, const solar_bounds *b, const char *dir)
+			cJSON *loc, const solar_device *dev, const solar_bounds *b, const char *dir)
 {
 	char t1[32], t2[32];
 	fputs("validate ", out);
@@ -328,6 +403,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		fprintf(out, "%-16s %-7s %-11s %-11s %-9s %s%s%s\n", name, dt, a, rl, tl,
 			pass ? "PASS" : "FAIL", !pass && *reason ? ": " : "", !pass ? reason : "");
 	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")))
+		print_localised(out, loc, backend);
 	fprintf(out, "\nAIR program:  compile %s, run %s", solar_fmt_time(t1, sizeof t1, r->compile_s),
 		solar_fmt_time(t2, sizeof t2, r->run_s));
 	if (p->nkernels > 1) {
@@ -367,14 +444,18 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 }
 
 static cJSON *json_result(const solar_opts *o, const solar_program *p, const char *backend,
-			  const solar_run *r, cJSON *ref, cJSON *cmp, const solar_device *dev,
-			  const solar_bounds *b, const char *dir)
+			  const solar_run *r, cJSON *ref, cJSON *cmp, cJSON *loc,
+			  const solar_device *dev, const solar_bounds *b, const char *dir)
 {
 	cJSON *j = solar_json_program(o->files[0], p);
 	cJSON_AddStringToObject(j, "backend", backend);
 	cJSON_AddBoolToObject(j, "pass", cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")));
 	cJSON_AddItemToObject(j, "outputs",
 			      cJSON_Duplicate(cJSON_GetObjectItem(cmp, "outputs"), true));
+	if (loc)
+		cJSON_AddItemToObject(j, "localised", cJSON_Duplicate(loc, true));
+	else
+		cJSON_AddNullToObject(j, "localised");
 	cJSON *air = cJSON_AddObjectToObject(j, "air");
 	cJSON_AddStringToObject(air, "device", r->device);
 	cJSON_AddNumberToObject(air, "compile_s", r->compile_s);
@@ -481,11 +562,10 @@ int solar_cmd_validate(const solar_opts *o)
 	}
 	const solar_program *p = l.prog;
 	char *harness = NULL, *dir = NULL, *air_path = NULL;
-	cJSON *ref = NULL, *cmp = NULL;
+	cJSON *ref = NULL, *cmp = NULL, *loc = NULL;
 	solar_run run = {0};
-	solar_work *w = NULL;
-	solar_bounds b = {0};
-	bool have_bounds = false;
+	solar_result *res = NULL;
+	const solar_bounds *b = NULL;
 	solar_analysis *a = solar_analysis_new(p, l.diag);
 	if (!a || solar_analysis_run_checks(a, l.diag)) {
 		rc = SOLAR_EXIT_ERRORS;
@@ -540,15 +620,30 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 
-	if (!(cmp = harness_compare(&c))) {
+	if (!(cmp = harness_verdict(&c, "compare", "outputs"))) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
+	/* A mismatch: which kernel first computes wrong values (validate/localise.c).  A
+	 * failure here leaves the verdict as it is. */
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda")) {
+		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, stderr) == 0)
+			loc = harness_verdict(&c, "localise", "kernels");
+		if (!loc)
+			fputs("solar: warning: the mismatch could not be localised to a kernel "
+			      "(above)\n",
+			      stderr);
+	}
 	solar_cli_time_limit_resume();
-	if (dev) {
-		w = solar_work_check_and_count(p, o->math, l.diag);
-		if (w && solar_bounds_compute(w, dev, &b, stderr) == 0)
-			have_bounds = true;
+	if (dev) { /* the bounds: a job on the program loaded above, on the device as loaded */
+		solar_job job = solar_cli_job(o);
+		job.device_file = NULL;
+		job.device = dev;
+		job.nsets = 0;
+		job.l2_cold = dev->l2_cold;
+		res = solar_job_run_program(&job, p, l.diag);
+		solar_cli_job_done(&job);
+		b = solar_result_bounds(res);
 	}
 	FILE *out = solar_out_open(o);
 	if (!out) {
@@ -556,11 +651,11 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, json_result(o, p, backend, &run, ref, cmp, dev,
-						  have_bounds ? &b : NULL, o->keep ? dir : NULL));
+		solar_json_print(out, solar_json_schema(json_result(o, p, backend, &run, ref, cmp,
+								    loc, dev, b, o->keep ? dir : NULL),
+							"validate"));
 	else
-		print_table(out, o, p, backend, &run, ref, cmp, dev, have_bounds ? &b : NULL,
-			    o->keep ? dir : NULL);
+		print_table(out, o, p, backend, &run, ref, cmp, loc, dev, b, o->keep ? dir : NULL);
 	solar_out_close(o, out);
 	rc = cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) ? SOLAR_EXIT_OK : SOLAR_EXIT_ERRORS;
 
@@ -569,9 +664,9 @@ done:
 		remove_tree(dir);
 	cJSON_Delete(ref);
 	cJSON_Delete(cmp);
+	cJSON_Delete(loc);
 	solar_run_free(&run);
-	solar_bounds_free(&b);
-	solar_work_free(w);
+	solar_result_free(res);
 	solar_analysis_free(a);
 	solar_diag_finish(l.diag);
 	solar_cli_unload(&l);

@@ -1,5 +1,6 @@
-/* load.c - reading a file through the front end, for every subcommand. */
+/* load.c - reading a file through the front end, and the job of a command line. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -29,4 +30,30 @@ void solar_cli_unload(solar_loaded *l)
 	l->prog = NULL;
 	l->diag = NULL;
 	l->src = NULL;
+}
+
+solar_job solar_cli_job(const solar_opts *o)
+{
+	solar_job j = {0};
+	j.file = o->nfiles > 0 ? o->files[0] : NULL;
+	solar_job_define *defs = calloc((size_t)o->ndefs + 1, sizeof *defs);
+	for (int i = 0; defs && i < o->ndefs; i++) {
+		defs[i].name = o->defs[i].name;
+		defs[i].value = (long long)o->defs[i].value;
+	}
+	j.defines = defs;
+	j.ndefines = defs ? o->ndefs : 0;
+	j.device_file = o->device;
+	j.sets = o->sets;
+	j.nsets = o->nsets;
+	j.tf32 = o->math == SOLAR_MATH_TF32;
+	j.l2_cold = o->l2 && !strcmp(o->l2, "cold");
+	j.measured_ceilings = o->ceilings_measured;
+	return j;
+}
+
+void solar_cli_job_done(solar_job *j)
+{
+	free((void *)j->defines);
+	j->defines = NULL;
 }

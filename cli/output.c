@@ -362,6 +362,18 @@ cJSON *solar_json_count(isl_val *v)
 	return j;
 }
 
+cJSON *solar_json_schema(cJSON *j, const char *command)
+{
+	char v[64];
+	snprintf(v, sizeof v, "solar.%s/1", command);
+	cJSON *s = cJSON_CreateString(v);
+	if (j && s && cJSON_InsertItemInArray(j, 0, s))
+		s->string = strdup("schema");
+	else
+		cJSON_Delete(s);
+	return j;
+}
+
 cJSON *solar_json_program(const char *file, const solar_program *p)
 {
 	cJSON *j = cJSON_CreateObject();
@@ -383,36 +395,4 @@ void solar_json_print(FILE *out, cJSON *j)
 	fprintf(out, "%s\n", s);
 	free(s);
 	cJSON_Delete(j);
-}
-
-const char *solar_fmt_si(char *buf, size_t n, double v)
-{
-	static const char *prefix[] = {"", " k", " M", " G", " T", " P", " E"};
-	int k = 0;
-	while (fabs(v) >= 999.5 && k < 6) {
-		v /= 1000;
-		k++;
-	}
-	if (k == 0 && v == floor(v))
-		snprintf(buf, n, "%.0f ", v);
-	else if (k == 0)
-		snprintf(buf, n, "%.3g ", v);
-	else
-		snprintf(buf, n, "%.3g%s", v, prefix[k]);
-	return buf;
-}
-
-const char *solar_fmt_time(char *buf, size_t n, double s)
-{
-	if (s <= 0)
-		snprintf(buf, n, "0 s");
-	else if (s < 1e-6)
-		snprintf(buf, n, "%.3g ns", s * 1e9);
-	else if (s < 1e-3)
-		snprintf(buf, n, "%.3g us", s * 1e6);
-	else if (s < 1)
-		snprintf(buf, n, "%.3g ms", s * 1e3);
-	else
-		snprintf(buf, n, "%.3g s", s);
-	return buf;
 }

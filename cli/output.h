@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "report/format.h" /* solar_fmt_si, solar_fmt_time, solar_fmt_quantity */
 
 /* Outputs (cli/output.c): stdout, or a temporary file beside the -o file (or path) that
  * solar_out_finish renames into place; NULL after a message when it cannot be created or names
@@ -26,12 +27,11 @@ cJSON *solar_json_count(__isl_keep isl_val *v);
 cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);
+/* Puts "schema": "solar.<command>/1" first in j, the version of the command's JSON output
+ * (docs/json.md); returns j. */
+cJSON *solar_json_schema(cJSON *j, const char *command);
 /* Prints and deletes. */
 void solar_json_print(FILE *out, cJSON *j);
 
-/* "34.4 G", "1.14 G", "512" (3 significant digits, SI prefixes) into buf. */
-const char *solar_fmt_si(char *buf, size_t n, double v);
-/* "341 us", "1.32 ms", "2.10 s" */
-const char *solar_fmt_time(char *buf, size_t n, double seconds);
 
 #endif

@@ -17,11 +17,15 @@
 #include "device.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_ERRORS 20
 #define MAX_BASE_DEPTH 16
@@ -307,6 +311,8 @@ static int distance(const char *a, const char *b)
 		}
 	return m[la][lb];
 }
+
+int solar_device_edit_distance(const char *a, const char *b) { return distance(a, b); }
 
 /* "unknown X 'name' (did you mean 'y'?)" or "(expected a, b or c)". */
 static void fail_unknown(ectx *e, const char *path, const char *what, const char *name,
@@ -661,6 +667,224 @@ static char *resolve(const char *dir, const char *ref)
 	return s;
 }
 
+/* ---- devices by name: the search path ------------------------------------------------ */
+
+/* Compile-time folders (CMakeLists.txt): where `make install` puts the descriptors, and the
+ * build and source trees, whose devices/ a binary inside the build tree searches. */
+#ifndef SOLAR_DEVICES_DIR
+#define SOLAR_DEVICES_DIR ""
+#endif
+#ifndef SOLAR_BINARY_DIR
+#define SOLAR_BINARY_DIR ""
+#endif
+#ifndef SOLAR_SOURCE_DIR
+#define SOLAR_SOURCE_DIR ""
+#endif
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return path && *path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void add_dir(char ***dirs, int *n, const char *dir, size_t len)
+{
+	char *d = xmalloc(len + 1);
+	memcpy(d, dir, len);
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*dirs)[i], d)) {
+			free(d);
+			return;
+		}
+	char **nd = realloc(*dirs, sizeof *nd * (size_t)(*n + 1));
+	if (!nd) {
+		fputs("solar: out of memory\n", stderr);
+		abort();
+	}
+	*dirs = nd;
+	(*dirs)[(*n)++] = d;
+}
+
+int solar_device_search_path(char ***dirs)
+{
+	*dirs = NULL;
+	int n = 0;
+	const char *env = getenv("SOLAR_DEVICE_PATH");
+	for (const char *p = env; p && *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		if (len)
+			add_dir(dirs, &n, p, len);
+		p = colon ? colon + 1 : p + len;
+	}
+	/* The executable's own installed layout (PREFIX/bin/solar beside PREFIX/share/solar),
+	 * so an installed tree still works when moved or staged under DESTDIR. */
+	char exe[PATH_MAX], buf[PATH_MAX + 32];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash) {
+		*slash = '\0';
+		snprintf(buf, sizeof buf, "%s/../share/solar/devices", exe);
+		char *canon = realpath(buf, NULL);
+		if (canon && is_dir(canon))
+			add_dir(dirs, &n, canon, strlen(canon));
+		free(canon);
+	}
+	if (is_dir(SOLAR_DEVICES_DIR))
+		add_dir(dirs, &n, SOLAR_DEVICES_DIR, strlen(SOLAR_DEVICES_DIR));
+	/* A binary inside the build tree (solar, the tests) also searches the source tree. */
+	size_t bl = strlen(SOLAR_BINARY_DIR);
+	char *bin = bl ? realpath(SOLAR_BINARY_DIR, NULL) : NULL;
+	if (bin && slash && !strncmp(exe, bin, strlen(bin)) &&
+	    (exe[strlen(bin)] == '/' || !exe[strlen(bin)])) {
+		snprintf(buf, sizeof buf, "%s/devices", SOLAR_SOURCE_DIR);
+		if (is_dir(buf))
+			add_dir(dirs, &n, buf, strlen(buf));
+	}
+	free(bin);
+	return n;
+}
+
+void solar_device_search_path_free(char **dirs, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
+/* "h100-sxm" for "h100-sxm.json", NULL for a file name that is not a descriptor's. */
+static char *name_of(const char *file)
+{
+	size_t n = strlen(file);
+	if (n <= 5 || strcmp(file + n - 5, ".json") || file[0] == '.')
+		return NULL;
+	char *s = xstrdup(file);
+	s[n - 5] = '\0';
+	return s;
+}
+
+int solar_device_names(char ***names, char ***files)
+{
+	char **dirs;
+	int nd = solar_device_search_path(&dirs), n = 0;
+	*names = NULL;
+	if (files)
+		*files = NULL;
+	for (int i = 0; i < nd; i++) {
+		DIR *dp = opendir(dirs[i]);
+		struct dirent *de;
+		while (dp && (de = readdir(dp))) {
+			char *name = name_of(de->d_name);
+			bool seen = !name;
+			for (int k = 0; !seen && k < n; k++)
+				seen = !strcmp((*names)[k], name);
+			if (seen) { /* an earlier folder's file of that name wins */
+				free(name);
+				continue;
+			}
+			char **nn = realloc(*names, sizeof *nn * (size_t)(n + 1));
+			char **nf = files ? realloc(*files, sizeof *nf * (size_t)(n + 1)) : NULL;
+			if (!nn || (files && !nf)) {
+				fputs("solar: out of memory\n", stderr);
+				abort();
+			}
+			*names = nn;
+			nn[n] = name;
+			if (files) {
+				*files = nf;
+				size_t len = strlen(dirs[i]) + strlen(de->d_name) + 2;
+				nf[n] = xmalloc(len);
+				snprintf(nf[n], len, "%s/%s", dirs[i], de->d_name);
+			}
+			n++;
+		}
+		if (dp)
+			closedir(dp);
+	}
+	solar_device_search_path_free(dirs, nd);
+	/* sorted by name, so a listing does not follow the order of readdir */
+	for (int i = 1; i < n; i++)
+		for (int k = i; k > 0 && strcmp((*names)[k - 1], (*names)[k]) > 0; k--) {
+			char *t = (*names)[k];
+			(*names)[k] = (*names)[k - 1];
+			(*names)[k - 1] = t;
+			if (files) {
+				t = (*files)[k];
+				(*files)[k] = (*files)[k - 1];
+				(*files)[k - 1] = t;
+			}
+		}
+	return n;
+}
+
+/* The descriptor `ref` names in the search path (NAME or NAME.json, no '/'), or NULL. */
+static char *find_named(const char *ref)
+{
+	if (!*ref || strchr(ref, '/'))
+		return NULL;
+	size_t n = strlen(ref);
+	bool json = n > 5 && !strcmp(ref + n - 5, ".json");
+	char **dirs;
+	int nd = solar_device_search_path(&dirs);
+	char *found = NULL;
+	for (int i = 0; i < nd && !found; i++) {
+		size_t len = strlen(dirs[i]) + n + 8;
+		char *path = xmalloc(len);
+		snprintf(path, len, "%s/%s%s", dirs[i], ref, json ? "" : ".json");
+		if (is_file(path))
+			found = path;
+		else
+			free(path);
+	}
+	solar_device_search_path_free(dirs, nd);
+	return found;
+}
+
+char *solar_device_resolve(const char *ref)
+{
+	if (!ref)
+		return NULL;
+	if (is_file(ref) || strchr(ref, '/'))
+		return xstrdup(ref);
+	char *found = find_named(ref);
+	return found ? found : xstrdup(ref);
+}
+
+/* `solar: no device 'x'; try 'solar device list' (did you mean 'y'?)`. */
+static void fail_no_device(const char *ref, FILE *err)
+{
+	char **names;
+	int n = solar_device_names(&names, NULL), best = -1;
+	char *want = name_of(ref);
+	const char *key = want ? want : ref;
+	int bestd = strlen(key) >= 5 ? 4 : 2;
+	for (int i = 0; i < n; i++) {
+		/* "h200" is short for "h200-sxm" before it is a typo of "b200" */
+		size_t kl = strlen(key);
+		bool prefix = !strncmp(names[i], key, kl) && names[i][kl] == '-';
+		int dd = prefix ? 0 : distance(key, names[i]);
+		if (dd < bestd || (prefix && !bestd && strlen(names[i]) < strlen(names[best]))) {
+			bestd = dd;
+			best = i;
+		}
+	}
+	if (err) {
+		fprintf(err, "solar: no device '%s'; try 'solar device list'", ref);
+		if (best >= 0)
+			fprintf(err, " (did you mean '%s'?)", names[best]);
+		fputc('\n', err);
+	}
+	free(want);
+	solar_device_search_path_free(names, n);
+}
+
 /* The files being loaded, outermost first: display names and canonical paths (for cycles). */
 typedef struct {
 	const char *name[MAX_BASE_DEPTH + 1];
@@ -675,6 +899,13 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain *ch)
 {
 	char *path = resolve(dir, ref);
+	if (!is_file(path)) { /* a base named like --device: "h200-sxm" */
+		char *named = find_named(ref);
+		if (named) {
+			free(path);
+			path = named;
+		}
+	}
 	char *canon = realpath(path, NULL);
 	solar_device *d = NULL;
 	size_t len = 0;
@@ -833,10 +1064,19 @@ solar_device *solar_device_load(const char *path, FILE *err)
 		fail(&e, NULL, "no descriptor file given");
 		return NULL;
 	}
+	char *file = solar_device_resolve(path);
+	if (!is_file(file) && !strchr(path, '/')) {
+		fail_no_device(path, err);
+		free(file);
+		return NULL;
+	}
+	path = file;
 	size_t len = 0;
 	char *text = read_text(path, &len);
 	if (!text) {
+		e.file = path;
 		fail(&e, NULL, "cannot read: %s", strerror(errno));
+		free(file);
 		return NULL;
 	}
 	chain ch = {{path}, {realpath(path, NULL)}, 1};
@@ -845,7 +1085,9 @@ solar_device *solar_device_load(const char *path, FILE *err)
 	free(dir);
 	free(ch.canon[0]);
 	free(text);
-	return finish(d, path, err);
+	d = finish(d, path, err);
+	free(file);
+	return d;
 }
 
 solar_device *solar_device_load_string(const char *json, const char *name_for_errors,
@@ -1101,4 +1343,23 @@ int solar_device_write_json(const solar_device *d, FILE *out)
 	}
 	fputs("\n}\n", out);
 	return ferror(out) ? -1 : 0;
+}
+
+/* ---- the base a file names ------------------------------------------------------------ */
+
+char *solar_device_base_file(const char *path)
+{
+	size_t len = 0;
+	char *text = path ? read_text(path, &len) : NULL;
+	cJSON *root = text ? cJSON_ParseWithLength(text, len) : NULL;
+	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
+	char *out = NULL;
+	if (cJSON_IsString(base) && base->valuestring[0]) {
+		char *dir = dir_of(path);
+		out = resolve(dir, base->valuestring);
+		free(dir);
+	}
+	cJSON_Delete(root);
+	free(text);
+	return out;
 }

@@ -78,7 +78,7 @@ typedef struct {
 	solar_figure bandwidth_bytes_per_s;
 } solar_mem_level;
 
-typedef struct {
+typedef struct solar_device { /* tagged: api/solar.h names it opaquely */
 	char *file;   /* the descriptor file (or the name given to solar_device_load_string) */
 	char *name;   /* "NVIDIA H100 SXM5" */
 	char *vendor; /* "NVIDIA"; NULL if not given */
@@ -102,7 +102,29 @@ typedef struct {
 	bool l2_cold;
 } solar_device;
 
-/* Loads and validates a descriptor file, following "base" links (relative to the file).
+/* Devices by name.  A device argument (--device, a descriptor's "base", a manifest entry) is
+ * a path when it names a file or contains a '/'; otherwise it is a NAME looked up as NAME.json
+ * (or NAME itself when it ends in .json) in the search path, first match wins:
+ *   1. the folders of $SOLAR_DEVICE_PATH, colon-separated;
+ *   2. PREFIX/share/solar/devices beside the running executable (PREFIX/bin/solar), and the
+ *      compile-time installed folder (CMAKE_INSTALL_PREFIX/share/solar/devices);
+ *   3. the source tree's devices/, for a binary inside the build tree.
+ * solar_device_search_path gives those folders that exist, in order (*dirs is owned by the
+ * caller: solar_device_search_path_free).  solar_device_names lists the descriptors found
+ * there, one per name, sorted, with their files (files may be NULL); free both lists with
+ * solar_device_search_path_free.  solar_device_resolve returns the file ref names, or a copy
+ * of ref when it names none (NULL for NULL). */
+int solar_device_search_path(SOLAR_GIVE char ***dirs);
+int solar_device_names(SOLAR_GIVE char ***names, SOLAR_GIVE char ***files);
+void solar_device_search_path_free(SOLAR_TAKE char **dirs, int n);
+SOLAR_GIVE char *solar_device_resolve(const char *ref);
+/* The edit distance behind the did-you-mean hints (a swap of neighbours is one edit); the
+ * command line's hints for command names use it too.  99 for names over 30 characters. */
+int solar_device_edit_distance(const char *a, const char *b);
+
+/* Loads and validates a descriptor, following "base" links (relative to the file, then by
+ * name as above).  A name found nowhere prints `solar: no device 'x'; try 'solar device
+ * list'` with a did-you-mean.
  * Returns NULL on any error; every error (up to 20 a file) is printed to err as
  * `FILE: JSON.PATH: message`, or `FILE:LINE:COL: invalid JSON` with the line and a caret. */
 SOLAR_GIVE solar_device *solar_device_load(const char *path, FILE *err);
@@ -156,5 +178,33 @@ int solar_status_parse(const char *s);
 int solar_device_probe(FILE *out, FILE *err);
 /* The same through a given driver library (tests use a path that does not exist). */
 int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err);
+/* The probe, and with measure also the measured ceilings (devices/probe.c): a streaming DRAM
+ * copy and dense GEMMs (cuBLAS, opened with dlopen) run on device 0, and what they reached
+ * replaces the DRAM bandwidth and the peaks they measure, status measured, with a note that
+ * the descriptor gives estimates, not bounds (as devices/h200-measured.json). */
+int solar_device_probe_ceilings(FILE *out, FILE *err, bool measure);
+
+/* What measuring code reached (0: not measured), each with its source text. */
+typedef struct {
+	double dram_bytes_per_s; /* best device copy: bytes read + written / median time */
+	char dram_source[600];
+	double ops_per_s[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT]; /* GEMMs: 2 n^3 / median time */
+	char ops_source[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT][400];
+} solar_ceilings;
+/* Writes the ceilings into d as measured figures in place of the DRAM bandwidth and the
+ * peaks they measure (a peak's clock becomes clock_hz, status derived, as
+ * devices/h200-measured.json), appends " (measured ceilings)" to the name and a note that
+ * the descriptor gives estimates, not bounds.  A ceiling above the peak it replaces is
+ * reported on err (when not NULL): the derived peak was too low.  Nothing changes when no
+ * ceiling was measured. */
+void solar_device_add_ceilings(SOLAR_KEEP solar_device *d, SOLAR_KEEP const solar_ceilings *c,
+			       FILE *err);
+/* The PTX of the probe's streaming copy kernel (tests assemble it with ptxas). */
+const char *solar_device_probe_copy_ptx(void);
+
+/* The base descriptor a file names, resolved against the file's folder as the loader resolves
+ * it ("devices/h200-sxm.json" for devices/h200-measured.json); malloc'd, NULL when the file
+ * names none or cannot be read (solar_device_load says why). */
+SOLAR_GIVE char *solar_device_base_file(const char *path);
 
 #endif

@@ -9,6 +9,13 @@
  *     2 x memory clock x bus width / 8 (double data rate); peaks are SMs x ops/clk/SM x clock
  *     with the per-SM rates of the table below.
  *
+ * With measure (`solar device probe --ceilings measured`) it also runs code on the device and
+ * writes what that code reached as measured ceilings (status measured), in place of the
+ * figures they measure, as devices/h200-measured.json does: the best of a driver copy and a
+ * streaming copy kernel (PTX below, JIT-compiled by the driver) for the DRAM bandwidth, and
+ * cuBLAS GEMMs (libcublas opened with dlopen) for the tensor bf16/f16/tf32 and SIMT f32
+ * rates.  Such a descriptor gives estimates, not bounds (docs/bounds.md, "Fidelity levels").
+ *
  * The one idea: every derived peak must stay at or above what real code achieves, so where
  * the per-SM rate is uncertain the table holds the higher figure, and where it is unknown the
  * peak is left out (no bound) rather than guessed.  The clock is the driver's peak clock, so
@@ -20,7 +27,11 @@
 #include "device.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +60,27 @@ typedef struct {
 	CUresult (*total_mem)(size_t *, CUdevice);
 	CUresult (*error_string)(CUresult, const char **);
 	CUresult (*driver_version)(int *);
+	/* for measuring (optional: without them the probe only describes) */
+	CUresult (*ctx_retain)(void **, CUdevice);
+	CUresult (*ctx_release)(CUdevice);
+	CUresult (*ctx_set)(void *);
+	CUresult (*ctx_sync)(void);
+	CUresult (*mem_info)(size_t *, size_t *);
+	CUresult (*mem_alloc)(unsigned long long *, size_t);
+	CUresult (*mem_free)(unsigned long long);
+	CUresult (*memset32)(unsigned long long, unsigned int, size_t);
+	CUresult (*htod)(unsigned long long, const void *, size_t);
+	CUresult (*dtod)(unsigned long long, unsigned long long, size_t, void *);
+	CUresult (*module_load)(void **, const void *);
+	CUresult (*module_unload)(void *);
+	CUresult (*module_fn)(void **, void *, const char *);
+	CUresult (*launch)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+			   unsigned, void *, void **, void **);
+	CUresult (*event_create)(void **, unsigned);
+	CUresult (*event_destroy)(void *);
+	CUresult (*event_record)(void *, void *);
+	CUresult (*event_sync)(void *);
+	CUresult (*event_ms)(float *, void *, void *);
 } driver;
 
 /* Per-SM rates by compute capability.  SIMT columns are per clock per SM: FP32 and FP64 FMA
@@ -303,7 +335,420 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 	}
 }
 
-int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err)
+/* ---- measured ceilings (--ceilings measured) ------------------------------------------- */
+
+/* A streaming copy: each thread moves 16 bytes per step of a grid-stride loop, loads through
+ * the non-coherent path, stores with evict-first (.cs) hints.  Assembled with ptxas (CUDA 13)
+ * for sm_75 to sm_100 by tests/unit/test_device.c; the driver JIT-compiles it for the device. */
+static const char copy_ptx[] =
+	".version 7.0\n"
+	".target sm_70\n"
+	".address_size 64\n"
+	".visible .entry solar_copy(.param .u64 dst, .param .u64 src, .param .u64 n16)\n"
+	"{\n"
+	"\t.reg .pred %p;\n"
+	"\t.reg .b32 %r<9>;\n"
+	"\t.reg .b64 %rd<12>;\n"
+	"\tld.param.u64 %rd1, [dst];\n"
+	"\tld.param.u64 %rd2, [src];\n"
+	"\tld.param.u64 %rd3, [n16];\n"
+	"\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tcvta.to.global.u64 %rd2, %rd2;\n"
+	"\tmov.u32 %r1, %ctaid.x;\n"
+	"\tmov.u32 %r2, %ntid.x;\n"
+	"\tmov.u32 %r3, %tid.x;\n"
+	"\tmov.u32 %r4, %nctaid.x;\n"
+	"\tmul.wide.u32 %rd4, %r1, %r2;\n"
+	"\tcvt.u64.u32 %rd5, %r3;\n"
+	"\tadd.u64 %rd4, %rd4, %rd5;\n"
+	"\tmul.wide.u32 %rd6, %r4, %r2;\n"
+	"LOOP:\n"
+	"\tsetp.ge.u64 %p, %rd4, %rd3;\n"
+	"\t@%p bra DONE;\n"
+	"\tshl.b64 %rd7, %rd4, 4;\n"
+	"\tadd.u64 %rd8, %rd2, %rd7;\n"
+	"\tadd.u64 %rd9, %rd1, %rd7;\n"
+	"\tld.global.nc.v4.u32 {%r5, %r6, %r7, %r8}, [%rd8];\n"
+	"\tst.global.cs.v4.u32 [%rd9], {%r5, %r6, %r7, %r8};\n"
+	"\tadd.u64 %rd4, %rd4, %rd6;\n"
+	"\tbra LOOP;\n"
+	"DONE:\n"
+	"\tret;\n"
+	"}\n";
+
+const char *solar_device_probe_copy_ptx(void) { return copy_ptx; }
+
+#define WARMUPS 5
+#define TIMED_RUNS 20
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* cuBLAS, opened with dlopen like the driver (subset of cublas_api.h; stable ABI values). */
+typedef struct {
+	int (*create)(void **);
+	int (*destroy)(void *);
+	int (*gemm)(void *, int, int, int, int, int, const void *, const void *, int, int,
+		    const void *, int, int, const void *, void *, int, int, int, int);
+	const char *lib;
+} blas;
+enum { R_32F = 0, R_16F = 2, R_16BF = 14 };
+enum { COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77, GEMM_DEFAULT = -1 };
+
+typedef struct {
+	const driver *cu;
+	void *start, *stop;
+	FILE *err;
+	bool failed;
+} timer;
+
+static bool ok(timer *t, CUresult r, const char *what)
+{
+	if (r == 0)
+		return true;
+	if (!t->failed)
+		fprintf(t->err, "solar: device probe: measuring: %s failed: %s (error %d)\n", what,
+			cu_error(t->cu, r), r);
+	t->failed = true;
+	return false;
+}
+
+/* The median of TIMED_RUNS runs of run(arg) after WARMUPS, each timed with CUDA events on the
+ * null stream (seconds); -1 on failure. */
+static double median_time(timer *t, CUresult (*run)(const driver *, void *), void *arg)
+{
+	double s[TIMED_RUNS];
+	for (int i = 0; i < WARMUPS; i++)
+		if (!ok(t, run(t->cu, arg), "a warm-up run"))
+			return -1;
+	for (int i = 0; i < TIMED_RUNS; i++) {
+		float ms = 0;
+		if (!ok(t, t->cu->event_record(t->start, NULL), "cuEventRecord") ||
+		    !ok(t, run(t->cu, arg), "a timed run") ||
+		    !ok(t, t->cu->event_record(t->stop, NULL), "cuEventRecord") ||
+		    !ok(t, t->cu->event_sync(t->stop), "cuEventSynchronize") ||
+		    !ok(t, t->cu->event_ms(&ms, t->start, t->stop), "cuEventElapsedTime"))
+			return -1;
+		s[i] = ms * 1e-3;
+	}
+	qsort(s, TIMED_RUNS, sizeof *s, cmp_double);
+	return (s[TIMED_RUNS / 2 - 1] + s[TIMED_RUNS / 2]) / 2;
+}
+
+typedef struct {
+	unsigned long long dst, src;
+	size_t bytes;
+	void *fn;
+	unsigned grid, block;
+} copy_job;
+
+static CUresult run_memcpy(const driver *cu, void *arg)
+{
+	copy_job *j = arg;
+	return cu->dtod(j->dst, j->src, j->bytes, NULL);
+}
+
+static CUresult run_kernel(const driver *cu, void *arg)
+{
+	copy_job *j = arg;
+	unsigned long long n16 = j->bytes / 16;
+	void *params[] = {&j->dst, &j->src, &n16};
+	return cu->launch(j->fn, j->grid, 1, 1, j->block, 1, 1, 0, NULL, params, NULL);
+}
+
+typedef struct {
+	const blas *b;
+	void *handle;
+	unsigned long long a, bm, c;
+	int n, type, compute;
+} gemm_job;
+
+static CUresult run_gemm(const driver *cu, void *arg)
+{
+	(void)cu;
+	gemm_job *g = arg;
+	const float one = 1, zero = 0;
+	int st = g->b->gemm(g->handle, 0, 0, g->n, g->n, g->n, &one, (void *)(uintptr_t)g->a,
+			    g->type, g->n, (void *)(uintptr_t)g->bm, g->type, g->n, &zero,
+			    (void *)(uintptr_t)g->c, g->type, g->n, g->compute, GEMM_DEFAULT);
+	return st == 0 ? 0 : 999; /* a cuBLAS status is not a CUresult: "unknown error" */
+}
+
+/* Random operands, magnitudes in [1/32, 1) with random signs and mantissas (random data, as the
+ * shipped measurements used: zeros would draw less power and run faster). */
+static void fill_f32(unsigned char *buf, size_t n)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint32_t r = (uint32_t)(x >> 16);
+		uint32_t v = (r & 0x80000000u) | ((122u + r % 5) << 23) | (uint32_t)(x & 0x7fffff);
+		memcpy(buf + 4 * i, &v, 4);
+	}
+}
+
+static void fill_half(unsigned char *buf, size_t n, bool bf16)
+{
+	uint64_t x = 0x2545f4914f6cdd1dull;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint16_t r = (uint16_t)(x >> 20), v;
+		if (bf16) /* sign, exponent 122..126, 7 mantissa bits */
+			v = (uint16_t)((r & 0x8000u) | ((122u + (r >> 7) % 5) << 7) | (r & 0x7fu));
+		else /* f16: sign, exponent 10..14, 10 mantissa bits */
+			v = (uint16_t)((r & 0x8000u) | ((10u + (r >> 10) % 5) << 10) | (r & 0x3ffu));
+		memcpy(buf + 2 * i, &v, 2);
+	}
+}
+
+static bool open_blas(blas *b, FILE *err)
+{
+	/* $SOLAR_CUBLAS first, then the loader's path, then the CUDA toolkit's usual folder */
+	const char *env = getenv("SOLAR_CUBLAS");
+	const char *const libs[] = {env && *env ? env : "libcublas.so.13", "libcublas.so.13",
+				    "libcublas.so.12", "libcublas.so.11", "libcublas.so",
+				    "/usr/local/cuda/lib64/libcublas.so.13",
+				    "/usr/local/cuda/lib64/libcublas.so.12",
+				    "/usr/local/cuda/lib64/libcublas.so"};
+	memset(b, 0, sizeof *b);
+	for (size_t i = 0; i < sizeof libs / sizeof *libs; i++) {
+		void *h = dlopen(libs[i], RTLD_NOW | RTLD_LOCAL);
+		if (!h)
+			continue;
+		*(void **)&b->create = dlsym(h, "cublasCreate_v2");
+		*(void **)&b->destroy = dlsym(h, "cublasDestroy_v2");
+		*(void **)&b->gemm = dlsym(h, "cublasGemmEx");
+		if (b->create && b->destroy && b->gemm) {
+			b->lib = libs[i];
+			return true; /* kept open for the process's life */
+		}
+		dlclose(h);
+	}
+	fprintf(err, "solar: device probe: no cuBLAS (libcublas.so.13/.12/.11; SOLAR_CUBLAS names "
+		     "one) found: the GEMM ceilings are not measured\n");
+	return false;
+}
+
+static void measure_copy(const driver *cu, timer *t, const solar_device *d, solar_ceilings *c,
+			 const char *via)
+{
+	size_t free_b = 0, total_b = 0;
+	if (!ok(t, cu->mem_info(&free_b, &total_b), "cuMemGetInfo"))
+		return;
+	const solar_mem_level *l2 = solar_device_level(d, "l2");
+	double l2_bytes = l2 && l2->capacity_bytes.present ? l2->capacity_bytes.value : 64e6;
+	size_t bytes = (size_t)1 << 30;
+	while (bytes > free_b / 4)
+		bytes /= 2;
+	if ((double)bytes < 8 * l2_bytes) {
+		fprintf(t->err, "solar: device probe: too little free memory (%zu bytes) for a copy "
+				"8x larger than the L2: the DRAM ceiling is not measured\n",
+			free_b);
+		return;
+	}
+	copy_job j = {.bytes = bytes};
+	if (!ok(t, cu->mem_alloc(&j.src, bytes), "cuMemAlloc"))
+		return;
+	if (!ok(t, cu->mem_alloc(&j.dst, bytes), "cuMemAlloc")) {
+		cu->mem_free(j.src);
+		return;
+	}
+	double best = 0;
+	const char *how = NULL;
+	if (ok(t, cu->memset32(j.src, 0x3f800000u, bytes / 4), "cuMemsetD32") &&
+	    ok(t, cu->memset32(j.dst, 0, bytes / 4), "cuMemsetD32")) {
+		double s = median_time(t, run_memcpy, &j);
+		if (s > 0) {
+			best = 2.0 * (double)bytes / s;
+			how = "cuMemcpyDtoDAsync";
+		}
+		void *mod = NULL;
+		if (!t->failed && ok(t, cu->module_load(&mod, copy_ptx), "cuModuleLoadData (copy)") &&
+		    ok(t, cu->module_fn(&j.fn, mod, "solar_copy"), "cuModuleGetFunction")) {
+			j.block = 512;
+			j.grid = (unsigned)(d->sm_count > 0 ? d->sm_count : 128) * 4;
+			s = median_time(t, run_kernel, &j);
+			if (s > 0 && 2.0 * (double)bytes / s > best) {
+				best = 2.0 * (double)bytes / s;
+				how = "a streaming copy kernel (16 B per thread per step, 4 blocks of 512 "
+				      "threads per SM)";
+			}
+		}
+		if (mod)
+			cu->module_unload(mod);
+	}
+	cu->mem_free(j.src);
+	cu->mem_free(j.dst);
+	if (best > 0) {
+		c->dram_bytes_per_s = best;
+		snprintf(c->dram_source, sizeof c->dram_source,
+			 "device-to-device copy of %zu MiB, bytes read + written / time: %.3g TB/s "
+			 "by %s, the better of cuMemcpyDtoDAsync and a streaming copy kernel; median "
+			 "of %d timed runs after %d warm-ups, CUDA events (%s)",
+			 bytes >> 20, best / 1e12, how, TIMED_RUNS, WARMUPS, via);
+	}
+}
+
+static void measure_gemms(const driver *cu, timer *t, solar_ceilings *c, const char *via)
+{
+	blas b;
+	if (!open_blas(&b, t->err))
+		return;
+	gemm_job g = {.b = &b, .n = 8192};
+	if (b.create(&g.handle) != 0) {
+		fprintf(t->err, "solar: device probe: cublasCreate failed: the GEMM ceilings are "
+				"not measured\n");
+		return;
+	}
+	size_t elems = (size_t)g.n * (size_t)g.n;
+	unsigned char *host = malloc(elems * 4);
+	bool alloc = host && ok(t, cu->mem_alloc(&g.a, elems * 4), "cuMemAlloc") &&
+		     ok(t, cu->mem_alloc(&g.bm, elems * 4), "cuMemAlloc") &&
+		     ok(t, cu->mem_alloc(&g.c, elems * 4), "cuMemAlloc");
+	static const struct {
+		solar_unit u;
+		solar_prec p;
+		int type, compute, elem;
+		const char *what;
+	} runs[] = {
+		{SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16, R_16BF, COMPUTE_32F, 2, "bf16"},
+		{SOLAR_UNIT_TENSOR, SOLAR_PREC_F16, R_16F, COMPUTE_32F, 2, "fp16"},
+		{SOLAR_UNIT_TENSOR, SOLAR_PREC_TF32, R_32F, COMPUTE_32F_FAST_TF32, 4, "tf32"},
+		{SOLAR_UNIT_SIMT, SOLAR_PREC_F32, R_32F, COMPUTE_32F, 4, "fp32 without TF32"},
+	};
+	for (size_t i = 0; alloc && i < sizeof runs / sizeof *runs; i++) {
+		if (runs[i].elem == 4)
+			fill_f32(host, elems);
+		else
+			fill_half(host, elems, runs[i].type == R_16BF);
+		if (!ok(t, cu->htod(g.a, host, elems * (size_t)runs[i].elem), "cuMemcpyHtoD") ||
+		    !ok(t, cu->htod(g.bm, host, elems * (size_t)runs[i].elem), "cuMemcpyHtoD"))
+			break;
+		g.type = runs[i].type;
+		g.compute = runs[i].compute;
+		double s = median_time(t, run_gemm, &g);
+		if (s <= 0) {
+			fprintf(t->err, "solar: device probe: the %s GEMM did not run: its ceiling is "
+					"not measured\n",
+				runs[i].what);
+			t->failed = false; /* the other GEMMs may still run */
+			continue;
+		}
+		double rate = 2.0 * g.n * (double)g.n * g.n / s;
+		c->ops_per_s[runs[i].u][runs[i].p] = rate;
+		snprintf(c->ops_source[runs[i].u][runs[i].p], sizeof c->ops_source[0][0],
+			 "cuBLAS %s GEMM %d^3 (cublasGemmEx, %s): %.4g TFLOP/s, median of %d timed "
+			 "runs after %d warm-ups, CUDA events, random data (%s)",
+			 runs[i].what, g.n, b.lib, rate / 1e12, TIMED_RUNS, WARMUPS, via);
+	}
+	if (g.a)
+		cu->mem_free(g.a);
+	if (g.bm)
+		cu->mem_free(g.bm);
+	if (g.c)
+		cu->mem_free(g.c);
+	free(host);
+	b.destroy(g.handle);
+}
+
+/* Runs the measurements on dev; 0, or non-zero after a message when nothing can run. */
+static int measure_ceilings(const driver *cu, CUdevice dev, const solar_device *d,
+			    solar_ceilings *c, FILE *err)
+{
+	memset(c, 0, sizeof *c);
+	if (!cu->ctx_retain || !cu->ctx_set || !cu->mem_info || !cu->mem_alloc || !cu->mem_free ||
+	    !cu->memset32 || !cu->htod || !cu->dtod || !cu->module_load || !cu->module_fn ||
+	    !cu->launch || !cu->event_create || !cu->event_record || !cu->event_sync ||
+	    !cu->event_ms) {
+		fputs("solar: device probe: --ceilings measured: the CUDA driver lacks the functions "
+		      "to run code (cuDevicePrimaryCtxRetain, cuMemAlloc_v2, cuLaunchKernel, "
+		      "cuEventElapsedTime, ...)\n",
+		      err);
+		return 1;
+	}
+	void *ctx = NULL;
+	timer t = {.cu = cu, .err = err};
+	if (!ok(&t, cu->ctx_retain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
+	    !ok(&t, cu->ctx_set(ctx), "cuCtxSetCurrent"))
+		return 1;
+	if (!ok(&t, cu->event_create(&t.start, 0), "cuEventCreate") ||
+	    !ok(&t, cu->event_create(&t.stop, 0), "cuEventCreate"))
+		return 1;
+	time_t now = time(NULL);
+	char day[16] = "";
+	strftime(day, sizeof day, "%Y-%m-%d", gmtime(&now));
+	char via[160];
+	snprintf(via, sizeof via, "%s, solar device probe --ceilings measured, %s", d->name, day);
+	measure_copy(cu, &t, d, c, via);
+	t.failed = false;
+	measure_gemms(cu, &t, c, via);
+	if (cu->ctx_sync)
+		cu->ctx_sync();
+	cu->event_destroy(t.start);
+	cu->event_destroy(t.stop);
+	if (cu->ctx_release)
+		cu->ctx_release(dev);
+	return 0;
+}
+
+void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, FILE *err)
+{
+	int n = 0;
+	solar_mem_level *dram = NULL;
+	for (int i = 0; i < d->nlevels; i++)
+		if (!strcmp(d->levels[i].name, "dram"))
+			dram = &d->levels[i];
+	if (c->dram_bytes_per_s > 0 && dram) {
+		set(&dram->bandwidth_bytes_per_s, c->dram_bytes_per_s, SOLAR_SRC_MEASURED, "%s",
+		    c->dram_source);
+		n++;
+	}
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
+			double v = c->ops_per_s[u][p];
+			if (!(v > 0))
+				continue;
+			solar_figure *f = &d->peak[u][p];
+			if (f->present && v > f->value * 1.02 && err)
+				fprintf(err,
+					"solar: device probe: warning: the measured %s.%s ceiling "
+					"(%.4g TFLOP/s) is above the derived peak (%.4g TFLOP/s): "
+					"solar's per-SM rate for this chip is too low, so bounds from "
+					"the derived peak are not sound; please report it\n",
+					solar_unit_name((solar_unit)u), solar_prec_name((solar_prec)p), v / 1e12, f->value / 1e12);
+			set(f, v, SOLAR_SRC_MEASURED, "%s", c->ops_source[u][p]);
+			if (d->clock_hz.present)
+				set(&d->peak_clock_hz[u][p], d->clock_hz.value, SOLAR_SRC_DERIVED,
+				    "the clock this ceiling was reached at was not recorded (clocks "
+				    "unlocked, never set); taken as clock_hz = %.0f MHz, so at the "
+				    "default clock the figure is the ceiling as measured and a locked "
+				    "clock scales it in proportion",
+				    d->clock_hz.value / 1e6);
+			n++;
+		}
+	if (!n)
+		return;
+	char *name = malloc(strlen(d->name ? d->name : "device") + 24);
+	if (name) {
+		sprintf(name, "%s (measured ceilings)", d->name ? d->name : "device");
+		free(d->name);
+		d->name = name;
+	}
+	add_note(d, "PRACTICAL, NOT SOUND: the figures marked measured are what one code (cuBLAS, "
+		    "a device copy) reached on this device, not hardware limits. Bounds computed "
+		    "with them are estimates of attainable time (solar analyze --ceilings "
+		    "measured); a better kernel may beat them. Use `solar device probe` without "
+		    "--ceilings measured for lower bounds.");
+}
+
+static int probe_run(const char *libcuda, FILE *out, FILE *err, bool measure)
 {
 	void *lib = dlopen(libcuda, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
@@ -326,6 +771,36 @@ int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err)
 	*(void **)&cu.total_mem = dlsym(lib, "cuDeviceTotalMem_v2");
 	*(void **)&cu.error_string = dlsym(lib, "cuGetErrorString");
 	*(void **)&cu.driver_version = dlsym(lib, "cuDriverGetVersion");
+	static const struct {
+		size_t off;
+		const char *name, *alt;
+	} opt[] = {
+		{offsetof(driver, ctx_retain), "cuDevicePrimaryCtxRetain", NULL},
+		{offsetof(driver, ctx_release), "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"},
+		{offsetof(driver, ctx_set), "cuCtxSetCurrent", NULL},
+		{offsetof(driver, ctx_sync), "cuCtxSynchronize", NULL},
+		{offsetof(driver, mem_info), "cuMemGetInfo_v2", NULL},
+		{offsetof(driver, mem_alloc), "cuMemAlloc_v2", NULL},
+		{offsetof(driver, mem_free), "cuMemFree_v2", NULL},
+		{offsetof(driver, memset32), "cuMemsetD32_v2", NULL},
+		{offsetof(driver, htod), "cuMemcpyHtoD_v2", NULL},
+		{offsetof(driver, dtod), "cuMemcpyDtoDAsync_v2", NULL},
+		{offsetof(driver, module_load), "cuModuleLoadData", NULL},
+		{offsetof(driver, module_unload), "cuModuleUnload", NULL},
+		{offsetof(driver, module_fn), "cuModuleGetFunction", NULL},
+		{offsetof(driver, launch), "cuLaunchKernel", NULL},
+		{offsetof(driver, event_create), "cuEventCreate", NULL},
+		{offsetof(driver, event_destroy), "cuEventDestroy_v2", "cuEventDestroy"},
+		{offsetof(driver, event_record), "cuEventRecord", NULL},
+		{offsetof(driver, event_sync), "cuEventSynchronize", NULL},
+		{offsetof(driver, event_ms), "cuEventElapsedTime_v2", "cuEventElapsedTime"},
+	};
+	for (size_t i = 0; i < sizeof opt / sizeof *opt; i++) {
+		void *f = dlsym(lib, opt[i].name);
+		if (!f && opt[i].alt)
+			f = dlsym(lib, opt[i].alt);
+		memcpy((char *)&cu + opt[i].off, &f, sizeof f);
+	}
 	int rc = 1;
 	if (!cu.init || !cu.count || !cu.get || !cu.name || !cu.attr || !cu.total_mem) {
 		fprintf(err,
@@ -357,6 +832,14 @@ int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err)
 	if (!d)
 		goto out;
 	describe(&cu, dev, d, err);
+	if (measure) {
+		solar_ceilings c;
+		if (measure_ceilings(&cu, dev, d, &c, err)) {
+			solar_device_free(d);
+			goto out;
+		}
+		solar_device_add_ceilings(d, &c, err);
+	}
 	rc = solar_device_write_json(d, out) ? 1 : 0;
 	solar_device_free(d);
 out:
@@ -364,7 +847,17 @@ out:
 	return rc;
 }
 
+int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err)
+{
+	return probe_run(libcuda, out, err, false);
+}
+
 int solar_device_probe(FILE *out, FILE *err)
 {
 	return solar_device_probe_with("libcuda.so.1", out, err);
+}
+
+int solar_device_probe_ceilings(FILE *out, FILE *err, bool measure)
+{
+	return probe_run("libcuda.so.1", out, err, measure);
 }

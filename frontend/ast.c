@@ -126,3 +126,15 @@ ast_expr *solar_ast_apply(solar_pstate *ps, ast_expr_kind kind, const char *name
 	e->nargs = args->n;
 	return e;
 }
+
+/* `t -= v` is `t += -v` (docs/air.md, "Assignments"); the minus goes on the left factor of a
+ * product, so that `C -= A * B` stays a contraction (`C += (-A) * B`, one multiply-add per
+ * instance on the tensor unit, docs/bounds.md "Contraction"; a unary minus costs 0 ops). */
+ast_expr *solar_ast_negate_term(solar_pstate *ps, ast_expr *v)
+{
+	if (v->kind == AST_BIN && v->op == SOLAR_OP_MUL)
+		return solar_ast_binary(ps, SOLAR_OP_MUL,
+					solar_ast_unary(ps, AST_NEG, v->args[0], v->args[0]->span),
+					v->args[1], v->span);
+	return solar_ast_unary(ps, AST_NEG, v, v->span);
+}

@@ -154,6 +154,8 @@ void solar_ast_push(solar_pstate *ps, ast_list *l, void *item);
 ast_list *solar_ast_list(solar_pstate *ps, void *first);
 ast_expr *solar_ast_leaf(solar_pstate *ps, ast_expr_kind kind, solar_span at);
 ast_expr *solar_ast_unary(solar_pstate *ps, ast_expr_kind kind, ast_expr *a, solar_span at);
+/* -v for `t -= v`: on the left factor when v is a product (ast.c). */
+ast_expr *solar_ast_negate_term(solar_pstate *ps, ast_expr *v);
 ast_expr *solar_ast_binary(solar_pstate *ps, solar_binop op, ast_expr *a, ast_expr *b,
 			   solar_span at);
 ast_expr *solar_ast_apply(solar_pstate *ps, ast_expr_kind kind, const char *name,

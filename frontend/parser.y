@@ -60,6 +60,10 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, solar_pstate *ps, const char
 
 #define NODE(kind, at) solar_ast_node(ps, (kind), (at))
 #define BIN(op, a, b, at) solar_ast_binary(ps, (op), (a), (b), (at))
+/* assign_op's value for `-=`: the statement becomes `+=` of the negated term. */
+#define ASSIGN_SUB ((solar_assign_op)-1)
+#define ASSIGN_OP(op) ((op) == ASSIGN_SUB ? SOLAR_ADD_TO : (op))
+#define ASSIGN_VALUE(op, v) ((op) == ASSIGN_SUB ? solar_ast_negate_term(ps, (v)) : (v))
 }
 
 %union {
@@ -84,7 +88,8 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, solar_pstate *ps, const char
 %token AIR "'air'" PARAM "'param'" CONST "'const'" IN "'in'" OUT "'out'" INOUT "'inout'"
 %token TMP "'tmp'" KERNEL "'kernel'" FOR "'for'" STEP "'step'" IF "'if'" ELSE "'else'"
 %token AND "'and'" OR "'or'" NOT "'not'" INF "'inf'"
-%token DOTDOT "'..'" FLOORDIV "'//'" ADDEQ "'+='" MULEQ "'*='" MAXEQ "'max='" MINEQ "'min='"
+%token DOTDOT "'..'" FLOORDIV "'//'" ADDEQ "'+='" SUBEQ "'-='" MULEQ "'*='" MAXEQ "'max='"
+%token MINEQ "'min='"
 %token EQ "'=='" NE "'!='" LE "'<='" GE "'>='"
 
 %left OR
@@ -261,8 +266,8 @@ stmt
 		$$->name = $1;
 		$$->name_span = @1;
 		$$->target_span = @1;
-		$$->op = $2;
-		$$->value = $3;
+		$$->op = ASSIGN_OP($2);
+		$$->value = ASSIGN_VALUE($2, $3);
 	}
 	| NAME '[' exprs ']' assign_op expr ';' {
 		$$ = NODE(AST_ASSIGN, @$);
@@ -271,8 +276,8 @@ stmt
 		$$->target_span = (solar_span){@1.off, @4.off + @4.len - @1.off};
 		$$->index = (ast_expr **)$3->items;
 		$$->nindex = $3->n;
-		$$->op = $5;
-		$$->value = $6;
+		$$->op = ASSIGN_OP($5);
+		$$->value = ASSIGN_VALUE($5, $6);
 	}
 	| error ';'                     { $$ = NULL; }
 	;
@@ -280,6 +285,7 @@ stmt
 assign_op
 	: '='                           { $$ = SOLAR_ASSIGN; }
 	| ADDEQ                         { $$ = SOLAR_ADD_TO; }
+	| SUBEQ                         { $$ = ASSIGN_SUB; }
 	| MULEQ                         { $$ = SOLAR_MUL_TO; }
 	| MAXEQ                         { $$ = SOLAR_MAX_TO; }
 	| MINEQ                         { $$ = SOLAR_MIN_TO; }

@@ -216,8 +216,29 @@ static const char *suggest_name(sema *s, const char *name)
 	return solar_arena_strdup(s->ps->arena, buf);
 }
 
+/* Functions of other frameworks that AIR spells with its own (docs/air.md, "Value
+ * expressions"): the hint says how, before any near name does. */
+static const char *const fn_spellings[][2] = {
+	{"silu", "silu(x) is x * sigmoid(x)"},
+	{"swish", "swish(x) is x * sigmoid(x)"},
+	{"relu", "relu(x) is max(x, 0.0)"},
+	{"gelu", "gelu(x) is 0.5 * x * (1.0 + erf(x * 0.7071067811865476))"},
+	{"softplus", "softplus(x) is log(1.0 + exp(x))"},
+	{"exp2", "exp2(x) is pow(2.0, x)"},
+	{"square", "square(x) is x * x"},
+	{"where", "where(c, a, b) is select(c, a, b)"},
+	{"clamp", "clamp(x, lo, hi) is min(max(x, lo), hi)"},
+	{"clip", "clip(x, lo, hi) is min(max(x, lo), hi)"},
+};
+
 static const char *suggest_fn(sema *s, const char *name)
 {
+	for (size_t i = 0; i < sizeof fn_spellings / sizeof *fn_spellings; i++)
+		if (!strcmp(name, fn_spellings[i][0])) {
+			char buf[160];
+			snprintf(buf, sizeof buf, "; in AIR, %s", fn_spellings[i][1]);
+			return solar_arena_strdup(s->ps->arena, buf);
+		}
 	closest c = {name, NULL, 99};
 	for (int i = 0; i < SOLAR_FN_COUNT; i++)
 		consider(&c, solar_fn_name((solar_fn)i));

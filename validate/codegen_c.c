@@ -40,12 +40,54 @@ static void shape_array(FILE *out, const solar_tensor *t)
 	fputs("};\n", out);
 }
 
-char *solar_codegen_c(const solar_program *p, const char *file)
+/* load_<i>(STEM): reads DIR/STEM.npy into tensor i, converting as a store does. */
+static void load_fn(FILE *out, const solar_tensor *t, int i)
+{
+	int64_t n = solar_tensor_elements(t);
+	fprintf(out,
+		"\nstatic void load_%d(const char *stem) /* %s */\n{\n\tint ty;\n"
+		"\tunsigned char *raw = rt_npy_read(stem, %d, shape_%s, &ty);\n"
+		"\tfor (int64_t i = 0; i < %" PRId64 "LL; i++) {\n"
+		"\t\tif (rt_npy_is_float(ty))\n\t\t\tt_%s[i] = ",
+		i, t->name, t->rank, t->name, n, t->name);
+	solar_emit_from_value(out, t->dtype, true, "rt_npy_get_f(raw, ty, i)");
+	fprintf(out, ";\n\t\telse\n\t\t\tt_%s[i] = ", t->name);
+	solar_emit_from_value(out, t->dtype, false, "rt_npy_get_i(raw, ty, i)");
+	fputs(";\n\t}\n\tfree(raw);\n}\n", out);
+}
+
+/* save_<i>(STEM): writes tensor i to DIR/STEM.npy, widened where numpy lacks its dtype. */
+static void save_fn(FILE *out, const solar_tensor *t, int i)
+{
+	bool widened;
+	solar_npy_type nt = solar_npy_out_type(t->dtype, &widened);
+	const char *ctype = widened ? "float" : solar_emit_storage(t->dtype);
+	int64_t n = solar_tensor_elements(t);
+	fprintf(out, "\nstatic void save_%d(const char *stem) /* %s */\n{\n", i, t->name);
+	fprintf(out, "\t%s *w = rt_alloc(%" PRId64 "LL, sizeof *w);\n", ctype, n);
+	fprintf(out, "\tfor (int64_t i = 0; i < %" PRId64 "LL; i++)\n\t\tw[i] = ", n);
+	char src[160];
+	snprintf(src, sizeof src, "t_%s[i]", t->name);
+	solar_emit_to_output(out, t->dtype, src);
+	fprintf(out, ";\n\trt_npy_write(stem, \"%s\", %d, shape_%s, w, sizeof *w);\n\tfree(w);\n}\n",
+		solar_npy_descr(nt), t->rank, t->name);
+}
+
+static bool checked(const solar_check *checks, int nchecks, int tensor)
+{
+	for (int c = 0; c < nchecks; c++)
+		if (checks[c].tensor == tensor)
+			return true;
+	return false;
+}
+
+char *solar_codegen_c_checked(const solar_program *p, const char *file,
+			      const solar_check *checks, int nchecks)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
-	header(out, p, file, "C program");
+	header(out, p, file, nchecks ? "C program (localising run)" : "C program");
 	fputs("#define _POSIX_C_SOURCE 200809L\n"
 	      "#include <errno.h>\n#include <math.h>\n#include <stdint.h>\n#include <stdio.h>\n"
 	      "#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n\n"
@@ -63,8 +105,16 @@ char *solar_codegen_c(const solar_program *p, const char *file)
 		for (int k = 0; k < t->rank; k++)
 			fprintf(out, "%s%" PRId64, k ? ", " : "[", t->extent[k]);
 		fprintf(out, "%s: %s */\n", t->rank ? "]" : "", solar_dtype_name(t->dtype));
-		if (t->role != SOLAR_ROLE_TMP)
+		if (t->role != SOLAR_ROLE_TMP || checked(checks, nchecks, i))
 			shape_array(out, t);
+	}
+	for (int i = 0; i < p->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		bool chk = checked(checks, nchecks, i);
+		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT || chk)
+			load_fn(out, t, i);
+		if (t->role == SOLAR_ROLE_OUT || t->role == SOLAR_ROLE_INOUT || chk)
+			save_fn(out, t, i);
 	}
 
 	solar_emit e = {.p = p, .out = out};
@@ -86,46 +136,38 @@ char *solar_codegen_c(const solar_program *p, const char *file)
 		const solar_tensor *t = &p->tensors[i];
 		int64_t n = solar_tensor_elements(t);
 		fprintf(out, "\tt_%s = rt_alloc(%" PRId64 "LL, sizeof *t_%s);\n", t->name, n, t->name);
-		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT) {
-			fprintf(out,
-				"\t{\n\t\tint ty;\n"
-				"\t\tunsigned char *raw = rt_npy_read(\"%s\", %d, shape_%s, &ty);\n"
-				"\t\tfor (int64_t i = 0; i < %" PRId64 "LL; i++) {\n"
-				"\t\t\tif (rt_npy_is_float(ty))\n\t\t\t\tt_%s[i] = ",
-				t->name, t->rank, t->name, n, t->name);
-			solar_emit_from_value(out, t->dtype, true, "rt_npy_get_f(raw, ty, i)");
-			fprintf(out, ";\n\t\t\telse\n\t\t\t\tt_%s[i] = ", t->name);
-			solar_emit_from_value(out, t->dtype, false, "rt_npy_get_i(raw, ty, i)");
-			fputs(";\n\t\t}\n\t\tfree(raw);\n\t}\n", out);
-		} else {
+		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT)
+			fprintf(out, "\tload_%d(\"in_%s\");\n", i, t->name);
+		else
 			fprintf(out, "\tfor (int64_t i = 0; i < %" PRId64 "LL; i++)\n\t\tt_%s[i] = %s;\n",
 				n, t->name, solar_emit_poison(t->dtype));
-		}
 	}
 	fputs("\tdouble t0_, t1_;\n", out);
-	for (int k = 0; k < p->nkernels; k++)
+	for (int k = 0; k < p->nkernels; k++) {
 		fprintf(out,
 			"\tt0_ = rt_now();\n\tkernel_%d();\n\tt1_ = rt_now();\n"
 			"\tprintf(\"solar-kernel %s %%.9e\\n\", t1_ - t0_);\n",
 			k, p->kernels[k].name);
+		/* The localising run: each checked tensor as this kernel left it, then the
+		 * original's values in its place for the kernels after. */
+		for (int c = 0; c < nchecks; c++)
+			if (checks[c].kernel == k) {
+				const char *name = p->tensors[checks[c].tensor].name;
+				fprintf(out, "\tsave_%d(\"loc_%s\");\n\tload_%d(\"%s_%s\");\n",
+					checks[c].tensor, name, checks[c].tensor, checks[c].ref, name);
+			}
+	}
 	for (int i = 0; i < p->ntensors; i++) {
 		const solar_tensor *t = &p->tensors[i];
-		if (t->role != SOLAR_ROLE_OUT && t->role != SOLAR_ROLE_INOUT)
-			continue;
-		bool widened;
-		solar_npy_type nt = solar_npy_out_type(t->dtype, &widened);
-		const char *ctype = widened ? "float" : solar_emit_storage(t->dtype);
-		int64_t n = solar_tensor_elements(t);
-		fprintf(out, "\t{\n\t\t%s *w = rt_alloc(%" PRId64 "LL, sizeof *w);\n", ctype, n);
-		fprintf(out, "\t\tfor (int64_t i = 0; i < %" PRId64 "LL; i++)\n\t\t\tw[i] = ", n);
-		char src[160];
-		snprintf(src, sizeof src, "t_%s[i]", t->name);
-		solar_emit_to_output(out, t->dtype, src);
-		fprintf(out, ";\n\t\trt_npy_write(\"%s\", \"%s\", %d, shape_%s, w, sizeof *w);\n"
-			     "\t\tfree(w);\n\t}\n",
-			t->name, solar_npy_descr(nt), t->rank, t->name);
+		if (!nchecks && (t->role == SOLAR_ROLE_OUT || t->role == SOLAR_ROLE_INOUT))
+			fprintf(out, "\tsave_%d(\"air_%s\");\n", i, t->name);
 	}
 	fputs("\treturn 0;\n}\n", out);
 	fclose(out);
 	return text;
+}
+
+char *solar_codegen_c(const solar_program *p, const char *file)
+{
+	return solar_codegen_c_checked(p, file, NULL, 0);
 }

@@ -20,6 +20,7 @@ Runs on Python 3.9+ with numpy 1.24+ and PyTorch 1.13+ (Debian bookworm's python
 import argparse
 import contextlib
 import json
+import math
 import os
 import pathlib
 import random
@@ -249,15 +250,60 @@ def load_module(path):
     return mod
 
 
+def _what_is(v):
+    """A few words for what a module attribute is: 'a module (torch.nn.functional)'."""
+    if isinstance(v, types.ModuleType):
+        return f"a module ({v.__name__})"
+    if isinstance(v, type):
+        return f"a class ({v.__name__})"
+    if callable(v):
+        return f"a function ({getattr(v, '__name__', type(v).__name__)})"
+    return f"a {type(v).__name__} ({one_line(repr(v), 40)})"
+
+
+def is_size_constant(v):
+    """Whether a module attribute is a plain size constant that a param may replace: an
+    integer (Python's or numpy's), not a bool."""
+    import numbers
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
 def apply_params(mod, air, defines):
-    """Sets each param of air.json, then each -D, as a module attribute.  Returns the params
-    the module did not define (they cannot change its sizes)."""
+    """Sets each param of air.json, then each -D, as a module attribute, where the module's
+    attribute of that name is a plain integer size constant (is_size_constant) or is absent.
+    A name the module uses for anything else (`F` for torch.nn.functional, a function, a
+    class, a float) is left alone, with a warning, as is a builtin the module does not
+    redefine (`max`); a -D of such a name, or of a name the module does not define, is an
+    error: the original's sizes could not follow it.  Returns (the params applied, the params
+    the module did not define, {name: why} for those left alone)."""
+    import builtins
     params = dict(air.params)
     params.update(defines)
-    unset = [k for k in params if not hasattr(mod, k)]
+    names = vars(mod)
+    unset = [k for k in params if k not in names]
+    skipped = {}
     for k, v in params.items():
-        setattr(mod, k, v)
-    return params, unset
+        if k in names and not is_size_constant(names[k]):
+            skipped[k] = f"the model's '{k}' is {_what_is(names[k])}, not an integer size constant"
+        elif k not in names and hasattr(builtins, k):
+            skipped[k] = (f"the model does not define '{k}', and setting it would hide Python's "
+                          f"builtin {k}()")
+    for k, v in defines.items():
+        if k in skipped:
+            raise HarnessError(f"binding: -D {k}={v} cannot be applied to {mod.__file__}: "
+                               f"{skipped[k]}; the original's sizes cannot follow it")
+        if k in unset:
+            raise HarnessError(f"binding: -D {k}={v}: {mod.__file__} has no module-level "
+                               f"constant {k}, so the original cannot be run at that size and "
+                               f"the sizes of the AIR and the original would disagree; define "
+                               f"{k} there (read by get_inputs()/get_init_inputs()) or leave "
+                               f"out -D {k}")
+    for k, v in params.items():
+        if k in skipped:
+            warn(f"AIR param {k} = {v} is not set in the model: {skipped[k]}")
+        else:
+            setattr(mod, k, v)
+    return params, unset, skipped
 
 
 def call_model_fn(mod, name, default=None):
@@ -537,6 +583,69 @@ def install_torch_compat(torch, cpu):
 
 
 # ---------------------------------------------------------------------------------------------
+# Taps: the original's intermediate values, for localising a mismatch to one AIR kernel.
+# An AIR `tmp` tensor named like a submodule of the model (`fc1`; `blocks.0.mlp` answers to
+# blocks_0_mlp, as parameters do) is the output of that submodule's one call; else, named
+# like a local variable of forward() (or of the numpy function), its value when forward
+# returns.  DIR/tap_<name>.npy holds it, in the file type of the AIR tensor's dtype.
+
+def tap_key(name, air_names):
+    """The AIR tensor a module path or local name stands for, or None."""
+    if name in air_names:
+        return name
+    alt = name.replace(".", "_")
+    return alt if alt in air_names else None
+
+
+@contextlib.contextmanager
+def capture_locals(code, wanted, got):
+    """While active, the locals of the frames running `code` whose names are in `wanted` are
+    copied into `got` when the frame returns (the first such frame only)."""
+    if code is None or not wanted:
+        yield
+        return
+
+    def local(frame, event, arg):
+        if event == "return" and not got.get("\0done"):
+            got["\0done"] = True
+            for k, v in frame.f_locals.items():
+                if k in wanted:
+                    got[k] = v
+        return local
+
+    def tracer(frame, event, arg):
+        return local if frame.f_code is code else None
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(old)
+        got.pop("\0done", None)
+
+
+def write_taps(air, dirp, found, to_numpy, describe_dtype):
+    """found: {AIR tmp name: (source text, value or None, why not)}.  Writes the tap files
+    and returns (taps, skipped) for ref.json."""
+    taps, skipped = [], []
+    for t in air.role("tmp"):
+        if t.name not in found:
+            continue
+        source, val, why = found[t.name]
+        shape = list(getattr(val, "shape", [])) if why is None else None
+        if why is None and not (hasattr(val, "shape") and hasattr(val, "dtype")):
+            why = f"it is {type(val).__name__}, not a tensor"
+        elif why is None and [int(d) for d in shape] != t.shape:
+            why = f"its shape {fmt_shape(shape)} differs from {t.describe()}"
+        if why is not None:
+            skipped.append({"tensor": t.name, "source": source, "reason": why})
+            continue
+        save_npy(dirp / f"tap_{t.name}.npy", file_array(t, to_numpy(val)))
+        taps.append({"tensor": t.name, "source": source, "dtype": describe_dtype(val)})
+    return taps, skipped
+
+
+# ---------------------------------------------------------------------------------------------
 # run: PyTorch
 
 TORCH_DTYPE_NAME = lambda dt: str(dt).replace("torch.", "")   # noqa: E731
@@ -574,7 +683,7 @@ def run_torch(args, air, mod, defines):
     compat, mode, served = install_torch_compat(torch, cpu)
     # The math flags are PyTorch's defaults, set before the model file was loaded
     # (default_math_flags()), then whatever the file set: they are recorded.
-    params, unset = apply_params(mod, air, defines)
+    params, unset, skipped = apply_params(mod, air, defines)
     Model = getattr(mod, "Model", None)
     if Model is None:
         raise HarnessError(f"model: {args.ref} has no class Model")
@@ -610,13 +719,40 @@ def run_torch(args, air, mod, defines):
     # Move to the device; parameters and buffers are looked up again by name afterwards.
     model = model.to(device)   # in the mode it was constructed in (nn.Module: training)
     dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
-    with ctx, torch.no_grad():
-        try:
-            out = model(*dev_inputs)
-            if not cpu:
-                torch.cuda.synchronize()
-        except Exception as e:
-            raise HarnessError(f"model: forward() raised {type(e).__name__}: {one_line(e)}")
+    tmp_names = {t.name for t in air.role("tmp")}
+    found, hooks = {}, []
+
+    def hook_for(path, key):
+        def hook(module, args_, result):
+            calls = found.get(key, (None, None, None, 0))[3] + 1
+            val = result.detach().clone() if isinstance(result, torch.Tensor) else result
+            why = None if calls == 1 else f"submodule '{path}' runs {calls} times in forward()"
+            found[key] = (f"the output of submodule '{path}'", val if calls == 1 else None,
+                          why, calls)
+        return hook
+    for path, m in model.named_modules():
+        key = tap_key(path, tmp_names) if path else None
+        if key is not None and key not in found:
+            hooks.append(m.register_forward_hook(hook_for(path, key)))
+            found[key] = (f"the output of submodule '{path}'", None,
+                          f"submodule '{path}' does not run in forward()", 0)
+    local_vals = {}
+    fwd_code = getattr(getattr(type(model), "forward", None), "__code__", None)
+    try:
+        with ctx, torch.no_grad(), capture_locals(fwd_code, tmp_names - set(found), local_vals):
+            try:
+                out = model(*dev_inputs)
+                if not cpu:
+                    torch.cuda.synchronize()
+            except Exception as e:
+                raise HarnessError(f"model: forward() raised {type(e).__name__}: {one_line(e)}")
+    finally:
+        for h in hooks:
+            h.remove()
+    found = {k: v[:3] for k, v in found.items()}
+    for k, v in local_vals.items():
+        v = v.detach().clone() if isinstance(v, torch.Tensor) else v
+        found[k] = (f"forward()'s local variable '{k}'", v, None)
     if out is None:
         outs = []
     elif isinstance(out, (list, tuple)):
@@ -638,6 +774,8 @@ def run_torch(args, air, mod, defines):
                 key = next(n for n, s in named.items() if s is bound[t.name])
                 val = after[key]
         save_npy(dirp / f"ref_{t.name}.npy", file_array(t, torch_to_numpy(torch, val)))
+    taps, taps_skipped = write_taps(air, dirp, found, lambda v: torch_to_numpy(torch, v),
+                                    lambda v: TORCH_DTYPE_NAME(v.dtype))
 
     timing = {"time_s": None, "min_s": None, "runs": 0}
     if not cpu and args.runs > 0:
@@ -650,7 +788,8 @@ def run_torch(args, air, mod, defines):
     return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
                 model_flags=model_flags,
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
-                params_not_in_model=unset, compat=sorted(served), compat_installed=compat)
+                params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
+                compat_installed=compat, taps=taps, taps_skipped=taps_skipped)
 
 
 def time_torch_cuda(torch, fn, warmup, runs, flush_l2=True):
@@ -694,7 +833,7 @@ def run_function(args, air, mod, defines, use_jax):
                            "function forward, model or fn")
     if not use_jax and args.device == "cuda":
         raise HarnessError("usage: a numpy model runs on the CPU only; use --device cpu")
-    params, unset = apply_params(mod, air, defines)
+    params, unset, skipped = apply_params(mod, air, defines)
     np.random.seed(SEED)
     random.seed(SEED)
     inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
@@ -728,10 +867,15 @@ def run_function(args, air, mod, defines, use_jax):
         dev = jax.devices()[0]
         inputs = [jax.device_put(x, dev) for x in inputs]
         weights = {k: jax.device_put(v, dev) for k, v in weights.items()}
+    local_vals = {}
     try:
-        out = call()
+        with capture_locals(None if jax else getattr(fn, "__code__", None),
+                            {t.name for t in air.role("tmp")}, local_vals):
+            out = call()
     except Exception as e:
         raise HarnessError(f"model: {fname}() raised {type(e).__name__}: {one_line(e)}")
+    found = {k: (f"{fname}()'s local variable '{k}'", np.array(v), None)
+             for k, v in local_vals.items()}
     outs = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
     out_sides = [side(f"{fname}() output {i}", x) for i, x in enumerate(outs)]
     bind(air, in_sides, named, outputs=out_sides)
@@ -743,6 +887,7 @@ def run_function(args, air, mod, defines, use_jax):
             val = inputs[i] if i < len(inputs) else weights[
                 next(n for n, s in named.items() if s is bound[t.name])]
         save_npy(dirp / f"ref_{t.name}.npy", file_array(t, np.asarray(val)))
+    taps, taps_skipped = write_taps(air, dirp, found, np.asarray, lambda v: np.dtype(v.dtype).name)
 
     on_gpu = jax is not None and jax.devices()[0].platform == "gpu"
     timing = {"time_s": None, "min_s": None, "runs": 0}
@@ -764,7 +909,8 @@ def run_function(args, air, mod, defines, use_jax):
         prec = str(jax.config.jax_default_matmul_precision or "default").lower()
         tf32 = prec not in ("highest", "float32")
     info = dict(timing, torch=None, convention="jax" if jax else "numpy", params=params,
-                params_not_in_model=unset, flags={"matmul_allow_tf32": tf32,
+                params_not_in_model=unset, params_not_set=skipped, taps=taps,
+                taps_skipped=taps_skipped, flags={"matmul_allow_tf32": tf32,
                                                   "cudnn_allow_tf32": tf32}, compat=[])
     if jax is not None:
         info["jax"] = jax.__version__
@@ -813,6 +959,8 @@ def cmd_run(args):
     ref_json = dirp / "ref.json"
     if ref_json.exists():
         ref_json.unlink()
+    for stale in dirp.glob("tap_*.npy"):   # (a kept DIR: only this run's taps count)
+        stale.unlink()
     try:
         if "torch" in need:
             default_math_flags()
@@ -867,6 +1015,11 @@ def fmt_box(idx_arrays):
 
 def fmt_num(x):
     return f"{float(x):.6g}"
+
+
+def finite_or_none(x):
+    x = float(x)
+    return x if math.isfinite(x) else None
 
 
 def compare_arrays(a, r, tol, exact):
@@ -932,6 +1085,8 @@ def compare_arrays(a, r, tol, exact):
             msg += f", within {fmt_box(np.nonzero(differ))}"
         msg += (f"; worst at {fmt_index(worst)}: air {fmt_num(a64[worst])}, "
                 f"reference {fmt_num(r64[worst])}")
+        res["worst"] = {"index": [int(i) for i in worst], "air": finite_or_none(a64[worst]),
+                        "reference": finite_or_none(r64[worst])}
         reasons.insert(0, msg)
     res["pass"] = not reasons
     res["reason"] = "; ".join(reasons)
@@ -1000,6 +1155,87 @@ def cmd_compare(args):
 
 
 # ---------------------------------------------------------------------------------------------
+# localise: which AIR kernel first computes wrong values (docs/validate.md, "Localising a
+# mismatch").  solar wrote DIR/localise.json: per kernel in program order its name, place,
+# the tensors it reads and writes, and its checks: a tensor whose last writer it is and for
+# which the original has a value (ref_<t>.npy for out/inout, tap_<t>.npy for a tmp).  The
+# AIR program ran once with, after each kernel, every checked tensor written to
+# loc_<t>.npy and then replaced by the original's value, so each kernel ran on the
+# original's values of every checked tensor it reads.
+
+def cmd_localise(args):
+    ensure_interpreter(["numpy"])
+    import numpy as np
+    air = Air(args.air)
+    dirp = pathlib.Path(args.dir)
+    try:
+        plan = json.loads((dirp / "localise.json").read_text())
+        ref = json.loads((dirp / "ref.json").read_text())
+    except (OSError, ValueError) as e:
+        raise HarnessError(f"usage: cannot read {dirp}/localise.json and ref.json "
+                           f"({one_line(e)}): run solar validate")
+    by_name = {t.name: t for t in air.tensors}
+    tap_info = {x["tensor"]: x for x in ref.get("taps") or []}
+    tf32 = any(bool(v) for v in (ref.get("flags") or {}).values()) and \
+        bool(air.data.get("contraction", True))
+    kernels = plan.get("kernels") or []
+    # state: tensor -> set of kernels whose unchecked writes it holds (empty: the original's)
+    pending = {t.name: set() for t in air.tensors}
+    deps, hidden, results, first = [], [], [], None
+    for k, kern in enumerate(kernels):
+        dep = set()
+        touched = set(kern.get("reads", [])) | set(kern.get("writes", []))
+        for u in touched:
+            dep |= pending.get(u, set())
+        deps.append(dep)
+        hidden.append(sorted(u for u in touched if pending.get(u)))
+        checks = []
+        for c in kern.get("checks", []):
+            t = by_name[c["tensor"]]
+            tol = tolerance_for(t, args.tol, tf32)
+            against = "the original's output"
+            if c["tensor"] in tap_info:
+                tap = tap_info[c["tensor"]]
+                against = tap["source"]
+                air_dt = {v[0]: d for d, v in AIR_DTYPES.items()}.get(tap.get("dtype"))
+                if air_dt in TOLERANCE and args.tol is None and t.kind == "float":
+                    tol = max(tol, TOLERANCE[air_dt])   # the looser of the two dtypes'
+            try:
+                a = np.load(dirp / c["air"], allow_pickle=False)
+                r = np.load(dirp / c["ref"], allow_pickle=False)
+            except Exception as e:
+                raise HarnessError(f"usage: cannot read the files of check '{c['tensor']}' "
+                                   f"({one_line(e)})")
+            v = compare_arrays(a, r, tol, exact=t.kind != "float")
+            v.update(tensor=t.name, against=against)
+            checks.append(v)
+        for w in kern.get("writes", []):
+            checked = any(c["tensor"] == w for c in kern.get("checks", []))
+            pending[w] = set() if checked else pending.get(w, set()) | {k}
+        bad = [c for c in checks if not c["pass"]]
+        results.append({"kernel": kern["name"], "where": kern.get("where"), "checks": checks})
+        if bad and first is None:
+            first = (k, bad[0])
+    out = {"localised": first is not None, "kernels": results}
+    if first is not None:
+        k, c = first
+        suspects, todo = set(), [k]
+        while todo:
+            j = todo.pop()
+            if j not in suspects:
+                suspects.add(j)
+                todo.extend(deps[j])
+        names = [kernels[j]["name"] for j in sorted(suspects)]
+        out.update(kernel=kernels[k]["name"], where=kernels[k].get("where"), tensor=c["tensor"],
+                   against=c["against"], reason=c["reason"], worst=c.get("worst"),
+                   rel_l2=c["rel_l2"], tol=c["tol"], suspects=names, unexposed=hidden[k],
+                   also_wrong=[r["kernel"] for i, r in enumerate(results)
+                               if i > k and any(not x["pass"] for x in r["checks"])])
+    print(json.dumps(out, allow_nan=False))
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 
 def cmd_env(args):
     ensure_interpreter(["numpy", "torch"])
@@ -1039,17 +1275,27 @@ def main(argv=None):
     c.add_argument("--air", required=True)
     c.add_argument("--dir", required=True)
     c.add_argument("--tol", type=float, help="relative L2 tolerance for every float output")
+    lc = sub.add_parser("localise", help="which AIR kernel first computes wrong values "
+                        "(DIR/localise.json, written by solar validate)")
+    lc.add_argument("--air", required=True)
+    lc.add_argument("--dir", required=True)
+    lc.add_argument("--tol", type=float, help="relative L2 tolerance for every float tensor")
     sub.add_parser("env", help="print the interpreter and packages the harness uses")
     args = p.parse_args(argv)
     if not args.cmd:
         p.error("a command is needed: run, compare or env")
     try:
-        return {"run": cmd_run, "compare": cmd_compare, "env": cmd_env}[args.cmd](args)
+        return {"run": cmd_run, "compare": cmd_compare, "localise": cmd_localise,
+                "env": cmd_env}[args.cmd](args)
     except HarnessError as e:
         print(one_line(e, 2000), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except SystemExit as e:   # only the model's code exits inside a command
+        print(f"model: {args.ref if args.cmd == 'run' else 'the model'} called "
+              f"sys.exit({e.code!r}) instead of returning", file=sys.stderr)
+        return 2
     except Exception as e:   # a bug here, or in a model path not caught above: still one line
         if os.environ.get("SOLAR_HARNESS_DEBUG"):
             raise

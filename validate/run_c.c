@@ -59,8 +59,11 @@ static void print_tail(FILE *err, const char *text)
 	}
 }
 
-int solar_run_c(const solar_program *p, const char *file, const char *dir, double timeout_s,
-		solar_run *r, FILE *err)
+/* Writes DIR/<stem>.c (the program with the check points), compiles it to DIR/<stem> and
+ * runs it on DIR. */
+static int build_and_run(const solar_program *p, const char *file, const char *dir,
+			 const char *stem, const solar_check *checks, int nchecks,
+			 double timeout_s, solar_run *r, FILE *err)
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
@@ -70,11 +73,11 @@ int solar_run_c(const solar_program *p, const char *file, const char *dir, doubl
 		cc = "cc";
 	snprintf(r->device, sizeof r->device, "cpu (%s -O2, one thread)", cc);
 
-	size_t dl = strlen(dir) + 32;
+	size_t dl = strlen(dir) + strlen(stem) + 8;
 	char *src = malloc(dl), *exe = malloc(dl);
-	snprintf(src, dl, "%s/air_prog.c", dir);
-	snprintf(exe, dl, "%s/air_prog", dir);
-	char *text = solar_codegen_c(p, file);
+	snprintf(src, dl, "%s/%s.c", dir, stem);
+	snprintf(exe, dl, "%s/%s", dir, stem);
+	char *text = solar_codegen_c_checked(p, file, checks, nchecks);
 	int rc = write_text(src, text, err) < 0 ? 2 : 0;
 	free(text);
 	if (rc)
@@ -123,6 +126,21 @@ int solar_run_c(const solar_program *p, const char *file, const char *dir, doubl
 done:
 	free(src);
 	free(exe);
+	return rc;
+}
+
+int solar_run_c(const solar_program *p, const char *file, const char *dir, double timeout_s,
+		solar_run *r, FILE *err)
+{
+	return build_and_run(p, file, dir, "air_prog", NULL, 0, timeout_s, r, err);
+}
+
+int solar_run_c_checked(const solar_program *p, const char *file, const char *dir,
+			const solar_check *checks, int nchecks, double timeout_s, FILE *err)
+{
+	solar_run r;
+	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, timeout_s, &r, err);
+	solar_run_free(&r);
 	return rc;
 }
 

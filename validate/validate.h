@@ -108,6 +108,20 @@ void solar_plan_print(const solar_program *p, const solar_plan *plan, FILE *out)
  * DIR/air_<name>.npy and prints "solar-kernel NAME SECONDS" per kernel on stdout. */
 SOLAR_GIVE char *solar_codegen_c(SOLAR_KEEP const solar_program *p, const char *file);
 
+/* A check point of the localising run (localise.c): after kernel `kernel`, the last one that
+ * writes tensor `tensor`, the tensor is written to DIR/loc_<name>.npy and then replaced by
+ * the original's values, DIR/<ref>_<name>.npy (ref "ref": the output; "tap": a tmp that the
+ * original exposes), so that the kernels after it run on the original's values. */
+typedef struct {
+	int kernel, tensor;
+	const char *ref;
+} solar_check;
+
+/* The C program of the localising run: as solar_codegen_c, with the check points, and no
+ * air_<name>.npy files (nchecks 0: solar_codegen_c itself). */
+SOLAR_GIVE char *solar_codegen_c_checked(SOLAR_KEEP const solar_program *p, const char *file,
+					 SOLAR_KEEP const solar_check *checks, int nchecks);
+
 /* The CUDA source (malloc'd text): per input tensor t a kernel solar_in_<t> that converts
  * the .npy data (element type in_type[t]) to the tensor's storage, per poisoned tensor
  * solar_poison_<t>, per widened output solar_out_<t>, and per launch solar_launch_<n>. */
@@ -130,12 +144,25 @@ typedef struct {
 int solar_run_c(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
 		double timeout_s, solar_run *r, FILE *err);
 
+/* The same with check points (solar_check), as DIR/air_localise.c: for localise.c. */
+int solar_run_c_checked(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
+			SOLAR_KEEP const solar_check *checks, int nchecks, double timeout_s,
+			FILE *err);
+
 /* The same on the GPU: writes DIR/air_prog.cu and DIR/plan.txt.  Returns 2 with "the CUDA
  * backend is unavailable: ..." when libcuda or NVRTC cannot be loaded or no GPU is present. */
 int solar_run_cuda(SOLAR_KEEP const solar_program *p, const char *file,
 		   SOLAR_KEEP const solar_analysis *a, const char *dir, double timeout_s,
 		   solar_run *r, FILE *err);
 void solar_run_free(solar_run *r);
+
+/* The localising run on the CPU, after a mismatch: finds the check points (every out and
+ * inout tensor, every tmp with DIR/tap_<name>.npy), writes DIR/localise.json (per kernel:
+ * name, place "file:line:col", the tensors it reads and writes, its checks), and writes,
+ * compiles and runs DIR/air_localise.c.  `harness.py localise` then compares.  Returns 0, or
+ * 2 after a message on err. */
+int solar_localise_run(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
+		       double timeout_s, FILE *err);
 /* 0 when the CUDA backend can run here; else -1 with the reason in why. */
 int solar_cuda_available(char *why, size_t nwhy);
 /* Compiles CUDA source with NVRTC for sm_<major><minor> and runs nothing: 0 compiled, -1 it

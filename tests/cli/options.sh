@@ -1,6 +1,7 @@
 #!/bin/sh
 # Each command takes only its own options (cli/main.c, the table `commands`): any other is a
-# usage error (exit 2) with this exact message, before anything runs or is written.
+# usage error (exit 2) with this exact message, before anything runs or is written, and the
+# message points at the command's own help.
 solar=$1 root=$2
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 cd "$root" || exit 2
@@ -10,7 +11,7 @@ while IFS='|' read -r args msg; do
   [ -z "$args" ] && continue
   eval "set -- $args"
   "$solar" "$@" -o "$t/out" >"$t/stdout" 2>"$t/err"; rc=$?
-  printf 'solar: %s\nTry '"'"'solar --help'"'"'.\n' "$msg" >"$t/want"
+  printf 'solar: %s\nTry '"'"'solar %s --help'"'"'.\n' "$msg" "$1" >"$t/want"
   if [ "$rc" != 2 ]; then echo "solar $args: exit $rc, expected 2"; fail=1; fi
   diff -u "$t/want" "$t/err" || { echo "  (solar $args)"; fail=1; }
   [ -e "$t/out" ] && { echo "solar $args: wrote $t/out"; fail=1; rm -f "$t/out"; }
@@ -28,14 +29,14 @@ graph --json $A|graph does not take --json (it takes -D, --dot, -o)
 graph --math tf32 $A|graph does not take --math (it takes -D, --dot, -o)
 analyze --device $D --vary dram_bw=1x..2x $A|analyze does not take --vary (it takes -D, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
 analyze --device $D --format xml $A|analyze --format expects table, md, json or csv, not 'xml'
-device show $D --set clock_hz=1e9|device does not take --set (it takes -o)
+device show $D --set clock_hz=1e9|device does not take --set (it takes --json, --format, -o, --ceilings)
 provision --device $D --target-time 1ms --format csv $A|provision --format expects table or json, not 'csv'
 provision --device $D --target-time 1ms --measured 1ms $A|provision does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --target-time, --bound, --l2)
 sweep --device $D --vary dram_bw=1x..2x --format table $A|sweep --format expects json or csv, not 'table'
 sweep --device $D --vary dram_bw=1x..2x --bound fused $A|sweep does not take --bound (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
 report tests/report/manifest.json -D B=2|report does not take -D (it takes --json, --bound, --svg, --md, --baseline, --max-headroom, --max-regression)
 analyze --device $D --l2 hot $A|--l2 expects warm or cold, not 'hot'
-analyze --device $D --ceilings best $A|--ceilings expects bound or measured, not 'best'
+analyze --device $D --ceilings best $A|--ceilings expects bound, measured or both, not 'best'
 sweep --device $D --vary dram_bw=1x..2x --ceilings measured $A|sweep does not take --ceilings (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
 count --l2 cold $A|count does not take --l2 (it takes -D, --json, --format, --symbolic, --math, -o)
 validate $A --ref examples/mlp_block.py --measured 1ms|validate does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --ref, --backend, --tol, --keep, --timeout, --l2)

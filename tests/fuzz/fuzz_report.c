@@ -3,14 +3,15 @@
  *
  * The first byte of the input says what the rest is:
  *   'n' an ncu CSV, 'v' a validate result, 'b' a baseline: handed straight to the reader
- *       (ncu_times of a two-kernel entry over 2 runs, validate_time, load_baseline against
- *       entries "two" and "two N=4"), thousands of inputs a second;
+ *       (report/measured.c's one reader: an ncu export of a two-kernel program over 2 runs,
+ *       a JSON file of times; load_baseline against entries "two" and "two N=4"), thousands
+ *       of inputs a second;
  *   'm' (any other byte) a manifest: solar_cmd_report runs on it as `solar report MANIFEST
  *       --md --json --svg` would, in a scratch folder that holds a two-kernel program
  *       (two.air), an ncu CSV and a validate result for it, and links to examples/ and
  *       devices/; tens of inputs a second, as each entry is analysed.
- * The readers are static functions of cli/cmd_report.c, so this file includes it (the target
- * links the rest of the CLI without it): they are called as they are, unchanged.
+ * The baseline reader is a static function of report/report.c, so this file includes it (the
+ * target links the CLI, and the report library's other objects): it is called as it is.
  * Promises held: a reader that reports no error returns a positive finite time (and per-kernel
  * times that add up to at most the total); `solar report` exits 0, 1 or 2, and unless 2 it
  * writes the Markdown, JSON and SVG reports, the JSON parses, and fed back as --baseline it is
@@ -18,7 +19,9 @@
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 
-#include "cli/cmd_report.c"
+#include "cli/cli.h"
+#include "cli/output.h"
+#include "report/report.c"
 #include "fuzz.h"
 
 static char dir[64];
@@ -138,41 +141,46 @@ static void manifest(const char *text, size_t len)
 		     rc);
 }
 
-/* A reader's result: a time, or an error reported (c->error). */
-static void check_time(const ctx *c, double t, const char *what)
+/* A reader's result: a time, or an error reported. */
+static void check_time(int rc, double t, const char *what)
 {
-	FUZZ_REQUIRE(c->error || (t > 0 && isfinite(t)), "%s: time %g without an error", what, t);
+	FUZZ_REQUIRE(rc < 0 || (t > 0 && isfinite(t)), "%s: time %g without an error", what, t);
 }
 
 static void ncu(const char *text, size_t len)
 {
 	put("fuzz.ncu.csv", text, len);
-	ctx c = {.file = "fuzz", .dir = dir};
-	entry e = {.nkernels = 2, .kernel = calloc(2, sizeof *e.kernel)};
-	e.kernel[0].name = strdup("scale");
-	e.kernel[1].name = strdup("rowsum");
-	e.kernel[0].measured_s = e.kernel[1].measured_s = -1;
+	const char *names[] = {"scale", "rowsum"};
+	solar_measured m;
+	solar_measured_init(&m, 2);
 	fuzz_quiet(true);
-	double t = ncu_times(&c, path("fuzz.ncu.csv"), &e, 2);
+	int rc = solar_measured_read(path("fuzz.ncu.csv"), SOLAR_MEASURED_NCU, 2, names, 2, &m,
+				     stderr);
 	fuzz_quiet(false);
-	check_time(&c, t, "ncu_times");
+	check_time(rc, m.total_s, "ncu");
 	double sum = 0;
-	for (int k = 0; k < 2 && !c.error; k++)
-		sum += e.kernel[k].measured_s > 0 ? e.kernel[k].measured_s : 0;
-	FUZZ_REQUIRE(c.error || sum <= t * (1 + 1e-9), "kernel times add up to %g > total %g", sum,
-		     t);
-	entry_free(&e);
+	for (int k = 0; k < 2 && rc == 0; k++)
+		sum += m.kernel_s[k] > 0 ? m.kernel_s[k] : 0;
+	FUZZ_REQUIRE(rc < 0 || sum <= m.total_s * (1 + 1e-9), "kernel times add up to %g > total %g",
+		     sum, m.total_s);
+	solar_measured_free(&m);
 }
 
+/* A JSON file of times: a validate result or plain times {"total", "kernels"}. */
 static void validate(const char *text, size_t len)
 {
 	put("fuzz.validate.json", text, len);
-	ctx c = {.file = "fuzz", .dir = dir};
-	bool failed = false;
+	const char *names[] = {"scale", "rowsum"};
+	solar_measured m;
+	solar_measured_init(&m, 2);
 	fuzz_quiet(true);
-	double t = validate_time(&c, path("fuzz.validate.json"), &failed);
+	int rc = solar_measured_read(path("fuzz.validate.json"), SOLAR_MEASURED_AUTO, 1, names, 2,
+				     &m, stderr);
 	fuzz_quiet(false);
-	check_time(&c, t, "validate_time");
+	/* plain times may give kernels without a total */
+	if (!m.form || strcmp(m.form, "times") || m.total_s >= 0)
+		check_time(rc, m.total_s, "json times");
+	solar_measured_free(&m);
 }
 
 static void baseline(const char *text, size_t len)

@@ -3,7 +3,8 @@
 #   - the subcommand is the folder name (check, fmt, count, analyze, graph, ...);
 #   - a line `# args: ...` in the file, or the file <name>.args, adds arguments ($ROOT is the
 #     source tree; a .air may be a symbolic link to an example, with its arguments beside it);
-#   - a line `# exit: N` gives the expected exit status (default: 1 when <name>.err exists, else 0);
+#   - a line `# exit: N` (or the file <name>.exit) gives the expected exit status (default: 1
+#     when <name>.err exists, else 0);
 #   - stdout is compared with <name>.out or <name>.json, stderr with <name>.err (else it must be empty).
 # The solar process runs in the file's folder with the bare file name, so diagnostics carry no
 # paths.  UPDATE=1 rewrites the expected files instead of comparing.
@@ -15,6 +16,7 @@ else
   args=$(sed -n 's/^# args: //p' "$air" | head -n 1 | sed "s#\$ROOT#$ROOT#g")
 fi
 want_rc=$(sed -n 's/^# exit: //p' "$air" | head -n 1)
+[ -f "$dir/$base.exit" ] && want_rc=$(cat "$dir/$base.exit") # for a .air linked to an example
 if [ -z "$want_rc" ]; then
   if [ -f "$dir/$base.err" ]; then want_rc=1; else want_rc=0; fi
 fi

@@ -862,6 +862,92 @@ static void test_probe(void)
 	free(e);
 }
 
+/* --ceilings measured on the CPU side: fake measurements written into a descriptor as
+ * measured figures, the JSON written and read back, and the copy kernel's PTX assembled. */
+static void test_ceilings(void)
+{
+	solar_device *d = solar_device_load("devices/h200-sxm.json", stderr);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	double bf16_peak = d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value;
+	solar_ceilings none;
+	memset(&none, 0, sizeof none);
+	solar_device_add_ceilings(d, &none, stderr); /* nothing measured: nothing changes */
+	CHECK(!strcmp(d->name, "NVIDIA H200 SXM") && d->nnotes >= 0);
+	int notes = d->nnotes;
+	CHECK(notes == d->nnotes);
+
+	solar_ceilings c;
+	memset(&c, 0, sizeof c);
+	c.dram_bytes_per_s = 4.1e12;
+	snprintf(c.dram_source, sizeof c.dram_source, "test copy");
+	c.ops_per_s[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16] = 7.97e14;
+	snprintf(c.ops_source[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16], 400, "test bf16 gemm");
+	c.ops_per_s[SOLAR_UNIT_SIMT][SOLAR_PREC_F32] = 9e13; /* above the 67 TFLOP/s peak */
+	snprintf(c.ops_source[SOLAR_UNIT_SIMT][SOLAR_PREC_F32], 400, "test f32 gemm");
+	FILE *err = tmpfile();
+	solar_device_add_ceilings(d, &c, err);
+	char *e = slurp(err);
+	CHECK(strstr(e, "warning: the measured simt.f32 ceiling (90 TFLOP/s) is above the derived "
+			"peak (67 TFLOP/s)") != NULL);
+	CHECK(!strstr(e, "tensor.bf16"));
+	free(e);
+	FILE *out = tmpfile();
+	CHECK(solar_device_write_json(d, out) == 0);
+	char *json = slurp(out), *le = NULL;
+	solar_device_free(d);
+	d = load_str(json, NULL, &le);
+	CHECK(d != NULL && le[0] == 0);
+	if (d) {
+		CHECK(!strcmp(d->name, "NVIDIA H200 SXM (measured ceilings)"));
+		const solar_figure *bw = &solar_device_level(d, "dram")->bandwidth_bytes_per_s;
+		CHECK(bw->value == 4.1e12 && bw->status == SOLAR_SRC_MEASURED &&
+		      !strcmp(bw->source, "test copy"));
+		const solar_figure *t = &d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16];
+		CHECK(t->value == 7.97e14 && t->status == SOLAR_SRC_MEASURED && t->value < bf16_peak);
+		CHECK(d->peak_clock_hz[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].status ==
+		      SOLAR_SRC_DERIVED);
+		CHECK(d->peak_clock_hz[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == d->clock_hz.value);
+		/* what was not measured keeps its provenance */
+		CHECK(d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_F8].status == SOLAR_SRC_DATASHEET);
+		CHECK(d->nnotes == notes + 1 &&
+		      !strncmp(d->notes[d->nnotes - 1], "PRACTICAL, NOT SOUND", 20));
+		/* the bound at the default clock uses the ceiling as measured */
+		CHECK(fabs(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) - 7.97e14) < 1);
+	}
+	solar_device_free(d);
+	free(json);
+	free(le);
+
+	/* the copy kernel assembles for every architecture the rate table knows */
+	const char *ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0
+				    ? "/usr/local/cuda/bin/ptxas"
+				    : system("command -v ptxas >/dev/null 2>&1") == 0 ? "ptxas" : NULL;
+	if (!ptxas) {
+		printf("test_ceilings: no ptxas, the copy kernel is not assembled\n");
+		return;
+	}
+	char path[] = "/tmp/solar-ptx-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f)
+		return;
+	fputs(solar_device_probe_copy_ptx(), f);
+	fclose(f);
+	static const char *const archs[] = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100"};
+	for (size_t i = 0; i < sizeof archs / sizeof *archs; i++) {
+		char cmd[512];
+		snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null", ptxas, archs[i], path);
+		int rc = system(cmd);
+		if (rc != 0)
+			printf("ptxas failed for %s\n", archs[i]);
+		CHECK(rc == 0);
+	}
+	unlink(path);
+}
+
 int main(void)
 {
 	test_names();
@@ -874,6 +960,7 @@ int main(void)
 	test_set();
 	test_clocks();
 	test_probe();
+	test_ceilings();
 	printf("test_device: %d checks, %d failed\n", checks, failures);
 	return failures != 0;
 }

@@ -340,6 +340,67 @@ class Compare(TempDir):
 
 
 # ---------------------------------------------------------------------------------------------
+# localise (the verdict on the files of a localising run, written here by hand)
+
+class Localise(TempDir):
+    """k0 writes tmp a (the original exposes it), k1 writes tmp b (not exposed) from a, k2
+    writes out y from b."""
+
+    def setup_run(self, a_ok=True, y_ok=True, tap_dtype="float32"):
+        write_air(self.dir, {"program": "p", "params": {}, "contraction": False, "tensors": [
+            t("x", "in", "f32", [4]), t("a", "tmp", "f32", [4]), t("b", "tmp", "f32", [4]),
+            t("y", "out", "f32", [4])]})
+        ref = np.arange(1, 5, dtype=np.float32)
+        np.save(self.dir / "tap_a.npy", ref)
+        np.save(self.dir / "loc_a.npy", ref if a_ok else ref + np.float32(0.5) * (ref == 3))
+        np.save(self.dir / "ref_y.npy", ref)
+        np.save(self.dir / "loc_y.npy", ref if y_ok else -ref)
+        (self.dir / "ref.json").write_text(json.dumps({"ok": True, "flags": {}, "taps": [
+            {"tensor": "a", "source": "the output of submodule 'a'", "dtype": tap_dtype}]}))
+        ks = [("k0", ["x"], ["a"], ["a"]), ("k1", ["a"], ["b"], []), ("k2", ["b"], ["y"], ["y"])]
+        (self.dir / "localise.json").write_text(json.dumps({"kernels": [
+            {"name": n, "where": f"p.air:{i + 1}:1", "reads": r, "writes": w,
+             "checks": [{"tensor": c, "air": f"loc_{c}.npy",
+                         "ref": f"{'tap' if c == 'a' else 'ref'}_{c}.npy"} for c in cs]}
+            for i, (n, r, w, cs) in enumerate(ks)]}))
+
+    def localise(self):
+        rc, out, err = inproc(["localise", "--air", self.dir / "air.json", "--dir", self.dir])
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)
+
+    def test_first_wrong_kernel_with_the_worst_element(self):
+        self.setup_run(a_ok=False)
+        v = self.localise()
+        self.assertTrue(v["localised"])
+        self.assertEqual((v["kernel"], v["where"], v["tensor"], v["suspects"]),
+                         ("k0", "p.air:1:1", "a", ["k0"]))
+        self.assertEqual(v["against"], "the output of submodule 'a'")
+        self.assertEqual(v["worst"], {"index": [2], "air": 3.5, "reference": 3.0})
+        self.assertEqual(v["also_wrong"], [])
+
+    def test_an_unexposed_tmp_makes_its_writers_suspects(self):
+        self.setup_run(y_ok=False)
+        v = self.localise()
+        self.assertEqual((v["kernel"], v["suspects"], v["unexposed"]), ("k2", ["k1", "k2"], ["b"]))
+
+    def test_later_kernels_wrong_on_the_originals_values_are_listed(self):
+        self.setup_run(a_ok=False, y_ok=False)
+        v = self.localise()
+        self.assertEqual((v["kernel"], v["also_wrong"]), ("k0", ["k2"]))
+
+    def test_all_checks_pass_is_not_localised(self):
+        self.setup_run()
+        v = self.localise()
+        self.assertFalse(v["localised"])
+        self.assertEqual([c["pass"] for k in v["kernels"] for c in k["checks"]], [True, True])
+
+    def test_a_narrower_tap_loosens_the_tolerance(self):
+        self.setup_run(a_ok=False, tap_dtype="bfloat16")   # rel_l2 0.09 > 2e-2 still fails
+        self.assertEqual(self.localise()["kernels"][0]["checks"][0]["tol"], 2e-2)
+
+
+# ---------------------------------------------------------------------------------------------
 # run: PyTorch models, binding
 
 LINEAR = '''
@@ -433,6 +494,98 @@ class Run(TempDir):
         self.assertEqual(np.load(self.dir / "ref_y.npy").shape, (2, 5))
         info = json.loads((self.dir / "ref.json").read_text())
         self.assertEqual(info["params"]["B"], 2)
+
+    def test_params_never_clobber_module_names(self):
+        """An AIR param named like the model's `F` (torch.nn.functional), a float, a class or
+        a builtin is not set: a warning, ref.json's params_not_set, and the model still runs."""
+        ref = self.model(LINEAR.replace("B, DIN, DOUT = 4, 64, 128",
+                                        "B, DIN, DOUT = 4, 64, 128\nEPS = 1e-5\n"
+                                        "FLAG = True\nN64 = __import__('numpy').int64(3)"))
+        air = linear_air()
+        air["params"].update(F=64, EPS=2, Model=1, FLAG=0, N64=5, max=7)
+        err = self.run_ref(ref, air)
+        self.assertIn("harness: warning: AIR param F = 64 is not set in the model: the model's "
+                      "'F' is a module (torch.nn.functional), not an integer size constant", err)
+        self.assertIn("'EPS' is a float (1e-05)", err)
+        self.assertIn("'Model' is a class (Model)", err)
+        self.assertIn("'FLAG' is a bool (True)", err)
+        self.assertIn("setting it would hide Python's builtin max()", err)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(sorted(info["params_not_set"]), ["EPS", "F", "FLAG", "Model", "max"])
+        self.assertNotIn("N64", info["params_not_set"])   # a numpy integer is a size constant
+        np.testing.assert_allclose(np.load(self.dir / "ref_y.npy").shape, (4, 128))
+
+    def test_define_must_name_a_size_constant_of_the_model(self):
+        """-D N=V runs the original at N=V: a name the model does not define as an integer
+        constant stops with one line (exit 2), not a shape mismatch or a traceback."""
+        ref = self.model(LINEAR)
+        air = linear_air()
+        air["params"]["F"] = 64
+        err = self.run_ref(ref, air, "-D", "F=64", expect=2)
+        self.assert_one_line(err, "binding: -D F=64 cannot be applied to", "the model's 'F' is "
+                             "a module (torch.nn.functional)", "sizes cannot follow it")
+        air = linear_air()
+        air["params"]["H"] = 8
+        err = self.run_ref(ref, air, "-D", "H=8", expect=2)
+        self.assert_one_line(err, "binding: -D H=8:", "has no module-level constant H",
+                             "would disagree")
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertFalse(info["ok"])
+        # a param the model lacks, not given with -D, is recorded, as before
+        self.run_ref(ref, air)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(info["params_not_in_model"], ["H"])
+
+    def test_taps_record_the_originals_intermediates(self):
+        """AIR tmps named like a submodule (its one call's output) or a local of forward()
+        (its value at return) get tap_<name>.npy; a submodule run twice or a shape that
+        differs is skipped with the reason; a tmp named like nothing gets nothing."""
+        ref = self.model('''
+import torch
+import torch.nn as nn
+
+N = 5
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU()
+        self.twice = nn.Tanh()
+        self.fc = nn.Linear(N, N)
+
+    def forward(self, x):
+        a = self.act(x)
+        h = self.fc(a)
+        loc = self.twice(self.twice(h)) * 2
+        loc.add_(1)            # in place after the assignment: the value at return counts
+        return loc.sum(1)
+
+
+def get_inputs():
+    return [torch.randn(2, N)]
+''')
+        air = {"program": "p", "params": {"N": 5}, "tensors": [
+            t("x", "in", "f32", [2, 5]), t("fc_weight", "in", "f32", [5, 5]),
+            t("fc_bias", "in", "f32", [5]), t("act", "tmp", "f32", [2, 5]),
+            t("twice", "tmp", "f32", [2, 5]), t("fc", "tmp", "f32", [5, 2]),
+            t("loc", "tmp", "f32", [2, 5]), t("other", "tmp", "f32", [3]),
+            t("y", "out", "f32", [2])]}
+        self.run_ref(ref, air)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual([(x["tensor"], x["source"]) for x in info["taps"]],
+                         [("act", "the output of submodule 'act'"),
+                          ("loc", "forward()'s local variable 'loc'")])
+        skipped = {x["tensor"]: x["reason"] for x in info["taps_skipped"]}
+        self.assertEqual(skipped["twice"], "submodule 'twice' runs 2 times in forward()")
+        self.assertIn("its shape [2, 5] differs from AIR tmp 'fc' [5, 2] f32", skipped["fc"])
+        self.assertEqual(sorted(skipped), ["fc", "twice"])
+        x = np.load(self.dir / "in_x.npy")
+        np.testing.assert_array_equal(np.load(self.dir / "tap_act.npy"), np.maximum(x, 0))
+        np.testing.assert_allclose(np.load(self.dir / "tap_loc.npy").sum(1),
+                                   np.load(self.dir / "ref_y.npy"), rtol=1e-6)
+        self.assertFalse((self.dir / "tap_other.npy").exists())
+        self.assertFalse((self.dir / "tap_twice.npy").exists())
 
     def test_binding_error_names_both_sides(self):
         ref = self.model(LINEAR)
@@ -550,6 +703,12 @@ def get_inputs():
         ref = self.model("import torch\n", "empty.py")
         err = self.run_ref(ref, linear_air(), expect=2)
         self.assert_one_line(err, "neither class Model nor a module-level function")
+        ref = self.model("import torch\nraise SystemExit(3)\n", "exits.py")
+        err = self.run_ref(ref, linear_air(), expect=2)
+        self.assert_one_line(err, "exits.py called sys.exit(3) instead of returning")
+        ref = self.model(LINEAR.replace("def get_inputs():", "def make_inputs():"), "noin.py")
+        err = self.run_ref(ref, linear_air(), expect=2)
+        self.assert_one_line(err, "noin.py has no module-level get_inputs()")
 
     def test_zero_input_warns(self):
         ref = self.model(LINEAR.replace("torch.randn(B, DIN)", "torch.zeros(B, DIN)"))

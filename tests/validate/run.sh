@@ -6,6 +6,7 @@
 #   # args: ...        arguments for solar (the ARGs given here come after them)
 #   # exit: N          the expected exit status (default 0: every output matches)
 #   # expect: TEXT     TEXT must appear in solar's output (stdout and stderr); repeatable
+#   # reject: TEXT     TEXT must not appear in it; repeatable
 # With exit 0 the last line must be PASS, with exit 1 FAIL.  solar runs in ROOT.
 # Keeps the working files in a temporary folder, removed afterwards.
 solar=$1 root=$2 air=$3
@@ -34,6 +35,10 @@ sed -n 's/^# expect: //p' "$air" >"$work/expect"
 while IFS= read -r needle; do
   if ! grep -qF -- "$needle" "$out"; then echo "missing from the output: $needle"; fail=1; fi
 done <"$work/expect"
+sed -n 's/^# reject: //p' "$air" >"$work/reject"
+while IFS= read -r needle; do
+  if grep -qF -- "$needle" "$out"; then echo "in the output, but must not be: $needle"; fail=1; fi
+done <"$work/reject"
 if [ "$fail" != 0 ]; then
   echo "--- output:"; cat "$out"
   for f in "$work"/dir/ref.json; do [ -f "$f" ] && { echo "--- $f:"; cat "$f"; }; done

@@ -545,7 +545,7 @@ class Emitter:
         expr = acc
         if bias is not None:
             expr = f"{acc} + {k.ref(bias, [k_it])}"
-        if expr != acc:
+        if expr != acc or acc_t is not None:   # the f32 accumulator is rounded into out
             k.assign(k.ref(out, its), "=", expr)
         k.close(n)
 

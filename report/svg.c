@@ -3,13 +3,13 @@
  * Output only: the charts are written as they are drawn, nothing is kept.  Coordinates are
  * printed with one decimal, so the files are stable across builds and small.
  */
-#include "svg.h"
+#include "report/svg.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "output.h"
+#include "report/format.h"
 
 const char *solar_svg_label(char *buf, size_t n, double v, const char *unit)
 {
@@ -19,7 +19,7 @@ const char *solar_svg_label(char *buf, size_t n, double v, const char *unit)
 		snprintf(buf, n, "%gx", v);
 		return buf;
 	}
-	return solar_cli_fmt_quantity(buf, n, v, unit);
+	return solar_fmt_quantity(buf, n, v, unit);
 }
 
 void solar_svg_axis_fit(solar_svg_axis *a, double lo, double hi, bool force_log, double p0,

@@ -1,0 +1,55 @@
+/* detail.h - what a job's result holds beneath its plain fields, for solar's own commands.
+ *
+ * api/solar.h is the embedder's header; this one is for the commands that print details the
+ * plain fields do not carry (the exact counts per tensor, the time of every resource, the
+ * statement a segment rule picked) and for those that recompute bounds from one count: it
+ * exposes the analysis types (analysis/work.h, roofline/roofline.h) that solar.h keeps out.
+ * Everything returned here is owned by the result (SOLAR_KEEP) and lives until
+ * solar_result_free.
+ */
+#ifndef SOLAR_API_DETAIL_H
+#define SOLAR_API_DETAIL_H
+
+#include "api/solar.h"
+#include "devices/device.h"
+#include "frontend/diag.h"
+#include "ir/ir.h"
+#include "roofline/roofline.h"
+
+/* The program as loaded (NULL when it did not load). */
+SOLAR_KEEP const solar_program *solar_result_program(SOLAR_KEEP const solar_result *r);
+/* The diagnostics context of the program (NULL when it was not read). */
+SOLAR_KEEP solar_diag *solar_result_diag(SOLAR_KEEP const solar_result *r);
+/* The exact counts (NULL when counting failed or did not run). */
+SOLAR_KEEP const solar_work *solar_result_work(SOLAR_KEEP const solar_result *r);
+/* The device with the job's overrides and L2 state applied (NULL: none, or it failed). */
+SOLAR_KEEP const solar_device *solar_result_device(SOLAR_KEEP const solar_result *r);
+/* The bounds (NULL unless has_bounds). */
+SOLAR_KEEP const solar_bounds *solar_result_bounds(SOLAR_KEEP const solar_result *r);
+
+/* The job on a program already loaded (and diagnosed through d, which also gets the count's
+ * errors): both are borrowed and must outlive the result.  job->file, source and defines are
+ * not used. */
+SOLAR_GIVE solar_result *solar_job_run_program(SOLAR_KEEP const solar_job *job,
+					       SOLAR_KEEP const solar_program *p,
+					       SOLAR_KEEP solar_diag *d);
+
+/* The bounds of the result's counts on another device (what-if sweeps: one count, many
+ * devices).  Returns 0, or -1 after a message on err; free *out with solar_bounds_free. */
+int solar_result_bounds_on(SOLAR_KEEP const solar_result *r, SOLAR_KEEP const solar_device *dev,
+			   solar_bounds *out, FILE *err);
+
+/* Rule "fidelity levels": rate figures (peaks, bandwidths) of status measured. */
+int solar_device_measured_rates(SOLAR_KEEP const solar_device *dev);
+
+/* A quantity is a positive number with an optional unit (B, B/s, FLOP/s, OP/s, Hz; prefixes
+ * k M G T P and Ki Mi Gi Ti): "16MB", "2TB/s", "8e12"; *unit is the canonical unit, "" when
+ * none.  Returns 0, or -1 when s is not one. */
+int solar_quantity_parse(const char *s, double *value, const char **unit);
+/* A time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
+double solar_quantity_parse_time(const char *s);
+/* Applies one `--set PATH=VALUE` to d after checking the value's unit against the path's.
+ * Returns 0, or -1 after a message on err. */
+int solar_quantity_set(SOLAR_KEEP solar_device *d, const char *set, FILE *err);
+
+#endif

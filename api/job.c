@@ -1,0 +1,398 @@
+/* job.c - one analysis from a job to a result: the chain every command runs.
+ *
+ * device (load, --set overrides, L2 state, fidelity level) -> program (read, front end with
+ * the -D defines) -> exact counts (solar_work_check_and_count: the checks of `solar check`,
+ * then the counts) -> the three bounds (solar_bounds_compute) -> the plain fields of
+ * api/solar.h.  No bound is computed here that roofline/ does not compute: this file only
+ * joins the stages and copies their numbers out, so that a command (or an embedding program)
+ * gets them without the analysis types.
+ *
+ * Memory: a result owns one arena for its plain fields (names, exact digit strings, arrays),
+ * and the program, diagnostics, counts, device copy and bounds it was computed from; all of it
+ * goes in solar_result_free, so a process may run any number of jobs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/work.h"
+#include "api/detail.h"
+#include "frontend/frontend.h"
+#include "ir/arena.h"
+#include "roofline/provision.h" /* solar_device_clone */
+
+struct solar_result_detail {
+	solar_arena *arena;     /* the plain fields */
+	char *src;              /* the program's text (owned) */
+	solar_diag *diag;       /* owned when own_program */
+	solar_program *prog;    /* owned when own_program */
+	const solar_program *p; /* the program the job ran on */
+	solar_diag *d;
+	bool own_program;
+	solar_work *work;
+	solar_device *dev;      /* the job's copy */
+	solar_bounds bounds;
+	bool have_bounds;
+	solar_warning warnings[2];
+};
+
+const char *solar_version(void)
+{
+	return SOLAR_VERSION;
+}
+
+solar_device *solar_job_device_load(const char *path, FILE *err)
+{
+	return solar_device_load(path, err ? err : stderr);
+}
+
+void solar_job_device_free(solar_device *d)
+{
+	solar_device_free(d);
+}
+
+int solar_device_measured_rates(const solar_device *dev)
+{
+	int n = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			n += dev->peak[u][q].present && dev->peak[u][q].status == SOLAR_SRC_MEASURED;
+	for (int i = 0; i < dev->nlevels; i++)
+		n += dev->levels[i].bandwidth_bytes_per_s.present &&
+		     dev->levels[i].bandwidth_bytes_per_s.status == SOLAR_SRC_MEASURED;
+	return n;
+}
+
+char *solar_job_peaks_file(const char *device_file, FILE *err)
+{
+	err = err ? err : stderr;
+	char *file = solar_device_base_file(device_file);
+	for (int depth = 0; file && depth < 16; depth++) {
+		solar_device *d = solar_device_load(file, err);
+		if (!d)
+			break;
+		int n = solar_device_measured_rates(d);
+		solar_device_free(d);
+		if (!n)
+			return file;
+		char *next = solar_device_base_file(file);
+		free(file);
+		file = next;
+	}
+	fprintf(err, "solar: %s: no descriptor in its base chain gives peaks without measured "
+		     "ceilings, for the bound beside the estimate (devices/h200-measured.json names "
+		     "devices/h200-sxm.json as its base)\n",
+		device_file);
+	free(file);
+	return NULL;
+}
+
+static solar_result *result_new(void)
+{
+	solar_result *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->detail = calloc(1, sizeof *r->detail);
+	if (!r->detail) {
+		free(r);
+		return NULL;
+	}
+	r->detail->arena = solar_arena_new();
+	return r;
+}
+
+static void warn(const solar_job *job, solar_result *r, solar_warning_kind kind, double value,
+		 double limit, const char *message)
+{
+	struct solar_result_detail *x = r->detail;
+	if (r->nwarnings >= (int)(sizeof x->warnings / sizeof *x->warnings))
+		return;
+	solar_warning *w = &x->warnings[r->nwarnings++];
+	w->kind = kind;
+	w->value = value;
+	w->limit = limit;
+	w->message = solar_arena_strdup(x->arena, message);
+	r->warnings = x->warnings;
+	if (job->on_warning)
+		job->on_warning(job->on_warning_ctx, w);
+}
+
+/* The device of the job: loaded or copied, then the L2 state and the overrides, in the order
+ * the command line gives them; then the fidelity level.  0, or -1 after a message. */
+static int job_device(const solar_job *job, solar_result *r, FILE *err)
+{
+	struct solar_result_detail *x = r->detail;
+	if (job->device_file)
+		x->dev = solar_device_load(job->device_file, err);
+	else
+		x->dev = solar_device_clone(job->device);
+	if (!x->dev)
+		return -1;
+	x->dev->l2_cold = job->l2_cold;
+	for (int i = 0; i < job->nsets; i++)
+		if (solar_quantity_set(x->dev, job->sets[i], err) < 0)
+			return -1;
+	const char *file = job->device_file ? job->device_file : x->dev->file;
+	r->device_name = solar_arena_strdup(x->arena, x->dev->name ? x->dev->name : "");
+	r->device_file = solar_arena_strdup(x->arena, file ? file : "");
+	r->l2_cold = job->l2_cold;
+	r->estimate = job->measured_ceilings;
+	r->measured_ceilings = solar_device_measured_rates(x->dev);
+	if (job->measured_ceilings && !r->measured_ceilings) {
+		fprintf(err, "solar: %s: --ceilings measured: the descriptor has no measured "
+			     "ceilings (a peak or bandwidth of status measured; "
+			     "devices/h200-measured.json has the H200's)\n",
+			r->device_file);
+		return -1;
+	}
+	if (!job->measured_ceilings && r->measured_ceilings) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s: warning: %d figures are measured ceilings, not peaks: "
+					  "the result is an estimate, not a bound",
+			 r->device_file, r->measured_ceilings);
+		warn(job, r, SOLAR_WARN_MEASURED_CEILINGS, r->measured_ceilings, 0, msg);
+	}
+	return 0;
+}
+
+/* A copy of an exact count into the arena. */
+static const char *exact(solar_arena *a, isl_val *v)
+{
+	if (!v)
+		return "0";
+	char *s = solar_val_str(v);
+	const char *c = solar_arena_strdup(a, s);
+	free(s);
+	return c;
+}
+
+static void fill_ops(solar_arena *a, const solar_ops *o, const solar_result_ops **out, int *n,
+		     double *total)
+{
+	solar_result_ops *ops =
+		solar_arena_alloc(a, sizeof *ops * SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT);
+	int m = 0;
+	*total = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
+			if (o->v[u][q] && !isl_val_is_zero(o->v[u][q])) {
+				ops[m].datapath = solar_unit_name((solar_unit)u);
+				ops[m].dtype = solar_prec_name((solar_prec)q);
+				ops[m].ops = solar_val_double(o->v[u][q]);
+				ops[m].exact = exact(a, o->v[u][q]);
+				*total += ops[m++].ops;
+			}
+	*out = ops;
+	*n = m;
+}
+
+static double scope_bytes(const solar_work *w, const solar_scope_work *s, int field,
+			  solar_arena *a, const char **digits)
+{
+	isl_val *v = solar_scope_bytes(w, s, field);
+	double d = solar_val_double(v);
+	if (digits)
+		*digits = exact(a, v);
+	isl_val_free(v);
+	return d;
+}
+
+static solar_result_bound plain_bound(solar_arena *a, const solar_roof *roof)
+{
+	char name[48];
+	solar_result_bound b = {roof->time_s,
+				solar_arena_strdup(a, solar_resource_name(roof->limiter, name,
+									   sizeof name)),
+				roof->dram_bytes, roof->l2_bytes, roof->ops};
+	return b;
+}
+
+/* Counts and bounds of a loaded program: the part every job shares. */
+static void job_analyse(const solar_job *job, solar_result *r, FILE *err)
+{
+	struct solar_result_detail *x = r->detail;
+	solar_arena *a = x->arena;
+	const solar_program *p = x->p;
+	solar_result_param *ps = solar_arena_alloc(a, sizeof *ps * (size_t)(p->nparams + 1));
+	for (int i = 0; i < p->nparams; i++) {
+		ps[i].name = solar_arena_strdup(a, p->params[i].name);
+		ps[i].value = (long long)p->params[i].value;
+	}
+	r->params = ps;
+	r->nparams = p->nparams;
+	r->tf32 = job->tf32;
+	x->work = solar_work_check_and_count(p, job->tf32 ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT,
+					     x->d);
+	if (!x->work) {
+		r->status = SOLAR_JOB_INPUT_ERRORS;
+		return;
+	}
+	const solar_work *w = x->work;
+	fill_ops(a, &w->total.ops, &r->ops, &r->nops, &r->ops_total);
+	r->load_bytes = scope_bytes(w, &w->total, 2, a, &r->load_exact);
+	r->store_bytes = scope_bytes(w, &w->total, 3, a, &r->store_exact);
+	solar_result_kernel *ks = solar_arena_alloc(a, sizeof *ks * (size_t)(p->nkernels + 1));
+	for (int k = 0; k < p->nkernels; k++) {
+		ks[k].name = solar_arena_strdup(a, p->kernels[k].name);
+		fill_ops(a, &w->kernel[k].ops, &ks[k].ops, &ks[k].nops, &ks[k].ops_total);
+		ks[k].load_bytes = scope_bytes(w, &w->kernel[k], 2, a, NULL);
+		ks[k].store_bytes = scope_bytes(w, &w->kernel[k], 3, a, NULL);
+	}
+	r->kernels = ks;
+	r->nkernels = p->nkernels;
+	if (!x->dev)
+		return;
+	if (solar_bounds_compute(w, x->dev, &x->bounds, err) < 0) {
+		r->status = SOLAR_JOB_USAGE;
+		return;
+	}
+	x->have_bounds = r->has_bounds = true;
+	const solar_bounds *b = &x->bounds;
+	for (int k = 0; k < p->nkernels; k++)
+		ks[k].bound = plain_bound(a, &b->kernel[k]);
+	r->unfused = plain_bound(a, &b->unfused);
+	r->fused = plain_bound(a, &b->fused);
+	r->cache_aware = plain_bound(a, &b->cache_aware);
+	r->l2_carry_bytes = b->l2_carry_bytes;
+	r->live_bytes = b->live_bytes;
+	r->dram_capacity_bytes = b->dram_capacity_bytes;
+	/* Rule "capacity": all inputs are in device memory when the program starts, all outputs
+	 * when it ends, so a program whose inputs or outputs alone exceed the DRAM capacity
+	 * cannot run. */
+	if (b->dram_capacity_bytes > 0 && b->live_bytes > b->dram_capacity_bytes) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s: warning: the program's live data (%.3g bytes at least: "
+					  "its inputs or its outputs) exceeds the DRAM capacity of "
+					  "%s (%.3g bytes)",
+			 r->program, b->live_bytes, r->device_name, b->dram_capacity_bytes);
+		warn(job, r, SOLAR_WARN_CAPACITY, b->live_bytes, b->dram_capacity_bytes, msg);
+	}
+}
+
+/* Runs the device part; true when the job may go on. */
+static bool job_start(const solar_job *job, solar_result *r, FILE *err)
+{
+	if (!job->device_file && !job->device)
+		return true;
+	if (job_device(job, r, err) < 0) {
+		r->status = SOLAR_JOB_USAGE;
+		return false;
+	}
+	return true;
+}
+
+solar_result *solar_job_run_program(const solar_job *job, const solar_program *p, solar_diag *d)
+{
+	solar_result *r = result_new();
+	if (!r)
+		return NULL;
+	FILE *err = job->err ? job->err : stderr;
+	r->program = solar_arena_strdup(r->detail->arena, job->file ? job->file : "");
+	r->detail->p = p;
+	r->detail->d = d;
+	if (job_start(job, r, err))
+		job_analyse(job, r, err);
+	return r;
+}
+
+solar_result *solar_job_run(const solar_job *job)
+{
+	solar_result *r = result_new();
+	if (!r)
+		return NULL;
+	struct solar_result_detail *x = r->detail;
+	FILE *err = job->err ? job->err : stderr;
+	const char *file = job->file ? job->file : "<source>";
+	r->program = solar_arena_strdup(x->arena, file);
+	if (!job_start(job, r, err))
+		return r;
+	int32_t len = 0;
+	if (job->source) {
+		size_t n = strlen(job->source);
+		if (n > SOLAR_MAX_SOURCE_BYTES) {
+			fprintf(err, "solar: %s: larger than %d bytes\n", file, SOLAR_MAX_SOURCE_BYTES);
+			r->status = SOLAR_JOB_USAGE;
+			return r;
+		}
+		x->src = malloc(n + 1);
+		if (x->src) {
+			memcpy(x->src, job->source, n + 1);
+			len = (int32_t)n;
+		}
+	} else {
+		x->src = solar_read_file(file, &len);
+	}
+	if (!x->src) {
+		r->status = SOLAR_JOB_USAGE;
+		return r;
+	}
+	solar_define *defs = calloc((size_t)job->ndefines + 1, sizeof *defs);
+	for (int i = 0; i < job->ndefines; i++) {
+		defs[i].name = job->defines[i].name;
+		defs[i].value = (int64_t)job->defines[i].value;
+	}
+	x->own_program = true;
+	x->diag = x->d = solar_diag_new(file, x->src, len, err);
+	x->prog = solar_frontend_load(file, x->src, len, defs, job->ndefines, x->diag);
+	free(defs);
+	if (!x->prog) {
+		solar_diag_finish(x->diag);
+		r->status = SOLAR_JOB_INPUT_ERRORS;
+		return r;
+	}
+	x->p = x->prog;
+	job_analyse(job, r, err);
+	solar_diag_finish(x->diag);
+	return r;
+}
+
+void solar_result_free(solar_result *r)
+{
+	if (!r)
+		return;
+	struct solar_result_detail *x = r->detail;
+	solar_bounds_free(&x->bounds);
+	solar_work_free(x->work);
+	solar_device_free(x->dev);
+	if (x->own_program) {
+		solar_program_free(x->prog);
+		solar_diag_free(x->diag);
+	}
+	free(x->src);
+	solar_arena_free(x->arena);
+	free(x);
+	free(r);
+}
+
+const solar_program *solar_result_program(const solar_result *r)
+{
+	return r->detail->p;
+}
+
+solar_diag *solar_result_diag(const solar_result *r)
+{
+	return r->detail->d;
+}
+
+const solar_work *solar_result_work(const solar_result *r)
+{
+	return r->detail->work;
+}
+
+const solar_device *solar_result_device(const solar_result *r)
+{
+	return r->detail->dev;
+}
+
+const solar_bounds *solar_result_bounds(const solar_result *r)
+{
+	return r->detail->have_bounds ? &r->detail->bounds : NULL;
+}
+
+int solar_result_bounds_on(const solar_result *r, const solar_device *dev, solar_bounds *out,
+			   FILE *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!r->detail->work)
+		return -1;
+	return solar_bounds_compute(r->detail->work, dev, out, err);
+}

@@ -1,0 +1,117 @@
+/* quantity.c - numbers with units, and `--set` device overrides, for every job.
+ *
+ * "8TB/s", "16MiB", "2.5GHz" parse to SI values with a canonical unit; `--set PATH=VALUE`
+ * overrides a descriptor figure (its status becomes hypothetical, devices/device.c) after
+ * checking the value's unit against the path's.  The command line, report manifests and the
+ * job API share them.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/detail.h"
+
+int solar_quantity_parse(const char *s, double *value, const char **unit)
+{
+	static const char *const units[] = {"B/s", "B", "FLOP/s", "OP/s", "FLOPS", "OPS", "Hz"};
+	static const char *const canon[] = {"B/s", "B", "FLOP/s", "OP/s", "FLOP/s", "OP/s", "Hz"};
+	static const struct {
+		const char *p;
+		double scale;
+	} prefix[] = {{"Ki", 1024.0},
+		      {"Mi", 1048576.0},
+		      {"Gi", 1073741824.0},
+		      {"Ti", 1099511627776.0},
+		      {"k", 1e3},
+		      {"K", 1e3},
+		      {"M", 1e6},
+		      {"G", 1e9},
+		      {"T", 1e12},
+		      {"P", 1e15},
+		      {"", 1}};
+	char *end;
+	double v = strtod(s, &end);
+	if (end == s || !isfinite(v) || v <= 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	if (!*end) {
+		*value = v;
+		*unit = "";
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof prefix / sizeof *prefix; i++) {
+		size_t pl = strlen(prefix[i].p);
+		if (strncmp(end, prefix[i].p, pl))
+			continue;
+		for (size_t u = 0; u < sizeof units / sizeof *units; u++)
+			if (!strcmp(end + pl, units[u])) {
+				*value = v * prefix[i].scale;
+				*unit = canon[u];
+				return 0;
+			}
+	}
+	return -1;
+}
+
+/* The unit a figure path is measured in. */
+static const char *path_unit(const char *path)
+{
+	size_t n = strlen(path);
+	if (n >= 21 && !strcmp(path + n - 21, "bandwidth_bytes_per_s"))
+		return "B/s";
+	if (n >= 14 && !strcmp(path + n - 14, "capacity_bytes"))
+		return "B";
+	if (!strcmp(path, "clock_hz") || !strncmp(path, "peak_clock_hz.", 14))
+		return "Hz";
+	if (!strncmp(path, "peak.", 5) || !strncmp(path, "sparse_peak.", 12))
+		return strstr(path, ".i") ? "OP/s" : "FLOP/s";
+	return "";
+}
+
+/* "4.57ms", "120us", "0.002s", "3e-3" (seconds without a unit). */
+double solar_quantity_parse_time(const char *s)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (end == s || errno || !isfinite(v) || v <= 0)
+		return -1;
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+		if (!strcmp(end, units[i].unit))
+			return v * units[i].scale;
+	return -1;
+}
+
+int solar_quantity_set(solar_device *d, const char *set, FILE *err)
+{
+	const char *eq = strchr(set, '=');
+	char path[128];
+	double v;
+	const char *unit;
+	if (!eq || eq == set || (size_t)(eq - set) >= sizeof path) {
+		fprintf(err, "solar: --set expects PATH=VALUE, not '%s'\n", set);
+		return -1;
+	}
+	memcpy(path, set, (size_t)(eq - set));
+	path[eq - set] = '\0';
+	if (solar_quantity_parse(eq + 1, &v, &unit) < 0) {
+		fprintf(err, "solar: --set %s: '%s' is not a positive number (units: B, "
+			     "B/s, FLOP/s, OP/s, Hz with k M G T P or Ki Mi Gi Ti)\n",
+			path, eq + 1);
+		return -1;
+	}
+	const char *want = path_unit(path);
+	if (unit[0] && want[0] && strcmp(unit, want) && strcmp(path, "sm_count")) {
+		fprintf(err, "solar: --set %s: expected a value in %s, not '%s'\n", path, want,
+			eq + 1);
+		return -1;
+	}
+	return solar_device_set(d, path, v, err);
+}

@@ -1,0 +1,24 @@
+"""Pool attention_causal: SDPA with the math backend forced (torch.nn.attention.sdpa_kernel(SDPBackend.MATH)):
+the math fallback: materialized scores in eager ops (upcast inside)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+B, H, S, D = 8, 16, 2048, 64
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, q, k, v):
+        with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
+            return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def get_inputs():
+    return [torch.randn(B, H, S, D, dtype=torch.bfloat16) for _ in range(3)]
+
+
+def get_init_inputs():
+    return []

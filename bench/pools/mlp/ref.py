@@ -1,0 +1,29 @@
+"""Pool mlp, reference: the transformer MLP Linear(d, 4d) -> GELU (erf) -> Linear(4d, d), bf16,
+d = 2048 on [4, 2048] tokens (550 GFLOP; as examples/mlp_block.py)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+B, S, D = 4, 2048, 2048
+
+
+class Model(nn.Module):
+    def __init__(self, d_model, dtype=torch.bfloat16):
+        super().__init__()
+        hidden = 4 * d_model
+        self.w1 = nn.Parameter(torch.randn(hidden, d_model, dtype=dtype) * d_model**-0.5)
+        self.b1 = nn.Parameter(torch.randn(hidden, dtype=dtype) * 0.1)
+        self.w2 = nn.Parameter(torch.randn(d_model, hidden, dtype=dtype) * hidden**-0.5)
+        self.b2 = nn.Parameter(torch.randn(d_model, dtype=dtype) * 0.1)
+
+    def forward(self, x):
+        h = F.linear(x, self.w1, self.b1)
+        return F.linear(F.gelu(h), self.w2, self.b2)
+
+
+def get_inputs():
+    return [torch.randn(B, S, D, dtype=torch.bfloat16)]
+
+
+def get_init_inputs():
+    return [D]

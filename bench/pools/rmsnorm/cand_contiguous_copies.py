@@ -1,0 +1,28 @@
+"""Pool rmsnorm, deliberately poor: the reference with .contiguous() clones between the steps
+(three extra full copies)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+B, S, D = 8, 4096, 4096
+
+
+class Model(nn.Module):
+    def __init__(self, d, eps=1e-6, dtype=torch.bfloat16):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(1.0 + 0.1 * torch.randn(d, dtype=dtype))
+
+    def forward(self, x):
+        xf = x.float().clone()
+        sq = xf.pow(2).contiguous().clone()
+        y = (xf * torch.rsqrt(sq.mean(dim=-1, keepdim=True) + self.eps)).clone()
+        return y.to(x.dtype).clone() * self.weight
+
+
+def get_inputs():
+    return [torch.randn(B, S, D, dtype=torch.bfloat16)]
+
+
+def get_init_inputs():
+    return [D]

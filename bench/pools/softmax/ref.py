@@ -1,0 +1,23 @@
+"""Pool softmax, reference: torch.softmax over the last dim, fp32 [4, 4096, 8192] (16384 rows of
+8192; 512 MiB in, 512 MiB out: memory-bound)."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+B, S, V = 4, 4096, 8192
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+def get_inputs():
+    return [torch.randn(B, S, V, dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []

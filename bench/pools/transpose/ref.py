@@ -1,0 +1,22 @@
+"""Pool transpose, reference: x.t().contiguous(), fp32 [8192, 8192] (256 MiB read and written;
+memory-bound)."""
+import torch
+import torch.nn as nn
+
+M, N = 8192, 8192
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        return x.t().contiguous()
+
+
+def get_inputs():
+    return [torch.randn(M, N, dtype=torch.float32)]
+
+
+def get_init_inputs():
+    return []
