@@ -63,7 +63,7 @@ rewrites)
   for args in "$E/attention_causal.air --measured 1.2ms" "$E/matmul_f32.air --measured 20ms --tol 1e-2" \
               "$A/masked.air --measured 3us" "$E/mlp_block.air --measured 5ms --l2 cold" \
               "$E/linear_bias_gelu.air --measured 2ms -D S=1024" "$A/f32_chain.air --measured 3ms --math tf32" \
-              "$A/f32_elementwise.air --measured 400us"; do
+              "$A/f32_elementwise.air --measured 400us" "$A/f64_chain.air --measured 200us"; do
     rm -rf "$t/emit"
     # shellcheck disable=SC2086
     "$solar" advise $args --device "$D" --emit "$t/emit" --json >"$t/a.json" || { no "advise $args failed"; continue; }
@@ -97,6 +97,8 @@ assert s['what_if_cache_aware_s'] == b['cache_aware']['time_s']
   [ -e "$t/e3/tf32.air" ] && no "matmul_f32 at the default tol 1e-4: TF32 must not be allowed"
   "$solar" advise "$A/f32_elementwise.air" --measured 400us --device "$D" --emit "$t/e6" >/dev/null
   grep -q '^tmp a\[N\]: bf16;' "$t/e6/bf16.air" || no "f32_elementwise: the intermediates are not stored in bf16"
+  "$solar" advise "$A/f64_chain.air" --measured 200us --device "$D" --emit "$t/e7" >/dev/null
+  grep -q '^tmp s\[R\]: f32;' "$t/e7/f32.air" || no "f64_chain: the f64 intermediates are not narrowed to f32"
   "$solar" advise "$A/masked.air" --measured 3us --device "$D" --emit "$t/e4" >/dev/null
   grep -q 'if j <= i' "$t/e4/skip_masked.air" || no "masked: the select was not split"
   # a copy kernel is redundant work, and its merge is not offered again under fusion
