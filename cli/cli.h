@@ -102,6 +102,8 @@ int solar_cmd_provision(const solar_opts *o);
 int solar_cmd_sweep(const solar_opts *o);
 int solar_cmd_report(const solar_opts *o);
 int solar_cmd_validate(const solar_opts *o);
+/* `solar advise ARGS` (cli/cmd_advise.c): parses its own options. */
+int solar_cmd_advise(int argc, char **argv);
 /* `solar translate ARGS`: executes translate/run.py with a Python that has PyTorch. */
 int solar_cmd_translate(int argc, char **argv);
 /* `solar triage POOL ...`: ranks a pool of candidates, plans measurements (docs/triage.md). */

@@ -300,6 +300,13 @@ static const struct {
 	 "`solar triage --record` appends a measurement (docs/triage.md).",
 	 "solar triage bench/pools/gemm --device devices/h200-sxm.json --l2 cold "
 	 "--history bench/results/pools-h200-2026-12-01.jsonl --budget 25%"},
+	{"advise", "FILE --measured TIME --device D [options]",
+	 "where the gap to the speed of light goes, and the next steps",
+	 "Splits measured - SOL into implementation, fusion, data reuse, datapath and redundant "
+	 "work, lists the strategies under each with their what-if bounds (AIR rewrites; --emit "
+	 "DIR writes them) and ranks them, re-weighted by a memory of past steps (--memory, "
+	 "--record). Takes its own options: `solar advise --help` lists them (docs/advise.md).",
+	 "solar advise examples/attention_causal.air --device devices/h200-sxm.json --measured 1.2ms"},
 	{"help", "[COMMAND]", "this list, or one command's usage, options and examples",
 	 "`solar help COMMAND` is the same as `solar COMMAND --help`; `solar help --man` writes "
 	 "the man page (solar.1) that `make install` installs.",
@@ -714,6 +721,10 @@ int main(int argc, char **argv)
 		return solar_cmd_translate(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "triage")) /* its own options: it runs the translator for .py files */
 		return solar_out_finish(solar_cmd_triage(argc - 2, argv + 2));
+	if (!strcmp(argv[1], "advise")) { /* its own options (cli/cmd_advise.c) */
+		arm_time_limit();
+		return solar_out_finish(solar_cmd_advise(argc - 2, argv + 2));
+	}
 	int cmd = -1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(argv[1], commands[i].name))

@@ -1,0 +1,686 @@
+/* cmd_advise.c - `solar advise PROGRAM --measured T --device D [--memory M.json] [--previous DIR]
+ *                 [--emit DIR] [--tol REL] [--stop-factor X] [--l2 warm|cold] [--format ...]`
+ *               `solar advise PROGRAM --measured T --device D --record M.json --direction DIR
+ *                 --strategy TEXT --after T2 [--previous DIR] [--wrong WHY] [--problem NAME]`
+ *
+ * Options and printing only; the decomposition and the strategies are search/advise.c, the
+ * memory search/memory.c (docs/advise.md).  PROGRAM is AIR, or a PyTorch model (.py) that is
+ * translated first with `solar translate --no-validate`.  Exit status: 0 advice printed (or
+ * step recorded), 1 bad input (the program, a measured time below the speed of light, a
+ * malformed memory file, a failed translation), 2 usage.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+#include "report/measured.h"
+#include "search/advise.h"
+#include "search/memory.h"
+
+typedef struct {
+	solar_opts o;
+	const char *memory, *record, *emit, *strategy, *wrong, *problem;
+	int previous, direction;
+	double after_s, tol, stop_factor;
+	const char *measured_arg;
+} advise_opts;
+
+static const char usage[] =
+	"usage: solar advise PROGRAM --measured TIME|FILE --device FILE [options]\n"
+	"       solar advise PROGRAM --measured TIME --device FILE --record M.json --direction DIR\n"
+	"                    --strategy TEXT --after TIME [--previous DIR] [--wrong WHY]\n"
+	"\n"
+	"Splits measured - speed of light into directions (implementation, fusion, data reuse,\n"
+	"datapath, redundant work), lists the strategies under each with their what-if bounds and\n"
+	"ranks the next steps (docs/advise.md).  PROGRAM is AIR or a PyTorch model (.py).\n"
+	"\n"
+	"  --measured TIME|FILE  measured time (4.57ms) or a JSON file {\"total\": s, \"kernels\": {..}}\n"
+	"  --device FILE         device descriptor;  --set PATH=VALUE  override a figure\n"
+	"  -D NAME=VALUE         override a param;   --math strict|tf32  default math mode\n"
+	"  --l2 warm|cold        the L2 state the measurement started from (default warm)\n"
+	"  --tol REL             relative tolerance the numerics must keep (default: 1e-2 for bf16\n"
+	"                        or f16 outputs, else 1e-4, as KernelBench); TF32 needs >= 1e-3,\n"
+	"                        bf16 >= 1e-2\n"
+	"  --stop-factor X       stop verdict when measured <= X x SOL (default 1.5)\n"
+	"  --memory M.json       re-rank by the transition memory;  --previous DIR  the last step\n"
+	"  --emit DIR            write each rewritten program to DIR\n"
+	"  --format table|md|json, --json, -o FILE\n"
+	"  --record M.json       add a step to the memory: --direction DIR --strategy TEXT\n"
+	"                        --after TIME [--wrong WHY] [--problem NAME]\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("solar advise: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'solar advise --help'.\n", stderr);
+	return SOLAR_EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, advise_opts *a)
+{
+	solar_opts *o = &a->o;
+	o->cmd = "advise";
+	o->measured_s = -1;
+	o->math = SOLAR_MATH_STRICT;
+	o->files = calloc((size_t)argc + 1, sizeof *o->files);
+	o->defs = calloc((size_t)argc + 1, sizeof *o->defs);
+	o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
+	a->previous = a->direction = -1;
+	a->after_s = a->tol = -1;
+	a->stop_factor = 1.5;
+	for (int i = 0; i < argc; i++) {
+		const char *x = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(x, "-h") || !strcmp(x, "--help")) {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (x[0] != '-' || !strcmp(x, "-")) {
+			o->files[o->nfiles++] = x;
+			continue;
+		}
+		if (!strcmp(x, "--json")) {
+			o->format = SOLAR_FMT_JSON;
+			continue;
+		}
+		static const char *const known[] = {
+			"--measured", "--device", "--set", "--math", "--l2", "--format", "-o",
+			"--tol", "--stop-factor", "--memory", "--record", "--emit", "--previous",
+			"--direction", "--strategy", "--after", "--wrong", "--problem"};
+		bool is_known = !strncmp(x, "-D", 2);
+		for (size_t k = 0; k < sizeof known / sizeof *known; k++)
+			is_known |= !strcmp(x, known[k]);
+		if (!is_known)
+			return usage_error("unknown option '%s'", x);
+		if (!v && !(!strncmp(x, "-D", 2) && x[2]))
+			return usage_error("option '%s' needs a value", x);
+		const char *val = v;
+		if (!strncmp(x, "-D", 2)) {
+			const char *d = x[2] ? x + 2 : v;
+			if (!x[2])
+				i++;
+			const char *eq = strchr(d, '=');
+			char *end;
+			long long n = eq ? strtoll(eq + 1, &end, 10) : 0;
+			if (!eq || eq == d || end == eq + 1 || *end)
+				return usage_error("-D expects NAME=INTEGER, not '%s'", d);
+			o->defs[o->ndefs].name = strndup(d, (size_t)(eq - d));
+			o->defs[o->ndefs++].value = n;
+			continue;
+		}
+		i++;
+		if (!strcmp(x, "--measured")) {
+			a->measured_arg = val;
+			o->measured_s = solar_cli_parse_time(val);
+			if (o->measured_s < 0) {
+				if (access(val, R_OK))
+					return usage_error("--measured expects a time such as 4.57ms or a "
+							   "JSON file of per-kernel times, not '%s'",
+							   val);
+				o->measured_file = val;
+			}
+		} else if (!strcmp(x, "--device")) {
+			o->device = val;
+		} else if (!strcmp(x, "--set")) {
+			o->sets[o->nsets++] = val;
+		} else if (!strcmp(x, "--math")) {
+			if (strcmp(val, "strict") && strcmp(val, "tf32"))
+				return usage_error("--math expects strict or tf32, not '%s'", val);
+			o->math = !strcmp(val, "tf32") ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT;
+		} else if (!strcmp(x, "--l2")) {
+			if (strcmp(val, "warm") && strcmp(val, "cold"))
+				return usage_error("--l2 expects warm or cold, not '%s'", val);
+			o->l2 = val;
+		} else if (!strcmp(x, "--format")) {
+			if (!strcmp(val, "table"))
+				o->format = SOLAR_FMT_TABLE;
+			else if (!strcmp(val, "md"))
+				o->format = SOLAR_FMT_MD;
+			else if (!strcmp(val, "json"))
+				o->format = SOLAR_FMT_JSON;
+			else
+				return usage_error("--format expects table, md or json, not '%s'", val);
+		} else if (!strcmp(x, "-o")) {
+			o->out = val;
+		} else if (!strcmp(x, "--tol") || !strcmp(x, "--stop-factor")) {
+			char *end;
+			double t = strtod(val, &end);
+			if (end == val || *end || !isfinite(t) || t <= 0 ||
+			    (x[2] == 's' && t < 1))
+				return usage_error(x[2] == 't' ? "--tol expects a positive number such "
+								 "as 1e-3, not '%s'"
+							       : "--stop-factor expects a factor >= 1, "
+								 "not '%s'",
+						   val);
+			*(x[2] == 't' ? &a->tol : &a->stop_factor) = t;
+		} else if (!strcmp(x, "--memory")) {
+			a->memory = val;
+		} else if (!strcmp(x, "--record")) {
+			a->record = val;
+		} else if (!strcmp(x, "--emit")) {
+			a->emit = val;
+		} else if (!strcmp(x, "--previous") || !strcmp(x, "--direction")) {
+			int d = solar_direction_parse(val);
+			if (d < 0 && !(x[2] == 'p' && !strcmp(val, "none")))
+				return usage_error("expected a direction (implementation, fusion, "
+						   "\"data reuse\", datapath, \"redundant work\"), not "
+						   "'%s'",
+						   val);
+			*(x[2] == 'p' ? &a->previous : &a->direction) = d;
+		} else if (!strcmp(x, "--strategy")) {
+			a->strategy = val;
+		} else if (!strcmp(x, "--after")) {
+			a->after_s = solar_cli_parse_time(val);
+			if (a->after_s < 0)
+				return usage_error("--after expects a time such as 1.2ms, not '%s'", val);
+		} else if (!strcmp(x, "--wrong")) {
+			a->wrong = val;
+		} else if (!strcmp(x, "--problem")) {
+			a->problem = val;
+		} else {
+			return usage_error("unknown option '%s'", x);
+		}
+	}
+	if (o->nfiles != 1)
+		return usage_error("%s", "needs exactly one PROGRAM (.air or .py)");
+	if (!o->device)
+		return usage_error("%s", "needs --device FILE (see devices/*.json)");
+	if (o->measured_s < 0 && !o->measured_file)
+		return usage_error("%s", "needs --measured TIME (or a JSON file of kernel times)");
+	if (a->record && (a->direction < 0 || !a->strategy || a->after_s < 0))
+		return usage_error("%s", "--record needs --direction DIR, --strategy TEXT and "
+					 "--after TIME");
+	if (!a->record && (a->direction >= 0 || a->strategy || a->after_s >= 0 || a->wrong))
+		return usage_error("%s", "--direction, --strategy, --after and --wrong go with "
+					 "--record");
+	if (a->record && a->memory)
+		return usage_error("%s", "--record names the memory file itself; drop --memory");
+	return 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* `solar translate FILE.py -o DIR/model.air --no-validate -D...` with this executable. */
+static int translate(const advise_opts *a, const char *py, char *air, size_t n, char *dir)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, PATH_MAX, "%s/solar-advise-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "solar advise: error: cannot make a temporary folder: %s\n",
+			strerror(errno));
+		return SOLAR_EXIT_USAGE;
+	}
+	snprintf(air, n, "%s/model.air", dir);
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+	char **args = calloc((size_t)a->o.ndefs * 2 + 8, sizeof *args);
+	char **defs = calloc((size_t)a->o.ndefs + 1, sizeof *defs);
+	int k = 0;
+	args[k++] = exe;
+	args[k++] = "translate";
+	args[k++] = (char *)py;
+	args[k++] = "-o";
+	args[k++] = air;
+	args[k++] = "--no-validate";
+	for (int i = 0; i < a->o.ndefs; i++) {
+		size_t dl = strlen(a->o.defs[i].name) + 24;
+		defs[i] = malloc(dl);
+		snprintf(defs[i], dl, "-D%s=%lld", a->o.defs[i].name, (long long)a->o.defs[i].value);
+		args[k++] = defs[i];
+	}
+	fflush(stdout);
+	solar_cli_time_limit_pause();
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO); /* its messages stay off advise's output */
+		execv(exe, args);
+		_exit(127);
+	}
+	int status = 0;
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	solar_cli_time_limit_resume();
+	for (int i = 0; i < a->o.ndefs; i++)
+		free(defs[i]);
+	free(defs);
+	free(args);
+	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || access(air, R_OK)) {
+		fprintf(stderr, "solar advise: %s: error: the translation to AIR failed (solar "
+				"translate exit %d; its messages are above); advise needs the "
+				"program as AIR: fix the model or write the AIR by hand\n",
+			py, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		return SOLAR_EXIT_ERRORS;
+	}
+	return SOLAR_EXIT_OK;
+}
+
+static void remove_tree(const char *dir, const char *air)
+{
+	if (!dir[0])
+		return;
+	unlink(air);
+	rmdir(dir);
+}
+
+/* The default tolerance: KernelBench's, by the outputs' dtype. */
+static double default_tol(const solar_program *p)
+{
+	for (int t = 0; t < p->ntensors; t++)
+		if (p->tensors[t].role != SOLAR_ROLE_IN && p->tensors[t].role != SOLAR_ROLE_TMP &&
+		    (p->tensors[t].dtype == SOLAR_DT_BF16 || p->tensors[t].dtype == SOLAR_DT_F16))
+			return 1e-2;
+	return 1e-4;
+}
+
+/* Writes text to DIR/NAME through a temporary file renamed into place. */
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	size_t len = strlen(text), off = 0;
+	while (off < len) {
+		ssize_t w = write(fd, text + off, len - off);
+		if (w <= 0) {
+			close(fd);
+			unlink(tmp);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	if (fsync(fd) < 0 && errno != EINVAL) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	chmod(tmp, 0644);
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int emit_all(const char *dir, solar_advice *adv)
+{
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "solar advise: error: --emit %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
+		for (int i = 0; i < adv->dir[d].nstrat; i++) {
+			solar_strategy *s = &adv->dir[d].strat[i];
+			if (!s->air)
+				continue;
+			if (write_file(dir, s->emit_name, s->air) < 0) {
+				fprintf(stderr, "solar advise: error: --emit: cannot write %s/%s: %s\n",
+					dir, s->emit_name, strerror(errno));
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/* ---- output -------------------------------------------------------------------------------- */
+
+static const char *t_(char *buf, size_t n, double s)
+{
+	return s > 0 ? solar_fmt_time(buf, n, s) : "-";
+}
+
+static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
+		       const solar_device *dev, const solar_advice *adv, bool md, bool memory)
+{
+	char t1[32], t2[32], t3[32], t4[32], t5[32];
+	const char *file = a->o.files[0], *base = strrchr(file, '/');
+	fprintf(out, "%s%s", md ? "### solar advise: " : "", base ? base + 1 : file);
+	for (int i = 0; i < p->nparams; i++)
+		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
+			(long long)p->params[i].value);
+	fprintf(out, "   on %s, L2 %s, tol %.3g\n\n", dev->name, dev->l2_cold ? "cold" : "warm",
+		a->tol);
+	const solar_advise_eval *b = &adv->base;
+	fprintf(out, "%smeasured %s; speed of light %s (the cache-aware bound%s; as written: "
+		     "unfused %s, cache-aware %s, fused %s; limited by %s)\n",
+		md ? "- " : "", t_(t1, sizeof t1, a->o.measured_s), t_(t2, sizeof t2, adv->sol_s),
+		adv->sol_s < b->cache_aware_s ? " of a datapath or redundant-work rewrite" : "",
+		t_(t3, sizeof t3, b->unfused_s), t_(t4, sizeof t4, b->cache_aware_s),
+		t_(t5, sizeof t5, b->fused_s), adv->limiter);
+	char ratio[48] = "above a speed of light of 0 s";
+	if (adv->sol_s > 0)
+		snprintf(ratio, sizeof ratio, "%.3gx the speed of light", a->o.measured_s / adv->sol_s);
+	fprintf(out, "%sverdict: %s (measured is %s; stop within %.3gx of the reachable bound)\n\n",
+		md ? "- " : "", adv->stop ? "STOP" : "continue", ratio, a->stop_factor);
+	if (md)
+		fprintf(out, "| rank | direction | share | part | max gain |%s\n|---|---|---|---|---|%s\n",
+			memory ? " weight |" : "", memory ? "---|" : "");
+	else
+		fprintf(out, "%-5s %-16s %-7s %-10s %-10s%s\n", "rank", "direction", "share", "part",
+			"max gain", memory ? "  weight" : "");
+	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
+		const solar_advice_dir *d = &adv->dir[r];
+		char w[32] = "";
+		if (memory)
+			snprintf(w, sizeof w, "%.2f", d->p_paid * d->mean_gain / 0.25);
+		if (md)
+			fprintf(out, "| %d | %s | %.1f%% | %s | %s |%s%s%s\n", r + 1,
+				solar_direction_name(d->dir), 100 * d->share,
+				solar_fmt_time(t1, sizeof t1, d->part_s),
+				solar_fmt_time(t2, sizeof t2, d->max_gain_s), memory ? " " : "", w,
+				memory ? " |" : "");
+		else
+			fprintf(out, "%-5d %-16s %5.1f%%  %-10s %-10s%s%s\n", r + 1,
+				solar_direction_name(d->dir), 100 * d->share,
+				solar_fmt_time(t1, sizeof t1, d->part_s),
+				solar_fmt_time(t2, sizeof t2, d->max_gain_s), memory ? "  " : "", w);
+	}
+	fputs("\n", out);
+	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
+		const solar_advice_dir *d = &adv->dir[r];
+		fprintf(out, "%s%d. %s: %s\n", md ? "" : "", r + 1, solar_direction_name(d->dir),
+			d->reason);
+		for (int i = 0; i < d->nstrat; i++) {
+			const solar_strategy *s = &d->strat[i];
+			fprintf(out, "%s%s\n", md ? "   - " : "     - ", s->name);
+			fprintf(out, "%swhat-if bound %s (SOL %s), can win %s; %s%s%s\n",
+				md ? "     " : "       ", t_(t1, sizeof t1, s->what_if_bound_s),
+				t_(t2, sizeof t2, s->what_if_cache_aware_s),
+				solar_fmt_time(t3, sizeof t3, s->gain_s), s->why,
+				a->emit && s->air ? "; written to " : "",
+				a->emit && s->air ? s->emit_name : "");
+		}
+	}
+	fputs("\nRules: docs/advise.md#decomposition, #strategies, #ranking.\n", out);
+}
+
+static cJSON *json_advice(const advise_opts *a, const solar_program *p, const solar_device *dev,
+			  const solar_advice *adv, const solar_memory *mem)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddStringToObject(j, "schema", "solar.advise/1");
+	cJSON *pj = solar_json_program(a->o.files[0], p);
+	cJSON_AddItemToObject(j, "program", cJSON_DetachItemFromObject(pj, "program"));
+	cJSON_AddItemToObject(j, "params", cJSON_DetachItemFromObject(pj, "params"));
+	cJSON_Delete(pj);
+	cJSON *d = cJSON_AddObjectToObject(j, "device");
+	cJSON_AddStringToObject(d, "name", dev->name);
+	cJSON_AddStringToObject(d, "file", a->o.device);
+	cJSON_AddStringToObject(j, "l2", dev->l2_cold ? "cold" : "warm");
+	cJSON_AddNumberToObject(j, "tol", a->tol);
+	cJSON_AddNumberToObject(j, "measured_s", a->o.measured_s);
+	const solar_advise_eval *b = &adv->base;
+	cJSON *bj = cJSON_AddObjectToObject(j, "bounds");
+	cJSON_AddNumberToObject(bj, "unfused_s", b->unfused_s);
+	cJSON_AddNumberToObject(bj, "cache_aware_s", b->cache_aware_s);
+	cJSON_AddNumberToObject(bj, "fused_s", b->fused_s);
+	cJSON_AddNumberToObject(j, "sol_s", adv->sol_s);
+	cJSON_AddStringToObject(j, "limited_by", adv->limiter);
+	/* the state as the memory keys it (docs/advise.md "memory") */
+	cJSON *sig = cJSON_AddObjectToObject(j, "signature");
+	cJSON *oc = cJSON_AddArrayToObject(sig, "op_classes");
+	unsigned opc = solar_memory_op_classes(&adv->base);
+	static const char *const opc_names[] = {"contraction", "reduction", "sfu"};
+	for (int i = 0; i < 3; i++)
+		if (opc & (1u << i))
+			cJSON_AddItemToArray(oc, cJSON_CreateString(opc_names[i]));
+	cJSON_AddStringToObject(sig, "limiter", adv->limiter);
+	cJSON *sh = cJSON_AddObjectToObject(sig, "shares");
+	for (int di = 0; di < SOLAR_DIR_COUNT; di++)
+		for (int r = 0; r < SOLAR_DIR_COUNT; r++)
+			if ((int)adv->dir[r].dir == di)
+				cJSON_AddNumberToObject(sh, solar_direction_name(di), adv->dir[r].share);
+	cJSON *lv = cJSON_AddArrayToObject(j, "levels_s");
+	for (int i = 0; i < SOLAR_ADVISE_LEVELS; i++)
+		cJSON_AddItemToArray(lv, cJSON_CreateNumber(adv->levels_s[i]));
+	cJSON_AddStringToObject(j, "verdict", adv->stop ? "stop" : "continue");
+	cJSON_AddNumberToObject(j, "stop_factor", a->stop_factor);
+	if (a->previous >= 0)
+		cJSON_AddStringToObject(j, "previous", solar_direction_name(a->previous));
+	else
+		cJSON_AddNullToObject(j, "previous");
+	if (mem) {
+		cJSON *m = cJSON_AddObjectToObject(j, "memory");
+		cJSON_AddStringToObject(m, "file", a->memory);
+		cJSON_AddNumberToObject(m, "steps", mem->n);
+	} else
+		cJSON_AddNullToObject(j, "memory");
+	cJSON *ds = cJSON_AddArrayToObject(j, "directions");
+	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
+		const solar_advice_dir *x = &adv->dir[r];
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", solar_direction_name(x->dir));
+		cJSON_AddNumberToObject(e, "rank", r + 1);
+		cJSON_AddNumberToObject(e, "share", x->share);
+		cJSON_AddNumberToObject(e, "part_s", x->part_s);
+		cJSON_AddNumberToObject(e, "max_gain_s", x->max_gain_s);
+		cJSON_AddNumberToObject(e, "score", x->score);
+		if (mem) {
+			cJSON_AddNumberToObject(e, "p_paid", x->p_paid);
+			cJSON_AddNumberToObject(e, "mean_realised", x->mean_gain);
+			cJSON_AddNumberToObject(e, "similar_steps", x->n_similar);
+		}
+		cJSON_AddStringToObject(e, "reason", x->reason);
+		cJSON *ss = cJSON_AddArrayToObject(e, "strategies");
+		for (int i = 0; i < x->nstrat; i++) {
+			const solar_strategy *s = &x->strat[i];
+			cJSON *sj = cJSON_CreateObject();
+			cJSON_AddStringToObject(sj, "name", s->name);
+			cJSON_AddBoolToObject(sj, "rewrite", s->rewrite);
+			cJSON_AddNumberToObject(sj, "what_if_bound_s", s->what_if_bound_s);
+			cJSON_AddNumberToObject(sj, "what_if_cache_aware_s", s->what_if_cache_aware_s);
+			cJSON_AddNumberToObject(sj, "what_if_sol_s", s->what_if_sol_s);
+			cJSON_AddNumberToObject(sj, "gain_s", s->gain_s);
+			cJSON_AddStringToObject(sj, "why", s->why);
+			if (s->air)
+				cJSON_AddStringToObject(sj, "emit", s->emit_name);
+			cJSON_AddItemToArray(ss, sj);
+		}
+		cJSON_AddItemToArray(ds, e);
+	}
+	return j;
+}
+
+/* ---- the command --------------------------------------------------------------------------- */
+
+static int record_step(const advise_opts *a, const solar_program *p, const solar_advice *adv)
+{
+	solar_memory mem;
+	if (solar_memory_load(a->record, &mem, stderr) < 0)
+		return SOLAR_EXIT_ERRORS;
+	solar_memory_step s = {0};
+	const char *base = strrchr(a->o.files[0], '/');
+	s.problem = (char *)(a->problem ? a->problem : base ? base + 1 : a->o.files[0]);
+	s.op_classes = solar_memory_op_classes(&adv->base);
+	snprintf(s.limiter, sizeof s.limiter, "%s", adv->limiter);
+	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
+		s.shares[adv->dir[r].dir] = adv->dir[r].share;
+		if ((int)adv->dir[r].dir == a->direction)
+			s.max_gain_s = adv->dir[r].max_gain_s;
+	}
+	cJSON *pj = solar_json_program(a->o.files[0], p);
+	s.sizes = cJSON_DetachItemFromObject(pj, "params");
+	cJSON_Delete(pj);
+	s.previous = a->previous;
+	s.direction = a->direction;
+	s.strategy = (char *)a->strategy;
+	s.before_s = a->o.measured_s;
+	s.after_s = a->after_s;
+	s.before_bound_s = adv->base.unfused_s;
+	s.after_bound_s = -1;
+	s.correct = !a->wrong;
+	char why[512];
+	if (a->wrong)
+		snprintf(why, sizeof why, "wrong output: %s", a->wrong);
+	else
+		snprintf(why, sizeof why, "%s", a->after_s < a->o.measured_s ? "faster" : "slower");
+	s.why = why;
+	solar_memory_add(&mem, &s);
+	cJSON_Delete(s.sizes);
+	FILE *f = solar_out_open_path(a->record);
+	if (!f) {
+		solar_memory_free(&mem);
+		return SOLAR_EXIT_USAGE;
+	}
+	cJSON *j = solar_memory_to_json(&mem);
+	cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "directions"),
+					solar_direction_name(a->direction));
+	char t1[32], t2[32];
+	printf("recorded step %d in %s: %s / %s, %s -> %s (%s); %s: paid %d of %d\n", mem.n,
+	       a->record, solar_direction_name(a->direction), a->strategy,
+	       solar_fmt_time(t1, sizeof t1, a->o.measured_s),
+	       solar_fmt_time(t2, sizeof t2, a->after_s), why, solar_direction_name(a->direction),
+	       (int)cJSON_GetObjectItem(st, "paid")->valuedouble,
+	       (int)cJSON_GetObjectItem(st, "tried")->valuedouble);
+	solar_json_print(f, j);
+	solar_out_close(NULL, f);
+	solar_memory_free(&mem);
+	return SOLAR_EXIT_OK;
+}
+
+int solar_cmd_advise(int argc, char **argv)
+{
+	advise_opts a = {0};
+	int rc = parse(argc, argv, &a);
+	if (rc)
+		goto free_opts;
+	for (int i = 0; i < a.o.nfiles; i++)
+		solar_out_input(a.o.files[i]);
+	solar_out_input_device(a.o.device);
+	solar_out_input(a.o.measured_file);
+	if (a.memory)
+		solar_out_input(a.memory);
+	char air[PATH_MAX + 16] = "", dir[PATH_MAX] = "";
+	const char *file = a.o.files[0];
+	solar_device *dev = solar_cli_load_device(&a.o);
+	if (!dev) {
+		rc = SOLAR_EXIT_USAGE;
+		goto free_opts;
+	}
+	solar_loaded l = {0};
+	solar_advice adv;
+	memset(&adv, 0, sizeof adv);
+	solar_memory mem = {0};
+	bool have_mem = false;
+	double *kernel_s = NULL;
+	if (ends_with(file, ".py")) {
+		rc = translate(&a, file, air, sizeof air, dir);
+		if (rc)
+			goto done;
+		solar_opts lo = a.o;
+		lo.ndefs = 0; /* translate applied them */
+		rc = solar_cli_load(air, &lo, &l);
+	} else {
+		rc = solar_cli_load(file, &a.o, &l);
+	}
+	if (rc)
+		goto done;
+	kernel_s = calloc((size_t)l.prog->nkernels + 1, sizeof *kernel_s);
+	for (int k = 0; k < l.prog->nkernels; k++)
+		kernel_s[k] = -1;
+	if (a.o.measured_file) {
+		/* the one reader of measured times (report/measured.h): plain times, a validate
+		 * result, an Nsight Compute CSV */
+		solar_measured m;
+		const char **names = calloc((size_t)l.prog->nkernels + 1, sizeof *names);
+		for (int k = 0; k < l.prog->nkernels; k++)
+			names[k] = l.prog->kernels[k].name;
+		int mrc = solar_measured_init(&m, l.prog->nkernels);
+		if (!mrc)
+			mrc = solar_measured_read(a.o.measured_file, SOLAR_MEASURED_AUTO, 1, names,
+						  l.prog->nkernels, &m, stderr);
+		free(names);
+		double total = m.total_s;
+		for (int k = 0; !mrc && k < l.prog->nkernels; k++)
+			kernel_s[k] = m.kernel_s[k];
+		solar_measured_free(&m);
+		if (mrc < 0) {
+			rc = SOLAR_EXIT_ERRORS;
+			goto done;
+		}
+		if (total <= 0) {
+			total = 0;
+			for (int k = 0; k < l.prog->nkernels; k++) {
+				if (kernel_s[k] <= 0) {
+					fprintf(stderr, "solar advise: %s: error: no total and no time "
+							"for kernel %s: the measured time is unknown\n",
+						a.o.measured_file, l.prog->kernels[k].name);
+					rc = SOLAR_EXIT_ERRORS;
+					goto done;
+				}
+				total += kernel_s[k];
+			}
+		}
+		a.o.measured_s = total;
+	}
+	if (a.tol < 0)
+		a.tol = default_tol(l.prog);
+	if (a.memory) {
+		if (solar_memory_load(a.memory, &mem, stderr) < 0) {
+			rc = SOLAR_EXIT_ERRORS;
+			goto done;
+		}
+		have_mem = true;
+	}
+	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math,
+				 air[0] ? NULL : a.o.defs, air[0] ? 0 : a.o.ndefs};
+	int c = solar_advise_compute(air[0] ? air : file, l.prog, dev, &in, &adv, stderr);
+	if (c) {
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	if (have_mem)
+		solar_memory_weigh(&mem, &adv, solar_memory_op_classes(&adv.base), a.previous,
+				   a.o.measured_s);
+	else
+		solar_advise_rank(&adv);
+	if (a.record) {
+		rc = record_step(&a, l.prog, &adv);
+		goto done;
+	}
+	if (a.emit && emit_all(a.emit, &adv) < 0) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	FILE *out = solar_out_open(&a.o);
+	if (!out) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	if (a.o.format == SOLAR_FMT_JSON)
+		solar_json_print(out, json_advice(&a, l.prog, dev, &adv, have_mem ? &mem : NULL));
+	else
+		print_text(out, &a, l.prog, dev, &adv, a.o.format == SOLAR_FMT_MD, have_mem);
+	solar_out_close(&a.o, out);
+done:
+	if (l.diag)
+		solar_diag_finish(l.diag);
+	solar_advice_free(&adv);
+	solar_memory_free(&mem);
+	free(kernel_s);
+	solar_cli_unload(&l);
+	solar_device_free(dev);
+	remove_tree(dir, air);
+free_opts:
+	for (int i = 0; i < a.o.ndefs; i++)
+		free((void *)a.o.defs[i].name);
+	free(a.o.defs);
+	free(a.o.files);
+	free(a.o.sets);
+	return rc < 0 ? SOLAR_EXIT_OK : rc;
+}

@@ -1,0 +1,1109 @@
+/* advise.c - the gap between a measured time and the speed of light, split into directions,
+ * and the strategies under each with their what-if bounds (docs/advise.md).
+ *
+ * Input: a loaded AIR program, a device and a measured time (total, per kernel optional).
+ * Output: a chain of levels from the measured time down to the speed of light,
+ *
+ *   L0 = measured, L1 = min(L0, unfused), L2 = min(L1, max(cache-aware, the lowest unfused
+ *   bound of a fusion rewrite)), L3 = min(L2, cache-aware),
+ *   L4 = min(L3, cache-aware bound of the best datapath rewrite),
+ *   L5 = min(L4, cache-aware bound of the redundant-work rewrite),
+ *
+ * whose differences are the parts (implementation, fusion, data reuse, datapath, redundant
+ * work): each is non-negative and they add up exactly to measured - L5.
+ *
+ * The one idea: a strategy is, where it can be, a rewrite of the program's IR (a shallow copy
+ * with kernels merged, a math attribute or a dtype changed, a cast kernel added, a masked
+ * statement split), printed as AIR and analysed again from that text, so a what-if bound is by
+ * construction what `solar analyze` says of the emitted file.  The rewritten text goes through
+ * the front end and the ISL checks like any input: a rewrite the checks reject is dropped.
+ */
+#include "advise.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/work.h"
+#include "roofline/roofline.h"
+
+static const char *const dir_names[SOLAR_DIR_COUNT] = {"implementation", "fusion", "data reuse",
+						       "datapath", "redundant work"};
+
+const char *solar_direction_name(solar_direction d)
+{
+	return d >= 0 && d < SOLAR_DIR_COUNT ? dir_names[d] : "?";
+}
+
+int solar_direction_parse(const char *name)
+{
+	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
+		if (!strcmp(name, dir_names[d]))
+			return d;
+	if (!strcmp(name, "data_reuse") || !strcmp(name, "reuse"))
+		return SOLAR_DIR_DATA_REUSE;
+	if (!strcmp(name, "redundant") || !strcmp(name, "redundant_work"))
+		return SOLAR_DIR_REDUNDANT;
+	return -1;
+}
+
+/* ---- the analysis chain ---------------------------------------------------------------------
+ * The one place advise runs front end -> checks and counts -> bounds (a one-place switch to
+ * the library API of api/solar.h when it lands). */
+int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs,
+			   int ndefs, solar_math math, const solar_device *dev, FILE *diag_out,
+			   FILE *err, solar_advise_eval *out)
+{
+	memset(out, 0, sizeof *out);
+	char *sink_buf = NULL;
+	size_t sink_len = 0;
+	FILE *sink = diag_out ? NULL : open_memstream(&sink_buf, &sink_len);
+	FILE *dout = diag_out ? diag_out : sink;
+	int32_t len = (int32_t)strlen(text);
+	solar_diag *d = solar_diag_new(file, text, len, dout);
+	solar_program *p = solar_frontend_load(file, text, len, defs, ndefs, d);
+	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
+	solar_bounds b = {0};
+	int rc = -1;
+	if (w && solar_bounds_compute(w, dev, &b, err) == 0) {
+		out->unfused_s = b.unfused.time_s;
+		out->fused_s = b.fused.time_s;
+		out->cache_aware_s = b.cache_aware.time_s;
+		out->limiter_unfused = b.unfused.limiter;
+		out->limiter_cache_aware = b.cache_aware.limiter;
+		out->unfused_dram_bytes = b.unfused.dram_bytes;
+		out->fused_dram_bytes = b.fused.dram_bytes;
+		out->cache_aware_dram_bytes = b.cache_aware.dram_bytes;
+		out->capacity_bytes = b.capacity_dram_bytes;
+		out->nkernels = b.nkernels;
+		out->kernel_s = calloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
+		for (int k = 0; k < b.nkernels; k++)
+			out->kernel_s[k] = b.kernel[k].time_s;
+		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
+			out->uses_tensor |=
+				b.fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + q] > 0;
+			out->uses_sfu |=
+				b.fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_SFU * SOLAR_PREC_COUNT + q] > 0;
+		}
+		for (int i = 0; i < p->nstmts; i++)
+			out->has_reduction |= p->stmts[i]->op != SOLAR_ASSIGN && !w->stmt[i].contraction;
+		rc = 0;
+	}
+	if (d)
+		solar_diag_finish(d);
+	solar_bounds_free(&b);
+	solar_work_free(w);
+	solar_program_free(p);
+	solar_diag_free(d);
+	if (sink) {
+		fclose(sink);
+		free(sink_buf);
+	}
+	return rc;
+}
+
+void solar_advise_eval_free(solar_advise_eval *e)
+{
+	free(e->kernel_s);
+	e->kernel_s = NULL;
+}
+
+/* ---- rewrites ----------------------------------------------------------------------------------
+ * A rewrite is a shallow copy of the program whose changed tables live in its own arena; the
+ * original IR is never modified.  Params are printed with their current values as defaults,
+ * so an emitted file analyses alone, without the -D of the original. */
+typedef struct {
+	solar_program q;
+	solar_arena *a;
+	solar_math cli; /* advise's --math */
+} rewrite;
+
+/* A copy of a table of n entries (and room for one more) in the arena; tables may be empty. */
+static void *table_copy(solar_arena *a, const void *t, size_t size, int n)
+{
+	void *c = solar_arena_alloc(a, size * (size_t)(n + 1));
+	if (n > 0)
+		memcpy(c, t, size * (size_t)n);
+	return c;
+}
+
+static void rw_begin(rewrite *r, const solar_program *p, solar_math cli)
+{
+	r->a = solar_arena_new();
+	r->cli = cli;
+	r->q = *p;
+	r->q.kernels = table_copy(r->a, p->kernels, sizeof *p->kernels, p->nkernels);
+	r->q.tensors = table_copy(r->a, p->tensors, sizeof *p->tensors, p->ntensors);
+	r->q.params = table_copy(r->a, p->params, sizeof *p->params, p->nparams);
+	r->q.iters = table_copy(r->a, p->iters, sizeof *p->iters, p->niters);
+	for (int i = 0; i < r->q.nparams; i++) {
+		r->q.params[i].has_default = true;
+		r->q.params[i].default_value = r->q.params[i].value;
+	}
+}
+
+
+/* --math tf32 given to advise: the rewrite says it on every kernel without an attribute, so
+ * the emitted file analyses the same without the option. */
+static void rw_cli_math(rewrite *r, solar_math cli)
+{
+	for (int k = 0; cli == SOLAR_MATH_TF32 && k < r->q.nkernels; k++)
+		if (r->q.kernels[k].math == SOLAR_MATH_DEFAULT) {
+			r->q.kernels[k].math = SOLAR_MATH_TF32;
+			r->q.kernels[k].implicit = false; /* an attribute needs a kernel block */
+		}
+}
+
+/* The rewrite's text (malloc'd), with a comment saying what was rewritten. */
+static char *rw_text(rewrite *r, const char *file, const char *what)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	fprintf(m, "# solar advise: %s, rewritten from %s\n", what, file);
+	rw_cli_math(r, r->cli);
+	solar_ir_print(&r->q, m);
+	fclose(m);
+	solar_arena_free(r->a);
+	r->a = NULL;
+	return text;
+}
+
+static solar_math kernel_math(const solar_program *p, int k, solar_math cli)
+{
+	return p->kernels[k].math != SOLAR_MATH_DEFAULT ? p->kernels[k].math : cli;
+}
+
+static bool name_taken(const solar_program *p, const char *name)
+{
+	for (int k = 0; k < p->nkernels; k++)
+		if (!strcmp(p->kernels[k].name, name))
+			return true;
+	return false;
+}
+
+/* Merges kernels [lo, hi] into one kernel that runs their bodies in order.  Fails (false)
+ * when their math modes differ: one kernel has one mode. */
+static bool rw_merge(rewrite *r, int lo, int hi, solar_math cli)
+{
+	solar_program *q = &r->q;
+	solar_math m = kernel_math(q, lo, cli);
+	int items = 0;
+	for (int k = lo; k <= hi; k++) {
+		if (kernel_math(q, k, cli) != m)
+			return false;
+		items += q->kernels[k].body.n;
+	}
+	solar_kernel merged = q->kernels[lo];
+	merged.implicit = false;
+	merged.math = m == cli ? q->kernels[lo].math : m;
+	merged.body.items = solar_arena_alloc(r->a, sizeof(solar_node *) * (size_t)(items + 1));
+	merged.body.n = 0;
+	for (int k = lo; k <= hi; k++)
+		for (int i = 0; i < q->kernels[k].body.n; i++)
+			merged.body.items[merged.body.n++] = q->kernels[k].body.items[i];
+	char name[96];
+	snprintf(name, sizeof name, "%s_to_%s", q->kernels[lo].name, q->kernels[hi].name);
+	for (int n = 2; name_taken(q, name); n++)
+		snprintf(name, sizeof name, "%s_to_%s_%d", q->kernels[lo].name, q->kernels[hi].name, n);
+	merged.name = solar_arena_strdup(r->a, name);
+	q->kernels[lo] = merged;
+	memmove(&q->kernels[lo + 1], &q->kernels[hi + 1],
+		sizeof *q->kernels * (size_t)(q->nkernels - hi - 1));
+	q->nkernels -= hi - lo;
+	return true;
+}
+
+/* The kernels that write (bit 0) and read (bit 1) each tensor: uses[t * nk + k]. */
+static void expr_reads(const solar_expr *e, unsigned char *uses, int nk, int k)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		uses[e->sym * nk + k] |= 2;
+	for (int i = 0; i < e->nargs; i++)
+		expr_reads(e->args[i], uses, nk, k);
+}
+
+static unsigned char *tensor_uses(const solar_program *p)
+{
+	int nk = p->nkernels;
+	unsigned char *uses = calloc((size_t)(p->ntensors * nk + 1), 1);
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *s = p->stmts[i];
+		uses[s->tensor * nk + s->kernel] |= 1;
+		if (s->op != SOLAR_ASSIGN)
+			uses[s->tensor * nk + s->kernel] |= 2;
+		expr_reads(s->value, uses, nk, s->kernel);
+	}
+	return uses;
+}
+
+static bool expr_is_free(const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!expr_is_free(e->args[i]))
+			return false;
+	return true;
+}
+
+/* ---- strategies -------------------------------------------------------------------------- */
+
+typedef struct {
+	const char *file;
+	const solar_program *p;
+	const solar_device *dev;
+	const solar_advise_input *in;
+	solar_advice *adv;
+	FILE *err;
+} ctx;
+
+static solar_strategy *add_strategy(solar_advice_dir *d)
+{
+	if (d->nstrat >= SOLAR_ADVISE_MAX_STRATEGIES)
+		return NULL;
+	solar_strategy *s = &d->strat[d->nstrat++];
+	memset(s, 0, sizeof *s);
+	return s;
+}
+
+/* A strategy that is no rewrite leaves the program as written: its what-if bounds are the
+ * program's own. */
+static void as_written(solar_strategy *s, const solar_advise_eval *b)
+{
+	s->what_if_bound_s = b->unfused_s;
+	s->what_if_cache_aware_s = b->cache_aware_s;
+	s->what_if_sol_s = b->fused_s;
+}
+
+/* Constant efficiency: the step keeps the implementation's measured / bound, so it can win
+ * measured x (1 - new bound / old bound) (docs/advise.md "what a step can win"). */
+static double scaled_gain(const ctx *c, double old_bound_s, double new_bound_s)
+{
+	if (old_bound_s <= 0 || new_bound_s >= old_bound_s)
+		return 0;
+	return c->in->measured_s * (1 - new_bound_s / old_bound_s);
+}
+
+/* Analyses a rewrite's text and files it as a strategy of direction d; frees the text when
+ * the rewrite is dropped (it does not check, or it wins nothing). */
+static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, const char *name,
+				    const char *emit, const char *why)
+{
+	solar_advise_eval ev;
+	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->dev, NULL, NULL, &ev) < 0) {
+		free(text);
+		return NULL;
+	}
+	solar_advice_dir *d = &c->adv->dir[dir];
+	solar_strategy *s = add_strategy(d);
+	if (!s) {
+		free(text);
+		solar_advise_eval_free(&ev);
+		return NULL;
+	}
+	snprintf(s->name, sizeof s->name, "%s", name);
+	snprintf(s->why, sizeof s->why, "%s", why);
+	snprintf(s->emit_name, sizeof s->emit_name, "%s", emit);
+	s->rewrite = true;
+	s->air = text;
+	s->what_if_bound_s = ev.unfused_s;
+	s->what_if_sol_s = ev.fused_s;
+	s->what_if_cache_aware_s = ev.cache_aware_s;
+	s->gain_s = scaled_gain(c, c->adv->base.unfused_s, ev.unfused_s);
+	solar_advise_eval_free(&ev);
+	return s;
+}
+
+/* A kernel that only moves data (rule "copy kernel", docs/advise.md): every statement stores a
+ * read of another tensor (perhaps cast) or a literal into a tmp.  Its work is redundant: the
+ * consumer can read the source in place. */
+static bool is_copy_value(const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_CAST)
+		return is_copy_value(e->args[0]);
+	return e->kind == SOLAR_E_ACCESS || e->kind == SOLAR_E_INT || e->kind == SOLAR_E_FLOAT;
+}
+
+static bool *copy_kernels(const solar_program *p)
+{
+	bool *copy = calloc((size_t)p->nkernels + 1, 1);
+	for (int k = 0; k < p->nkernels; k++)
+		copy[k] = p->kernels[k].nstmts > 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *s = p->stmts[i];
+		bool reads_access = false;
+		const solar_expr *v = s->value;
+		while (v->kind == SOLAR_E_CAST)
+			v = v->args[0];
+		reads_access = v->kind == SOLAR_E_ACCESS;
+		if (s->op != SOLAR_ASSIGN || !is_copy_value(s->value) ||
+		    p->tensors[s->tensor].role != SOLAR_ROLE_TMP || (reads_access && v->sym == s->tensor))
+			copy[s->kernel] = false;
+	}
+	return copy;
+}
+
+#define MAX_FUSION_REWRITES 12
+#define MAX_RANGE_KERNELS 512
+
+/* Fusion: every kernel into one; each adjacent pair that passes a tmp; for each tmp, the
+ * kernels from its first writer to its last reader ("keep T on chip"). */
+static void fusion_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	int nk = p->nkernels;
+	if (nk < 2)
+		return;
+	unsigned char *uses = tensor_uses(p);
+	char name[160], emit[64], why[240];
+	double cap = c->adv->base.capacity_bytes;
+	bool *copy_k = copy_kernels(p);
+	bool *contr_operand = calloc((size_t)p->ntensors + 1, 1);
+	int ncontr = 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		bool contr = false;
+		int rd = 0;
+		solar_stmt_op_mix(p, p->stmts[i], kernel_math(p, p->stmts[i]->kernel, c->in->math),
+				  &contr, &rd);
+		ncontr += contr;
+		if (contr) {
+			unsigned char *r1 = calloc((size_t)p->ntensors + 1, 1);
+			expr_reads(p->stmts[i]->value, r1, 1, 0);
+			for (int t = 0; t < p->ntensors; t++)
+				contr_operand[t] |= r1[t] && t != p->stmts[i]->tensor;
+			free(r1);
+		}
+	}
+	/* candidate ranges, deduplicated: range (lo, hi) at index lo * nk + hi, with a priority
+	 * (the bytes of the largest tmp it keeps on chip; fuse all first); only the
+	 * MAX_FUSION_REWRITES highest are analysed, and a program of more than MAX_RANGE_KERNELS
+	 * kernels gets only "fuse all kernels" (each rewrite is a whole analysis) */
+	char **label = calloc((size_t)nk * (size_t)nk, sizeof *label);
+	double *prio = calloc((size_t)nk * (size_t)nk, sizeof *prio);
+	label[nk - 1] = strdup("fuse all kernels");
+	prio[nk - 1] = INFINITY;
+	for (int t = 0; t < p->ntensors && nk <= MAX_RANGE_KERNELS; t++) {
+		if (p->tensors[t].role != SOLAR_ROLE_TMP)
+			continue;
+		int lo = -1, hi = -1;
+		for (int k = 0; k < nk; k++)
+			if (uses[t * nk + k]) {
+				if (lo < 0)
+					lo = k;
+				hi = k;
+			}
+		if (lo < 0 || lo == hi || copy_k[lo])
+			continue; /* a copy's tmp: redundant work (redundant_strategies) */
+		int i = lo * nk + hi;
+		char buf[160];
+		if (label[i]) {
+			snprintf(buf, sizeof buf, "%s, %s", label[i], p->tensors[t].name);
+			free(label[i]);
+		} else {
+			snprintf(buf, sizeof buf, "keep on chip: %s", p->tensors[t].name);
+		}
+		label[i] = strdup(buf);
+		double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
+			       solar_dtype_bytes(p->tensors[t].dtype);
+		prio[i] = bytes > prio[i] ? bytes : prio[i];
+	}
+	for (int k = 0; k + 1 < nk && nk <= MAX_RANGE_KERNELS; k++) {
+		bool passes = false;
+		for (int t = 0; t < p->ntensors && !passes; t++)
+			passes = p->tensors[t].role == SOLAR_ROLE_TMP && (uses[t * nk + k] & 1) &&
+				 (uses[t * nk + k + 1] & 2);
+		int i = k * nk + k + 1;
+		if (passes && !label[i] && !copy_k[k])
+			label[i] = strdup("fuse the pair");
+	}
+	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
+		int pick = -1;
+		for (int i = 0; i < nk * nk; i++)
+			if (label[i] && prio[i] >= 0 && (pick < 0 || prio[i] > prio[pick]))
+				pick = i;
+		if (pick < 0)
+			break;
+		prio[pick] = -1;
+		int lo = pick / nk, hi = pick % nk;
+		bool only_copies = true; /* then it is the copy's rewrite: redundant work */
+		for (int k = lo; k < hi; k++)
+			only_copies &= copy_k[k];
+		if (only_copies)
+			continue;
+		{
+			char *l = label[pick];
+			rewrite r;
+			rw_begin(&r, p, c->in->math);
+			bool ok = rw_merge(&r, lo, hi, c->in->math);
+			if (lo == 0 && hi == nk - 1)
+				snprintf(name, sizeof name, "fuse all kernels (%s..%s)", p->kernels[lo].name,
+					 p->kernels[hi].name);
+			else if (!strncmp(l, "keep", 4))
+				snprintf(name, sizeof name, "%s (fuse %s..%s)", l, p->kernels[lo].name,
+					 p->kernels[hi].name);
+			else
+				snprintf(name, sizeof name, "fuse kernels %s..%s", p->kernels[lo].name,
+					 p->kernels[hi].name);
+			snprintf(emit, sizeof emit, "fuse_%s_%s.air", p->kernels[lo].name,
+				 p->kernels[hi].name);
+			snprintf(why, sizeof why, "AIR rewrite: kernels %s..%s merged into one kernel, "
+						  "whose intermediates need not reach DRAM",
+				 p->kernels[lo].name, p->kernels[hi].name);
+			/* rule "tiled reuse" (docs/advise.md): a tmp kept on chip that is larger than
+			 * the chip holds and feeds a contraction can only stay on chip in tiles
+			 * consumed as they are made (flash attention): data reuse, not fusion */
+			const char *big = NULL;
+			for (int t = 0; t < p->ntensors && !big; t++) {
+				if (p->tensors[t].role != SOLAR_ROLE_TMP || !contr_operand[t])
+					continue;
+				bool inside = true, used = false;
+				for (int k = 0; k < nk; k++) {
+					used |= uses[t * nk + k] && k >= lo && k <= hi;
+					inside &= !uses[t * nk + k] || (k >= lo && k <= hi);
+				}
+				double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
+					       solar_dtype_bytes(p->tensors[t].dtype);
+				if (used && inside && cap > 0 && bytes > cap)
+					big = p->tensors[t].name;
+			}
+			if (big)
+				snprintf(why + strlen(why), sizeof why - strlen(why),
+					 "; %s exceeds the on-chip capacity and feeds a contraction, so it "
+					 "stays on chip only in tiles (flash-style)",
+					 big);
+			if (ok)
+				file_rewrite(c, big ? SOLAR_DIR_DATA_REUSE : SOLAR_DIR_FUSION,
+					     rw_text(&r, c->file, name), name, emit, why);
+			else
+				solar_arena_free(r.a);
+		}
+	}
+	for (int i = 0; i < nk * nk; i++)
+		free(label[i]);
+	free(label);
+	free(prio);
+	free(uses);
+	free(contr_operand);
+	free(copy_k);
+	/* a library path: attention (two contractions around an exp) is what SDPA's flash
+	 * kernel fuses; it carries the bound of the full fusion */
+	const solar_strategy *fa = NULL;
+	solar_advice_dir *d = NULL;
+	for (int dd = SOLAR_DIR_FUSION; dd <= SOLAR_DIR_DATA_REUSE; dd++)
+		for (int i = 0; i < c->adv->dir[dd].nstrat; i++)
+			if (!strncmp(c->adv->dir[dd].strat[i].name, "fuse all", 8)) {
+				fa = &c->adv->dir[dd].strat[i];
+				d = &c->adv->dir[dd];
+			}
+	if (ncontr >= 2 && c->adv->base.uses_sfu && fa) {
+		solar_strategy all = *fa;
+		solar_strategy *s = add_strategy(d);
+		if (s) {
+			*s = all;
+			s->air = NULL;
+			s->rewrite = false;
+			s->emit_name[0] = '\0';
+			snprintf(s->name, sizeof s->name, "library path: flash attention "
+							  "(F.scaled_dot_product_attention)");
+			snprintf(s->why, sizeof s->why, "no AIR rewrite: carries the bound of the "
+							"rewrite '%.150s'",
+				 all.name);
+		}
+	}
+}
+
+/* Datapath: f32 contractions on SIMT -> TF32 tensor cores (tol >= 1e-3); f32 contraction
+ * operands -> bf16 (tol >= 1e-2): tmps change dtype, inputs get a cast kernel. */
+#define TF32_TOL 1e-3
+#define BF16_TOL 1e-2
+#define F32_TOL 1e-5
+
+static void datapath_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	bool *tf32_k = calloc((size_t)p->nkernels + 1, 1);
+	bool *bf16_t = calloc((size_t)p->ntensors + 1, 1);
+	int n_tf32 = 0, n_bf16 = 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		const solar_stmt *s = p->stmts[i];
+		bool contr = false;
+		int rd = 0;
+		solar_math m = kernel_math(p, s->kernel, c->in->math);
+		solar_stmt_op_mix(p, s, m, &contr, &rd);
+		if (!contr)
+			continue;
+		unsigned char *uses = calloc((size_t)p->ntensors + 1, 1);
+		expr_reads(s->value, uses, 1, 0);
+		for (int t = 0; t < p->ntensors; t++)
+			if (uses[t] && t != s->tensor && p->tensors[t].dtype == SOLAR_DT_F32 &&
+			    p->tensors[t].rank > 0) {
+				if (m != SOLAR_MATH_TF32 && !tf32_k[s->kernel]) {
+					tf32_k[s->kernel] = true;
+					n_tf32++;
+				}
+				if (!bf16_t[t]) {
+					bf16_t[t] = true;
+					n_bf16++;
+				}
+			}
+		free(uses);
+	}
+	/* f32 (and f64) intermediates that are no accumulator (written by `=` only) may be
+	 * stored in bf16 too: half the traffic of a memory-bound chain; accumulators stay */
+	bool *accum = calloc((size_t)p->ntensors + 1, 1);
+	for (int i = 0; i < p->nstmts; i++)
+		accum[p->stmts[i]->tensor] |= p->stmts[i]->op != SOLAR_ASSIGN;
+	int n_store = 0, n_f64 = 0;
+	for (int t = 0; t < p->ntensors; t++) {
+		const solar_tensor *x = &p->tensors[t];
+		if (x->role != SOLAR_ROLE_TMP || accum[t])
+			continue;
+		n_f64 += x->dtype == SOLAR_DT_F64;
+		if ((x->dtype == SOLAR_DT_F32 || x->dtype == SOLAR_DT_F64) && !bf16_t[t]) {
+			bf16_t[t] = true;
+			n_store++;
+		}
+	}
+	for (int t = 0; t < p->ntensors; t++) /* f64 accumulators: f32 suffices at 1e-5 */
+		n_f64 += p->tensors[t].role == SOLAR_ROLE_TMP && accum[t] &&
+			 p->tensors[t].dtype == SOLAR_DT_F64;
+	char name[160], why[240];
+	if (n_f64 && c->in->tol >= F32_TOL) {
+		rewrite r;
+		rw_begin(&r, p, c->in->math);
+		for (int t = 0; t < p->ntensors; t++)
+			if (r.q.tensors[t].role == SOLAR_ROLE_TMP && r.q.tensors[t].dtype == SOLAR_DT_F64)
+				r.q.tensors[t].dtype = SOLAR_DT_F32;
+		snprintf(name, sizeof name, "f32 instead of f64 for the intermediates (%d tensor%s)",
+			 n_f64, n_f64 == 1 ? "" : "s");
+		snprintf(why, sizeof why, "AIR rewrite: f64 tmps stored and computed in f32; allowed "
+					  "because --tol %.3g >= %.0e",
+			 c->in->tol, F32_TOL);
+		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "f32.air", why);
+	}
+	n_bf16 += n_store;
+	if (n_tf32 && c->in->tol >= TF32_TOL) {
+		rewrite r;
+		rw_begin(&r, p, c->in->math);
+		for (int k = 0; k < p->nkernels; k++)
+			if (tf32_k[k])
+				r.q.kernels[k].math = SOLAR_MATH_TF32;
+		snprintf(name, sizeof name, "TF32 tensor cores for the f32 contractions (%d kernel%s)",
+			 n_tf32, n_tf32 == 1 ? "" : "s");
+		snprintf(why, sizeof why, "AIR rewrite: [math = tf32] on the kernels; allowed "
+					  "because --tol %.3g >= %.0e (TF32 keeps 10 mantissa bits)",
+			 c->in->tol, TF32_TOL);
+		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "tf32.air", why);
+	}
+	if (n_bf16 && c->in->tol >= BF16_TOL) {
+		rewrite r;
+		rw_begin(&r, p, c->in->math);
+		solar_program *q = &r.q;
+		int ncast = 0;
+		for (int t = 0; t < p->ntensors; t++)
+			ncast += bf16_t[t] && p->tensors[t].role != SOLAR_ROLE_TMP;
+		/* the tables grow: a bf16 copy per cast input, a cast kernel each */
+		solar_tensor *tens = solar_arena_alloc(r.a, sizeof *tens * (size_t)(q->ntensors + ncast + 1));
+		memcpy(tens, q->tensors, sizeof *tens * (size_t)q->ntensors);
+		solar_kernel *ks = solar_arena_alloc(r.a, sizeof *ks * (size_t)(q->nkernels + ncast + 1));
+		int rank_sum = 0;
+		for (int t = 0; t < p->ntensors; t++)
+			rank_sum += bf16_t[t] ? p->tensors[t].rank : 0;
+		solar_iter *its = solar_arena_alloc(r.a, sizeof *its * (size_t)(q->niters + rank_sum + 1));
+		memcpy(its, q->iters, sizeof *its * (size_t)q->niters);
+		int nt = q->ntensors, ni = q->niters, nc = 0;
+		int group = 0;
+		for (int t = 0; t < p->ntensors; t++)
+			group = tens[t].decl_group > group ? tens[t].decl_group : group;
+		for (int t = 0; t < p->ntensors; t++) {
+			if (!bf16_t[t])
+				continue;
+			if (p->tensors[t].role == SOLAR_ROLE_TMP) {
+				tens[t].dtype = SOLAR_DT_BF16;
+				tens[t].decl_group = ++group;
+				continue;
+			}
+			/* the input keeps its name and dtype in a new entry; every existing read
+			 * (sym t) now reads the bf16 copy, named NAME_bf16 */
+			const solar_tensor *orig = &p->tensors[t];
+			int copy = nt++;
+			tens[copy] = *orig;
+			tens[copy].decl_group = ++group;
+			char nm[1100];
+			snprintf(nm, sizeof nm, "%s_bf16", orig->name);
+			tens[t].name = solar_arena_strdup(r.a, nm);
+			tens[t].role = SOLAR_ROLE_TMP;
+			tens[t].dtype = SOLAR_DT_BF16;
+			tens[t].decl_group = ++group;
+			/* kernel cast_NAME { for i0 in 0..E0, ... { NAME_bf16[i0, ..] = bf16(NAME[i0, ..]); } } */
+			solar_expr **idx = solar_arena_alloc(r.a, sizeof *idx * (size_t)(orig->rank + 1));
+			solar_node *outer = NULL, *parent = NULL;
+			for (int dd = 0; dd < orig->rank; dd++) {
+				snprintf(nm, sizeof nm, "%s_i%d", orig->name, dd);
+				its[ni].name = solar_arena_strdup(r.a, nm);
+				solar_expr *it = solar_arena_alloc(r.a, sizeof *it);
+				it->kind = SOLAR_E_ITER;
+				it->sym = ni;
+				idx[dd] = it;
+				solar_expr *zero = solar_arena_alloc(r.a, sizeof *zero);
+				zero->kind = SOLAR_E_INT;
+				solar_expr *ext = solar_arena_alloc(r.a, sizeof *ext);
+				ext->kind = SOLAR_E_INT;
+				ext->ival = orig->extent[dd];
+				solar_node *f = solar_arena_alloc(r.a, sizeof *f);
+				f->kind = SOLAR_N_FOR;
+				f->loop.iter = ni++;
+				f->loop.lo = zero;
+				f->loop.hi = ext;
+				f->loop.step_value = 1;
+				f->loop.joined = dd > 0;
+				if (parent) {
+					parent->loop.body.items = solar_arena_alloc(r.a, sizeof(solar_node *));
+					parent->loop.body.items[0] = f;
+					parent->loop.body.n = 1;
+				} else {
+					outer = f;
+				}
+				parent = f;
+			}
+			solar_expr *rd = solar_arena_alloc(r.a, sizeof *rd);
+			rd->kind = SOLAR_E_ACCESS;
+			rd->sym = copy;
+			rd->args = idx;
+			rd->nargs = orig->rank;
+			solar_expr *cast = solar_arena_alloc(r.a, sizeof *cast);
+			cast->kind = SOLAR_E_CAST;
+			cast->dtype = SOLAR_DT_BF16;
+			cast->args = solar_arena_alloc(r.a, sizeof(solar_expr *));
+			cast->args[0] = rd;
+			cast->nargs = 1;
+			solar_stmt *st = solar_arena_alloc(r.a, sizeof *st);
+			st->tensor = t;
+			st->index = idx;
+			st->op = SOLAR_ASSIGN;
+			st->value = cast;
+			solar_node *sn = solar_arena_alloc(r.a, sizeof *sn);
+			sn->kind = SOLAR_N_STMT;
+			sn->stmt = st;
+			parent->loop.body.items = solar_arena_alloc(r.a, sizeof(solar_node *));
+			parent->loop.body.items[0] = sn;
+			parent->loop.body.n = 1;
+			solar_kernel *k = &ks[nc++];
+			memset(k, 0, sizeof *k);
+			snprintf(nm, sizeof nm, "cast_%s", orig->name);
+			k->name = solar_arena_strdup(r.a, nm);
+			k->body.items = solar_arena_alloc(r.a, sizeof(solar_node *));
+			k->body.items[0] = outer;
+			k->body.n = 1;
+		}
+		memcpy(ks + nc, q->kernels, sizeof *ks * (size_t)q->nkernels);
+		q->tensors = tens;
+		q->ntensors = nt;
+		q->kernels = ks;
+		q->nkernels += nc;
+		q->iters = its;
+		q->niters = ni;
+		snprintf(name, sizeof name, "bf16 tensor cores and storage (%d tensor%s)", n_bf16,
+			 n_bf16 == 1 ? "" : "s");
+		snprintf(why, sizeof why, "AIR rewrite: f32 contraction operands and intermediates "
+					  "in bf16 (inputs get a cast kernel, accumulators stay); allowed "
+					  "because --tol %.3g >= %.0e",
+			 c->in->tol, BF16_TOL);
+		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "bf16.air", why);
+	}
+	free(tf32_k);
+	free(bf16_t);
+	free(accum);
+	/* an SFU-limited program: the bound already lets a transcendental use the FMA pipes
+	 * (docs/bounds.md "special functions"); only a software exp reaches it */
+	char rb[48];
+	solar_resource_name(c->adv->base.limiter_cache_aware, rb, sizeof rb);
+	if (!strncmp(rb, "sfu", 3)) {
+		solar_strategy *s = add_strategy(&c->adv->dir[SOLAR_DIR_DATAPATH]);
+		if (s) {
+			snprintf(s->name, sizeof s->name, "exp on the FMA pipes (polynomial exp2, as "
+							  "FlashAttention-4)");
+			snprintf(s->why, sizeof s->why, "no AIR rewrite: the bound already charges "
+							"transcendentals at SFU + FMA rate (docs/bounds.md "
+							"#special-functions); an SFU-only exp cannot reach it");
+			as_written(s, &c->adv->base);
+		}
+	}
+}
+
+/* Replaces the node of statement s under block b by `with`, copying the nodes on the path
+ * (the original IR is shared and stays as it was).  False when s is not under b. */
+static bool replace_stmt(solar_arena *a, solar_block *b, const solar_stmt *s, solar_node *with)
+{
+	for (int j = 0; j < b->n; j++) {
+		solar_node *n = b->items[j], *copy = NULL;
+		if (n->kind == SOLAR_N_STMT) {
+			if (n->stmt != s)
+				continue;
+			copy = with;
+		} else {
+			copy = solar_arena_memdup(a, n, sizeof *n);
+			bool found = n->kind == SOLAR_N_FOR
+					     ? replace_stmt(a, &copy->loop.body, s, with)
+					     : replace_stmt(a, &copy->cond.then, s, with) ||
+						       replace_stmt(a, &copy->cond.els, s, with);
+			if (!found)
+				continue;
+		}
+		b->items = solar_arena_memdup(a, b->items, sizeof *b->items * (size_t)b->n);
+		b->items[j] = copy;
+		return true;
+	}
+	return false;
+}
+
+/* Redundant work: a statement T[..] = select(COND, A, B) whose COND reads no tensor computes
+ * A for every element although only COND's elements keep it.  The rewrite splits it into
+ * `if COND { T = A } else { T = B }`, so A's work is charged on COND's elements only.  That is
+ * all it measures (docs/advise.md): work upstream of A (a full score matrix before a causal
+ * mask) and recomputation are not found. */
+static void copy_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	int nk = p->nkernels;
+	bool *copy_k = copy_kernels(p);
+	unsigned char *uses = tensor_uses(p);
+	int n = 0;
+	for (int k = 0; k < nk && n < MAX_FUSION_REWRITES; k++) {
+		if (!copy_k[k])
+			continue;
+		/* the kernels from the copy to the last reader of what it wrote */
+		int hi = k;
+		for (int i = p->kernels[k].first_stmt;
+		     i < p->kernels[k].first_stmt + p->kernels[k].nstmts; i++)
+			for (int j = k + 1; j < nk; j++)
+				if (uses[p->stmts[i]->tensor * nk + j] && j > hi)
+					hi = j;
+		if (hi == k)
+			continue; /* nobody reads it: dead, and the counts already charge nothing */
+		rewrite r;
+		rw_begin(&r, p, c->in->math);
+		char name[160], emit[64], why[240];
+		snprintf(name, sizeof name, "drop the copy kernel %s (its consumers read the source; "
+					  "fuse %s..%s)",
+			 p->kernels[k].name, p->kernels[k].name, p->kernels[hi].name);
+		snprintf(emit, sizeof emit, "nocopy_%s.air", p->kernels[k].name);
+		snprintf(why, sizeof why, "AIR rewrite: kernels %s..%s merged, so the copy %s makes "
+					  "never reaches DRAM (rule \"copy kernel\": it does no work)",
+			 p->kernels[k].name, p->kernels[hi].name, p->kernels[k].name);
+		if (rw_merge(&r, k, hi, c->in->math)) {
+			file_rewrite(c, SOLAR_DIR_REDUNDANT, rw_text(&r, c->file, name), name, emit, why);
+			n++;
+		} else {
+			solar_arena_free(r.a);
+		}
+	}
+	free(uses);
+	free(copy_k);
+}
+
+static void redundant_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	copy_strategies(c);
+	rewrite r;
+	rw_begin(&r, p, c->in->math);
+	int nsplit = 0;
+	for (int i = 0; i < p->nstmts; i++) {
+		solar_stmt *s = p->stmts[i];
+		const solar_expr *v = s->value;
+		if (s->op != SOLAR_ASSIGN || v->kind != SOLAR_E_CALL || v->fn != SOLAR_FN_SELECT ||
+		    v->nargs != 3 || !expr_is_free(v->args[0]) || expr_is_free(v->args[1]))
+			continue;
+		/* replace the statement's node in its block by an IF node */
+		solar_stmt *then_s = solar_arena_memdup(r.a, s, sizeof *s);
+		solar_stmt *else_s = solar_arena_memdup(r.a, s, sizeof *s);
+		then_s->value = v->args[1];
+		else_s->value = v->args[2];
+		solar_node *tn = solar_arena_alloc(r.a, sizeof *tn), *en = solar_arena_alloc(r.a, sizeof *en);
+		tn->kind = en->kind = SOLAR_N_STMT;
+		tn->stmt = then_s;
+		en->stmt = else_s;
+		solar_node *ifn = solar_arena_alloc(r.a, sizeof *ifn);
+		ifn->kind = SOLAR_N_IF;
+		ifn->cond.cond = v->args[0];
+		ifn->cond.then.items = solar_arena_alloc(r.a, sizeof(solar_node *));
+		ifn->cond.then.items[0] = tn;
+		ifn->cond.then.n = 1;
+		ifn->cond.els.items = solar_arena_alloc(r.a, sizeof(solar_node *));
+		ifn->cond.els.items[0] = en;
+		ifn->cond.els.n = 1;
+		if (replace_stmt(r.a, &r.q.kernels[s->kernel].body, s, ifn))
+			nsplit++;
+	}
+	if (!nsplit) {
+		solar_arena_free(r.a);
+		return;
+	}
+	char name[160];
+	snprintf(name, sizeof name, "skip masked work (%d select%s split into if/else)", nsplit,
+		 nsplit == 1 ? "" : "s");
+	file_rewrite(c, SOLAR_DIR_REDUNDANT, rw_text(&r, c->file, name), name, "skip_masked.air",
+		     "AIR rewrite: select(COND, A, B) with a COND on iterators only becomes "
+		     "if COND {A} else {B}: A is computed where it is kept");
+}
+
+/* Implementation: measured / own bound per kernel (per-kernel times), else the program's. */
+static void implementation_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	const solar_advise_eval *b = &c->adv->base;
+	solar_advice_dir *d = &c->adv->dir[SOLAR_DIR_IMPLEMENTATION];
+	double f = c->in->stop_factor;
+	bool per_kernel = false;
+	for (int k = 0; k < p->nkernels && c->in->kernel_measured_s; k++)
+		per_kernel |= c->in->kernel_measured_s[k] > 0;
+	if (per_kernel)
+		for (int k = 0; k < p->nkernels; k++) {
+			double t = c->in->kernel_measured_s[k];
+			if (t <= 0 || t <= f * b->kernel_s[k])
+				continue;
+			solar_strategy *s = add_strategy(d);
+			if (!s)
+				break;
+			snprintf(s->name, sizeof s->name, "tune kernel %s (measured %.3gx its bound)",
+				 p->kernels[k].name, t / b->kernel_s[k]);
+			snprintf(s->why, sizeof s->why, "no AIR rewrite: tiles, vector loads, occupancy "
+							"or a library kernel; wins its time above %.3gx "
+							"its own bound",
+				 f);
+			as_written(s, b);
+			s->gain_s = t - f * b->kernel_s[k];
+		}
+	else if (c->in->measured_s > f * b->unfused_s) {
+		solar_strategy *s = add_strategy(d);
+		if (s) {
+			if (b->unfused_s > 0)
+				snprintf(s->name, sizeof s->name, "tune the kernels as written (measured "
+								  "%.3gx their bound)",
+					 c->in->measured_s / b->unfused_s);
+			else
+				snprintf(s->name, sizeof s->name, "cut the launch and host overhead (the "
+								  "program has no work to bound)");
+			snprintf(s->why, sizeof s->why, "no AIR rewrite: tiles, vector loads, launch "
+							"overhead, a library kernel; wins the time above "
+							"%.3gx the unfused bound",
+				 f);
+			as_written(s, b);
+			s->gain_s = c->in->measured_s - f * b->unfused_s;
+		}
+	}
+}
+
+static void reuse_strategies(ctx *c)
+{
+	const solar_advise_eval *b = &c->adv->base;
+	if (b->cache_aware_s <= b->fused_s || c->adv->dir[SOLAR_DIR_DATA_REUSE].nstrat)
+		return;
+	solar_strategy *s = add_strategy(&c->adv->dir[SOLAR_DIR_DATA_REUSE]);
+	if (!s)
+		return;
+	snprintf(s->name, sizeof s->name, "tile for on-chip reuse (reach the cache-aware traffic, "
+					  "%.3g MB)",
+		 b->cache_aware_dram_bytes / 1e6);
+	snprintf(s->why, sizeof s->why, "no AIR rewrite: AIR has no tiling; the cache-aware "
+					"rule (docs/bounds.md#cache-aware) says no execution on this "
+					"chip moves less: the target, not a gain below it");
+	as_written(s, b);
+	s->what_if_bound_s = b->cache_aware_s; /* the traffic it reaches */
+	s->gain_s = 0;
+}
+
+/* The lowest fused (or, with cache_aware, cache-aware) bound of a direction's rewrites. */
+static double best_sol(const solar_advice_dir *d, double fallback, bool cache_aware)
+{
+	double best = fallback;
+	for (int i = 0; i < d->nstrat; i++) {
+		double v = cache_aware ? d->strat[i].what_if_cache_aware_s : d->strat[i].what_if_sol_s;
+		if (d->strat[i].rewrite && v < best)
+			best = v;
+	}
+	return best;
+}
+
+static const char *fmt_s(char *buf, size_t n, double s)
+{
+	if (s >= 1)
+		snprintf(buf, n, "%.3g s", s);
+	else if (s >= 1e-3)
+		snprintf(buf, n, "%.3g ms", s * 1e3);
+	else
+		snprintf(buf, n, "%.3g us", s * 1e6);
+	return buf;
+}
+
+static double dmin(double a, double b)
+{
+	return a < b ? a : b;
+}
+
+static double dmax(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* The lowest unfused bound of a direction's rewrites (fallback when it has none). */
+static double lowest_unfused(const solar_advice_dir *d, double fallback)
+{
+	double best = fallback;
+	for (int i = 0; i < d->nstrat; i++)
+		if (d->strat[i].rewrite && d->strat[i].what_if_bound_s < best)
+			best = d->strat[i].what_if_bound_s;
+	return best;
+}
+
+static int cmp_strat(const void *a, const void *b)
+{
+	const solar_strategy *x = a, *y = b;
+	return x->gain_s < y->gain_s ? 1 : x->gain_s > y->gain_s ? -1 : 0;
+}
+
+int solar_advise_compute(const char *file, const solar_program *p, const solar_device *dev,
+			 const solar_advise_input *in, solar_advice *out, FILE *err)
+{
+	memset(out, 0, sizeof *out);
+	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
+		out->dir[d].dir = (solar_direction)d;
+	/* the front end's messages were printed when p was loaded: only a failure repeats the
+	 * run with its messages shown (the ISL checks') */
+	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, err,
+				   &out->base) < 0) {
+		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, err, err,
+				       &out->base);
+		solar_advise_eval_free(&out->base);
+		return -1;
+	}
+	const solar_advise_eval *b = &out->base;
+	double T = in->measured_s;
+	/* a measured time below a bound of the program as written is impossible */
+	if (T < b->cache_aware_s * (1 - 1e-6)) {
+		fprintf(err, "solar: %s: measured %.4g s is %.3gx the cache-aware bound (%.4g s): "
+			     "below the speed of light, so either the benchmark is broken (it skipped "
+			     "work, timed asynchronously or timed a cached result) or the bound is "
+			     "wrong (the AIR is not the program that was timed, or a descriptor figure "
+			     "is too low)\n",
+			file, T, T / b->cache_aware_s, b->cache_aware_s);
+		return 1;
+	}
+	for (int k = 0; in->kernel_measured_s && k < p->nkernels; k++)
+		if (in->kernel_measured_s[k] > 0 &&
+		    in->kernel_measured_s[k] < b->kernel_s[k] * (1 - 1e-6)) {
+			fprintf(err, "solar: %s: kernel %s: measured %.4g s is %.3gx its bound "
+				     "(%.4g s): below the speed of light, so the benchmark or the "
+				     "bound is wrong\n",
+				file, p->kernels[k].name, in->kernel_measured_s[k],
+				in->kernel_measured_s[k] / b->kernel_s[k], b->kernel_s[k]);
+			return 1;
+		}
+	solar_resource_name(b->limiter_cache_aware, out->limiter, sizeof out->limiter);
+	ctx c = {file, p, dev, in, out, err};
+	implementation_strategies(&c);
+	fusion_strategies(&c);
+	reuse_strategies(&c);
+	datapath_strategies(&c);
+	redundant_strategies(&c);
+	/* the chain (docs/advise.md "decomposition"): redundant work is charged twice, as
+	 * written (copies, masked arms) before fusion and at the cache-aware level last */
+	double *L = out->levels_s;
+	L[0] = T;
+	L[1] = dmin(L[0], b->unfused_s);
+	L[2] = dmin(L[1], dmax(b->cache_aware_s,
+			       lowest_unfused(&out->dir[SOLAR_DIR_REDUNDANT], b->unfused_s)));
+	L[3] = dmin(L[2], dmax(b->cache_aware_s,
+			       lowest_unfused(&out->dir[SOLAR_DIR_FUSION], b->unfused_s)));
+	L[4] = dmin(L[3], b->cache_aware_s);
+	L[5] = dmin(L[4], best_sol(&out->dir[SOLAR_DIR_DATAPATH], L[4], true));
+	L[6] = dmin(L[5], best_sol(&out->dir[SOLAR_DIR_REDUNDANT], L[5], true));
+	out->sol_s = L[6];
+	out->dir[SOLAR_DIR_IMPLEMENTATION].part_s = L[0] - L[1];
+	out->dir[SOLAR_DIR_REDUNDANT].part_s = (L[1] - L[2]) + (L[5] - L[6]);
+	out->dir[SOLAR_DIR_FUSION].part_s = L[2] - L[3];
+	out->dir[SOLAR_DIR_DATA_REUSE].part_s = L[3] - L[4];
+	out->dir[SOLAR_DIR_DATAPATH].part_s = L[4] - L[5];
+	for (int d = 0; d < SOLAR_DIR_COUNT; d++) {
+		solar_advice_dir *x = &out->dir[d];
+		x->share = T > 0 ? x->part_s / T : 0;
+		qsort(x->strat, (size_t)x->nstrat, sizeof *x->strat, cmp_strat);
+		x->max_gain_s = x->nstrat ? x->strat[0].gain_s : 0;
+		x->score = x->max_gain_s;
+		x->p_paid = x->mean_gain = -1;
+	}
+	char t1[32], t2[32];
+	if (b->unfused_s > 0)
+		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
+			 "measured is %.3gx the bound of the kernels as written (%s)",
+			 T / b->unfused_s, fmt_s(t1, sizeof t1, b->unfused_s));
+	else
+		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
+			 "every bound is 0 s (the program has no work): all of the measured time "
+			 "is overhead");
+	snprintf(out->dir[SOLAR_DIR_FUSION].reason, sizeof out->dir[0].reason,
+		 "%d kernel%s as written: %.3g MB of DRAM traffic against %.3g MB fused; unfused "
+		 "%s vs cache-aware %s",
+		 p->nkernels, p->nkernels == 1 ? "" : "s", b->unfused_dram_bytes / 1e6,
+		 b->cache_aware_dram_bytes / 1e6, fmt_s(t1, sizeof t1, b->unfused_s),
+		 fmt_s(t2, sizeof t2, b->cache_aware_s));
+	snprintf(out->dir[SOLAR_DIR_DATA_REUSE].reason, sizeof out->dir[0].reason,
+		 "down to the cache-aware bound, intermediates too large for the chip kept on "
+		 "chip in tiles; a finite on-chip memory still forces %.3g MB above the compulsory "
+		 "%.3g MB (cache-aware %s vs fused %s)",
+		 (b->cache_aware_dram_bytes - b->fused_dram_bytes) / 1e6, b->fused_dram_bytes / 1e6,
+		 fmt_s(t1, sizeof t1, b->cache_aware_s), fmt_s(t2, sizeof t2, b->fused_s));
+	const solar_advice_dir *dp = &out->dir[SOLAR_DIR_DATAPATH];
+	if (dp->nstrat)
+		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
+			 "%d faster datapath%s allowed by --tol %.3g; limited by %s", dp->nstrat,
+			 dp->nstrat == 1 ? "" : "s", in->tol, out->limiter);
+	else
+		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
+			 "no f32 contraction or intermediate that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
+			 "(>= %.0e); limited by %s",
+			 in->tol, TF32_TOL, BF16_TOL, out->limiter);
+	int ncopy = 0, nmask = 0;
+	for (int i = 0; i < out->dir[SOLAR_DIR_REDUNDANT].nstrat; i++) {
+		ncopy += !strncmp(out->dir[SOLAR_DIR_REDUNDANT].strat[i].name, "drop the copy", 13);
+		nmask += !strncmp(out->dir[SOLAR_DIR_REDUNDANT].strat[i].name, "skip masked", 11);
+	}
+	if (ncopy || nmask)
+		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
+			 "%d copy kernel%s that only move%s data; %d masked select rewrite%s (work "
+			 "computed and discarded)",
+			 ncopy, ncopy == 1 ? "" : "s", ncopy == 1 ? "s" : "", nmask, nmask == 1 ? "" : "s");
+	else
+		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
+			 "no copy kernel and no masked select found (recomputation is not measured)");
+	/* stop: measured within the factor of the reachable speed of light (the cache-aware
+	 * bound, or a datapath or redundant-work rewrite's when one is lower) */
+	double reach = dmin(b->cache_aware_s,
+			    dmin(best_sol(&out->dir[SOLAR_DIR_DATAPATH], b->cache_aware_s, true),
+				 best_sol(&out->dir[SOLAR_DIR_REDUNDANT], b->cache_aware_s, true)));
+	out->stop = T <= in->stop_factor * reach;
+	return 0;
+}
+
+static int cmp_dir(const void *a, const void *b)
+{
+	const solar_advice_dir *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
+	return (int)x->dir - (int)y->dir;
+}
+
+void solar_advise_rank(solar_advice *a)
+{
+	qsort(a->dir, SOLAR_DIR_COUNT, sizeof *a->dir, cmp_dir);
+}
+
+void solar_advice_free(solar_advice *a)
+{
+	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
+		for (int i = 0; i < a->dir[d].nstrat; i++)
+			free(a->dir[d].strat[i].air);
+	solar_advise_eval_free(&a->base);
+}
