@@ -758,12 +758,8 @@ int solar_device_names(char ***names, char ***files)
 				free(name);
 				continue;
 			}
-			char **nn = realloc(*names, sizeof *nn * (size_t)(n + 1));
-			char **nf = files ? realloc(*files, sizeof *nf * (size_t)(n + 1)) : NULL;
-			if (!nn || (files && !nf)) {
-				fputs("solar: out of memory\n", stderr);
-				abort();
-			}
+			char **nn = solar_xrealloc(*names, sizeof *nn * (size_t)(n + 1));
+			char **nf = files ? solar_xrealloc(*files, sizeof *nf * (size_t)(n + 1)) : NULL;
 			*names = nn;
 			nn[n] = name;
 			if (files) {
