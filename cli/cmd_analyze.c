@@ -183,17 +183,20 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	fputs("\n", out);
 	bool have_k = kernel_times(p, m);
 	int ww = 38; /* the work column: as wide as its longest expression */
+	int nw = 14; /* the kernel column: as wide as its longest name */
 	for (int k = 0; k < p->nkernels; k++) {
 		work_summary(work, sizeof work, &w->kernel[k].ops);
 		if ((int)strlen(work) > ww)
 			ww = (int)strlen(work);
+		if ((int)strlen(p->kernels[k].name) > nw)
+			nw = (int)strlen(p->kernels[k].name);
 	}
 	if (md)
 		fprintf(out, "| kernel | work | DRAM traffic | intensity | bound | limited by |%s\n"
 			     "|---|---|---|---|---|---|%s\n",
 			have_k ? " measured | headroom |" : "", have_k ? "---|---|" : "");
 	else
-		fprintf(out, "%-14s %-*s %-13s %-12s %-10s %s%s\n", "kernel", ww, "work",
+		fprintf(out, "%-*s %-*s %-13s %-12s %-10s %s%s\n", nw, "kernel", ww, "work",
 			"DRAM traffic", "intensity", "bound", have_k ? "limited by  " : "limited by",
 			have_k ? "measured   headroom" : "");
 	for (int k = 0; k < p->nkernels; k++) {
@@ -221,12 +224,12 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			fputs("\n", out);
 		} else
 			if (have_k)
-				fprintf(out, "%-14s %-*s %-13s %-12s %-10s %-12s%-10s %s\n",
-					p->kernels[k].name, ww, work, traffic, inten, t2, rb, meas,
+				fprintf(out, "%-*s %-*s %-13s %-12s %-10s %-12s%-10s %s\n",
+					nw, p->kernels[k].name, ww, work, traffic, inten, t2, rb, meas,
 					hr);
 			else
-				fprintf(out, "%-14s %-*s %-13s %-12s %-10s %s\n", p->kernels[k].name,
-					ww, work, traffic, inten, t2, rb);
+				fprintf(out, "%-*s %-*s %-13s %-12s %-10s %s\n", nw,
+					p->kernels[k].name, ww, work, traffic, inten, t2, rb);
 	}
 	fputs("\n", out);
 	char mh[64] = "";

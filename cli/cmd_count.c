@@ -52,7 +52,11 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 	fputs("  ops: ", out);
 	print_ops(out, &s->ops);
 	fputs("\n", out);
-	fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s  (elements)\n", "tensor", "role",
+	int tw = 12; /* the tensor column: as wide as its longest name */
+	for (int i = 0; i < s->ntensors; i++)
+		if ((int)strlen(p->tensors[s->tensor[i].tensor].name) > tw)
+			tw = (int)strlen(p->tensors[s->tensor[i].tensor].name);
+	fprintf(out, "  %-*s %-6s %-7s %16s %16s %16s %16s  (elements)\n", tw, "tensor", "role",
 		"dtype", "read", "written", "loaded", "stored");
 	for (int i = 0; i < s->ntensors; i++) {
 		const solar_tensor_data *td = &s->tensor[i];
@@ -61,7 +65,7 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 			continue;
 		char *r = solar_count_str(td->read), *wr = solar_count_str(td->written);
 		char *l = solar_count_str(td->load), *st = solar_count_str(td->store);
-		fprintf(out, "  %-12s %-6s %-7s %16s %16s %16s %16s\n", p->tensors[t].name,
+		fprintf(out, "  %-*s %-6s %-7s %16s %16s %16s %16s\n", tw, p->tensors[t].name,
 			solar_role_name(p->tensors[t].role), solar_dtype_name(p->tensors[t].dtype),
 			r, wr, l, st);
 		free(r);

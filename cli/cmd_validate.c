@@ -380,9 +380,13 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	solar_out_header(out, o->files[0], p);
 	fprintf(out, "  AIR program: %s backend, %s\n", backend, r->device);
 	fprintf(out, "  reference:   %s on %s\n\n", o->ref, str_or(ref, "device", "?"));
-	fprintf(out, "%-16s %-7s %-11s %-11s %-9s %s\n", "output", "dtype", "max_abs", "rel_l2",
-		"tol", "result");
+	int ow = 16; /* the output column: as wide as its longest name */
 	cJSON *e;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(cmp, "outputs"))
+	if ((int)strlen(str_or(e, "name", "?")) > ow)
+		ow = (int)strlen(str_or(e, "name", "?"));
+	fprintf(out, "%-*s %-7s %-11s %-11s %-9s %s\n", ow, "output", "dtype", "max_abs", "rel_l2",
+		"tol", "result");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(cmp, "outputs"))
 	{
 		const char *name = str_or(e, "name", "?");
@@ -400,7 +404,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			snprintf(tl, sizeof tl, "%.3g", v);
 		bool pass = cJSON_IsTrue(cJSON_GetObjectItem(e, "pass"));
 		const char *reason = str_or(e, "reason", "");
-		fprintf(out, "%-16s %-7s %-11s %-11s %-9s %s%s%s\n", name, dt, a, rl, tl,
+		fprintf(out, "%-*s %-7s %-11s %-11s %-9s %s%s%s\n", ow, name, dt, a, rl, tl,
 			pass ? "PASS" : "FAIL", !pass && *reason ? ": " : "", !pass ? reason : "");
 	}
 	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")))
