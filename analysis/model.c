@@ -653,6 +653,19 @@ typedef struct solar_chain_box {
 	const solar_expr **hi;    /* inclusive, hi exclusive */
 } chain_box;
 
+/* A chain's points (and writes_once's test) by the text of its access (text_id): equal texts have equal domains up to
+ * the names of their tuples, and the points depend on the domain and the chain depth only, so
+ * the layers of a model compute them once.  Kept with the first statement's names; a hit is a
+ * copy renamed. */
+typedef struct solar_chain_memo {
+	int depth;      /* the chain depth prev and first were computed for */
+	isl_map *prev;  /* chain_prev's dependence, S[prev(y)] -> R[y] */
+	isl_set *first; /* R[y] without a previous point */
+	int last_depth; /* and last */
+	isl_set *last;  /* chain_source's last points, S[y] */
+	char injective; /* writes_once's ISL test of the access: 0 not yet, 1 yes, 2 no */
+} chain_memo;
+
 /* 1 + the deepest position of an iterator that e uses (0: none). */
 static int iter_reach(const solar_model *m, const solar_expr *e)
 {
@@ -879,6 +892,8 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	}
 	solar_buf_free(&w.cons);
 	solar_buf_free(&w.key);
+	m->ntexts = (int)w.cache.n;
+	m->memo = solar_xcalloc((size_t)m->ntexts + 1, sizeof *m->memo);
 	cache_free(&w.cache);
 	if (w.rejected) {
 		solar_model_free(m);
@@ -917,6 +932,12 @@ void solar_model_free(solar_model *m)
 			box_free(m->box[s]);
 	}
 	free(m->box);
+	for (int t = 0; m->memo && t < m->ntexts; t++) {
+		isl_map_free(m->memo[t].prev);
+		isl_set_free(m->memo[t].first);
+		isl_set_free(m->memo[t].last);
+	}
+	free(m->memo);
 	for (int r = 0; r < m->nrefs; r++) {
 		isl_map_free(m->refs[r].access);
 	}
@@ -1170,7 +1191,12 @@ static bool writes_once(const solar_model *m, const solar_ref *ref)
 		for (int j = 0; j < i && perm; j++)
 			perm = s->index[j]->sym != s->index[i]->sym;
 	}
-	return perm || isl_map_is_injective(ref->access) == isl_bool_true;
+	if (perm)
+		return true;
+	char *known = &m->memo[ref->text_id].injective; /* the test depends on the text only */
+	if (!*known)
+		*known = isl_map_is_injective(ref->access) == isl_bool_true ? 1 : 2;
+	return *known == 1;
 }
 
 /* Whether the kernel's write refs into the tensor of write ref `r` (r and those after it up to
@@ -1524,6 +1550,12 @@ static isl_set *box_last(const solar_model *m, const solar_stmt *s, isl_set *dom
 	return dom;
 }
 
+
+static isl_map *renamed_map(isl_map *map, const char *in, const char *out)
+{
+	return isl_map_set_tuple_name(isl_map_set_tuple_name(map, isl_dim_in, in), isl_dim_out, out);
+}
+
 /* The implicit read of a chain's target, ref r, reads what the chain wrote at the previous
  * point of one execution of loop m: only statements inside that execution run between two of
  * its points, and none of them but s writes the tensor.  That previous point is an exact
@@ -1542,6 +1574,13 @@ static isl_map *chain_prev(const solar_model *m, int r, isl_set **first)
 		return NULL;
 	char name[32];
 	solar_model_stmt_name(name, sizeof name, s->id);
+	const char *rname = isl_map_get_tuple_name(ref->access, isl_dim_in);
+	chain_memo *memo = &m->memo[ref->text_id];
+	if (memo->prev && memo->depth == depth) {
+		*first = isl_set_set_tuple_name(isl_set_copy(memo->first), rname);
+		return renamed_map(isl_map_copy(memo->prev), name, rname);
+	}
+	*first = NULL;
 	isl_map *prev = NULL;
 	if (m->box[s->id] && m->box[s->id]->from <= depth)
 		prev = box_prev(m, s, isl_map_domain(isl_map_copy(ref->access)), depth, name, first);
@@ -1558,6 +1597,11 @@ static isl_map *chain_prev(const solar_model *m, int r, isl_set **first)
 		isl_set_free(*first);
 		*first = NULL;
 		return NULL;
+	}
+	if (!memo->prev) {
+		memo->depth = depth;
+		memo->prev = isl_map_copy(prev);
+		memo->first = isl_set_copy(*first);
 	}
 	return prev;
 }
@@ -1583,13 +1627,21 @@ static isl_map *chain_source(const solar_model *m, const flow_info *fi, int w, i
 	}
 	if (depth < 0)
 		return isl_map_copy(ref->access);
+	chain_memo *memo = &m->memo[ref->text_id];
 	isl_set *dom = NULL;
-	if (m->box[s->id] && m->box[s->id]->from <= depth)
+	if (memo->last && memo->last_depth == depth)
+		dom = isl_set_set_tuple_name(isl_set_copy(memo->last),
+					     isl_map_get_tuple_name(ref->access, isl_dim_in));
+	if (!dom && m->box[s->id] && m->box[s->id]->from <= depth)
 		dom = box_last(m, s, isl_map_domain(isl_map_copy(ref->access)), depth);
 	if (!dom) {
 		dom = isl_map_domain(isl_map_copy(ref->access));
 		isl_map *later = chain_later(isl_set_copy(dom), depth);
 		dom = isl_set_subtract(dom, isl_map_domain(later));
+	}
+	if (!memo->last && dom) {
+		memo->last_depth = depth;
+		memo->last = isl_set_copy(dom);
 	}
 	*compressed = true;
 	return isl_map_intersect_domain(isl_map_copy(ref->access), dom);
