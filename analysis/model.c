@@ -630,6 +630,101 @@ static void collect_reads(walk *w, int stmt, const solar_expr *e)
 		collect_reads(w, stmt, e->args[i]);
 }
 
+
+/* ---- closed-form chains ----
+ *
+ * A reduction chain's previous point (chain_prev) and its first and last points (chain_source)
+ * are, in general, a lexmax over the statement's domain and a subtraction, and ISL's lexmax is
+ * costly on padded, min/max-bounded domains and exponential on deep nests (a 39-deep nest of
+ * two-iteration loops around `y += 1` ran for minutes).  When the loops from depth `from` to
+ * the statement form a parametric box -- each loop of step 1, and its bounds and every `if`
+ * inside loop `from` use only iterators of the loops outside it -- the domain is
+ * P(o) and lo_j(o) <= i_j < hi_j(o) for j >= from (o: the outer iterators), and for a chain of
+ * depth c >= from the previous point of y is written down directly:
+ *   prev(y) = (y_0 .. y_k-1, y_k - 1, hi_k+1 - 1, .., hi_d-1 - 1)
+ *             where k is the last j >= c with y_j > lo_j (none: y is a first point),
+ * a piecewise map with one piece per k; the first points are those with y_j = lo_j for every
+ * j >= c, the last those with y_j = hi_j - 1.  The image is inside the domain: P(o) holds, the
+ * box is not empty since y is in it, and hi_j - 1 >= lo_j.  A bound or `if` that uses a chain
+ * iterator (a triangle, a guard on r + oh) or a strided loop keeps the lexmax. */
+typedef struct solar_chain_box {
+	int from;                 /* the box's outermost loop */
+	const solar_expr **lo;    /* per loop from..depth-1: its bounds (the program's), lo */
+	const solar_expr **hi;    /* inclusive, hi exclusive */
+} chain_box;
+
+/* A chain's points (and writes_once's test) by the text of its access (text_id): equal texts have equal domains up to
+ * the names of their tuples, and the points depend on the domain and the chain depth only, so
+ * the layers of a model compute them once.  Kept with the first statement's names; a hit is a
+ * copy renamed. */
+typedef struct solar_chain_memo {
+	int depth;      /* the chain depth prev and first were computed for */
+	isl_map *prev;  /* chain_prev's dependence, S[prev(y)] -> R[y] */
+	isl_set *first; /* R[y] without a previous point */
+	int last_depth; /* and last */
+	isl_set *last;  /* chain_source's last points, S[y] */
+	char injective; /* writes_once's ISL test of the access: 0 not yet, 1 yes, 2 no */
+} chain_memo;
+
+/* 1 + the deepest position of an iterator that e uses (0: none). */
+static int iter_reach(const solar_model *m, const solar_expr *e)
+{
+	int most = e->kind == SOLAR_E_ITER ? m->iter_pos[e->sym] + 1 : 0;
+	for (int i = 0; i < e->nargs; i++) {
+		int r = iter_reach(m, e->args[i]);
+		if (r > most)
+			most = r;
+	}
+	return most;
+}
+
+/* The box of statement s (walk_stmt's scope), or NULL when not even its innermost loop is
+ * one. */
+static chain_box *record_box(walk *w, const solar_stmt *s)
+{
+	int loop = w->depth, need = 0, from = w->depth;
+	for (int i = w->nscope - 1; i >= 0; i--) {
+		const solar_node *n = w->scope[i];
+		if (n->kind == SOLAR_N_IF) {
+			int r = iter_reach(w->m, n->cond.cond);
+			need = r > need ? r : need;
+			continue;
+		}
+		loop--;
+		int lo = iter_reach(w->m, n->loop.lo), hi = iter_reach(w->m, n->loop.hi);
+		need = lo > need ? lo : need;
+		need = hi > need ? hi : need;
+		if (n->loop.step_value > 1 || need > loop)
+			break;
+		from = loop;
+	}
+	if (from >= s->depth)
+		return NULL;
+	chain_box *box = solar_xcalloc(1, sizeof *box);
+	box->from = from;
+	box->lo = solar_xcalloc((size_t)(s->depth - from), sizeof *box->lo);
+	box->hi = solar_xcalloc((size_t)(s->depth - from), sizeof *box->hi);
+	loop = w->depth;
+	for (int i = w->nscope - 1; i >= 0 && loop > from; i--) {
+		const solar_node *n = w->scope[i];
+		if (n->kind != SOLAR_N_FOR)
+			continue;
+		loop--;
+		box->lo[loop - from] = n->loop.lo;
+		box->hi[loop - from] = n->loop.hi;
+	}
+	return box;
+}
+
+static void box_free(chain_box *box)
+{
+	if (!box)
+		return;
+	free(box->lo);
+	free(box->hi);
+	free(box);
+}
+
 static void walk_block(walk *w, const solar_block *blk);
 
 static void walk_stmt(walk *w, const solar_stmt *s)
@@ -660,6 +755,7 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	}
 	w->domain_key = b.s;
 	w->domain_a = *slot;
+	m->box[s->id] = record_box(w, s);
 	collect_reads(w, s->id, s->value);
 	if (s->op != SOLAR_ASSIGN) /* a reduction reads its target */
 		add_ref(w, s->id, s->tensor, false, NULL, s->index);
@@ -788,6 +884,7 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	build_shapes(m);
 
 	m->iter_pos = solar_xcalloc((size_t)p->niters + 1, sizeof *m->iter_pos);
+	m->box = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->box);
 	walk w = {.m = m, .d = d};
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
 		solar_isl_budget_kernel(ctx);
@@ -795,6 +892,8 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	}
 	solar_buf_free(&w.cons);
 	solar_buf_free(&w.key);
+	m->ntexts = (int)w.cache.n;
+	m->memo = solar_xcalloc((size_t)m->ntexts + 1, sizeof *m->memo);
 	cache_free(&w.cache);
 	if (w.rejected) {
 		solar_model_free(m);
@@ -827,8 +926,18 @@ void solar_model_free(solar_model *m)
 {
 	if (!m)
 		return;
-	for (int s = 0; s < m->prog->nstmts; s++)
+	for (int s = 0; s < m->prog->nstmts; s++) {
 		isl_set_free(m->domain[s]);
+		if (m->box)
+			box_free(m->box[s]);
+	}
+	free(m->box);
+	for (int t = 0; m->memo && t < m->ntexts; t++) {
+		isl_map_free(m->memo[t].prev);
+		isl_set_free(m->memo[t].first);
+		isl_set_free(m->memo[t].last);
+	}
+	free(m->memo);
 	for (int r = 0; r < m->nrefs; r++) {
 		isl_map_free(m->refs[r].access);
 	}
@@ -1082,7 +1191,12 @@ static bool writes_once(const solar_model *m, const solar_ref *ref)
 		for (int j = 0; j < i && perm; j++)
 			perm = s->index[j]->sym != s->index[i]->sym;
 	}
-	return perm || isl_map_is_injective(ref->access) == isl_bool_true;
+	if (perm)
+		return true;
+	char *known = &m->memo[ref->text_id].injective; /* the test depends on the text only */
+	if (!*known)
+		*known = isl_map_is_injective(ref->access) == isl_bool_true ? 1 : 2;
+	return *known == 1;
 }
 
 /* Whether the kernel's write refs into the tensor of write ref `r` (r and those after it up to
@@ -1238,6 +1352,210 @@ static isl_map *chain_later(isl_set *dom, int depth)
 	return isl_map_intersect_range(later, dom);
 }
 
+/* An affine expression of the program as a piecewise affine function on the local space ls
+ * (a statement's domain; iterator i<pos> is its dimension pos, param p<k> its param of that
+ * name), the same function that print_aff's text denotes; NULL for anything else. */
+static isl_pw_aff *expr_pw_aff(const solar_model *m, isl_local_space *ls, const solar_expr *e)
+{
+	isl_ctx *ctx = m->ctx;
+	const solar_program *p = m->prog;
+	if (e->kind == SOLAR_E_INT || (is_constant(m, e) && e->kind != SOLAR_E_ACCESS)) {
+		long v = e->kind == SOLAR_E_INT ? (long)e->ival : (long)solar_ir_eval_const(p, e);
+		return isl_pw_aff_from_aff(
+			isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_int_from_si(ctx, v)));
+	}
+	if (e->kind == SOLAR_E_ITER)
+		return isl_pw_aff_from_aff(isl_aff_var_on_domain(
+			isl_local_space_copy(ls), isl_dim_set, (unsigned)m->iter_pos[e->sym]));
+	if (e->kind == SOLAR_E_PARAM) {
+		char name[32];
+		snprintf(name, sizeof name, "p%d", e->sym);
+		int pos = isl_local_space_find_dim_by_name(ls, isl_dim_param, name);
+		return pos < 0 ? NULL
+			       : isl_pw_aff_from_aff(isl_aff_var_on_domain(
+					 isl_local_space_copy(ls), isl_dim_param, (unsigned)pos));
+	}
+	isl_pw_aff *a = e->nargs ? expr_pw_aff(m, ls, e->args[0]) : NULL;
+	if (!a)
+		return NULL;
+	if (e->kind == SOLAR_E_NEG)
+		return isl_pw_aff_neg(a);
+	if (e->kind == SOLAR_E_BIN &&
+	    (e->binop == SOLAR_OP_FLOORDIV || e->binop == SOLAR_OP_MOD)) {
+		isl_val *c = isl_val_int_from_si(ctx, (long)solar_ir_eval_const(p, e->args[1]));
+		return e->binop == SOLAR_OP_MOD ? isl_pw_aff_mod_val(a, c)
+						: isl_pw_aff_floor(isl_pw_aff_scale_down_val(a, c));
+	}
+	bool call = e->kind == SOLAR_E_CALL;
+	if ((!call && e->kind != SOLAR_E_BIN) ||
+	    (!call && e->binop != SOLAR_OP_ADD && e->binop != SOLAR_OP_SUB &&
+	     e->binop != SOLAR_OP_MUL)) {
+		isl_pw_aff_free(a);
+		return NULL;
+	}
+	for (int i = 1; i < e->nargs && a; i++) {
+		isl_pw_aff *b = expr_pw_aff(m, ls, e->args[i]);
+		if (!b) {
+			isl_pw_aff_free(a);
+			return NULL;
+		}
+		if (call)
+			a = e->fn == SOLAR_FN_MIN ? isl_pw_aff_min(a, b) : isl_pw_aff_max(a, b);
+		else if (e->binop == SOLAR_OP_ADD)
+			a = isl_pw_aff_add(a, b);
+		else if (e->binop == SOLAR_OP_SUB)
+			a = isl_pw_aff_sub(a, b);
+		else
+			a = isl_pw_aff_mul(a, b);
+	}
+	return a;
+}
+
+static isl_pw_aff *minus_one(isl_pw_aff *pa)
+{
+	return isl_pw_aff_add_constant_val(pa, isl_val_negone(isl_pw_aff_get_ctx(pa)));
+}
+
+/* A chain's closed form over dom (statement s's domain, under any tuple name) for chain
+ * depth c: per loop j from c on, its iterator, its lo and its hi - 1 as functions on dom's
+ * space, and the sets where the iterators of the loops after j are at their lo (first[j]:
+ * lo_j+1 .. lo_d-1, first[d-1]: dom).  Returns false (all freed) when a bound is not one
+ * that expr_pw_aff writes. */
+typedef struct {
+	int c, d;
+	isl_pw_aff **var, **lo, **last;
+	isl_set **after; /* after[j - c]: dom with i_j+1 .. i_d-1 at their lo */
+} box_forms;
+
+static void box_forms_free(box_forms *f)
+{
+	for (int j = 0; j < f->d - f->c; j++) {
+		isl_pw_aff_free(f->var[j]);
+		isl_pw_aff_free(f->lo[j]);
+		isl_pw_aff_free(f->last[j]);
+		isl_set_free(f->after[j]);
+	}
+	free(f->var);
+	free(f->lo);
+	free(f->last);
+	free(f->after);
+}
+
+static bool box_forms_make(const solar_model *m, const solar_stmt *s, isl_set *dom, int c,
+			   bool want_after, box_forms *f)
+{
+	const chain_box *box = m->box[s->id];
+	size_t n = (size_t)(s->depth - c);
+	f->c = c;
+	f->d = s->depth;
+	f->var = solar_xcalloc(n, sizeof *f->var);
+	f->lo = solar_xcalloc(n, sizeof *f->lo);
+	f->last = solar_xcalloc(n, sizeof *f->last);
+	f->after = solar_xcalloc(n, sizeof *f->after);
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(dom));
+	bool ok = ls != NULL;
+	for (int j = c; j < s->depth && ok; j++) {
+		f->var[j - c] = isl_pw_aff_from_aff(
+			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)j));
+		f->lo[j - c] = expr_pw_aff(m, ls, box->lo[j - box->from]);
+		isl_pw_aff *hi = expr_pw_aff(m, ls, box->hi[j - box->from]);
+		f->last[j - c] = hi ? minus_one(hi) : NULL;
+		ok = f->var[j - c] && f->lo[j - c] && f->last[j - c];
+	}
+	isl_local_space_free(ls);
+	if (ok && want_after) {
+		isl_set *a = isl_set_universe(isl_set_get_space(dom));
+		for (int j = s->depth - 1; j >= c && a; j--) {
+			f->after[j - c] = isl_set_copy(a);
+			if (j > c)
+				a = isl_set_intersect(a, isl_pw_aff_eq_set(isl_pw_aff_copy(f->var[j - c]),
+									   isl_pw_aff_copy(f->lo[j - c])));
+		}
+		isl_set_free(a);
+		ok = a != NULL;
+	}
+	if (!ok)
+		box_forms_free(f);
+	return ok;
+}
+
+/* The points of dom with i_j = lo_j for every j >= c (first), or i_j = hi_j - 1 (last). */
+static isl_set *box_ends(const box_forms *f, isl_set *dom, bool last)
+{
+	isl_set *ends = isl_set_universe(isl_set_get_space(dom));
+	for (int j = f->c; j < f->d; j++) /* dom once at the end: cheaper than every time */
+		ends = isl_set_intersect(ends, isl_pw_aff_eq_set(isl_pw_aff_copy(f->var[j - f->c]),
+								 isl_pw_aff_copy(last ? f->last[j - f->c]
+										      : f->lo[j - f->c])));
+	return isl_set_intersect(dom, ends);
+}
+
+/* The previous point of a chain of depth c in closed form, R[y] -> S[prev(y)] (closed-form
+ * chains), over dom, the read's domain: one piece per loop k >= c, where y_k > lo_k and every
+ * later y_j = lo_j; *first gets the points with no previous one. */
+static isl_map *box_prev(const solar_model *m, const solar_stmt *s, isl_set *dom, int c,
+			 const char *sname, isl_set **first)
+{
+	box_forms f;
+	*first = NULL;
+	if (!box_forms_make(m, s, dom, c, true, &f)) {
+		isl_set_free(dom);
+		return NULL;
+	}
+	isl_space *sp = isl_space_set_tuple_name(isl_set_get_space(dom), isl_dim_set, sname);
+	sp = isl_space_map_from_domain_and_range(isl_set_get_space(dom), sp);
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(dom));
+	isl_map *prev = isl_map_empty(isl_space_copy(sp));
+	for (int k = c; k < s->depth; k++) {
+		isl_set *piece = isl_set_intersect(
+			isl_set_copy(f.after[k - c]),
+			isl_pw_aff_gt_set(isl_pw_aff_copy(f.var[k - c]), isl_pw_aff_copy(f.lo[k - c])));
+		isl_pw_aff_list *img = isl_pw_aff_list_alloc(m->ctx, s->depth);
+		for (int j = 0; j < s->depth; j++) {
+			isl_pw_aff *e = j < k  ? isl_pw_aff_from_aff(isl_aff_var_on_domain(
+							isl_local_space_copy(ls), isl_dim_set, (unsigned)j))
+					: j == k ? minus_one(isl_pw_aff_copy(f.var[k - c]))
+						 : isl_pw_aff_copy(f.last[j - c]);
+			img = isl_pw_aff_list_add(img, e);
+		}
+		/* through a piecewise multi-affine function: isl_map_from_multi_pw_aff tests the
+		 * emptiness of each partial product, quadratic in the depth with a costly test */
+		isl_pw_multi_aff *pma = isl_pw_multi_aff_from_multi_pw_aff(
+			isl_multi_pw_aff_from_pw_aff_list(isl_space_copy(sp), img));
+		pma = isl_pw_multi_aff_intersect_domain(pma, piece);
+		prev = isl_map_union(prev, isl_map_from_pw_multi_aff(pma));
+	}
+	prev = isl_map_intersect_domain(prev, isl_set_copy(dom));
+	*first = isl_set_intersect(isl_set_copy(f.after[0]),
+				   isl_pw_aff_eq_set(isl_pw_aff_copy(f.var[0]), isl_pw_aff_copy(f.lo[0])));
+	*first = isl_set_intersect(*first, isl_set_copy(dom));
+	isl_local_space_free(ls);
+	isl_space_free(sp);
+	isl_set_free(dom);
+	box_forms_free(&f);
+	return prev;
+}
+
+/* The last points of each chain of depth c of dom (closed-form chains); NULL when the bounds
+ * are not ones expr_pw_aff writes. */
+static isl_set *box_last(const solar_model *m, const solar_stmt *s, isl_set *dom, int c)
+{
+	box_forms f;
+	if (!box_forms_make(m, s, dom, c, false, &f)) {
+		isl_set_free(dom);
+		return NULL;
+	}
+	dom = box_ends(&f, dom, true);
+	box_forms_free(&f);
+	return dom;
+}
+
+
+static isl_map *renamed_map(isl_map *map, const char *in, const char *out)
+{
+	return isl_map_set_tuple_name(isl_map_set_tuple_name(map, isl_dim_in, in), isl_dim_out, out);
+}
+
 /* The implicit read of a chain's target, ref r, reads what the chain wrote at the previous
  * point of one execution of loop m: only statements inside that execution run between two of
  * its points, and none of them but s writes the tensor.  That previous point is an exact
@@ -1254,17 +1572,36 @@ static isl_map *chain_prev(const solar_model *m, int r, isl_set **first)
 	int depth = chain_depth(m, s);
 	if (depth < 0)
 		return NULL;
-	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
-	isl_map *prev = isl_map_lexmax(isl_map_reverse(chain_later(isl_set_copy(dom), depth)));
-	*first = isl_set_subtract(dom, isl_map_domain(isl_map_copy(prev)));
 	char name[32];
 	solar_model_stmt_name(name, sizeof name, s->id);
-	prev = isl_map_reverse(isl_map_set_tuple_name(prev, isl_dim_out, name));
+	const char *rname = isl_map_get_tuple_name(ref->access, isl_dim_in);
+	chain_memo *memo = &m->memo[ref->text_id];
+	if (memo->prev && memo->depth == depth) {
+		*first = isl_set_set_tuple_name(isl_set_copy(memo->first), rname);
+		return renamed_map(isl_map_copy(memo->prev), name, rname);
+	}
+	*first = NULL;
+	isl_map *prev = NULL;
+	if (m->box[s->id] && m->box[s->id]->from <= depth)
+		prev = box_prev(m, s, isl_map_domain(isl_map_copy(ref->access)), depth, name, first);
+	if (!prev) {
+		isl_set_free(*first);
+		isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
+		prev = isl_map_lexmax(isl_map_reverse(chain_later(isl_set_copy(dom), depth)));
+		*first = isl_set_subtract(dom, isl_map_domain(isl_map_copy(prev)));
+		prev = isl_map_set_tuple_name(prev, isl_dim_out, name);
+	}
+	prev = isl_map_reverse(prev);
 	if (!prev || !*first) {
 		isl_map_free(prev);
 		isl_set_free(*first);
 		*first = NULL;
 		return NULL;
+	}
+	if (!memo->prev) {
+		memo->depth = depth;
+		memo->prev = isl_map_copy(prev);
+		memo->first = isl_set_copy(*first);
 	}
 	return prev;
 }
@@ -1290,9 +1627,22 @@ static isl_map *chain_source(const solar_model *m, const flow_info *fi, int w, i
 	}
 	if (depth < 0)
 		return isl_map_copy(ref->access);
-	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
-	isl_map *later = chain_later(isl_set_copy(dom), depth);
-	dom = isl_set_subtract(dom, isl_map_domain(later));
+	chain_memo *memo = &m->memo[ref->text_id];
+	isl_set *dom = NULL;
+	if (memo->last && memo->last_depth == depth)
+		dom = isl_set_set_tuple_name(isl_set_copy(memo->last),
+					     isl_map_get_tuple_name(ref->access, isl_dim_in));
+	if (!dom && m->box[s->id] && m->box[s->id]->from <= depth)
+		dom = box_last(m, s, isl_map_domain(isl_map_copy(ref->access)), depth);
+	if (!dom) {
+		dom = isl_map_domain(isl_map_copy(ref->access));
+		isl_map *later = chain_later(isl_set_copy(dom), depth);
+		dom = isl_set_subtract(dom, isl_map_domain(later));
+	}
+	if (!memo->last && dom) {
+		memo->last_depth = depth;
+		memo->last = isl_set_copy(dom);
+	}
 	*compressed = true;
 	return isl_map_intersect_domain(isl_map_copy(ref->access), dom);
 }

@@ -54,6 +54,11 @@ typedef struct {
 	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
 	int *iter_pos;      /* per iterator: its depth in its nest (ISL names it i<depth>) */
 	int *chain;         /* per statement: solar_model_chain_depth */
+	struct solar_chain_box **box; /* per statement: its inner loops as a box, or NULL
+					 (model.c, "closed-form chains") */
+	struct solar_chain_memo *memo; /* per access text (text_id): a chain's points, computed
+					  once (model.c, chain_prev) */
+	int ntexts;                    /* distinct access texts: text_id < ntexts */
 } solar_model;
 
 /* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,

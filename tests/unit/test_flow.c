@@ -50,10 +50,16 @@ static void compare(const char *file)
 	free(src);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) { /* the named programs only */
+		for (int i = 1; i < argc; i++)
+			compare(argv[i]);
+		printf("test_flow: %d programs, %d checks, %d failures\n", argc - 1, checks, failures);
+		return failures != 0;
+	}
 	static const char *patterns[] = {"examples/*.air", "examples/*/*.air", "tests/golden/*/*.air",
-					 "tests/validate/bugs/*.air"};
+					 "tests/validate/bugs/*.air", "tests/unit/flow/*.air"};
 	int files = 0;
 	for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
 		glob_t g;
