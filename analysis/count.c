@@ -1531,12 +1531,14 @@ static isl_stat walk_basic_set(__isl_take isl_basic_set *b, void *user)
 }
 
 /* Number of points of the bounding box of a bounded, non-empty, parameter-free set; -1 on an
- * ISL error. */
-static int box_volume(__isl_keep isl_set *set, mpz_t vol)
+ * ISL error.  The box itself goes to *box (a set in set's space) when box != NULL. */
+static int box_volume(__isl_keep isl_set *set, mpz_t vol, isl_set **box)
 {
 	isl_size n = isl_set_dim(set, isl_dim_set);
 	if (n < 0)
 		return -1;
+	if (box)
+		*box = isl_set_universe(isl_set_get_space(set));
 	mpz_set_ui(vol, 1);
 	mpz_t lo, hi;
 	mpz_inits(lo, hi, NULL);
@@ -1547,8 +1549,13 @@ static int box_volume(__isl_keep isl_set *set, mpz_t vol)
 		if (!mn || !mx || !isl_val_is_int(mn) || !isl_val_is_int(mx) ||
 		    isl_val_get_num_gmp(mn, lo) < 0 || isl_val_get_num_gmp(mx, hi) < 0)
 			rc = -1;
-		isl_val_free(mn);
-		isl_val_free(mx);
+		if (box && rc == 0) {
+			*box = isl_set_lower_bound_val(*box, isl_dim_set, i, mn);
+			*box = isl_set_upper_bound_val(*box, isl_dim_set, i, mx);
+		} else {
+			isl_val_free(mn);
+			isl_val_free(mx);
+		}
 		if (rc == 0) {
 			mpz_sub(hi, hi, lo);
 			mpz_add_ui(hi, hi, 1);
@@ -1688,6 +1695,79 @@ static int box_volume_plain(__isl_keep isl_set *set, mpz_t vol)
 	return rc;
 }
 
+/* b (taken) without the variables that an equality with a +-1 coefficient fixes, projected
+ * out one at a time: x = f(y) with f integral is a bijection between the points of b and those
+ * of its projection, so the count stays; ISL eliminates such a variable by Gaussian
+ * elimination, without an existential.  A footprint of several reads of one element (the key
+ * of a hoisted group: [i, j, i, j]) is a box after this.  NULL on an ISL error. */
+static __isl_give isl_basic_set *unit_equalities_out(__isl_take isl_basic_set *b, int *removed)
+{
+	*removed = 0;
+	for (bool again = true; b && again;) {
+		again = false;
+		isl_size n = isl_basic_set_dim(b, isl_dim_set);
+		isl_mat *eq = isl_basic_set_equalities_matrix(b, isl_dim_set, isl_dim_div,
+							      isl_dim_param, isl_dim_cst);
+		isl_size rows = isl_mat_rows(eq);
+		if (n < 0 || rows < 0) {
+			isl_mat_free(eq);
+			return isl_basic_set_free(b);
+		}
+		for (int r = 0; r < rows && !again; r++)
+			for (int x = 0; x < n && !again; x++) {
+				isl_val *a = isl_mat_get_element_val(eq, r, x);
+				again = a && (isl_val_is_one(a) || isl_val_is_negone(a));
+				isl_val_free(a);
+				if (again) {
+					b = isl_basic_set_project_out(b, isl_dim_set, (unsigned)x,
+								      1);
+					++*removed;
+				}
+			}
+		isl_mat_free(eq);
+	}
+	return b;
+}
+
+/* box_volume_plain after unit_equalities_out, for a set that is one basic set without
+ * existential variables: 1 with *vol set when that is a box, 0 when not, -1 on error. */
+static int box_volume_unit(__isl_keep isl_set *set, mpz_t vol)
+{
+	if (isl_set_n_basic_set(set) != 1)
+		return 0;
+	isl_basic_set_list *l = isl_set_get_basic_set_list(set);
+	isl_basic_set *b = isl_basic_set_list_get_basic_set(l, 0);
+	isl_basic_set_list_free(l);
+	isl_size nd = isl_basic_set_dim(b, isl_dim_div);
+	if (nd != 0) {
+		isl_basic_set_free(b);
+		return nd < 0 ? -1 : 0;
+	}
+	int removed;
+	isl_set *r = isl_set_from_basic_set(unit_equalities_out(b, &removed));
+	int rc = !r ? -1 : removed ? box_volume_plain(r, vol) : 0; /* none: box_volume_plain's */
+	isl_set_free(r);
+	return rc;
+}
+
+/* Whether the set may be its bounding box in a way that the plain tests miss: a union of
+ * basic sets without existential variables (boxes that tile one, as the padded edges of a
+ * convolution's output do).  0 no, 1 yes, -1 error. */
+static int may_be_box(__isl_keep isl_set *set)
+{
+	isl_basic_set_list *l = isl_set_get_basic_set_list(set);
+	isl_size n = isl_basic_set_list_n_basic_set(l);
+	int rc = n < 0 ? -1 : n > 1;
+	for (int i = 0; i < n && rc == 1; i++) {
+		isl_basic_set *b = isl_basic_set_list_get_basic_set(l, i);
+		isl_size nd = isl_basic_set_dim(b, isl_dim_div);
+		rc = nd < 0 ? -1 : nd == 0;
+		isl_basic_set_free(b);
+	}
+	isl_basic_set_list_free(l);
+	return rc;
+}
+
 static __isl_give isl_val *fail_val(const char **why, const char *msg)
 {
 	if (why)
@@ -1743,18 +1823,36 @@ __isl_give isl_val *solar_count_set_opt(__isl_keep isl_set *set, const solar_cou
 	mpz_t vol;
 	mpz_init(vol);
 	int plain = box_volume_plain(s, vol);
+	if (plain == 0)
+		plain = box_volume_unit(s, vol);
 	if (plain == 1) { /* non-empty, so its count is the volume of its box */
 		isl_val *v = isl_val_int_from_gmp(ctx, vol);
 		mpz_clear(vol);
 		isl_set_free(s);
 		return v;
 	}
-	if (plain < 0 || box_volume(s, vol) < 0) {
+	/* A set holds its bounding box, so it is the box when the box lies in it.  Tried only on
+	 * unions of basic sets without existential variables (may_be_box): elsewhere the test
+	 * fails nearly always and costs more than the count (measured on the RoPE decoder's
+	 * triangles and mod footprints). */
+	int maybe = plain < 0 ? -1 : is_box(s) ? 0 : may_be_box(s);
+	isl_set *box = NULL;
+	if (maybe < 0 || box_volume(s, vol, maybe ? &box : NULL) < 0 || (maybe && !box)) {
+		isl_set_free(box);
 		mpz_clear(vol);
 		isl_set_free(s);
 		return fail_val(why, WHY_ISL);
 	}
-	if (is_box(s)) { /* non-empty, so its count is the volume of its bounding box */
+	isl_bool full = is_box(s) ? isl_bool_true
+			: box	  ? isl_set_is_subset(box, s)
+				  : isl_bool_false;
+	isl_set_free(box);
+	if (full < 0) {
+		mpz_clear(vol);
+		isl_set_free(s);
+		return fail_val(why, WHY_ISL);
+	}
+	if (full) { /* non-empty, so its count is the volume of its bounding box */
 		isl_val *v = isl_val_int_from_gmp(ctx, vol);
 		mpz_clear(vol);
 		isl_set_free(s);
@@ -1800,6 +1898,166 @@ __isl_give isl_val *solar_count_set(__isl_keep isl_set *set, const char **why)
 	solar_count_options opt = solar_count_defaults();
 	return solar_count_set_opt(set, &opt, why);
 }
+
+/* --- the memo ------------------------------------------------------------------------------ */
+
+typedef struct {
+	char *key; /* NULL: free slot */
+	uint64_t hash;
+	isl_val *count;
+} memo_slot;
+
+struct solar_count_memo {
+	memo_slot *slot;
+	size_t cap, n; /* cap a power of two, n <= cap / 2 */
+	long lookups, hits;
+};
+
+solar_count_memo *solar_count_memo_new(void)
+{
+	solar_count_memo *m = solar_xcalloc(1, sizeof *m);
+	m->cap = 64;
+	m->slot = solar_xcalloc(m->cap, sizeof *m->slot);
+	return m;
+}
+
+void solar_count_memo_free(solar_count_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->cap; i++) {
+		free(m->slot[i].key);
+		isl_val_free(m->slot[i].count);
+	}
+	free(m->slot);
+	free(m);
+}
+
+void solar_count_memo_stats(const solar_count_memo *m, long stats[2])
+{
+	stats[0] = m ? m->lookups : 0;
+	stats[1] = m ? m->hits : 0;
+}
+
+static bool ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       ch == '_';
+}
+
+/* The memo's key of a set: its printed form without the names of its tuples (an identifier
+ * right before a `[`), in place; its FNV-1a hash in *hash. */
+static void memo_key(char *text, uint64_t *hash)
+{
+	uint64_t h = 14695981039346656037u;
+	size_t w = 0, start = 0; /* start: where the current identifier began in the output */
+	bool in_ident = false;
+	for (size_t r = 0; text[r]; r++) {
+		char ch = text[r];
+		if (ch == '[' && in_ident)
+			w = start;
+		if (ident_char(ch)) {
+			if (!in_ident)
+				start = w;
+			in_ident = true;
+		} else {
+			in_ident = false;
+		}
+		text[w++] = ch;
+	}
+	text[w] = 0;
+	for (size_t i = 0; i < w; i++)
+		h = (h ^ (unsigned char)text[i]) * 1099511628211u;
+	*hash = h;
+}
+
+static memo_slot *memo_find(solar_count_memo *m, const char *key, uint64_t hash)
+{
+	size_t i = hash & (m->cap - 1);
+	while (m->slot[i].key && (m->slot[i].hash != hash || strcmp(m->slot[i].key, key) != 0))
+		i = (i + 1) & (m->cap - 1);
+	return &m->slot[i];
+}
+
+static void memo_grow(solar_count_memo *m)
+{
+	memo_slot *old = m->slot;
+	size_t n = m->cap;
+	m->cap *= 2;
+	m->slot = solar_xcalloc(m->cap, sizeof *m->slot);
+	for (size_t i = 0; i < n; i++)
+		if (old[i].key)
+			*memo_find(m, old[i].key, old[i].hash) = old[i];
+	free(old);
+}
+
+__isl_give isl_val *solar_count_memo_get(solar_count_memo *m, const char *recipe)
+{
+	if (!m)
+		return NULL;
+	char *text = solar_xstrdup(recipe);
+	uint64_t hash;
+	memo_key(text, &hash);
+	m->lookups++;
+	memo_slot *slot = memo_find(m, text, hash);
+	free(text);
+	if (!slot->key)
+		return NULL;
+	m->hits++;
+	return isl_val_copy(slot->count);
+}
+
+/* Remembers count under key (taken; its hash given), unless the key is known already. */
+static void memo_put_key(solar_count_memo *m, char *key, uint64_t hash, __isl_keep isl_val *count)
+{
+	memo_slot *slot = memo_find(m, key, hash);
+	if (slot->key) {
+		free(key);
+		return;
+	}
+	slot->key = key;
+	slot->hash = hash;
+	slot->count = isl_val_copy(count);
+	if (++m->n > m->cap / 2)
+		memo_grow(m);
+}
+
+void solar_count_memo_put(solar_count_memo *m, const char *recipe, __isl_keep isl_val *count)
+{
+	if (!m || !count)
+		return;
+	char *text = solar_xstrdup(recipe);
+	uint64_t hash;
+	memo_key(text, &hash);
+	memo_put_key(m, text, hash, count);
+}
+
+__isl_give isl_val *solar_count_set_memo(solar_count_memo *m, __isl_keep isl_set *set,
+					 const char **why)
+{
+	if (!m || !set)
+		return solar_count_set(set, why);
+	char *text = isl_set_to_str(set);
+	if (!text)
+		return fail_val(why, WHY_ISL);
+	uint64_t hash;
+	memo_key(text, &hash);
+	m->lookups++;
+	memo_slot *slot = memo_find(m, text, hash);
+	if (slot->key) {
+		m->hits++;
+		free(text);
+		return isl_val_copy(slot->count);
+	}
+	isl_val *v = solar_count_set(set, why);
+	if (v)
+		memo_put_key(m, text, hash, v);
+	else
+		free(text);
+	return v;
+}
+
+/* --- union sets ---------------------------------------------------------------------------- */
 
 typedef struct {
 	isl_val *sum;

@@ -14,6 +14,8 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+#include "../diag/alloc.h"
+
 /* Exact number of integer points of `set`. The set must have no parameters (fix them first) and be
  * bounded. Returns NULL on failure, writing a one-line reason to *why (static string) when why !=
  * NULL: unbounded set, parameters present, ISL error or operation limit exceeded (the caller sets
@@ -22,6 +24,32 @@
 __isl_give isl_val *solar_count_set(__isl_keep isl_set *set, const char **why);
 /* Same for a union set (sum over spaces). */
 __isl_give isl_val *solar_count_union_set(__isl_keep isl_union_set *uset, const char **why);
+
+/* A memo of counts for one analysis: a program counts the same footprints and domains again
+ * and again (a decoder repeats its layer; every kernel of an elementwise chain reads one shape),
+ * and one count through the general summation costs far more than printing the set.  The key is
+ * ISL's printed form of the set with its tuple names removed: two sets with the same key have
+ * the same constraints on the same dimensions, so the same number of points (names are labels
+ * that no count depends on).  Counts are exact, so a hit returns exactly what a count would;
+ * failures are not remembered.  The counts' isl_vals belong to one isl_ctx: free the memo
+ * before the context. */
+typedef struct solar_count_memo solar_count_memo;
+
+SOLAR_GIVE solar_count_memo *solar_count_memo_new(void);
+void solar_count_memo_free(SOLAR_TAKE solar_count_memo *memo);
+/* solar_count_set through the memo (memo NULL: no memo). */
+__isl_give isl_val *solar_count_set_memo(SOLAR_KEEP solar_count_memo *memo, __isl_keep isl_set *set,
+					 const char **why);
+/* A count remembered under a recipe: a text that determines a set up to the names of its
+ * tuples (the printed sets and maps it is built from, ids of equal texts, and what is done with
+ * them), so that a hit skips building the set as well as counting it.  A recipe begins with a
+ * tag of letters, which no printed set does, so recipes and sets share one table; tuple names
+ * are removed from it as from a set's key.  get returns NULL when the recipe is not known. */
+__isl_give isl_val *solar_count_memo_get(SOLAR_KEEP solar_count_memo *memo, const char *recipe);
+void solar_count_memo_put(SOLAR_KEEP solar_count_memo *memo, const char *recipe,
+			  __isl_keep isl_val *count);
+/* Lookups and hits so far (stats[0], stats[1]), for tests and benchmarks. */
+void solar_count_memo_stats(SOLAR_KEEP const solar_count_memo *memo, long stats[2]);
 
 /* Tuning knobs, for tests and benchmarks; solar_count_set uses solar_count_defaults(). */
 typedef struct {

@@ -237,20 +237,20 @@ static void rules_for_slicing(solar_stmt_rules *sw, const acc_info *acc, int n, 
 
 /* Exact number of distinct values of the loops in T over the statement's domain; NULL if
  * counting fails. */
-static isl_val *count_proj(isl_set *domain, unsigned T, int depth)
+static isl_val *count_proj(solar_count_memo *memo, isl_set *domain, unsigned T, int depth)
 {
 	isl_set *s = isl_set_copy(domain);
 	for (int k = depth - 1; k >= 0; k--)
 		if (!(T & (1u << k)))
 			s = isl_set_project_out(s, isl_dim_set, (unsigned)k, 1);
-	isl_val *v = solar_count_set(s, NULL);
+	isl_val *v = solar_count_set_memo(memo, s, NULL);
 	isl_set_free(s);
 	return v;
 }
 
-static double count_taps(isl_set *domain, unsigned T, int depth)
+static double count_taps(solar_count_memo *memo, isl_set *domain, unsigned T, int depth)
 {
-	isl_val *v = count_proj(domain, T, depth);
+	isl_val *v = count_proj(memo, domain, T, depth);
 	double d = v ? isl_val_get_d(v) : -1;
 	isl_val_free(v);
 	return d;
@@ -263,8 +263,8 @@ static double count_taps(isl_set *domain, unsigned T, int depth)
  * every output loop appears in X or in Y (else one pair of rows completes several outputs),
  * and the domain is (outputs) x (a fixed set of reduction values), checked exactly by
  * counting.  Sets sw->pairs_row to d. */
-static void pairs_rule(const acc_info *acc, int n, const solar_stmt *s, isl_set *domain,
-		       isl_val *instances, solar_stmt_rules *sw)
+static void pairs_rule(solar_count_memo *memo, const acc_info *acc, int n, const solar_stmt *s,
+		       isl_set *domain, isl_val *instances, solar_stmt_rules *sw)
 {
 	if (n != 3 || !instances)
 		return;
@@ -276,8 +276,8 @@ static void pairs_rule(const acc_info *acc, int n, const solar_stmt *s, isl_set 
 	if (!red || (acc[1].iters & red) != red || (acc[2].iters & red) != red ||
 	    (out & ~(acc[1].iters | acc[2].iters)))
 		return;
-	isl_val *outputs = count_proj(domain, out, s->depth);
-	isl_val *d = count_proj(domain, red, s->depth);
+	isl_val *outputs = count_proj(memo, domain, out, s->depth);
+	isl_val *d = count_proj(memo, domain, red, s->depth);
 	isl_val *product =
 	    outputs && d ? isl_val_mul(isl_val_copy(outputs), isl_val_copy(d)) : NULL;
 	if (product && isl_val_eq(product, instances) == isl_bool_true)
@@ -289,8 +289,9 @@ static void pairs_rule(const acc_info *acc, int n, const solar_stmt *s, isl_set 
 
 /* The HBL rules when `eligible`, rule "complete pairs" when `pairs` (its preconditions on the
  * program, pairs_eligible) and the statement's shape allow it. */
-static void segment_rules(const solar_program *p, const solar_stmt *s, isl_set *domain,
-			  bool eligible, bool pairs, isl_val *instances, solar_stmt_rules *sw)
+static void segment_rules(solar_count_memo *memo, const solar_program *p, const solar_stmt *s,
+			  isl_set *domain, bool eligible, bool pairs, isl_val *instances,
+			  solar_stmt_rules *sw)
 {
 	sw->nrules = 0;
 	sw->pairs_row = 0;
@@ -311,7 +312,7 @@ static void segment_rules(const solar_program *p, const solar_stmt *s, isl_set *
 	}
 	sw->segment_elem_bytes = bytes;
 	if (pairs)
-		pairs_rule(acc, n, s, domain, instances, sw);
+		pairs_rule(memo, acc, n, s, domain, instances, sw);
 	if (!eligible)
 		return;
 	unsigned all = s->depth >= 32 ? ~0u : (1u << s->depth) - 1;
@@ -337,7 +338,7 @@ static void segment_rules(const solar_program *p, const solar_stmt *s, isl_set *
 			if (disjoint < 0)
 				continue;
 		}
-		double taps = T ? count_taps(domain, T, s->depth) : 1;
+		double taps = T ? count_taps(memo, domain, T, s->depth) : 1;
 		if (taps < 1)
 			continue;
 		rules_for_slicing(sw, acc, n, T, disjoint, taps, s->depth);
@@ -426,9 +427,9 @@ static bool segment_eligible(const solar_program *p, const solar_stmt *s)
 	return r == SOLAR_ROLE_TMP && copied_to_output(p, s->tensor);
 }
 
-static bool count_eq(isl_set *a, isl_val *b)
+static bool count_eq(solar_count_memo *memo, isl_set *a, isl_val *b)
 {
-	isl_val *n = a ? solar_count_set(a, NULL) : NULL;
+	isl_val *n = a ? solar_count_set_memo(memo, a, NULL) : NULL;
 	bool eq = n && b && isl_val_eq(n, b) == isl_bool_true;
 	isl_val_free(n);
 	return eq;
@@ -439,8 +440,8 @@ static bool count_eq(isl_set *a, isl_val *b)
  * with no other write in between.  Exact on the dataflow: the instances whose target read
  * statement i fed number |D| - |elements written| (counted unless the statement is a chain
  * of the dataflow shortcut, which is one by construction). */
-static bool one_chain_per_element(const solar_model *m, isl_union_map *dep, int i, int target,
-				  isl_val *instances)
+static bool one_chain_per_element(solar_count_memo *memo, const solar_model *m, isl_union_map *dep,
+				  int i, int target, isl_val *instances)
 {
 	/* A reduction chain of the dataflow shortcut (model.c) is one by construction: the
 	 * element fixes one execution of its loop m, whose points after the first read the
@@ -451,8 +452,8 @@ static bool one_chain_per_element(const solar_model *m, isl_union_map *dep, int 
 	isl_set *links = chain ? isl_map_range(chain) : NULL;
 	isl_set *elems = isl_set_apply(isl_set_copy(m->domain[i]),
 				       isl_map_copy(m->refs[m->write_ref[i]].access));
-	isl_val *n_links = links ? solar_count_set(links, NULL) : NULL;
-	isl_val *n_el = elems ? solar_count_set(elems, NULL) : NULL;
+	isl_val *n_links = links ? solar_count_set_memo(memo, links, NULL) : NULL;
+	isl_val *n_el = elems ? solar_count_set_memo(memo, elems, NULL) : NULL;
 	bool ok = false;
 	if (n_links && n_el && instances) {
 		isl_val *sum = isl_val_add(isl_val_copy(n_links), isl_val_copy(n_el));
@@ -474,8 +475,8 @@ static bool one_chain_per_element(const solar_model *m, isl_union_map *dep, int 
  * between (which could restart the sum, or leave part of it dead).  Checked exactly on the
  * dataflow: the instances whose target read this statement fed number |D| - |outputs|.  Then
  * the values that carry an output's partial sum across a segment boundary are its own. */
-static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool contraction,
-			   isl_val *instances)
+static bool pairs_eligible(solar_count_memo *memo, const solar_model *m, isl_union_map *dep, int i,
+			   bool contraction, isl_val *instances)
 {
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
@@ -488,7 +489,7 @@ static bool pairs_eligible(const solar_model *m, isl_union_map *dep, int i, bool
 	    p->tensors[x->sym].role != SOLAR_ROLE_IN || p->tensors[y->sym].role != SOLAR_ROLE_IN)
 		return false;
 	int target = solar_model_target_ref(m, i);
-	return target >= 0 && one_chain_per_element(m, dep, i, target, instances);
+	return target >= 0 && one_chain_per_element(memo, m, dep, i, target, instances);
 }
 
 /* ---- rule "row statistic" ---- */
@@ -515,15 +516,15 @@ static const solar_expr *read_with_prefix(const solar_expr *e, int t, solar_expr
 /* Whether every instance of read ref `rd` (n instances) is fed by statement ri, and only by the
  * last instance of one of ri's chains (one that feeds no instance of ri through its target
  * read `target`). */
-static bool fed_by_chain_ends(const solar_model *m, isl_union_map *dep, int ri, int target,
-			      int rd, isl_val *n)
+static bool fed_by_chain_ends(solar_count_memo *memo, const solar_model *m, isl_union_map *dep,
+			      int ri, int target, int rd, isl_val *n)
 {
 	isl_map *to = solar_model_fed_by(m, dep, ri, rd);
 	isl_map *chain = solar_model_fed_by(m, dep, ri, target);
 	bool ok = to && chain;
 	if (ok) {
 		isl_set *fed = isl_map_range(isl_map_copy(to));
-		ok = count_eq(fed, n);
+		ok = count_eq(memo, fed, n);
 		isl_set_free(fed);
 	}
 	if (ok) {
@@ -564,8 +565,8 @@ static bool reads_rows(const solar_expr *e, int x, solar_expr *const *idx, int n
  * that reads T once, at its store's index) whose every read is so fed: W reads final
  * statistics, never running ones; and the chains read every element of X that W reads
  * (exact image inclusion). */
-static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt, int wx, int x,
-		       isl_val *w_instances)
+static bool stat_chain(solar_count_memo *memo, const solar_model *m, isl_union_map *dep, int ri,
+		       int wt, int wx, int x, isl_val *w_instances)
 {
 	const solar_program *p = m->prog;
 	const solar_stmt *r = p->stmts[ri];
@@ -577,8 +578,8 @@ static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt,
 	int target = solar_model_target_ref(m, ri);
 	if (target < 0)
 		return false;
-	isl_val *n_r = solar_count_set(m->domain[ri], NULL);
-	bool ok = one_chain_per_element(m, dep, ri, target, n_r);
+	isl_val *n_r = solar_count_set_memo(memo, m->domain[ri], NULL);
+	bool ok = one_chain_per_element(memo, m, dep, ri, target, n_r);
 	isl_val_free(n_r);
 	if (ok) { /* the chains read every element of X that W reads */
 		isl_set *rd = isl_set_empty(isl_set_get_space(m->shape[x]));
@@ -592,7 +593,7 @@ static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt,
 	}
 	if (!ok)
 		return false;
-	if (fed_by_chain_ends(m, dep, ri, target, wt, w_instances))
+	if (fed_by_chain_ends(memo, m, dep, ri, target, wt, w_instances))
 		return true;
 	for (int f = 0; f < p->nstmts; f++) { /* a finaliser between the chains and W */
 		const solar_stmt *fs = p->stmts[f];
@@ -608,9 +609,9 @@ static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt,
 			continue;
 		isl_map *to_w = solar_model_fed_by(m, dep, f, wt);
 		isl_set *fed = to_w ? isl_map_range(to_w) : NULL;
-		isl_val *n_f = solar_count_set(m->domain[f], NULL);
-		bool fin = fed && count_eq(fed, w_instances) && n_f &&
-			   fed_by_chain_ends(m, dep, ri, target, fr, n_f);
+		isl_val *n_f = solar_count_set_memo(memo, m->domain[f], NULL);
+		bool fin = fed && count_eq(memo, fed, w_instances) && n_f &&
+			   fed_by_chain_ends(memo, m, dep, ri, target, fr, n_f);
 		isl_set_free(fed);
 		isl_val_free(n_f);
 		if (fin)
@@ -625,8 +626,8 @@ static bool stat_chain(const solar_model *m, isl_union_map *dep, int ri, int wt,
  * `in` tensor, and T[r..] (the store's first indices), a statistic that stat_chain accepts.
  * The elements W reads of X must form a rectangle rows x L (exact counts).  Sets
  * sw->stat_rows, sw->stat_len and sw->stat_elem_bytes. */
-static void row_stat(const solar_model *m, isl_union_map *dep, int i, isl_val *instances,
-		     solar_stmt_rules *sw)
+static void row_stat(solar_count_memo *memo, const solar_model *m, isl_union_map *dep, int i,
+		     isl_val *instances, solar_stmt_rules *sw)
 {
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
@@ -647,7 +648,7 @@ static void row_stat(const solar_model *m, isl_union_map *dep, int i, isl_val *i
 	if (wx < 0)
 		return;
 	isl_set *xs = isl_map_range(isl_map_copy(m->refs[wx].access));
-	isl_val *n_x = xs ? solar_count_set(xs, NULL) : NULL;
+	isl_val *n_x = xs ? solar_count_set_memo(memo, xs, NULL) : NULL;
 	/* written once: as many elements as instances (X's index is the store's) */
 	bool ok = n_x && isl_val_eq(n_x, instances) == isl_bool_true;
 	/* a statistic T[r..] read by W, produced by a reduction chain over the row */
@@ -661,15 +662,15 @@ static void row_stat(const solar_model *m, isl_union_map *dep, int i, isl_val *i
 		for (int k = 0; k < rank - 1 && eq; k++)
 			eq = solar_ir_expr_equal(rf->expr->args[k], s->index[k]);
 		for (int ri = 0; ri < p->nstmts && eq && !stat; ri++)
-			stat = ri != i && stat_chain(m, dep, ri, q, wx, xe->sym, instances);
+			stat = ri != i && stat_chain(memo, m, dep, ri, q, wx, xe->sym, instances);
 	}
 	if (ok && stat) { /* a rectangle: rows x L */
 		isl_set *rows = isl_set_project_out(isl_set_copy(xs), isl_dim_set,
 						    (unsigned)rank - 1, 1);
 		isl_set *cols = isl_set_project_out(isl_set_copy(xs), isl_dim_set, 0,
 						    (unsigned)rank - 1);
-		isl_val *nr = rows ? solar_count_set(rows, NULL) : NULL;
-		isl_val *nc = cols ? solar_count_set(cols, NULL) : NULL;
+		isl_val *nr = rows ? solar_count_set_memo(memo, rows, NULL) : NULL;
+		isl_val *nc = cols ? solar_count_set_memo(memo, cols, NULL) : NULL;
 		isl_val *prod = nr && nc ? isl_val_mul(isl_val_copy(nr), isl_val_copy(nc)) : NULL;
 		if (prod && isl_val_eq(prod, n_x) == isl_bool_true) {
 			sw->stat_rows = isl_val_get_d(nr);
@@ -686,8 +687,8 @@ static void row_stat(const solar_model *m, isl_union_map *dep, int i, isl_val *i
 	isl_set_free(xs);
 }
 
-void solar_segment_analyse(const solar_analysis *a, int i, const solar_stmt_work *sw,
-			   solar_stmt_rules *out)
+void solar_segment_analyse(const solar_analysis *a, solar_count_memo *memo, int i,
+			   const solar_stmt_work *sw, solar_stmt_rules *out)
 {
 	const solar_model *m = a->model;
 	const solar_program *p = m->prog;
@@ -696,10 +697,10 @@ void solar_segment_analyse(const solar_analysis *a, int i, const solar_stmt_work
 	if (!sw->instances)
 		return;
 	out->instances = isl_val_get_d(sw->instances);
-	segment_rules(p, s, m->domain[i], segment_eligible(p, s),
-		      pairs_eligible(m, a->dep, i, sw->contraction, sw->instances), sw->instances,
-		      out);
-	row_stat(m, a->dep, i, sw->instances, out);
+	segment_rules(memo, p, s, m->domain[i], segment_eligible(p, s),
+		      pairs_eligible(memo, m, a->dep, i, sw->contraction, sw->instances),
+		      sw->instances, out);
+	row_stat(memo, m, a->dep, i, sw->instances, out);
 }
 
 /* Rule "complete pairs": the iterations of a segment are at most 9 S^2 / (4 d) + S^1.5. */

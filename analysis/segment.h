@@ -47,11 +47,13 @@ typedef struct solar_stmt_rules {
 } solar_stmt_rules;
 
 typedef struct solar_stmt_work solar_stmt_work;
+struct solar_count_memo;
 
 /* Decides the rules of statement `stmt` of the analysed program: their preconditions on the
  * program and its dataflow, and their numbers.  sw is the statement's counts (its instances
  * and whether it is a contraction). */
-void solar_segment_analyse(SOLAR_KEEP const solar_analysis *a, int stmt,
+void solar_segment_analyse(SOLAR_KEEP const solar_analysis *a,
+			   SOLAR_KEEP struct solar_count_memo *memo, int stmt,
 			   SOLAR_KEEP const solar_stmt_work *sw, solar_stmt_rules *out);
 
 /* Lower bound on the elements a statement moves across a fast memory of `s_elems` elements,

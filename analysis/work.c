@@ -598,10 +598,10 @@ isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, solar
 /* ---- data ---- */
 
 /* Counts a set exactly, reporting failure.  Takes the set. */
-static isl_val *count(isl_set *set, solar_diag *d, int *failed)
+static isl_val *count(solar_count_memo *memo, isl_set *set, solar_diag *d, int *failed)
 {
 	const char *why = NULL;
-	isl_val *v = set ? solar_count_set(set, &why) : NULL;
+	isl_val *v = set ? solar_count_set_memo(memo, set, &why) : NULL;
 	if (!v && !*failed) {
 		solar_diag_error_nowhere(d, "exact counting failed: %s",
 					 why ? why : "ISL error");
@@ -686,6 +686,47 @@ static isl_set *elements(const solar_model *m, int t, const int *refs, int n, bo
 	return isl_set_coalesce(isl_set_intersect(u, isl_set_copy(m->shape[t])));
 }
 
+/* Appends ISL's printed form of a set (or map) to a recipe (count.h). */
+static void recipe_set(solar_buf *b, isl_set *set)
+{
+	char *t = isl_set_to_str(set);
+	solar_buf_printf(b, "%s|", t ? t : "?");
+	free(t);
+}
+
+/* The count of elements(m, t, refs, n, write, instances), through the memo: the recipe is the
+ * tensor's extents (its shape) and, per ref taken, its access's text id (model.h: equal ids,
+ * equal accesses up to names) and the instances taken of it. */
+static isl_val *elements_count(const solar_model *m, solar_count_memo *memo, int t, const int *refs,
+			       int n, bool write, isl_union_set *instances, solar_diag *d,
+			       int *failed)
+{
+	solar_buf b = {0};
+	const solar_tensor *ten = &m->prog->tensors[t];
+	solar_buf_printf(&b, "elements|%d|", write);
+	for (int i = 0; i < ten->rank; i++) /* the shape: its extents (model.c, build_shapes) */
+		solar_buf_printf(&b, "%lld,", (long long)ten->extent[i]);
+	for (int i = 0; i < n; i++) {
+		const solar_ref *ref = &m->refs[refs[i]];
+		if (ref->write != write)
+			continue;
+		solar_buf_printf(&b, "%d|", ref->text_id);
+		if (instances) {
+			isl_set *dom = isl_union_set_extract_set(
+			    instances, isl_space_domain(isl_map_get_space(ref->access)));
+			recipe_set(&b, dom);
+			isl_set_free(dom);
+		}
+	}
+	isl_val *v = solar_count_memo_get(memo, b.s);
+	if (!v) {
+		v = count(memo, elements(m, t, refs, n, write, instances), d, failed);
+		solar_count_memo_put(memo, b.s, v);
+	}
+	solar_buf_free(&b);
+	return v;
+}
+
 static const solar_model *sort_model; /* for by_tensor: qsort has no user argument */
 
 /* Orders ref indices by tensor, then by position in the program. */
@@ -721,8 +762,8 @@ static isl_stat mark_fed(isl_map *map, void *user)
  * in the scope is fed by a write in it (of a kernel; of the program: a tensor nothing writes,
  * whose reads all have no source) loads its whole read footprint; a tensor the scope does not
  * write stores nothing; one it does not read loads nothing. */
-static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set *nosrc, int k,
-		       solar_scope_work *s, solar_diag *d, int *failed)
+static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_buckets *b,
+		       isl_union_set *nosrc, int k, solar_scope_work *s, solar_diag *d, int *failed)
 {
 	const solar_program *p = m->prog;
 	int first = k < 0 ? 0 : p->kernels[k].first_stmt;
@@ -783,16 +824,20 @@ static void scope_data(const solar_model *m, const dep_buckets *b, isl_union_set
 		}
 		if (k < 0) /* the reads of a tensor nothing writes have no source */
 			fed = reads && written[t];
-		td->read = reads ? count(elements(m, t, order + i, j - i, false, NULL), d, failed)
-				 : isl_val_zero(m->ctx);
-		td->written = writes ? count(elements(m, t, order + i, j - i, true, NULL), d, failed)
-				     : isl_val_zero(m->ctx);
+		td->read =
+		    reads ? elements_count(m, memo, t, order + i, j - i, false, NULL, d, failed)
+			  : isl_val_zero(m->ctx);
+		td->written =
+		    writes ? elements_count(m, memo, t, order + i, j - i, true, NULL, d, failed)
+			   : isl_val_zero(m->ctx);
 		if (reads && fed)
-			td->load = count(elements(m, t, order + i, j - i, false, loaded), d, failed);
+			td->load =
+			    elements_count(m, memo, t, order + i, j - i, false, loaded, d, failed);
 		else
 			td->load = td->read ? isl_val_copy(td->read) : NULL;
-		td->store = writes ? count(elements(m, t, order + i, j - i, true, stored), d, failed)
-				   : isl_val_zero(m->ctx);
+		td->store =
+		    writes ? elements_count(m, memo, t, order + i, j - i, true, stored, d, failed)
+			   : isl_val_zero(m->ctx);
 		i = j;
 	}
 	free(fr.fed);
@@ -818,10 +863,10 @@ static isl_map *key_reads(const solar_model *m, int i, const solar_expr *e, isl_
 	return key;
 }
 
-/* The distinct keys of hoisted group g of statement i over its domain: tuples of the elements
- * its reads touch and of the iterators it uses outside indices. */
-static isl_val *key_count(const solar_model *m, int i, const solar_op_group *g, solar_diag *d,
-			  int *failed)
+/* The distinct keys of hoisted group g of statement i over its domain, built and counted:
+ * tuples of the elements its reads touch and of the iterators it uses outside indices. */
+static isl_val *key_count_built(const solar_model *m, solar_count_memo *memo, int i,
+				const solar_op_group *g, solar_diag *d, int *failed)
 {
 	isl_set *dom = m->domain[i];
 	isl_map *key = isl_map_identity(isl_space_map_from_set(isl_set_get_space(dom)));
@@ -830,7 +875,37 @@ static isl_val *key_count(const solar_model *m, int i, const solar_op_group *g, 
 			key = isl_map_project_out(key, isl_dim_out, (unsigned)k, 1);
 	key = key_reads(m, i, g->key, key);
 	key = isl_map_intersect_domain(key, isl_set_copy(dom));
-	return count(isl_map_range(key), d, failed);
+	return count(memo, isl_map_range(key), d, failed);
+}
+
+/* Appends the text ids of the read refs of statement i inside e, in key_reads' order. */
+static void key_recipe(const solar_model *m, int i, const solar_expr *e, solar_buf *b)
+{
+	if (e->kind == SOLAR_E_ACCESS) {
+		int r = solar_model_read_ref(m, i, e);
+		solar_buf_printf(b, "%d|", r < 0 ? -1 : m->refs[r].text_id);
+		return;
+	}
+	for (int k = 0; k < e->nargs; k++)
+		key_recipe(m, i, e->args[k], b);
+}
+
+/* key_count_built through the memo: the recipe is the domain, the iterators kept and the
+ * reads' accesses, so a statement repeated (every layer of a decoder) builds its keys once. */
+static isl_val *key_count(const solar_model *m, solar_count_memo *memo, int i,
+			  const solar_op_group *g, solar_diag *d, int *failed)
+{
+	solar_buf b = {0};
+	solar_buf_printf(&b, "key|%llx|", (unsigned long long)g->iters);
+	recipe_set(&b, m->domain[i]);
+	key_recipe(m, i, g->key, &b);
+	isl_val *v = solar_count_memo_get(memo, b.s);
+	if (!v) {
+		v = key_count_built(m, memo, i, g, d, failed);
+		solar_count_memo_put(memo, b.s, v);
+	}
+	solar_buf_free(&b);
+	return v;
 }
 
 /* Whether v, casts aside, is the identity literal of reduction op: 0 for +=, 1 for *=, -inf
@@ -859,8 +934,8 @@ static bool identity_of(const solar_expr *v, solar_assign_op op)
  * the operator's identity written by an `=` (`y = -inf` before `y max= ..`): the instances fed
  * by such a write are not charged.  A run of k terms into an identity needs k - 1 combines,
  * into any other value (another term, an input, a non-identity `=`) k. */
-static isl_val *combine_count(const solar_model *m, isl_union_map *dep, int i, isl_val *instances,
-			      solar_diag *d, int *failed)
+static isl_val *combine_count(const solar_model *m, solar_count_memo *memo, isl_union_map *dep,
+			      int i, isl_val *instances, solar_diag *d, int *failed)
 {
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
@@ -872,7 +947,7 @@ static isl_val *combine_count(const solar_model *m, isl_union_map *dep, int i, i
 		if (p->stmts[j]->op == SOLAR_ASSIGN && p->stmts[j]->tensor == s->tensor &&
 		    identity_of(p->stmts[j]->value, s->op))
 			fed = isl_set_union(fed, isl_map_range(solar_model_fed_by(m, dep, j, target)));
-	isl_val *free_combines = count(fed, d, failed);
+	isl_val *free_combines = count(memo, fed, d, failed);
 	return free_combines ? isl_val_sub(isl_val_copy(instances), free_combines) : NULL;
 }
 
@@ -887,8 +962,8 @@ static void ops_add_mul(solar_ops *o, const solar_op_mix *mix, isl_val *times)
 
 /* The ops of statement i (rule "ops per instance"): its per-instance mix times its instances,
  * each hoisted group times its tuples, and the combines of a reduction. */
-static void stmt_ops(const solar_model *m, isl_union_map *dep, int i, solar_math math,
-		     solar_stmt_work *sw, solar_diag *d, int *failed)
+static void stmt_ops(const solar_model *m, solar_count_memo *memo, isl_union_map *dep, int i,
+		     solar_math math, solar_stmt_work *sw, solar_diag *d, int *failed)
 {
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
@@ -900,7 +975,7 @@ static void stmt_ops(const solar_model *m, isl_union_map *dep, int i, solar_math
 		sw->hoisted_count = solar_xcalloc((size_t)ng - 1, sizeof *sw->hoisted_count);
 	}
 	for (int k = 1; k < ng && !*failed; k++) {
-		isl_val *n = key_count(m, i, &g[k], d, failed);
+		isl_val *n = key_count(m, memo, i, &g[k], d, failed);
 		if (!n)
 			break;
 		if (isl_val_eq(n, sw->instances) == isl_bool_true) { /* one key per instance */
@@ -917,7 +992,7 @@ static void stmt_ops(const solar_model *m, isl_union_map *dep, int i, solar_math
 	ops_add_mul(&sw->ops, &sw->mix, sw->instances);
 	free(g);
 	if (s->op != SOLAR_ASSIGN && !sw->contraction && !*failed) {
-		sw->combines = combine_count(m, dep, i, sw->instances, d, failed);
+		sw->combines = combine_count(m, memo, dep, i, sw->instances, d, failed);
 		if (sw->combines && !isl_val_is_zero(sw->combines))
 			val_add(&sw->ops.v[SOLAR_UNIT_SIMT][simt_prec(p->tensors[s->tensor].dtype)],
 				isl_val_copy(sw->combines));
@@ -951,6 +1026,7 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 	w->analysis = a;
 	w->prog = p;
 	w->math_default = math;
+	w->memo = solar_count_memo_new();
 	w->stmt = solar_xcalloc((size_t)p->nstmts + 1, sizeof *w->stmt);
 	w->rules = solar_xcalloc((size_t)p->nstmts + 1, sizeof *w->rules);
 	w->kernel = solar_xcalloc((size_t)p->nkernels + 1, sizeof *w->kernel);
@@ -963,11 +1039,11 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		solar_math km = p->kernels[s->kernel].math;
 		if (km == SOLAR_MATH_DEFAULT)
 			km = math;
-		sw->instances = count(isl_set_copy(m->domain[i]), d, &failed);
+		sw->instances = count(w->memo, isl_set_copy(m->domain[i]), d, &failed);
 		if (!sw->instances)
 			continue;
-		stmt_ops(m, a->dep, i, km, sw, d, &failed);
-		solar_segment_analyse(a, i, sw, &w->rules[i]);
+		stmt_ops(m, w->memo, a->dep, i, km, sw, d, &failed);
+		solar_segment_analyse(a, w->memo, i, sw, &w->rules[i]);
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
@@ -976,10 +1052,10 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 	isl_union_map_foreach_map(a->dep, bucket_dep, &b);
 	for (int k = 0; k < p->nkernels && !failed; k++) {
 		solar_isl_budget_kernel(w->ctx);
-		scope_data(m, &b, a->no_source, k, &w->kernel[k], d, &failed);
+		scope_data(m, w->memo, &b, a->no_source, k, &w->kernel[k], d, &failed);
 	}
 	if (!failed)
-		scope_data(m, &b, a->no_source, -1, &w->total, d, &failed);
+		scope_data(m, w->memo, &b, a->no_source, -1, &w->total, d, &failed);
 	buckets_free(p, &b);
 	if (failed) {
 		solar_work_free(w);
@@ -1019,6 +1095,7 @@ void solar_work_free(solar_work *w)
 	for (int k = 0; k < p->nkernels; k++)
 		scope_free(&w->kernel[k]);
 	scope_free(&w->total);
+	solar_count_memo_free(w->memo);
 	free(w->stmt);
 	free(w->rules);
 	free(w->kernel);

@@ -20,6 +20,7 @@
 
 struct isl_ctx;
 struct isl_set;
+struct solar_count_memo;
 
 typedef struct {
 	int n[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
@@ -89,6 +90,7 @@ typedef struct solar_analysis solar_analysis;
 typedef struct {
 	struct isl_ctx *ctx;
 	solar_analysis *analysis; /* owned: the counts' isl_vals live in its context */
+	struct solar_count_memo *memo; /* owned: the counts made so far (count.h) */
 	const solar_program *prog;
 	solar_math math_default;
 	solar_stmt_work *stmt;
