@@ -1,8 +1,19 @@
-/* load.c - reading a file through the front end, and the job of a command line. */
+/* load.c - reading a file through the front end, the job of a command line, and the
+ * channel every command reports through. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+/* The process has one standard error, so the command line has one channel on it: made on
+ * first use and kept until exit (the stages below take it as their solar_diag *). */
+solar_diag *solar_cli_diag(void)
+{
+	static solar_diag *tool;
+	if (!tool)
+		tool = solar_diag_new_tool(stderr);
+	return tool;
+}
 
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 {

@@ -69,6 +69,7 @@ typedef struct {
 	bool error;
 	solar_bound_kind bound;
 	const solar_report_opts *o;
+	solar_diag *diag; /* the channel on stderr every message of the report goes through */
 } ctx;
 
 /* A file the report reads: no output may overwrite it (the caller's hook). */
@@ -378,7 +379,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		dev_path = solar_device_resolve(dev);
 	}
 	note_input(c, dev_path, true);
-	e->dev = solar_device_load(dev_path, stderr);
+	e->dev = solar_device_load(dev_path, c->diag);
 	free(dev_path);
 	if (!e->dev) {
 		fprintf(stderr, "solar: %s: %s.device: cannot load '%s'\n", c->file, path, dev);
@@ -395,7 +396,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		const char *unit;
 		if (cJSON_IsString(it) && solar_quantity_parse(it->valuestring, &v, &unit) < 0)
 			v = -1;
-		if (v <= 0 || solar_device_set(e->dev, it->string, v, stderr) < 0)
+		if (v <= 0 || solar_device_set(e->dev, it->string, v, c->diag) < 0)
 			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
 	}
 	e->dev->l2_cold = e->l2_cold;
@@ -1088,7 +1089,10 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 	*out = r;
 	if (!r)
 		return 2;
-	ctx c = {.file = manifest, .bound = SOLAR_BOUND_CACHE_AWARE, .o = o}; /* kept in r at the end */
+	ctx c = {.file = manifest,
+		 .bound = SOLAR_BOUND_CACHE_AWARE,
+		 .o = o,
+		 .diag = solar_diag_new_tool(stderr)}; /* kept in r at the end */
 	cJSON *man = parse_json_file(&c, c.file);
 	if (!man) {
 		r->c = c;
@@ -1186,5 +1190,6 @@ void solar_report_free(solar_report *r)
 	cJSON_Delete(r->removed);
 	cJSON_Delete(r->man);
 	free(r->c.dir);
+	solar_diag_free(r->c.diag);
 	free(r);
 }

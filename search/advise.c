@@ -65,7 +65,10 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
 	solar_bounds b = {0};
 	int rc = -1;
-	if (w && solar_bounds_compute(w, dev, &b, err) == 0) {
+	solar_diag *tool = solar_diag_new_tool(err);
+	int bounded = w ? solar_bounds_compute(w, dev, &b, tool) : -1;
+	solar_diag_free(tool);
+	if (bounded == 0) {
 		out->unfused_s = b.unfused.time_s;
 		out->fused_s = b.fused.time_s;
 		out->cache_aware_s = b.cache_aware.time_s;

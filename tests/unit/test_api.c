@@ -33,7 +33,8 @@ static const char *matmul = "air 1;\n"
 static void check_against_direct(const solar_result *r)
 {
 	solar_bounds b;
-	CHECK(solar_bounds_compute(solar_result_work(r), solar_result_device(r), &b, stderr) == 0);
+	CHECK(solar_bounds_compute(solar_result_work(r), solar_result_device(r), &b, on(stderr)) ==
+	      0);
 	CHECK(r->unfused.time_s == b.unfused.time_s);
 	CHECK(r->fused.time_s == b.fused.time_s);
 	CHECK(r->cache_aware.time_s == b.cache_aware.time_s);
