@@ -603,7 +603,7 @@ int solar_cmd_advise(int argc, char **argv)
 		int mrc = solar_measured_init(&m, l.prog->nkernels);
 		if (!mrc)
 			mrc = solar_measured_read(a.o.measured_file, SOLAR_MEASURED_AUTO, 1, names,
-						  l.prog->nkernels, &m, stderr);
+						  l.prog->nkernels, &m, solar_cli_diag());
 		free(names);
 		double total = m.total_s;
 		for (int k = 0; !mrc && k < l.prog->nkernels; k++)

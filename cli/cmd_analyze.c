@@ -630,7 +630,7 @@ int solar_cmd_analyze(const solar_opts *o)
 		for (int k = 0; names && k < p->nkernels; k++)
 			names[k] = p->kernels[k].name;
 		int mrc = solar_measured_read(o->measured_file, SOLAR_MEASURED_AUTO, 1, names,
-					      p->nkernels, &m, stderr);
+					      p->nkernels, &m, solar_cli_diag());
 		free(names);
 		if (mrc < 0) {
 			rc = SOLAR_EXIT_USAGE;

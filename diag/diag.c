@@ -301,6 +301,23 @@ void solar_diag_vtool(solar_diag *d, const char *kind, const char *fmt, va_list 
 	fputc('\n', d->out);
 }
 
+void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			       va_list ap)
+{
+	solar_diag *f = solar_diag_new_file(d, file, NULL, 0);
+	solar_diag_vpath_error(f, path, fmt, ap);
+	solar_diag_free(f);
+}
+
+void solar_diag_path_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			      ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_vpath_error_in(d, file, path, fmt, ap);
+	va_end(ap);
+}
+
 void solar_diag_tool_error(solar_diag *d, const char *fmt, ...)
 {
 	va_list ap;

@@ -68,6 +68,12 @@ void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const cha
  * empty path).  The one spelling of every JSON error of solar. */
 void solar_diag_path_error(solar_diag *d, const char *path, const char *fmt, ...) SOLAR_PRINTF(3, 4);
 void solar_diag_vpath_error(solar_diag *d, const char *path, const char *fmt, va_list ap);
+/* The same at a JSON path of another file than d's (`file: path: message`), counted in d: for
+ * a stage that reads many small files through its caller's channel. */
+void solar_diag_path_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			      ...) SOLAR_PRINTF(4, 5);
+void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			       va_list ap);
 /* An error about no file in particular: `solar: message`. */
 void solar_diag_tool_error(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
 /* A remark about no file in particular (`solar: message`), counted as a warning. */

@@ -20,17 +20,9 @@
 #include "report/measured.h"
 
 typedef struct {
-	FILE *err;
+	solar_diag *diag;
 	bool error;
 } reader;
-
-void solar_report_verror(FILE *err, const char *file, const char *path, const char *fmt,
-			 va_list ap)
-{
-	solar_diag *d = solar_diag_new(file, NULL, 0, err);
-	solar_diag_vpath_error(d, path, fmt, ap);
-	solar_diag_free(d);
-}
 
 static void fail(reader *c, const char *file, const char *path, const char *fmt, ...)
 	SOLAR_PRINTF(4, 5);
@@ -38,12 +30,12 @@ static void fail(reader *c, const char *file, const char *path, const char *fmt,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	solar_report_verror(c->err, file, path, fmt, ap);
+	solar_diag_vpath_error_in(c->diag, file, path, fmt, ap);
 	va_end(ap);
 	c->error = true;
 }
 
-cJSON *solar_report_parse_json(const char *file, FILE *err)
+cJSON *solar_report_parse_json(const char *file, solar_diag *diag)
 {
 	int32_t len;
 	char *text = solar_read_file(file, &len);
@@ -52,7 +44,7 @@ cJSON *solar_report_parse_json(const char *file, FILE *err)
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
 	if (!j) {
-		solar_diag *d = solar_diag_new(file, text, len, err);
+		solar_diag *d = solar_diag_new_file(diag, file, text, len);
 		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0}, "invalid JSON");
 		solar_diag_free(d);
 	}
@@ -63,7 +55,7 @@ cJSON *solar_report_parse_json(const char *file, FILE *err)
 
 static cJSON *parse(reader *c, const char *file)
 {
-	cJSON *j = solar_report_parse_json(file, c->err);
+	cJSON *j = solar_report_parse_json(file, c->diag);
 	c->error |= !j;
 	return j;
 }
@@ -308,10 +300,12 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		for (int i = 0; i < nr; i++)
 			owner[i] = per_kernel ? i % nkernels : -1;
 		if (!per_kernel)
-			fprintf(c->err,
-				"solar: %s: %d kernel rows for %d run(s) of %d AIR kernel(s), and the "
-				"AIR kernel names do not each match %d row(s): only the total is used\n",
-				file, nr, runs, nkernels, runs);
+			solar_diag_tool_warning(
+			    c->diag,
+			    "%s: %d kernel rows for %d run(s) of %d AIR kernel(s), "
+			    "and the AIR kernel names do not each match %d row(s): "
+			    "only the total is used",
+			    file, nr, runs, nkernels, runs);
 	}
 	total = 0;
 	for (int k = 0; k < nkernels; k++)
@@ -416,9 +410,9 @@ const char *solar_measured_kind_of(const char *file, solar_measured_kind kind)
 }
 
 int solar_measured_read(const char *file, solar_measured_kind kind, int runs,
-			const char *const *names, int nkernels, solar_measured *m, FILE *err)
+			const char *const *names, int nkernels, solar_measured *m, solar_diag *diag)
 {
-	reader c = {err ? err : stderr, false};
+	reader c = {diag, false};
 	if (!strcmp(solar_measured_kind_of(file, kind), "ncu")) {
 		m->form = "ncu";
 		m->total_s = ncu_times(&c, file, runs < 1 ? 1 : runs, names, nkernels, m->kernel_s);
@@ -433,10 +427,9 @@ int solar_measured_read(const char *file, solar_measured_kind kind, int runs,
 		      (cJSON_GetObjectItemCaseSensitive(j, "total") ||
 		       cJSON_GetObjectItemCaseSensitive(j, "kernels")));
 	if (!cJSON_IsObject(j) && kind == SOLAR_MEASURED_TIMES) {
-		fprintf(c.err, "solar: %s: expected a JSON object {\"total\": SECONDS, "
-			       "\"kernels\": {NAME: SECONDS}} or a solar validate --json result\n",
-			file);
-		c.error = true;
+		fail(&c, file, NULL,
+		     "expected a JSON object {\"total\": SECONDS, \"kernels\": {NAME: SECONDS}} or "
+		     "a solar validate --json result");
 	} else if (plain) {
 		m->form = "times";
 		plain_times(&c, file, j, names, nkernels, m);

@@ -80,12 +80,13 @@ static void note_input(const ctx *c, const char *path, bool device)
 		f(path);
 }
 
-/* `FILE: PATH: message` on stderr, and the run becomes an input error (exit 2). */
+/* `FILE: PATH: message` (solar_diag_path_error's spelling) on the report's channel, and the run
+ * becomes an input error (exit 2). */
 static void input_error(ctx *c, const char *file, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	solar_report_verror(stderr, file, path, fmt, ap);
+	solar_diag_vpath_error_in(c->diag, file, path, fmt, ap);
 	va_end(ap);
 	c->error = true;
 }
@@ -102,7 +103,7 @@ static char *resolve(const ctx *c, const char *path)
 
 static cJSON *parse_json_file(ctx *c, const char *file)
 {
-	cJSON *j = solar_report_parse_json(file, stderr);
+	cJSON *j = solar_report_parse_json(file, c->diag);
 	c->error |= !j;
 	return j;
 }
@@ -200,10 +201,11 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		names[k] = e->kernel[k].name;
 	solar_measured_init(&mt, e->nkernels);
 	/* the one reader (report/measured.c); {"validate": FILE} insists on a validate result */
-	int rc = solar_measured_read(full, !strcmp(kind, "ncu") ? SOLAR_MEASURED_NCU
-					   : cJSON_IsObject(m)    ? SOLAR_MEASURED_VALIDATE
-								  : SOLAR_MEASURED_AUTO,
-				     runs, names, e->nkernels, &mt, stderr);
+	int rc = solar_measured_read(full,
+				     !strcmp(kind, "ncu") ? SOLAR_MEASURED_NCU
+				     : cJSON_IsObject(m)  ? SOLAR_MEASURED_VALIDATE
+							  : SOLAR_MEASURED_AUTO,
+				     runs, names, e->nkernels, &mt, c->diag);
 	free(names);
 	e->measured_s = mt.total_s;
 	for (int k = 0; k < e->nkernels; k++)
@@ -213,9 +215,7 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 	e->measured_from = malloc(n);
 	snprintf(e->measured_from, n, "%s:%s", form, file);
 	if (rc < 0) {
-		fprintf(stderr, "solar: %s: %s: cannot take a measured time from '%s'\n", c->file,
-			where, file);
-		c->error = true;
+		input_error(c, c->file, where, "cannot take a measured time from '%s'", file);
 	}
 	if (mt.validation_failed) {
 		e->fail = true;
@@ -382,8 +382,9 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	e->dev = solar_device_load(dev_path, c->diag);
 	free(dev_path);
 	if (!e->dev) {
-		fprintf(stderr, "solar: %s: %s.device: cannot load '%s'\n", c->file, path, dev);
-		c->error = true;
+		char at[160];
+		snprintf(at, sizeof at, "%s.device", path);
+		input_error(c, c->file, at, "cannot load '%s'", dev);
 		free(defs);
 		return;
 	}
@@ -412,16 +413,17 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	const solar_program *prog = solar_result_program(res);
 	const solar_bounds *b = solar_result_bounds(res);
 	if (!prog) {
-		fprintf(stderr, "solar: %s: %s.air: '%s' %s\n", c->file, path, air,
-			res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors" : "cannot be read");
-		c->error = true;
+		char at[160];
+		snprintf(at, sizeof at, "%s.air", path);
+		input_error(c, c->file, at, "'%s' %s", air,
+			    res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors"
+								  : "cannot be read");
 		free(defs);
 		solar_result_free(res);
 		return;
 	}
 	if (!b) {
-		fprintf(stderr, "solar: %s: %s: cannot bound '%s' on '%s'\n", c->file, path, air, dev);
-		c->error = true;
+		input_error(c, c->file, path, "cannot bound '%s' on '%s'", air, dev);
 	} else {
 		e->params = cJSON_CreateObject();
 		for (int i = 0; i < prog->nparams; i++)
