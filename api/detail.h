@@ -30,6 +30,10 @@ SOLAR_KEEP const solar_bounds *solar_result_bounds(SOLAR_KEEP const solar_result
 /* The job on a program already loaded (and diagnosed through d, which also gets the count's
  * errors): both are borrowed and must outlive the result.  job->file, source and defines are
  * not used. */
+/* solar_job_run, reporting through diag (borrowed; NULL: silent) instead of job->err: for a
+ * stage that runs jobs under its own caller's channel (search/bounds.c). */
+SOLAR_GIVE solar_result *solar_job_run_with(SOLAR_KEEP const solar_job *job,
+					    SOLAR_KEEP solar_diag *diag);
 SOLAR_GIVE solar_result *solar_job_run_program(SOLAR_KEEP const solar_job *job,
 					       SOLAR_KEEP const solar_program *p,
 					       SOLAR_KEEP solar_diag *d);

@@ -27,7 +27,9 @@ struct solar_result_detail {
 	solar_program *prog;    /* owned when own_program */
 	const solar_program *p; /* the program the job ran on */
 	solar_diag *d;
-	solar_diag *tool; /* the job's channel: job->err (or stderr) wrapped once; owned */
+	solar_diag *tool; /* the job's channel: job->err (or stderr) wrapped once, or
+			     the caller's (solar_job_run_with) */
+	bool own_tool;
 	bool own_program;
 	solar_work *work;
 	solar_device *dev;      /* the job's copy */
@@ -97,12 +99,14 @@ char *solar_job_peaks_file(const char *device_file, FILE *err)
 	return NULL;
 }
 
-static solar_result *result_new(const solar_job *job)
+/* own: the job's channel wraps job->err; otherwise it is `diag` (borrowed, NULL silent). */
+static solar_result *result_new(const solar_job *job, bool own, solar_diag *diag)
 {
 	solar_result *r = solar_xcalloc(1, sizeof *r);
 	r->detail = solar_xcalloc(1, sizeof *r->detail);
 	r->detail->arena = solar_arena_new();
-	r->detail->tool = solar_diag_new_tool(job->err ? job->err : stderr);
+	r->detail->own_tool = own;
+	r->detail->tool = own ? solar_diag_new_tool(job->err ? job->err : stderr) : diag;
 	return r;
 }
 
@@ -289,7 +293,7 @@ static bool job_start(const solar_job *job, solar_result *r, solar_diag *diag)
 
 solar_result *solar_job_run_program(const solar_job *job, const solar_program *p, solar_diag *d)
 {
-	solar_result *r = result_new(job);
+	solar_result *r = result_new(job, true, NULL);
 	solar_diag *diag = r->detail->tool;
 	r->program = solar_arena_strdup(r->detail->arena, job->file ? job->file : "");
 	r->detail->p = p;
@@ -299,9 +303,9 @@ solar_result *solar_job_run_program(const solar_job *job, const solar_program *p
 	return r;
 }
 
-solar_result *solar_job_run(const solar_job *job)
+static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel)
 {
-	solar_result *r = result_new(job);
+	solar_result *r = result_new(job, own, channel);
 	struct solar_result_detail *x = r->detail;
 	solar_diag *diag = x->tool;
 	FILE *err = solar_diag_stream(diag);
@@ -347,6 +351,13 @@ solar_result *solar_job_run(const solar_job *job)
 	return r;
 }
 
+solar_result *solar_job_run(const solar_job *job) { return job_run(job, true, NULL); }
+
+solar_result *solar_job_run_with(const solar_job *job, solar_diag *diag)
+{
+	return job_run(job, false, diag);
+}
+
 void solar_result_free(solar_result *r)
 {
 	if (!r)
@@ -359,7 +370,8 @@ void solar_result_free(solar_result *r)
 		solar_program_free(x->prog);
 		solar_diag_free(x->diag);
 	}
-	solar_diag_free(x->tool);
+	if (x->own_tool)
+		solar_diag_free(x->tool);
 	free(x->src);
 	solar_arena_free(x->arena);
 	free(x);

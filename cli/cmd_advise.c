@@ -501,7 +501,7 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 static int record_step(const advise_opts *a, const solar_program *p, const solar_advice *adv)
 {
 	solar_memory mem;
-	if (solar_memory_load(a->record, &mem, stderr) < 0)
+	if (solar_memory_load(a->record, &mem, solar_cli_diag()) < 0)
 		return SOLAR_EXIT_ERRORS;
 	solar_memory_step s = {0};
 	const char *base = strrchr(a->o.files[0], '/');
@@ -631,7 +631,7 @@ int solar_cmd_advise(int argc, char **argv)
 	if (a.tol < 0)
 		a.tol = default_tol(l.prog);
 	if (a.memory) {
-		if (solar_memory_load(a.memory, &mem, stderr) < 0) {
+		if (solar_memory_load(a.memory, &mem, solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_ERRORS;
 			goto done;
 		}
@@ -639,7 +639,7 @@ int solar_cmd_advise(int argc, char **argv)
 	}
 	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math,
 				 air[0] ? NULL : a.o.defs, air[0] ? 0 : a.o.ndefs};
-	int c = solar_advise_compute(air[0] ? air : file, l.prog, dev, &in, &adv, stderr);
+	int c = solar_advise_compute(air[0] ? air : file, l.prog, dev, &in, &adv, solar_cli_diag());
 	if (c) {
 		rc = SOLAR_EXIT_ERRORS;
 		goto done;

@@ -50,9 +50,9 @@ int solar_direction_parse(const char *name)
 /* ---- the analysis chain ---------------------------------------------------------------------
  * The one place advise runs front end -> checks and counts -> bounds (a one-place switch to
  * the library API of api/solar.h when it lands). */
-int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs,
-			   int ndefs, solar_math math, const solar_device *dev, FILE *diag_out,
-			   FILE *err, solar_advise_eval *out)
+int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
+			   solar_math math, const solar_device *dev, FILE *diag_out,
+			   solar_diag *diag, solar_advise_eval *out)
 {
 	memset(out, 0, sizeof *out);
 	char *sink_buf = NULL;
@@ -65,10 +65,7 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
 	solar_bounds b = {0};
 	int rc = -1;
-	solar_diag *tool = solar_diag_new_tool(err);
-	int bounded = w ? solar_bounds_compute(w, dev, &b, tool) : -1;
-	solar_diag_free(tool);
-	if (bounded == 0) {
+	if (w && solar_bounds_compute(w, dev, &b, diag) == 0) {
 		out->unfused_s = b.unfused.time_s;
 		out->fused_s = b.fused.time_s;
 		out->cache_aware_s = b.cache_aware.time_s;
@@ -258,7 +255,7 @@ typedef struct {
 	const solar_device *dev;
 	const solar_advise_input *in;
 	solar_advice *adv;
-	FILE *err;
+	solar_diag *diag;
 } ctx;
 
 static solar_strategy *add_strategy(solar_advice_dir *d)
@@ -968,17 +965,17 @@ static int cmp_strat(const void *a, const void *b)
 }
 
 int solar_advise_compute(const char *file, const solar_program *p, const solar_device *dev,
-			 const solar_advise_input *in, solar_advice *out, FILE *err)
+			 const solar_advise_input *in, solar_advice *out, solar_diag *diag)
 {
 	memset(out, 0, sizeof *out);
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
 		out->dir[d].dir = (solar_direction)d;
 	/* the front end's messages were printed when p was loaded: only a failure repeats the
 	 * run with its messages shown (the ISL checks') */
-	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, err,
+	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, diag,
 				   &out->base) < 0) {
-		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, err, err,
-				       &out->base);
+		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev,
+				       solar_diag_stream(diag), diag, &out->base);
 		solar_advise_eval_free(&out->base);
 		return -1;
 	}
@@ -986,26 +983,30 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 	double T = in->measured_s;
 	/* a measured time below a bound of the program as written is impossible */
 	if (T < b->cache_aware_s * (1 - 1e-6)) {
-		fprintf(err, "solar: %s: measured %.4g s is %.3gx the cache-aware bound (%.4g s): "
-			     "below the speed of light, so either the benchmark is broken (it skipped "
-			     "work, timed asynchronously or timed a cached result) or the bound is "
-			     "wrong (the AIR is not the program that was timed, or a descriptor figure "
-			     "is too low)\n",
-			file, T, T / b->cache_aware_s, b->cache_aware_s);
+		solar_diag_tool_error(
+		    diag,
+		    "%s: measured %.4g s is %.3gx the cache-aware bound (%.4g s): "
+		    "below the speed of light, so either the benchmark is broken (it skipped "
+		    "work, timed asynchronously or timed a cached result) or the bound is "
+		    "wrong (the AIR is not the program that was timed, or a descriptor figure "
+		    "is too low)",
+		    file, T, T / b->cache_aware_s, b->cache_aware_s);
 		return 1;
 	}
 	for (int k = 0; in->kernel_measured_s && k < p->nkernels; k++)
 		if (in->kernel_measured_s[k] > 0 &&
 		    in->kernel_measured_s[k] < b->kernel_s[k] * (1 - 1e-6)) {
-			fprintf(err, "solar: %s: kernel %s: measured %.4g s is %.3gx its bound "
-				     "(%.4g s): below the speed of light, so the benchmark or the "
-				     "bound is wrong\n",
-				file, p->kernels[k].name, in->kernel_measured_s[k],
-				in->kernel_measured_s[k] / b->kernel_s[k], b->kernel_s[k]);
+			solar_diag_tool_error(
+			    diag,
+			    "%s: kernel %s: measured %.4g s is %.3gx its bound "
+			    "(%.4g s): below the speed of light, so the benchmark or the "
+			    "bound is wrong",
+			    file, p->kernels[k].name, in->kernel_measured_s[k],
+			    in->kernel_measured_s[k] / b->kernel_s[k], b->kernel_s[k]);
 			return 1;
 		}
 	solar_resource_name(b->limiter_cache_aware, out->limiter, sizeof out->limiter);
-	ctx c = {file, p, dev, in, out, err};
+	ctx c = {file, p, dev, in, out, diag};
 	implementation_strategies(&c);
 	fusion_strategies(&c);
 	reuse_strategies(&c);

@@ -178,7 +178,7 @@ static const char *opaque_reason(const char *file)
 }
 
 /* Translates a .py into the cache.  Sets c->air on success, else c->note; c->source. */
-static void translate(solar_triage_cand *c, const char *exe, const char *cache, FILE *err)
+static void translate(solar_triage_cand *c, const char *exe, const char *cache, solar_diag *diag)
 {
 	c->source = SOLAR_CAND_OPAQUE;
 	const char *why = opaque_reason(c->file);
@@ -261,7 +261,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 			 rc < 0 ? "signal" : "exit", rc < 0 ? WTERMSIG(status) : rc, l ? l : "");
 		free(l);
 		c->note = strdup(note);
-		fprintf(err, "solar: %s: warning: %s\n", c->file, note);
+		solar_diag_tool_warning(diag, "%s: warning: %s", c->file, note);
 	}
 	unlink(tmp);
 	unlink(log);
@@ -277,7 +277,7 @@ static void cand_init(solar_triage_cand *c, const char *file)
 /* Gives c its AIR: air_file when set (its own structure), the file itself when .air, else
  * a translation. */
 static void cand_air(solar_triage_cand *c, const char *air_file, bool own, const char *exe,
-		     const char *cache, FILE *err)
+		     const char *cache, solar_diag *diag)
 {
 	if (air_file) {
 		c->air = strdup(air_file);
@@ -288,7 +288,7 @@ static void cand_air(solar_triage_cand *c, const char *air_file, bool own, const
 		c->source = SOLAR_CAND_AIR;
 		c->own_structure = own;
 	} else {
-		translate(c, exe, cache, err);
+		translate(c, exe, cache, diag);
 		c->own_structure = false;
 	}
 }
@@ -309,11 +309,11 @@ static int add_cand(solar_pool *p)
 
 /* The candidates of folder dir and, when with_ref, its reference. */
 static int load_folder(const char *dir, bool with_ref, const char *exe, const char *cache,
-		       solar_pool *p, FILE *err)
+		       solar_pool *p, solar_diag *diag)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(err, "solar: %s: %s\n", dir, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	char **names = NULL;
@@ -335,11 +335,12 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 	if (!with_ref) {
 		/* the manifest gave the reference */
 	} else if (!exists(ra) && !exists(rp)) {
-		fprintf(err, "solar: %s: no reference (ref.air or ref.py) in the pool\n", dir);
+		solar_diag_tool_error(diag, "%s: no reference (ref.air or ref.py) in the pool",
+				      dir);
 		rc = -1;
 	} else {
 		cand_init(&p->ref, exists(rp) ? rp : ra);
-		cand_air(&p->ref, exists(ra) ? ra : NULL, true, exe, cache, err);
+		cand_air(&p->ref, exists(ra) ? ra : NULL, true, exe, cache, diag);
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(names[i]);
@@ -362,7 +363,7 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		}
 		char *file = join(dir, names[i]), *af = paired ? join(dir, airname) : NULL;
 		cand_init(&p->cand[k], file);
-		cand_air(&p->cand[k], af, true, exe, cache, err);
+		cand_air(&p->cand[k], af, true, exe, cache, diag);
 		free(file);
 		free(af);
 	}
@@ -386,7 +387,7 @@ static const char *jstr(cJSON *o, const char *key)
  *  "cand_b.py", "air": "cand_b.air", "structure": "own"|"not-own", "correct": false,
  *  "translate": false}]}; paths relative to the manifest's folder. */
 static int load_manifest(const char *file, const char *exe, const char *cache, solar_pool *p,
-			 FILE *err)
+			 solar_diag *diag)
 {
 	int32_t len;
 	char *text = solar_read_file(file, &len);
@@ -398,48 +399,47 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 	cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates");
 	const char *ref = jstr(j, "reference");
 	if (!cJSON_IsObject(j)) {
-		fprintf(err, "solar: %s: expected a JSON object {\"reference\": FILE, "
-			     "\"candidates\": [...]}\n",
-			file);
+		solar_diag_path_error_in(diag, file, NULL,
+					 "expected a JSON object {\"reference\": FILE, "
+					 "\"candidates\": [...]}");
 		goto out;
 	}
 	if (!ref) {
-		fprintf(err, "solar: %s: reference: expected the reference's file (ref.py or "
-			     "ref.air)\n",
-			file);
+		solar_diag_path_error_in(diag, file, "reference",
+					 "expected the reference's file (ref.py or ref.air)");
 		goto out;
 	}
 	const char *cfolder = jstr(j, "candidates_folder");
 	if (!cJSON_IsArray(cands) && !(cfolder && !cands)) {
-		fprintf(err, "solar: %s: candidates: expected an array of files or objects (or "
-			     "\"candidates_folder\": DIR)\n",
-			file);
+		solar_diag_path_error_in(diag, file, "candidates",
+					 "expected an array of files or objects (or "
+					 "\"candidates_folder\": DIR)");
 		goto out;
 	}
 	const char *cls = jstr(j, "op_class");
 	p->op_class = cls ? strdup(cls) : NULL;
 	char *rf = join(p->dir, ref);
 	if (!exists(rf)) {
-		fprintf(err, "solar: %s: reference: cannot read %s\n", file, rf);
+		solar_diag_path_error_in(diag, file, "reference", "cannot read %s", rf);
 		free(rf);
 		goto out;
 	}
 	const char *rair = jstr(j, "reference_air");
 	char *ra = rair ? join(p->dir, rair) : NULL;
 	if (ra && !exists(ra)) {
-		fprintf(err, "solar: %s: reference_air: cannot read %s\n", file, ra);
+		solar_diag_path_error_in(diag, file, "reference_air", "cannot read %s", ra);
 		free(rf);
 		free(ra);
 		goto out;
 	}
 	cand_init(&p->ref, rf);
-	cand_air(&p->ref, ra, true, exe, cache, err);
+	cand_air(&p->ref, ra, true, exe, cache, diag);
 	free(rf);
 	free(ra);
 	rc = 0;
 	if (cfolder) {
 		char *cd = join(p->dir, cfolder);
-		rc = load_folder(cd, false, exe, cache, p, err);
+		rc = load_folder(cd, false, exe, cache, p, diag);
 		free(cd);
 	}
 	int i = 0;
@@ -454,11 +454,14 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 		char *path = f ? join(p->dir, f) : NULL, *ap = air ? join(p->dir, air) : NULL;
 		if (!f || !exists(path) || (ap && !exists(ap)) ||
 		    (st && strcmp(st, "own") && strcmp(st, "not-own"))) {
-			fprintf(err, "solar: %s: candidates[%d]: %s\n", file, i,
-				!f	       ? "expected a file name or {\"file\": ...}"
-				: !exists(path) ? "cannot read the file"
-				: ap && !exists(ap) ? "air: cannot read the file"
-						    : "structure: expected \"own\" or \"not-own\"");
+			char at[32];
+			snprintf(at, sizeof at, "candidates[%d]", i);
+			solar_diag_path_error_in(
+			    diag, file, at, "%s",
+			    !f			? "expected a file name or {\"file\": ...}"
+			    : !exists(path)	? "cannot read the file"
+			    : ap && !exists(ap) ? "air: cannot read the file"
+						: "structure: expected \"own\" or \"not-own\"");
 			rc = -1;
 		} else {
 			int k = add_cand(p);
@@ -473,7 +476,7 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 					x->note = strdup("not translated (manifest: \"translate\": "
 							 "false); ranked with the problem's bounds");
 				} else {
-					cand_air(x, ap, own, exe, cache, err);
+					cand_air(x, ap, own, exe, cache, diag);
 				}
 				if (cJSON_IsFalse(ok)) {
 					x->wrong = true;
@@ -493,12 +496,12 @@ out:
 }
 
 int solar_pool_load(const char *path, const char *exe, const char *cache, solar_pool *p,
-		    FILE *err)
+		    solar_diag *diag)
 {
 	*p = (solar_pool){.coverage = 0.8, .incumbent_s = -1, .ref_measured_s = -1};
 	struct stat st;
 	if (stat(path, &st) < 0) {
-		fprintf(err, "solar: %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	bool dir = S_ISDIR(st.st_mode);
@@ -523,8 +526,8 @@ int solar_pool_load(const char *path, const char *exe, const char *cache, solar_
 		}
 	}
 	free(copy);
-	return dir ? load_folder(p->dir, true, exe, cache, p, err)
-		   : load_manifest(path, exe, cache, p, err);
+	return dir ? load_folder(p->dir, true, exe, cache, p, diag)
+		   : load_manifest(path, exe, cache, p, diag);
 }
 
 static void cand_free(solar_triage_cand *c)
@@ -553,7 +556,7 @@ void solar_pool_free(solar_pool *p)
  * the device as solar resolved it (its JSON, base applied), the L2 state and solar's build,
  * so a cached line is the number solar would compute. */
 static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_hash,
-			 const char *cache, solar_triage_cand *c, FILE *err)
+			 const char *cache, solar_triage_cand *c, solar_diag *diag)
 {
 	char key[17], path[4200];
 	path[0] = '\0';
@@ -573,8 +576,8 @@ static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_
 			}
 		}
 	}
-	if (solar_search_bounds(air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
-				c->limiter, sizeof c->limiter, err) < 0)
+	if (solar_search_bounds(air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s, c->limiter,
+				sizeof c->limiter, diag) < 0)
 		return -1;
 	if (path[0] && mkdir_p(cache) == 0) { /* whole or not at all: a temporary, renamed */
 		char tmp[4300];
@@ -621,22 +624,24 @@ static uint64_t device_hash(const solar_device *dev)
 	return h;
 }
 
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache, FILE *err)
+int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache, solar_diag *diag)
 {
 	if (!p->ref.air) {
-		fprintf(err, "solar: %s: the reference has no AIR (%s): triage needs the problem's "
-			     "bounds; give ref.air or a ref.py that `solar translate` reads\n",
-			p->ref.file, p->ref.note ? p->ref.note : "none");
+		solar_diag_tool_error(
+		    diag,
+		    "%s: the reference has no AIR (%s): triage needs the problem's "
+		    "bounds; give ref.air or a ref.py that `solar translate` reads",
+		    p->ref.file, p->ref.note ? p->ref.note : "none");
 		return -1;
 	}
 	uint64_t dh = device_hash(dev);
-	if (cached_bounds(p->ref.air, dev, dh, cache, &p->ref, err) < 0)
+	if (cached_bounds(p->ref.air, dev, dh, cache, &p->ref, diag) < 0)
 		return -1;
 	for (int i = 0; i < p->ncand; i++) {
 		solar_triage_cand *c = &p->cand[i];
 		if (!c->air)
 			continue;
-		if (cached_bounds(c->air, dev, dh, cache, c, err) < 0) {
+		if (cached_bounds(c->air, dev, dh, cache, c, diag) < 0) {
 			char note[300];
 			snprintf(note, sizeof note, "its AIR %s has errors (above); ranked with the "
 						    "problem's bounds",
@@ -660,7 +665,7 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 	char **seen = calloc((size_t)h->n + 1, sizeof *seen);
 	int nseen = 0, n = 0;
 	solar_pool *pools = calloc((size_t)h->n + 2, sizeof *pools);
-	FILE *quiet = fopen("/dev/null", "w");
+	solar_diag *quiet = NULL; /* a pool that does not load is left out, silently */
 	for (int i = 0; i < h->n; i++) {
 		char *dir = strdup(h->e[i].candidate);
 		char *slash = strrchr(dir, '/');
@@ -680,14 +685,12 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 		if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
 		solar_pool q;
-		if (solar_pool_load(real, exe, cache, &q, quiet ? quiet : stderr) == 0 &&
-		    solar_pool_bounds(&q, dev, cache, quiet ? quiet : stderr) == 0)
+		if (solar_pool_load(real, exe, cache, &q, quiet) == 0 &&
+		    solar_pool_bounds(&q, dev, cache, quiet) == 0)
 			pools[n++] = q;
 		else
 			solar_pool_free(&q);
 	}
-	if (quiet)
-		fclose(quiet);
 	for (int k = 0; k < nseen; k++)
 		free(seen[k]);
 	free(seen);
