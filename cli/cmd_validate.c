@@ -606,8 +606,9 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 
-	rc = !strcmp(backend, "cuda") ? solar_run_cuda(p, o->files[0], a, dir, c.timeout_s, &run, stderr)
-				      : solar_run_c(p, o->files[0], dir, c.timeout_s, &run, stderr);
+	rc = !strcmp(backend, "cuda")
+		 ? solar_run_cuda(p, o->files[0], a, dir, c.timeout_s, &run, solar_cli_diag())
+		 : solar_run_c(p, o->files[0], dir, c.timeout_s, &run, solar_cli_diag());
 	if (rc)
 		goto done;
 	char *run_path = join(dir, "air_run.json");
@@ -627,7 +628,7 @@ int solar_cmd_validate(const solar_opts *o)
 	/* A mismatch: which kernel first computes wrong values (validate/localise.c).  A
 	 * failure here leaves the verdict as it is. */
 	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda")) {
-		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, stderr) == 0)
+		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, solar_cli_diag()) == 0)
 			loc = harness_verdict(&c, "localise", "kernels");
 		if (!loc)
 			fputs("solar: warning: the mismatch could not be localised to a kernel "
