@@ -71,9 +71,9 @@ static int parse(int argc, char **argv, advise_opts *a)
 	o->cmd = "advise";
 	o->measured_s = -1;
 	o->math = SOLAR_MATH_STRICT;
-	o->files = calloc((size_t)argc + 1, sizeof *o->files);
-	o->defs = calloc((size_t)argc + 1, sizeof *o->defs);
-	o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
+	o->files = solar_xcalloc((size_t)argc + 1, sizeof *o->files);
+	o->defs = solar_xcalloc((size_t)argc + 1, sizeof *o->defs);
+	o->sets = solar_xcalloc((size_t)argc + 1, sizeof *o->sets);
 	a->previous = a->direction = -1;
 	a->after_s = a->tol = -1;
 	a->stop_factor = 1.5;
@@ -112,7 +112,7 @@ static int parse(int argc, char **argv, advise_opts *a)
 			long long n = eq ? strtoll(eq + 1, &end, 10) : 0;
 			if (!eq || eq == d || end == eq + 1 || *end)
 				return usage_error("-D expects NAME=INTEGER, not '%s'", d);
-			o->defs[o->ndefs].name = strndup(d, (size_t)(eq - d));
+			o->defs[o->ndefs].name = solar_xstrndup(d, (size_t)(eq - d));
 			o->defs[o->ndefs++].value = n;
 			continue;
 		}
@@ -226,8 +226,8 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';
-	char **args = calloc((size_t)a->o.ndefs * 2 + 8, sizeof *args);
-	char **defs = calloc((size_t)a->o.ndefs + 1, sizeof *defs);
+	char **args = solar_xcalloc((size_t)a->o.ndefs * 2 + 8, sizeof *args);
+	char **defs = solar_xcalloc((size_t)a->o.ndefs + 1, sizeof *defs);
 	int k = 0;
 	args[k++] = exe;
 	args[k++] = "translate";
@@ -237,7 +237,7 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	args[k++] = "--no-validate";
 	for (int i = 0; i < a->o.ndefs; i++) {
 		size_t dl = strlen(a->o.defs[i].name) + 24;
-		defs[i] = malloc(dl);
+		defs[i] = solar_xmalloc(dl);
 		snprintf(defs[i], dl, "-D%s=%lld", a->o.defs[i].name, (long long)a->o.defs[i].value);
 		args[k++] = defs[i];
 	}
@@ -590,14 +590,14 @@ int solar_cmd_advise(int argc, char **argv)
 	}
 	if (rc)
 		goto done;
-	kernel_s = calloc((size_t)l.prog->nkernels + 1, sizeof *kernel_s);
+	kernel_s = solar_xcalloc((size_t)l.prog->nkernels + 1, sizeof *kernel_s);
 	for (int k = 0; k < l.prog->nkernels; k++)
 		kernel_s[k] = -1;
 	if (a.o.measured_file) {
 		/* the one reader of measured times (report/measured.h): plain times, a validate
 		 * result, an Nsight Compute CSV */
 		solar_measured m;
-		const char **names = calloc((size_t)l.prog->nkernels + 1, sizeof *names);
+		const char **names = solar_xcalloc((size_t)l.prog->nkernels + 1, sizeof *names);
 		for (int k = 0; k < l.prog->nkernels; k++)
 			names[k] = l.prog->kernels[k].name;
 		int mrc = solar_measured_init(&m, l.prog->nkernels);

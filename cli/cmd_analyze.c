@@ -562,7 +562,7 @@ static void json_estimate(cJSON *j, const solar_program *p, const solar_result *
 		cJSON *r = json_roof(&e->kernel[k], m->kernel_s[k]);
 		cJSON *name = cJSON_CreateString(p->kernels[k].name);
 		if (cJSON_InsertItemInArray(r, 0, name)) /* "name" first, as in "kernels" */
-			name->string = strdup("name");
+			name->string = solar_xstrdup("name");
 		cJSON_AddItemToArray(ks, r);
 	}
 }
@@ -626,7 +626,7 @@ int solar_cmd_analyze(const solar_opts *o)
 	m.total_s = o->measured_s;
 	FILE *out = NULL;
 	if (o->measured_file) { /* the one reader of measured times (report/measured.c) */
-		const char **names = calloc((size_t)p->nkernels + 1, sizeof *names);
+		const char **names = solar_xcalloc((size_t)p->nkernels + 1, sizeof *names);
 		for (int k = 0; names && k < p->nkernels; k++)
 			names[k] = p->kernels[k].name;
 		int mrc = solar_measured_read(o->measured_file, SOLAR_MEASURED_AUTO, 1, names,

@@ -93,7 +93,7 @@ static int parse_vary(const char *spec, const solar_device *dev, int steps, axis
 	if (a->to < 0)
 		return -1;
 	a->steps = steps;
-	a->f = calloc((size_t)steps, sizeof *a->f);
+	a->f = solar_xcalloc((size_t)steps, sizeof *a->f);
 	for (int i = 0; i < steps; i++) /* geometric: equal ratios between steps */
 		a->f[i] = a->from * pow(a->to / a->from, (double)i / (steps - 1));
 	a->f[steps - 1] = a->to;
@@ -411,7 +411,7 @@ int solar_cmd_sweep(const solar_opts *o)
 	if ((rc = res->status) != SOLAR_EXIT_OK)
 		goto done;
 	work = solar_device_clone(dev);
-	pt = calloc((size_t)n, sizeof *pt);
+	pt = solar_xcalloc((size_t)n, sizeof *pt);
 	for (int p = 0; p < n; p++) {
 		int idx[2] = {o->nvary == 2 ? p / steps : p, o->nvary == 2 ? p % steps : 0};
 		for (int v = 0; v < o->nvary; v++)

@@ -423,7 +423,7 @@ int solar_cmd_triage(int argc, char **argv)
 	}
 	solar_pool *others = NULL;
 	int nothers = solar_pool_load_others(&h, &cur, exe, cache, dev, &others);
-	pools = calloc((size_t)nothers + 1, sizeof *pools);
+	pools = solar_xcalloc((size_t)nothers + 1, sizeof *pools);
 	pools[0] = cur;
 	for (int i = 0; i < nothers; i++)
 		pools[i + 1] = others[i];

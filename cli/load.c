@@ -47,7 +47,7 @@ solar_job solar_cli_job(const solar_opts *o)
 {
 	solar_job j = {0};
 	j.file = o->nfiles > 0 ? o->files[0] : NULL;
-	solar_job_define *defs = calloc((size_t)o->ndefs + 1, sizeof *defs);
+	solar_job_define *defs = solar_xcalloc((size_t)o->ndefs + 1, sizeof *defs);
 	for (int i = 0; defs && i < o->ndefs; i++) {
 		defs[i].name = o->defs[i].name;
 		defs[i].value = (long long)o->defs[i].value;

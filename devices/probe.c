@@ -615,7 +615,7 @@ static void measure_gemms(const driver *cu, timer *t, solar_ceilings *c, const c
 		return;
 	}
 	size_t elems = (size_t)g.n * (size_t)g.n;
-	unsigned char *host = malloc(elems * 4);
+	unsigned char *host = solar_xmalloc(elems * 4);
 	bool alloc = host && ok(t, cu->mem_alloc(&g.a, elems * 4), "cuMemAlloc") &&
 		     ok(t, cu->mem_alloc(&g.bm, elems * 4), "cuMemAlloc") &&
 		     ok(t, cu->mem_alloc(&g.c, elems * 4), "cuMemAlloc");
@@ -746,7 +746,7 @@ void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, solar_d
 		}
 	if (!n)
 		return;
-	char *name = malloc(strlen(d->name ? d->name : "device") + 24);
+	char *name = solar_xmalloc(strlen(d->name ? d->name : "device") + 24);
 	if (name) {
 		sprintf(name, "%s (measured ceilings)", d->name ? d->name : "device");
 		free(d->name);

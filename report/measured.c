@@ -198,7 +198,8 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		p = strchr(p, '\n') + 1;
 	/* ncu's raw page has hundreds of columns (every device attribute): room for all */
 	enum { MAX_COLS = 4096 };
-	char **head = malloc(sizeof *head * MAX_COLS), **f = malloc(sizeof *f * MAX_COLS);
+	char **head = solar_xmalloc(sizeof *head * MAX_COLS),
+	     **f = solar_xmalloc(sizeof *f * MAX_COLS);
 	bool open_quote = false;
 	int line = 0; /* lines before p */
 	for (const char *q = text; q < p; q++)
@@ -228,8 +229,8 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		return -1;
 	}
 	int cap = 64, nr = 0;
-	double *dur = malloc(sizeof *dur * (size_t)cap);
-	char **kname = malloc(sizeof *kname * (size_t)cap);
+	double *dur = solar_xmalloc(sizeof *dur * (size_t)cap);
+	char **kname = solar_xmalloc(sizeof *kname * (size_t)cap);
 	double scale = 1e-9; /* gpu__time_duration is in nanoseconds unless a unit row says */
 	int n;
 	char where[32];
@@ -264,12 +265,12 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		}
 		if (nr == cap) {
 			cap *= 2;
-			dur = realloc(dur, sizeof *dur * (size_t)cap);
-			kname = realloc(kname, sizeof *kname * (size_t)cap);
+			dur = solar_xrealloc(dur, sizeof *dur * (size_t)cap);
+			kname = solar_xrealloc(kname, sizeof *kname * (size_t)cap);
 		}
 		(void)col_id; /* rows are in launch order already (ncu numbers them by ID) */
 		dur[nr] = v;
-		kname[nr++] = strdup(f[col_name]);
+		kname[nr++] = solar_xstrdup(f[col_name]);
 	}
 	for (int i = 0; i < nr; i++)
 		dur[i] *= scale;
@@ -278,8 +279,8 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		goto done;
 	}
 	/* By name: every row names at most one AIR kernel and every AIR kernel is named. */
-	int *owner = malloc(sizeof *owner * (size_t)nr);
-	int *hits = calloc((size_t)nkernels + 1, sizeof *hits);
+	int *owner = solar_xmalloc(sizeof *owner * (size_t)nr);
+	int *hits = solar_xcalloc((size_t)nkernels + 1, sizeof *hits);
 	bool by_name = true;
 	for (int i = 0; i < nr && by_name; i++) {
 		owner[i] = -1;
@@ -388,7 +389,7 @@ int solar_measured_init(solar_measured *m, int nkernels)
 	m->validation_failed = false;
 	m->form = NULL;
 	m->nkernels = nkernels;
-	m->kernel_s = malloc(sizeof *m->kernel_s * (size_t)(nkernels + 1));
+	m->kernel_s = solar_xmalloc(sizeof *m->kernel_s * (size_t)(nkernels + 1));
 	if (!m->kernel_s)
 		return -1;
 	for (int k = 0; k < nkernels; k++)

@@ -94,9 +94,9 @@ static void input_error(ctx *c, const char *file, const char *path, const char *
 static char *resolve(const ctx *c, const char *path)
 {
 	if (path[0] == '/' || !c->dir[0])
-		return strdup(path);
+		return solar_xstrdup(path);
 	size_t n = strlen(c->dir) + strlen(path) + 2;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	snprintf(s, n, "%s/%s", c->dir, path);
 	return s;
 }
@@ -154,14 +154,14 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		if (m->valuedouble <= 0)
 			input_error(c, c->file, where, "expected a positive time in seconds");
 		e->measured_s = m->valuedouble;
-		e->measured_from = strdup("manifest");
+		e->measured_from = solar_xstrdup("manifest");
 		return;
 	}
 	if (cJSON_IsString(m)) {
 		double t = solar_quantity_parse_time(m->valuestring);
 		if (t > 0) {
 			e->measured_s = t;
-			e->measured_from = strdup("manifest");
+			e->measured_from = solar_xstrdup("manifest");
 			return;
 		}
 		file = m->valuestring;
@@ -196,7 +196,7 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 	char *full = resolve(c, file);
 	note_input(c, full, false);
 	solar_measured mt;
-	const char **names = calloc((size_t)e->nkernels + 1, sizeof *names);
+	const char **names = solar_xcalloc((size_t)e->nkernels + 1, sizeof *names);
 	for (int k = 0; k < e->nkernels; k++)
 		names[k] = e->kernel[k].name;
 	solar_measured_init(&mt, e->nkernels);
@@ -212,7 +212,7 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		e->kernel[k].measured_s = mt.kernel_s[k];
 	const char *form = mt.form ? mt.form : kind;
 	size_t n = strlen(form) + strlen(file) + 2;
-	e->measured_from = malloc(n);
+	e->measured_from = solar_xmalloc(n);
 	snprintf(e->measured_from, n, "%s:%s", form, file);
 	if (rc < 0) {
 		input_error(c, c->file, where, "cannot take a measured time from '%s'", file);
@@ -251,7 +251,7 @@ static char *default_name(const char *air, cJSON *params)
 	const char *base = strrchr(air, '/');
 	base = base ? base + 1 : air;
 	size_t n = strlen(base) + 256;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	snprintf(s, n, "%.*s", (int)(ends_with(base, ".air") ? strlen(base) - 4 : strlen(base)), base);
 	cJSON *p;
 	cJSON_ArrayForEach(p, params)
@@ -318,14 +318,14 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		return;
 	}
 	e->l2_cold = !strcmp(l2, "cold");
-	e->air = strdup(air);
-	e->device_file = strdup(dev);
-	e->math = strdup(math);
+	e->air = solar_xstrdup(air);
+	e->device_file = solar_xstrdup(dev);
+	e->math = solar_xstrdup(math);
 
 	/* params -> -D */
 	cJSON *params = cJSON_GetObjectItemCaseSensitive(ej, "params");
 	int np = cJSON_GetArraySize(params);
-	solar_job_define *defs = calloc((size_t)np + 1, sizeof *defs);
+	solar_job_define *defs = solar_xcalloc((size_t)np + 1, sizeof *defs);
 	if (params && !cJSON_IsObject(params)) {
 		char where[96];
 		snprintf(where, sizeof where, "%s.params", path);
@@ -401,7 +401,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
 	}
 	e->dev->l2_cold = e->l2_cold;
-	e->device_name = strdup(e->dev->name);
+	e->device_name = solar_xstrdup(e->dev->name);
 
 	/* the program, its counts and bounds */
 	char *air_path = resolve(c, air);
@@ -437,9 +437,9 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		}
 		e->ops = b->fused.ops;
 		e->nkernels = prog->nkernels;
-		e->kernel = calloc((size_t)e->nkernels + 1, sizeof *e->kernel);
+		e->kernel = solar_xcalloc((size_t)e->nkernels + 1, sizeof *e->kernel);
 		for (int k = 0; k < e->nkernels; k++) {
-			e->kernel[k].name = strdup(prog->kernels[k].name);
+			e->kernel[k].name = solar_xstrdup(prog->kernels[k].name);
 			e->kernel[k].ops = b->kernel[k].ops;
 			e->kernel[k].dram_bytes = b->kernel[k].dram_bytes;
 			e->kernel[k].time_s = b->kernel[k].time_s;
@@ -447,7 +447,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 			e->kernel[k].measured_s = -1;
 		}
 		const char *name = json_string(c, ej, "name", path, NULL, false);
-		e->name = name ? strdup(name) : default_name(air, params);
+		e->name = name ? solar_xstrdup(name) : default_name(air, params);
 		cJSON *m = cJSON_GetObjectItemCaseSensitive(ej, "measured");
 		if (m)
 			load_measured(c, m, path, e);
@@ -1087,7 +1087,7 @@ struct solar_report {
 
 int solar_report_load(const char *manifest, const solar_report_opts *o, solar_report **out)
 {
-	solar_report *r = calloc(1, sizeof *r);
+	solar_report *r = solar_xcalloc(1, sizeof *r);
 	*out = r;
 	if (!r)
 		return 2;
@@ -1102,7 +1102,7 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 	}
 	r->man = man;
 	const char *slash = strrchr(c.file, '/');
-	c.dir = slash ? strndup(c.file, (size_t)(slash - c.file)) : strdup("");
+	c.dir = slash ? solar_xstrndup(c.file, (size_t)(slash - c.file)) : solar_xstrdup("");
 	cJSON *defaults = cJSON_GetObjectItemCaseSensitive(man, "defaults");
 	cJSON *ents = cJSON_GetObjectItemCaseSensitive(man, "entries");
 	const char *bound = o->bound ? o->bound : json_string(&c, defaults, "bound", "defaults", NULL, false);
@@ -1136,7 +1136,7 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 		}
 	}
 	int n = c.error ? 0 : cJSON_GetArraySize(ents);
-	entry *es = calloc((size_t)n + 1, sizeof *es);
+	entry *es = solar_xcalloc((size_t)n + 1, sizeof *es);
 	r->es = es;
 	r->n = n;
 	for (int i = 0; i < n; i++)

@@ -76,7 +76,7 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 		out->cache_aware_dram_bytes = b.cache_aware.dram_bytes;
 		out->capacity_bytes = b.capacity_dram_bytes;
 		out->nkernels = b.nkernels;
-		out->kernel_s = calloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
+		out->kernel_s = solar_xcalloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
 		for (int k = 0; k < b.nkernels; k++)
 			out->kernel_s[k] = b.kernel[k].time_s;
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
@@ -226,7 +226,7 @@ static void expr_reads(const solar_expr *e, unsigned char *uses, int nk, int k)
 static unsigned char *tensor_uses(const solar_program *p)
 {
 	int nk = p->nkernels;
-	unsigned char *uses = calloc((size_t)(p->ntensors * nk + 1), 1);
+	unsigned char *uses = solar_xcalloc((size_t)(p->ntensors * nk + 1), 1);
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
 		uses[s->tensor * nk + s->kernel] |= 1;
@@ -327,7 +327,7 @@ static bool is_copy_value(const solar_expr *e)
 
 static bool *copy_kernels(const solar_program *p)
 {
-	bool *copy = calloc((size_t)p->nkernels + 1, 1);
+	bool *copy = solar_xcalloc((size_t)p->nkernels + 1, 1);
 	for (int k = 0; k < p->nkernels; k++)
 		copy[k] = p->kernels[k].nstmts > 0;
 	for (int i = 0; i < p->nstmts; i++) {
@@ -359,7 +359,7 @@ static void fusion_strategies(ctx *c)
 	char name[160], emit[64], why[240];
 	double cap = c->adv->base.capacity_bytes;
 	bool *copy_k = copy_kernels(p);
-	bool *contr_operand = calloc((size_t)p->ntensors + 1, 1);
+	bool *contr_operand = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	int ncontr = 0;
 	for (int i = 0; i < p->nstmts; i++) {
 		bool contr = false;
@@ -368,7 +368,7 @@ static void fusion_strategies(ctx *c)
 				  &contr, &rd);
 		ncontr += contr;
 		if (contr) {
-			unsigned char *r1 = calloc((size_t)p->ntensors + 1, 1);
+			unsigned char *r1 = solar_xcalloc((size_t)p->ntensors + 1, 1);
 			expr_reads(p->stmts[i]->value, r1, 1, 0);
 			for (int t = 0; t < p->ntensors; t++)
 				contr_operand[t] |= r1[t] && t != p->stmts[i]->tensor;
@@ -379,9 +379,9 @@ static void fusion_strategies(ctx *c)
 	 * (the bytes of the largest tmp it keeps on chip; fuse all first); only the
 	 * MAX_FUSION_REWRITES highest are analysed, and a program of more than MAX_RANGE_KERNELS
 	 * kernels gets only "fuse all kernels" (each rewrite is a whole analysis) */
-	char **label = calloc((size_t)nk * (size_t)nk, sizeof *label);
-	double *prio = calloc((size_t)nk * (size_t)nk, sizeof *prio);
-	label[nk - 1] = strdup("fuse all kernels");
+	char **label = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *label);
+	double *prio = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *prio);
+	label[nk - 1] = solar_xstrdup("fuse all kernels");
 	prio[nk - 1] = INFINITY;
 	for (int t = 0; t < p->ntensors && nk <= MAX_RANGE_KERNELS; t++) {
 		if (p->tensors[t].role != SOLAR_ROLE_TMP)
@@ -403,7 +403,7 @@ static void fusion_strategies(ctx *c)
 		} else {
 			snprintf(buf, sizeof buf, "keep on chip: %s", p->tensors[t].name);
 		}
-		label[i] = strdup(buf);
+		label[i] = solar_xstrdup(buf);
 		double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
 			       solar_dtype_bytes(p->tensors[t].dtype);
 		prio[i] = bytes > prio[i] ? bytes : prio[i];
@@ -415,7 +415,7 @@ static void fusion_strategies(ctx *c)
 				 (uses[t * nk + k + 1] & 2);
 		int i = k * nk + k + 1;
 		if (passes && !label[i] && !copy_k[k])
-			label[i] = strdup("fuse the pair");
+			label[i] = solar_xstrdup("fuse the pair");
 	}
 	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
 		int pick = -1;
@@ -522,8 +522,8 @@ static void fusion_strategies(ctx *c)
 static void datapath_strategies(ctx *c)
 {
 	const solar_program *p = c->p;
-	bool *tf32_k = calloc((size_t)p->nkernels + 1, 1);
-	bool *bf16_t = calloc((size_t)p->ntensors + 1, 1);
+	bool *tf32_k = solar_xcalloc((size_t)p->nkernels + 1, 1);
+	bool *bf16_t = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	int n_tf32 = 0, n_bf16 = 0;
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
@@ -533,7 +533,7 @@ static void datapath_strategies(ctx *c)
 		solar_stmt_op_mix(p, s, m, &contr, &rd);
 		if (!contr)
 			continue;
-		unsigned char *uses = calloc((size_t)p->ntensors + 1, 1);
+		unsigned char *uses = solar_xcalloc((size_t)p->ntensors + 1, 1);
 		expr_reads(s->value, uses, 1, 0);
 		for (int t = 0; t < p->ntensors; t++)
 			if (uses[t] && t != s->tensor && p->tensors[t].dtype == SOLAR_DT_F32 &&
@@ -551,7 +551,7 @@ static void datapath_strategies(ctx *c)
 	}
 	/* f32 (and f64) intermediates that are no accumulator (written by `=` only) may be
 	 * stored in bf16 too: half the traffic of a memory-bound chain; accumulators stay */
-	bool *accum = calloc((size_t)p->ntensors + 1, 1);
+	bool *accum = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	for (int i = 0; i < p->nstmts; i++)
 		accum[p->stmts[i]->tensor] |= p->stmts[i]->op != SOLAR_ASSIGN;
 	int n_store = 0, n_f64 = 0;

@@ -96,10 +96,7 @@ static const char *str_field(reader *r, int line, cJSON *j, const char *key, boo
 	return v->valuestring;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+static char *dup_or_null(const char *s) { return s ? solar_xstrdup(s) : NULL; }
 
 static void history_line(reader *r, int line, cJSON *j, void *ctx)
 {
@@ -128,17 +125,16 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 		line_error(r, line, "\"correct\": expected true or false");
 	if (r->errors != before)
 		return;
-	solar_hist_entry *e = realloc(h->e, (size_t)(h->n + 1) * sizeof *e);
-	if (!e) {
-		line_error(r, line, "out of memory");
-		return;
-	}
+	solar_hist_entry *e = solar_xrealloc(h->e, (size_t)(h->n + 1) * sizeof *e);
 	h->e = e;
-	h->e[h->n++] = (solar_hist_entry){
-		.candidate = strdup(cand), .device = strdup(dev), .op_class = dup_or_null(cls),
-		.kind = dup_or_null(kind), .seconds = failed ? 0 : ms->valuedouble * 1e-3,
-		.l2_cold = !strcmp(l2, "cold"), .correct = !failed && (!ok || cJSON_IsTrue(ok)),
-		.line = line};
+	h->e[h->n++] = (solar_hist_entry){.candidate = solar_xstrdup(cand),
+					  .device = solar_xstrdup(dev),
+					  .op_class = dup_or_null(cls),
+					  .kind = dup_or_null(kind),
+					  .seconds = failed ? 0 : ms->valuedouble * 1e-3,
+					  .l2_cold = !strcmp(l2, "cold"),
+					  .correct = !failed && (!ok || cJSON_IsTrue(ok)),
+					  .line = line};
 }
 
 /* Reads file and calls fn on each line's object; the number of errors, or -1 when the file
@@ -251,13 +247,9 @@ static void forecast_line(reader *r, int line, cJSON *j, void *ctx)
 		f.p[i] /= sum;
 	if (r->errors != before)
 		return;
-	solar_forecast *a = realloc(fs->f, (size_t)(fs->n + 1) * sizeof *a);
-	if (!a) {
-		line_error(r, line, "out of memory");
-		return;
-	}
+	solar_forecast *a = solar_xrealloc(fs->f, (size_t)(fs->n + 1) * sizeof *a);
 	fs->f = a;
-	f.candidate = strdup(cand);
+	f.candidate = solar_xstrdup(cand);
 	fs->f[fs->n++] = f;
 }
 
@@ -292,7 +284,7 @@ int solar_history_append(const char *file, const char *candidate, const char *de
 	char *text = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
 	size_t n = text ? strlen(text) : 0;
-	char *line = text ? malloc(n + 2) : NULL;
+	char *line = text ? solar_xmalloc(n + 2) : NULL;
 	if (!line) {
 		free(text);
 		solar_diag_tool_error(diag, "%s: out of memory", file);

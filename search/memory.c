@@ -30,16 +30,13 @@ unsigned solar_memory_op_classes(const solar_advise_eval *e)
 	       (e->has_reduction ? SOLAR_OPC_REDUCTION : 0) | (e->uses_sfu ? SOLAR_OPC_SFU : 0);
 }
 
-static char *sdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+static char *sdup(const char *s) { return s ? solar_xstrdup(s) : NULL; }
 
 void solar_memory_add(solar_memory *m, const solar_memory_step *s)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 16;
-		m->steps = realloc(m->steps, sizeof *m->steps * (size_t)m->cap);
+		m->steps = solar_xrealloc(m->steps, sizeof *m->steps * (size_t)m->cap);
 	}
 	solar_memory_step *d = &m->steps[m->n++];
 	*d = *s;

@@ -42,9 +42,9 @@ static bool ends_with(const char *s, const char *suffix)
 static char *join(const char *dir, const char *name)
 {
 	if (name[0] == '/' || !dir[0])
-		return strdup(name);
+		return solar_xstrdup(name);
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	if (s)
 		snprintf(s, n, "%s/%s", dir, name);
 	return s;
@@ -108,7 +108,7 @@ static uint64_t translator_hash(const char *exe)
 		int n = 0;
 		for (struct dirent *e; d && n < 256 && (e = readdir(d));)
 			if (ends_with(e->d_name, ".py"))
-				names[n++] = strdup(e->d_name);
+				names[n++] = solar_xstrdup(e->d_name);
 		if (d)
 			closedir(d);
 		qsort(names, (size_t)n, sizeof *names, cmp_name);
@@ -151,11 +151,11 @@ static char *last_line(const char *log)
 	int32_t len;
 	char *text = solar_read_file(log, &len);
 	if (!text)
-		return strdup("no output");
+		return solar_xstrdup("no output");
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
 		text[--len] = '\0';
 	char *nl = strrchr(text, '\n');
-	char *s = strdup(nl ? nl + 1 : text);
+	char *s = solar_xstrdup(nl ? nl + 1 : text);
 	free(text);
 	if (s && strlen(s) > 200)
 		strcpy(s + 197, "...");
@@ -186,7 +186,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	if (why) {
 		snprintf(note, sizeof note, "%s: not translated; ranked with the problem's bounds",
 			 why);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	char hash[17];
@@ -199,7 +199,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	if (content_hash(c->file, hash) < 0 || mkdir_p(cache) < 0) {
 		snprintf(note, sizeof note, "cannot use the translation cache %s: %s", cache,
 			 strerror(errno));
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	/* the key: the file's bytes, solar's version and the translator's sources */
@@ -211,7 +211,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	snprintf(tmp, sizeof tmp, "%s/%s.%d.tmp.air", cache, hash, (int)getpid());
 	snprintf(log, sizeof log, "%s/%s.%d.log", cache, hash, (int)getpid());
 	if (exists(air)) {
-		c->air = strdup(air);
+		c->air = solar_xstrdup(air);
 		c->source = SOLAR_CAND_TRANSLATED;
 		return;
 	}
@@ -219,7 +219,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 		char *l = last_line(fail);
 		snprintf(note, sizeof note, "not translatable (cached): %s", l ? l : "");
 		free(l);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	fflush(NULL);
@@ -238,12 +238,12 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 		snprintf(note, sizeof note, "cannot run the translator: %s", strerror(errno));
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (rc == 0 && exists(tmp) && rename(tmp, air) == 0) {
-		c->air = strdup(air);
+		c->air = solar_xstrdup(air);
 		c->source = SOLAR_CAND_TRANSLATED;
 	} else if (rc == 1) { /* the translator read it and cannot translate it: cache that */
 		char *l = last_line(log);
@@ -254,13 +254,13 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 			fclose(f);
 		}
 		free(l);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 	} else { /* the environment, not the file: not cached, said once per candidate */
 		char *l = last_line(log);
 		snprintf(note, sizeof note, "translator failed (%s %d): %s",
 			 rc < 0 ? "signal" : "exit", rc < 0 ? WTERMSIG(status) : rc, l ? l : "");
 		free(l);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		solar_diag_tool_warning(diag, "%s: warning: %s", c->file, note);
 	}
 	unlink(tmp);
@@ -269,9 +269,13 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 
 static void cand_init(solar_triage_cand *c, const char *file)
 {
-	*c = (solar_triage_cand){.name = strdup(base_name(file)), .file = strdup(file),
-				 .unfused_s = -1, .fused_s = -1, .cache_aware_s = -1,
-				 .measured_s = -1, .forecast_s = -1};
+	*c = (solar_triage_cand){.name = solar_xstrdup(base_name(file)),
+				 .file = solar_xstrdup(file),
+				 .unfused_s = -1,
+				 .fused_s = -1,
+				 .cache_aware_s = -1,
+				 .measured_s = -1,
+				 .forecast_s = -1};
 }
 
 /* Gives c its AIR: air_file when set (its own structure), the file itself when .air, else
@@ -280,11 +284,11 @@ static void cand_air(solar_triage_cand *c, const char *air_file, bool own, const
 		     const char *cache, solar_diag *diag)
 {
 	if (air_file) {
-		c->air = strdup(air_file);
+		c->air = solar_xstrdup(air_file);
 		c->source = SOLAR_CAND_AIR;
 		c->own_structure = own;
 	} else if (ends_with(c->file, ".air")) {
-		c->air = strdup(c->file);
+		c->air = solar_xstrdup(c->file);
 		c->source = SOLAR_CAND_AIR;
 		c->own_structure = own;
 	} else {
@@ -300,7 +304,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int add_cand(solar_pool *p)
 {
-	solar_triage_cand *c = realloc(p->cand, (size_t)(p->ncand + 1) * sizeof *c);
+	solar_triage_cand *c = solar_xrealloc(p->cand, (size_t)(p->ncand + 1) * sizeof *c);
 	if (!c)
 		return -1;
 	p->cand = c;
@@ -322,11 +326,11 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		if (strncmp(e->d_name, "cand_", 5) || !(ends_with(e->d_name, ".py") ||
 							ends_with(e->d_name, ".air")))
 			continue;
-		char **a = realloc(names, (size_t)(n + 1) * sizeof *a);
+		char **a = solar_xrealloc(names, (size_t)(n + 1) * sizeof *a);
 		if (!a)
 			break;
 		names = a;
-		names[n++] = strdup(e->d_name);
+		names[n++] = solar_xstrdup(e->d_name);
 	}
 	closedir(d);
 	qsort(names, (size_t)n, sizeof *names, cmp_str);
@@ -417,7 +421,7 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 		goto out;
 	}
 	const char *cls = jstr(j, "op_class");
-	p->op_class = cls ? strdup(cls) : NULL;
+	p->op_class = cls ? solar_xstrdup(cls) : NULL;
 	char *rf = join(p->dir, ref);
 	if (!exists(rf)) {
 		solar_diag_path_error_in(diag, file, "reference", "cannot read %s", rf);
@@ -473,17 +477,19 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 				bool own = !st || !strcmp(st, "own");
 				if (cJSON_IsFalse(tr) && !ap && !ends_with(path, ".air")) {
 					x->source = SOLAR_CAND_OPAQUE;
-					x->note = strdup("not translated (manifest: \"translate\": "
-							 "false); ranked with the problem's bounds");
+					x->note = solar_xstrdup(
+					    "not translated (manifest: \"translate\": "
+					    "false); ranked with the problem's bounds");
 				} else {
 					cand_air(x, ap, own, exe, cache, diag);
 				}
 				if (cJSON_IsFalse(ok)) {
 					x->wrong = true;
-					x->wrong_why = strdup("marked \"correct\": false in the manifest");
+					x->wrong_why = solar_xstrdup(
+					    "marked \"correct\": false in the manifest");
 				}
 				const char *oc = jstr(c, "op_class");
-				x->op_class = oc ? strdup(oc) : NULL;
+				x->op_class = oc ? solar_xstrdup(oc) : NULL;
 			}
 		}
 		free(path);
@@ -505,24 +511,25 @@ int solar_pool_load(const char *path, const char *exe, const char *cache, solar_
 		return -1;
 	}
 	bool dir = S_ISDIR(st.st_mode);
-	char *copy = strdup(path);
+	char *copy = solar_xstrdup(path);
 	size_t n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
 	if (dir) {
-		p->dir = strdup(copy);
+		p->dir = solar_xstrdup(copy);
 	} else {
 		char *slash = strrchr(copy, '/');
-		p->dir = slash ? strndup(copy, (size_t)(slash - copy)) : strdup(".");
+		p->dir = slash ? solar_xstrndup(copy, (size_t)(slash - copy)) : solar_xstrdup(".");
 	}
-	p->name = strdup(base_name(dir ? p->dir : path)); /* a manifest: its name, less .json */
+	p->name =
+	    solar_xstrdup(base_name(dir ? p->dir : path)); /* a manifest: its name, less .json */
 	if (!dir && ends_with(p->name, ".json"))
 		p->name[strlen(p->name) - 5] = '\0';
 	if (!strcmp(p->name, ".")) { /* "." names the current folder */
 		char cwd[4096];
 		if (getcwd(cwd, sizeof cwd)) {
 			free(p->name);
-			p->name = strdup(base_name(cwd));
+			p->name = solar_xstrdup(base_name(cwd));
 		}
 	}
 	free(copy);
@@ -647,7 +654,7 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache,
 						    "problem's bounds",
 				 c->air);
 			free(c->note);
-			c->note = strdup(note);
+			c->note = solar_xstrdup(note);
 			free(c->air);
 			c->air = NULL;
 			c->source = SOLAR_CAND_OPAQUE;
@@ -662,12 +669,12 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 			   const char *cache, const solar_device *dev, solar_pool **out)
 {
 	char *cur_real = realpath(cur->dir, NULL);
-	char **seen = calloc((size_t)h->n + 1, sizeof *seen);
+	char **seen = solar_xcalloc((size_t)h->n + 1, sizeof *seen);
 	int nseen = 0, n = 0;
-	solar_pool *pools = calloc((size_t)h->n + 2, sizeof *pools);
+	solar_pool *pools = solar_xcalloc((size_t)h->n + 2, sizeof *pools);
 	solar_diag *quiet = NULL; /* a pool that does not load is left out, silently */
 	for (int i = 0; i < h->n; i++) {
-		char *dir = strdup(h->e[i].candidate);
+		char *dir = solar_xstrdup(h->e[i].candidate);
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';

@@ -124,7 +124,7 @@ static int write_plan(const char *path, const solar_program *p, const char *file
 		json_str(f, p->kernels[k].name);
 		fputs(", \"where\": ", f);
 		size_t n = strlen(file) + sizeof where;
-		char *w = malloc(n);
+		char *w = solar_xmalloc(n);
 		snprintf(w, n, "%s%s", file, where);
 		json_str(f, w);
 		free(w);

@@ -134,7 +134,8 @@ int solar_npy_read(const char *path, solar_npy *out, solar_diag *diag)
 		c = end;
 	}
 	size_t bytes = (size_t)out->count * (size_t)types[type].size;
-	out->data = malloc(bytes ? bytes : 1); /* the header may claim any size: an error, not exit */
+	out->data = solar_xmalloc(
+	    bytes ? bytes : 1); /* the header may claim any size: an error, not exit */
 	if (!out->data || fread(out->data, 1, bytes, f) != bytes)
 		goto truncated;
 	free(hdr);
