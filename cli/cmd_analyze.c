@@ -102,7 +102,7 @@ static bool below(double measured_s, double bound_s)
 	return measured_s > 0 && bound_s > 0 && measured_s < bound_s * (1 - 1e-6);
 }
 
-static int report_below_sol(FILE *err, const char *file, const solar_program *p,
+static int report_below_sol(solar_diag *diag, const char *file, const solar_program *p,
 			    const solar_bounds *b, const solar_measured *m)
 {
 	char t1[32], t2[32];
@@ -110,24 +110,25 @@ static int report_below_sol(FILE *err, const char *file, const solar_program *p,
 	const solar_roof *r = below(m->total_s, b->fused.time_s) ? &b->fused : &b->cache_aware;
 	if (below(m->total_s, r->time_s)) {
 		n++;
-		if (err)
-			fprintf(err, "solar: %s: measured %s is %.3gx the %s bound (%s): below the "
-				     "speed of light, so the measurement or solar is wrong\n",
-				file, solar_fmt_time(t1, sizeof t1, m->total_s),
-				m->total_s / r->time_s, r == &b->fused ? "fused" : "cache-aware",
-				solar_fmt_time(t2, sizeof t2, r->time_s));
+		solar_diag_tool_error(diag,
+				      "%s: measured %s is %.3gx the %s bound (%s): below the "
+				      "speed of light, so the measurement or solar is wrong",
+				      file, solar_fmt_time(t1, sizeof t1, m->total_s),
+				      m->total_s / r->time_s,
+				      r == &b->fused ? "fused" : "cache-aware",
+				      solar_fmt_time(t2, sizeof t2, r->time_s));
 	}
 	for (int k = 0; k < p->nkernels; k++) {
 		if (!below(m->kernel_s[k], b->kernel[k].time_s))
 			continue;
 		n++;
-		if (err)
-			fprintf(err, "solar: %s: kernel %s: measured %s is %.3gx its bound (%s): "
-				     "below the speed of light, so the measurement or solar is wrong\n",
-				file, p->kernels[k].name,
-				solar_fmt_time(t1, sizeof t1, m->kernel_s[k]),
-				m->kernel_s[k] / b->kernel[k].time_s,
-				solar_fmt_time(t2, sizeof t2, b->kernel[k].time_s));
+		solar_diag_tool_error(
+		    diag,
+		    "%s: kernel %s: measured %s is %.3gx its bound (%s): "
+		    "below the speed of light, so the measurement or solar is wrong",
+		    file, p->kernels[k].name, solar_fmt_time(t1, sizeof t1, m->kernel_s[k]),
+		    m->kernel_s[k] / b->kernel[k].time_s,
+		    solar_fmt_time(t2, sizeof t2, b->kernel[k].time_s));
 	}
 	return n;
 }
@@ -665,7 +666,7 @@ int solar_cmd_analyze(const solar_opts *o)
 	}
 	solar_out_close(o, out);
 	/* an estimate may be beaten: a time below it is no error */
-	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], p, b, &m))
+	if (!o->ceilings_measured && report_below_sol(solar_cli_diag(), o->files[0], p, b, &m))
 		rc = SOLAR_EXIT_ERRORS;
 done:
 	solar_measured_free(&m);
