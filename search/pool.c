@@ -397,7 +397,16 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 	char *text = solar_read_file(file, &len);
 	if (!text)
 		return -1;
-	cJSON *j = cJSON_Parse(text);
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
+	if (!j) { /* `FILE:LINE:COL: error: invalid JSON`, the line and a caret */
+		solar_diag *d = solar_diag_new_file(diag, file, text, len);
+		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0},
+				 "invalid JSON");
+		solar_diag_free(d);
+		free(text);
+		return -1;
+	}
 	free(text);
 	int rc = -1;
 	cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates");

@@ -229,6 +229,12 @@ json.dump({"reference": os.path.abspath(f"{POOL}/ref.air"),
            "candidates": ["nope.py"]}, open(man, "w"))
 rc, j, err = triage(None, pool=man)
 check(rc != 0 and "candidates[0]: cannot read the file" in err, f"manifest error: {err}")
+open(man, "w").write('{"reference": "ref.air",\n "candidates": [,]}\n')
+rc, j, err = triage(None, pool=man)
+check(rc != 0 and f"{man}:2:17: error: invalid JSON" in err, f"invalid manifest located: {err}")
+json.dump({"reference": os.path.abspath(f"{POOL}/ref.air"),
+           "candidates": ["nope.py"]}, open(man, "w"))
+rc, j, err = triage(None, pool=man)
 # the one spelling of a JSON-path error (solar_diag_path_error): FILE: PATH: message
 check(f"{man}: candidates[0]: cannot read the file" in err.splitlines(),
       f"manifest error spelled FILE: PATH: message: {err}")
