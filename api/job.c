@@ -325,7 +325,7 @@ static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel
 		x->src = solar_xstrndup(job->source, n);
 		len = (int32_t)n;
 	} else {
-		x->src = solar_read_file(file, &len);
+		x->src = solar_read_file(file, &len, diag);
 	}
 	if (!x->src) {
 		r->status = SOLAR_JOB_USAGE;

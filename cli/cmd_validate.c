@@ -187,7 +187,7 @@ static cJSON *run_json(const solar_program *p, const char *backend, const solar_
 static cJSON *read_json(const char *path)
 {
 	int32_t len;
-	char *text = solar_read_file(path, &len);
+	char *text = solar_read_file(path, &len, solar_cli_diag());
 	if (!text)
 		return NULL;
 	cJSON *j = cJSON_Parse(text);

@@ -21,7 +21,7 @@ int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 	out->diag = NULL;
 	out->prog = NULL;
 	int32_t len = 0;
-	out->src = solar_read_file(file, &len);
+	out->src = solar_read_file(file, &len, solar_cli_diag());
 	if (!out->src)
 		return SOLAR_EXIT_USAGE;
 	out->diag = solar_diag_new(file, out->src, len, stderr);

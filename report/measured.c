@@ -38,7 +38,7 @@ static void fail(reader *c, const char *file, const char *path, const char *fmt,
 cJSON *solar_report_parse_json(const char *file, solar_diag *diag)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return NULL;
 	const char *end = NULL;
@@ -187,7 +187,7 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 			int nkernels, double *kernel_s)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, c->diag);
 	if (!text) {
 		c->error = true;
 		return -1;

@@ -143,7 +143,7 @@ static int read_lines(const char *file, solar_diag *diag,
 		      void (*fn)(reader *, int, cJSON *, void *), void *ctx)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return -1;
 	char *orig = solar_xstrndup(text, (size_t)len); /* each_line cuts text into lines */

@@ -219,7 +219,7 @@ int solar_memory_load(const char *file, solar_memory *m, solar_diag *diag)
 	if (access(file, F_OK) != 0)
 		return 0; /* a new store */
 	int32_t len = 0;
-	char *text = solar_read_file(file, &len); /* says why on stderr when it fails */
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return -1;
 	reader r = {solar_diag_new_file(diag, file, text, len)};

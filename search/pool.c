@@ -69,7 +69,7 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 static int content_hash(const char *file, char out[17])
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, NULL); /* the callers say why */
 	if (!text)
 		return -1;
 	uint64_t h = fnv1a(FNV_BASIS, text, (size_t)len);
@@ -119,7 +119,8 @@ static uint64_t translator_hash(const char *exe)
 			else
 				snprintf(f, sizeof f, "%s/%s", pkg, names[k]);
 			int32_t len;
-			char *text = solar_read_file(f, &len);
+			char *text = solar_read_file(
+			    f, &len, NULL); /* a file that is not there is skipped */
 			if (text)
 				h = fnv1a(h, text, (size_t)len);
 			free(text);
@@ -149,7 +150,7 @@ static int mkdir_p(const char *path)
 static char *last_line(const char *log)
 {
 	int32_t len;
-	char *text = solar_read_file(log, &len);
+	char *text = solar_read_file(log, &len, NULL);
 	if (!text)
 		return solar_xstrdup("no output");
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
@@ -166,7 +167,7 @@ static char *last_line(const char *log)
 static const char *opaque_reason(const char *file)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, NULL); /* the translator says why it cannot */
 	if (!text)
 		return NULL;
 	const char *why = strstr(text, "import triton")         ? "a Triton kernel"
@@ -394,7 +395,7 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 			 solar_diag *diag)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return -1;
 	const char *end = NULL;

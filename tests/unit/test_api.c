@@ -204,8 +204,27 @@ static void test_many_jobs(void)
 	solar_result_free(c);
 }
 
+/* Every message of a job goes to job.err, the program file that cannot be read too (it went
+ * to stderr before). */
+static void test_unreadable(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&text, &len);
+	solar_job job = {.file = "/nonexistent/p.air", .err = err};
+	solar_result *r = solar_job_run(&job);
+	CHECK(r && r->status == SOLAR_JOB_USAGE);
+	solar_result_free(r);
+	fclose(err);
+	CHECKF(text && !strncmp(text, "solar: /nonexistent/p.air: ",
+				strlen("solar: /nonexistent/p.air: ")),
+	       "job.err got: %s", text);
+	free(text);
+}
+
 int main(void)
 {
+	test_unreadable();
 	CHECK(!strcmp(solar_version(), SOLAR_VERSION));
 	test_source_job();
 	test_options();

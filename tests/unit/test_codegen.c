@@ -610,7 +610,7 @@ static void test_examples_cuda(void)
 		char path[128];
 		snprintf(path, sizeof path, "examples/%s.air", names[i]);
 		int32_t len;
-		char *src = solar_read_file(path, &len);
+		char *src = solar_read_file(path, &len, on(stderr));
 		CHECK(src != NULL);
 		if (!src)
 			continue;

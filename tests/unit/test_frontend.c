@@ -379,7 +379,7 @@ static void test_equal_verify(void)
 	solar_program_free(b);
 	solar_program_free(c);
 	int32_t len; /* prints "solar: /nonexistent/file.air: No such file or directory" */
-	CHECK(solar_read_file("/nonexistent/file.air", &len) == NULL);
+	CHECK(solar_read_file("/nonexistent/file.air", &len, NULL) == NULL);
 }
 
 /* Seconds a hostile input may take: well under a second, or ten times that in a sanitizer

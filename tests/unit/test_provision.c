@@ -31,7 +31,7 @@ static loaded load(const char *file)
 {
 	loaded l = {0};
 	int32_t len;
-	l.src = solar_read_file(file, &len);
+	l.src = solar_read_file(file, &len, on(stderr));
 	if (!l.src) {
 		failures++;
 		return l;

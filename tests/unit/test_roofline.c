@@ -81,7 +81,7 @@ static void test_clock_domains(void)
 {
 	const char *file = "examples/matmul_bf16.air";
 	int32_t len;
-	char *src = solar_read_file(file, &len);
+	char *src = solar_read_file(file, &len, on(stderr));
 	solar_diag *dg = solar_diag_new(file, src, len, stderr);
 	solar_program *p = solar_frontend_load(file, src, len, NULL, 0, dg);
 	solar_work *w = p ? solar_work_check_and_count(p, SOLAR_MATH_STRICT, dg) : NULL;
@@ -135,7 +135,7 @@ int main(void)
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		const char *file = g.gl_pathv[i];
 		int32_t len;
-		char *src = solar_read_file(file, &len);
+		char *src = solar_read_file(file, &len, on(stderr));
 		solar_diag *dg = solar_diag_new(file, src, len, stderr);
 		solar_program *p = solar_frontend_load(file, src, len, NULL, 0, dg);
 		solar_work *w = p ? solar_work_check_and_count(p, SOLAR_MATH_STRICT, dg) : NULL;
