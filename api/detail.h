@@ -30,14 +30,18 @@ SOLAR_KEEP const solar_bounds *solar_result_bounds(SOLAR_KEEP const solar_result
 /* The job on a program already loaded (and diagnosed through d, which also gets the count's
  * errors): both are borrowed and must outlive the result.  job->file, source and defines are
  * not used. */
+/* solar_job_run, reporting through diag (borrowed; NULL: silent) instead of job->err: for a
+ * stage that runs jobs under its own caller's channel (search/bounds.c). */
+SOLAR_GIVE solar_result *solar_job_run_with(SOLAR_KEEP const solar_job *job,
+					    SOLAR_KEEP solar_diag *diag);
 SOLAR_GIVE solar_result *solar_job_run_program(SOLAR_KEEP const solar_job *job,
 					       SOLAR_KEEP const solar_program *p,
 					       SOLAR_KEEP solar_diag *d);
 
 /* The bounds of the result's counts on another device (what-if sweeps: one count, many
- * devices).  Returns 0, or -1 after a message on err; free *out with solar_bounds_free. */
+ * devices).  Returns 0, or -1 after a message on diag; free *out with solar_bounds_free. */
 int solar_result_bounds_on(SOLAR_KEEP const solar_result *r, SOLAR_KEEP const solar_device *dev,
-			   solar_bounds *out, FILE *err);
+			   solar_bounds *out, solar_diag *diag);
 
 /* Rule "fidelity levels": rate figures (peaks, bandwidths) of status measured. */
 int solar_device_measured_rates(SOLAR_KEEP const solar_device *dev);
@@ -49,7 +53,7 @@ int solar_quantity_parse(const char *s, double *value, const char **unit);
 /* A time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_quantity_parse_time(const char *s);
 /* Applies one `--set PATH=VALUE` to d after checking the value's unit against the path's.
- * Returns 0, or -1 after a message on err. */
-int solar_quantity_set(SOLAR_KEEP solar_device *d, const char *set, FILE *err);
+ * Returns 0, or -1 after a message on diag. */
+int solar_quantity_set(SOLAR_KEEP solar_device *d, const char *set, solar_diag *diag);
 
 #endif

@@ -27,6 +27,9 @@ struct solar_result_detail {
 	solar_program *prog;    /* owned when own_program */
 	const solar_program *p; /* the program the job ran on */
 	solar_diag *d;
+	solar_diag *tool; /* the job's channel: job->err (or stderr) wrapped once, or
+			     the caller's (solar_job_run_with) */
+	bool own_tool;
 	bool own_program;
 	solar_work *work;
 	solar_device *dev;      /* the job's copy */
@@ -40,9 +43,14 @@ const char *solar_version(void)
 	return SOLAR_VERSION;
 }
 
+/* The public API takes a stream (embedders need not know solar_diag); each call wraps it in
+ * one channel for the stages below (docs/api.md, "Errors"). */
 solar_device *solar_job_device_load(const char *path, FILE *err)
 {
-	return solar_device_load(path, err ? err : stderr);
+	solar_diag *diag = solar_diag_new_tool(err ? err : stderr);
+	solar_device *d = solar_device_load(path, diag);
+	solar_diag_free(diag);
+	return d;
 }
 
 void solar_job_device_free(solar_device *d)
@@ -64,39 +72,41 @@ int solar_device_measured_rates(const solar_device *dev)
 
 char *solar_job_peaks_file(const char *device_file, FILE *err)
 {
-	err = err ? err : stderr;
+	solar_diag *diag = solar_diag_new_tool(err ? err : stderr);
 	char *file = solar_device_base_file(device_file);
 	for (int depth = 0; file && depth < 16; depth++) {
-		solar_device *d = solar_device_load(file, err);
+		solar_device *d = solar_device_load(file, diag);
 		if (!d)
 			break;
 		int n = solar_device_measured_rates(d);
 		solar_device_free(d);
-		if (!n)
+		if (!n) {
+			solar_diag_free(diag);
 			return file;
+		}
 		char *next = solar_device_base_file(file);
 		free(file);
 		file = next;
 	}
-	fprintf(err, "solar: %s: no descriptor in its base chain gives peaks without measured "
-		     "ceilings, for the bound beside the estimate (devices/h200-measured.json names "
-		     "devices/h200-sxm.json as its base)\n",
-		device_file);
+	solar_diag_tool_error(
+	    diag,
+	    "%s: no descriptor in its base chain gives peaks without measured "
+	    "ceilings, for the bound beside the estimate (devices/h200-measured.json "
+	    "names devices/h200-sxm.json as its base)",
+	    device_file);
+	solar_diag_free(diag);
 	free(file);
 	return NULL;
 }
 
-static solar_result *result_new(void)
+/* own: the job's channel wraps job->err; otherwise it is `diag` (borrowed, NULL silent). */
+static solar_result *result_new(const solar_job *job, bool own, solar_diag *diag)
 {
-	solar_result *r = calloc(1, sizeof *r);
-	if (!r)
-		return NULL;
-	r->detail = calloc(1, sizeof *r->detail);
-	if (!r->detail) {
-		free(r);
-		return NULL;
-	}
+	solar_result *r = solar_xcalloc(1, sizeof *r);
+	r->detail = solar_xcalloc(1, sizeof *r->detail);
 	r->detail->arena = solar_arena_new();
+	r->detail->own_tool = own;
+	r->detail->tool = own ? solar_diag_new_tool(job->err ? job->err : stderr) : diag;
 	return r;
 }
 
@@ -118,18 +128,18 @@ static void warn(const solar_job *job, solar_result *r, solar_warning_kind kind,
 
 /* The device of the job: loaded or copied, then the L2 state and the overrides, in the order
  * the command line gives them; then the fidelity level.  0, or -1 after a message. */
-static int job_device(const solar_job *job, solar_result *r, FILE *err)
+static int job_device(const solar_job *job, solar_result *r, solar_diag *diag)
 {
 	struct solar_result_detail *x = r->detail;
 	if (job->device_file)
-		x->dev = solar_device_load(job->device_file, err);
+		x->dev = solar_device_load(job->device_file, diag);
 	else
 		x->dev = solar_device_clone(job->device);
 	if (!x->dev)
 		return -1;
 	x->dev->l2_cold = job->l2_cold;
 	for (int i = 0; i < job->nsets; i++)
-		if (solar_quantity_set(x->dev, job->sets[i], err) < 0)
+		if (solar_quantity_set(x->dev, job->sets[i], diag) < 0)
 			return -1;
 	const char *file = job->device_file ? job->device_file : x->dev->file;
 	r->device_name = solar_arena_strdup(x->arena, x->dev->name ? x->dev->name : "");
@@ -138,10 +148,11 @@ static int job_device(const solar_job *job, solar_result *r, FILE *err)
 	r->estimate = job->measured_ceilings;
 	r->measured_ceilings = solar_device_measured_rates(x->dev);
 	if (job->measured_ceilings && !r->measured_ceilings) {
-		fprintf(err, "solar: %s: --ceilings measured: the descriptor has no measured "
-			     "ceilings (a peak or bandwidth of status measured; "
-			     "devices/h200-measured.json has the H200's)\n",
-			r->device_file);
+		solar_diag_tool_error(diag,
+				      "%s: --ceilings measured: the descriptor has no measured "
+				      "ceilings (a peak or bandwidth of status measured; "
+				      "devices/h200-measured.json has the H200's)",
+				      r->device_file);
 		return -1;
 	}
 	if (!job->measured_ceilings && r->measured_ceilings) {
@@ -207,7 +218,7 @@ static solar_result_bound plain_bound(solar_arena *a, const solar_roof *roof)
 }
 
 /* Counts and bounds of a loaded program: the part every job shares. */
-static void job_analyse(const solar_job *job, solar_result *r, FILE *err)
+static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 {
 	struct solar_result_detail *x = r->detail;
 	solar_arena *a = x->arena;
@@ -241,7 +252,7 @@ static void job_analyse(const solar_job *job, solar_result *r, FILE *err)
 	r->nkernels = p->nkernels;
 	if (!x->dev)
 		return;
-	if (solar_bounds_compute(w, x->dev, &x->bounds, err) < 0) {
+	if (solar_bounds_compute(w, x->dev, &x->bounds, diag) < 0) {
 		r->status = SOLAR_JOB_USAGE;
 		return;
 	}
@@ -269,11 +280,11 @@ static void job_analyse(const solar_job *job, solar_result *r, FILE *err)
 }
 
 /* Runs the device part; true when the job may go on. */
-static bool job_start(const solar_job *job, solar_result *r, FILE *err)
+static bool job_start(const solar_job *job, solar_result *r, solar_diag *diag)
 {
 	if (!job->device_file && !job->device)
 		return true;
-	if (job_device(job, r, err) < 0) {
+	if (job_device(job, r, diag) < 0) {
 		r->status = SOLAR_JOB_USAGE;
 		return false;
 	}
@@ -282,50 +293,45 @@ static bool job_start(const solar_job *job, solar_result *r, FILE *err)
 
 solar_result *solar_job_run_program(const solar_job *job, const solar_program *p, solar_diag *d)
 {
-	solar_result *r = result_new();
-	if (!r)
-		return NULL;
-	FILE *err = job->err ? job->err : stderr;
+	solar_result *r = result_new(job, true, NULL);
+	solar_diag *diag = r->detail->tool;
 	r->program = solar_arena_strdup(r->detail->arena, job->file ? job->file : "");
 	r->detail->p = p;
 	r->detail->d = d;
-	if (job_start(job, r, err))
-		job_analyse(job, r, err);
+	if (job_start(job, r, diag))
+		job_analyse(job, r, diag);
 	return r;
 }
 
-solar_result *solar_job_run(const solar_job *job)
+static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel)
 {
-	solar_result *r = result_new();
-	if (!r)
-		return NULL;
+	solar_result *r = result_new(job, own, channel);
 	struct solar_result_detail *x = r->detail;
-	FILE *err = job->err ? job->err : stderr;
+	solar_diag *diag = x->tool;
+	FILE *err = solar_diag_stream(diag);
 	const char *file = job->file ? job->file : "<source>";
 	r->program = solar_arena_strdup(x->arena, file);
-	if (!job_start(job, r, err))
+	if (!job_start(job, r, diag))
 		return r;
 	int32_t len = 0;
 	if (job->source) {
 		size_t n = strlen(job->source);
 		if (n > SOLAR_MAX_SOURCE_BYTES) {
-			fprintf(err, "solar: %s: larger than %d bytes\n", file, SOLAR_MAX_SOURCE_BYTES);
+			solar_diag_tool_error(diag, "%s: larger than %d bytes", file,
+					      SOLAR_MAX_SOURCE_BYTES);
 			r->status = SOLAR_JOB_USAGE;
 			return r;
 		}
-		x->src = malloc(n + 1);
-		if (x->src) {
-			memcpy(x->src, job->source, n + 1);
-			len = (int32_t)n;
-		}
+		x->src = solar_xstrndup(job->source, n);
+		len = (int32_t)n;
 	} else {
-		x->src = solar_read_file(file, &len);
+		x->src = solar_read_file(file, &len, diag);
 	}
 	if (!x->src) {
 		r->status = SOLAR_JOB_USAGE;
 		return r;
 	}
-	solar_define *defs = calloc((size_t)job->ndefines + 1, sizeof *defs);
+	solar_define *defs = solar_xcalloc((size_t)job->ndefines + 1, sizeof *defs);
 	for (int i = 0; i < job->ndefines; i++) {
 		defs[i].name = job->defines[i].name;
 		defs[i].value = (int64_t)job->defines[i].value;
@@ -340,9 +346,16 @@ solar_result *solar_job_run(const solar_job *job)
 		return r;
 	}
 	x->p = x->prog;
-	job_analyse(job, r, err);
+	job_analyse(job, r, diag);
 	solar_diag_finish(x->diag);
 	return r;
+}
+
+solar_result *solar_job_run(const solar_job *job) { return job_run(job, true, NULL); }
+
+solar_result *solar_job_run_with(const solar_job *job, solar_diag *diag)
+{
+	return job_run(job, false, diag);
 }
 
 void solar_result_free(solar_result *r)
@@ -357,6 +370,8 @@ void solar_result_free(solar_result *r)
 		solar_program_free(x->prog);
 		solar_diag_free(x->diag);
 	}
+	if (x->own_tool)
+		solar_diag_free(x->tool);
 	free(x->src);
 	solar_arena_free(x->arena);
 	free(x);
@@ -389,10 +404,10 @@ const solar_bounds *solar_result_bounds(const solar_result *r)
 }
 
 int solar_result_bounds_on(const solar_result *r, const solar_device *dev, solar_bounds *out,
-			   FILE *err)
+			   solar_diag *diag)
 {
 	memset(out, 0, sizeof *out);
 	if (!r->detail->work)
 		return -1;
-	return solar_bounds_compute(r->detail->work, dev, out, err);
+	return solar_bounds_compute(r->detail->work, dev, out, diag);
 }

@@ -89,29 +89,30 @@ double solar_quantity_parse_time(const char *s)
 	return -1;
 }
 
-int solar_quantity_set(solar_device *d, const char *set, FILE *err)
+int solar_quantity_set(solar_device *d, const char *set, solar_diag *diag)
 {
 	const char *eq = strchr(set, '=');
 	char path[128];
 	double v;
 	const char *unit;
 	if (!eq || eq == set || (size_t)(eq - set) >= sizeof path) {
-		fprintf(err, "solar: --set expects PATH=VALUE, not '%s'\n", set);
+		solar_diag_tool_error(diag, "--set expects PATH=VALUE, not '%s'", set);
 		return -1;
 	}
 	memcpy(path, set, (size_t)(eq - set));
 	path[eq - set] = '\0';
 	if (solar_quantity_parse(eq + 1, &v, &unit) < 0) {
-		fprintf(err, "solar: --set %s: '%s' is not a positive number (units: B, "
-			     "B/s, FLOP/s, OP/s, Hz with k M G T P or Ki Mi Gi Ti)\n",
-			path, eq + 1);
+		solar_diag_tool_error(diag,
+				      "--set %s: '%s' is not a positive number (units: B, "
+				      "B/s, FLOP/s, OP/s, Hz with k M G T P or Ki Mi Gi Ti)",
+				      path, eq + 1);
 		return -1;
 	}
 	const char *want = path_unit(path);
 	if (unit[0] && want[0] && strcmp(unit, want) && strcmp(path, "sm_count")) {
-		fprintf(err, "solar: --set %s: expected a value in %s, not '%s'\n", path, want,
-			eq + 1);
+		solar_diag_tool_error(diag, "--set %s: expected a value in %s, not '%s'", path,
+				      want, eq + 1);
 		return -1;
 	}
-	return solar_device_set(d, path, v, err);
+	return solar_device_set(d, path, v, diag);
 }

@@ -92,6 +92,10 @@ void solar_out_remove_temps(void);
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);
 
+/* The channel of the command line: `solar: ...` on stderr (cli/load.c); the stages take it
+ * wherever they report, the files they read hang off it. */
+solar_diag *solar_cli_diag(void);
+
 int solar_cmd_check(const solar_opts *o);
 int solar_cmd_fmt(const solar_opts *o);
 int solar_cmd_count(const solar_opts *o);

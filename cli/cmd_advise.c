@@ -71,9 +71,9 @@ static int parse(int argc, char **argv, advise_opts *a)
 	o->cmd = "advise";
 	o->measured_s = -1;
 	o->math = SOLAR_MATH_STRICT;
-	o->files = calloc((size_t)argc + 1, sizeof *o->files);
-	o->defs = calloc((size_t)argc + 1, sizeof *o->defs);
-	o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
+	o->files = solar_xcalloc((size_t)argc + 1, sizeof *o->files);
+	o->defs = solar_xcalloc((size_t)argc + 1, sizeof *o->defs);
+	o->sets = solar_xcalloc((size_t)argc + 1, sizeof *o->sets);
 	a->previous = a->direction = -1;
 	a->after_s = a->tol = -1;
 	a->stop_factor = 1.5;
@@ -112,7 +112,7 @@ static int parse(int argc, char **argv, advise_opts *a)
 			long long n = eq ? strtoll(eq + 1, &end, 10) : 0;
 			if (!eq || eq == d || end == eq + 1 || *end)
 				return usage_error("-D expects NAME=INTEGER, not '%s'", d);
-			o->defs[o->ndefs].name = strndup(d, (size_t)(eq - d));
+			o->defs[o->ndefs].name = solar_xstrndup(d, (size_t)(eq - d));
 			o->defs[o->ndefs++].value = n;
 			continue;
 		}
@@ -226,8 +226,8 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';
-	char **args = calloc((size_t)a->o.ndefs * 2 + 8, sizeof *args);
-	char **defs = calloc((size_t)a->o.ndefs + 1, sizeof *defs);
+	char **args = solar_xcalloc((size_t)a->o.ndefs * 2 + 8, sizeof *args);
+	char **defs = solar_xcalloc((size_t)a->o.ndefs + 1, sizeof *defs);
 	int k = 0;
 	args[k++] = exe;
 	args[k++] = "translate";
@@ -237,7 +237,7 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	args[k++] = "--no-validate";
 	for (int i = 0; i < a->o.ndefs; i++) {
 		size_t dl = strlen(a->o.defs[i].name) + 24;
-		defs[i] = malloc(dl);
+		defs[i] = solar_xmalloc(dl);
 		snprintf(defs[i], dl, "-D%s=%lld", a->o.defs[i].name, (long long)a->o.defs[i].value);
 		args[k++] = defs[i];
 	}
@@ -501,7 +501,7 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 static int record_step(const advise_opts *a, const solar_program *p, const solar_advice *adv)
 {
 	solar_memory mem;
-	if (solar_memory_load(a->record, &mem, stderr) < 0)
+	if (solar_memory_load(a->record, &mem, solar_cli_diag()) < 0)
 		return SOLAR_EXIT_ERRORS;
 	solar_memory_step s = {0};
 	const char *base = strrchr(a->o.files[0], '/');
@@ -590,20 +590,20 @@ int solar_cmd_advise(int argc, char **argv)
 	}
 	if (rc)
 		goto done;
-	kernel_s = calloc((size_t)l.prog->nkernels + 1, sizeof *kernel_s);
+	kernel_s = solar_xcalloc((size_t)l.prog->nkernels + 1, sizeof *kernel_s);
 	for (int k = 0; k < l.prog->nkernels; k++)
 		kernel_s[k] = -1;
 	if (a.o.measured_file) {
 		/* the one reader of measured times (report/measured.h): plain times, a validate
 		 * result, an Nsight Compute CSV */
 		solar_measured m;
-		const char **names = calloc((size_t)l.prog->nkernels + 1, sizeof *names);
+		const char **names = solar_xcalloc((size_t)l.prog->nkernels + 1, sizeof *names);
 		for (int k = 0; k < l.prog->nkernels; k++)
 			names[k] = l.prog->kernels[k].name;
 		int mrc = solar_measured_init(&m, l.prog->nkernels);
 		if (!mrc)
 			mrc = solar_measured_read(a.o.measured_file, SOLAR_MEASURED_AUTO, 1, names,
-						  l.prog->nkernels, &m, stderr);
+						  l.prog->nkernels, &m, solar_cli_diag());
 		free(names);
 		double total = m.total_s;
 		for (int k = 0; !mrc && k < l.prog->nkernels; k++)
@@ -631,7 +631,7 @@ int solar_cmd_advise(int argc, char **argv)
 	if (a.tol < 0)
 		a.tol = default_tol(l.prog);
 	if (a.memory) {
-		if (solar_memory_load(a.memory, &mem, stderr) < 0) {
+		if (solar_memory_load(a.memory, &mem, solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_ERRORS;
 			goto done;
 		}
@@ -639,7 +639,7 @@ int solar_cmd_advise(int argc, char **argv)
 	}
 	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math,
 				 air[0] ? NULL : a.o.defs, air[0] ? 0 : a.o.ndefs};
-	int c = solar_advise_compute(air[0] ? air : file, l.prog, dev, &in, &adv, stderr);
+	int c = solar_advise_compute(air[0] ? air : file, l.prog, dev, &in, &adv, solar_cli_diag());
 	if (c) {
 		rc = SOLAR_EXIT_ERRORS;
 		goto done;

@@ -102,7 +102,7 @@ static bool below(double measured_s, double bound_s)
 	return measured_s > 0 && bound_s > 0 && measured_s < bound_s * (1 - 1e-6);
 }
 
-static int report_below_sol(FILE *err, const char *file, const solar_program *p,
+static int report_below_sol(solar_diag *diag, const char *file, const solar_program *p,
 			    const solar_bounds *b, const solar_measured *m)
 {
 	char t1[32], t2[32];
@@ -110,24 +110,25 @@ static int report_below_sol(FILE *err, const char *file, const solar_program *p,
 	const solar_roof *r = below(m->total_s, b->fused.time_s) ? &b->fused : &b->cache_aware;
 	if (below(m->total_s, r->time_s)) {
 		n++;
-		if (err)
-			fprintf(err, "solar: %s: measured %s is %.3gx the %s bound (%s): below the "
-				     "speed of light, so the measurement or solar is wrong\n",
-				file, solar_fmt_time(t1, sizeof t1, m->total_s),
-				m->total_s / r->time_s, r == &b->fused ? "fused" : "cache-aware",
-				solar_fmt_time(t2, sizeof t2, r->time_s));
+		solar_diag_tool_error(diag,
+				      "%s: measured %s is %.3gx the %s bound (%s): below the "
+				      "speed of light, so the measurement or solar is wrong",
+				      file, solar_fmt_time(t1, sizeof t1, m->total_s),
+				      m->total_s / r->time_s,
+				      r == &b->fused ? "fused" : "cache-aware",
+				      solar_fmt_time(t2, sizeof t2, r->time_s));
 	}
 	for (int k = 0; k < p->nkernels; k++) {
 		if (!below(m->kernel_s[k], b->kernel[k].time_s))
 			continue;
 		n++;
-		if (err)
-			fprintf(err, "solar: %s: kernel %s: measured %s is %.3gx its bound (%s): "
-				     "below the speed of light, so the measurement or solar is wrong\n",
-				file, p->kernels[k].name,
-				solar_fmt_time(t1, sizeof t1, m->kernel_s[k]),
-				m->kernel_s[k] / b->kernel[k].time_s,
-				solar_fmt_time(t2, sizeof t2, b->kernel[k].time_s));
+		solar_diag_tool_error(
+		    diag,
+		    "%s: kernel %s: measured %s is %.3gx its bound (%s): "
+		    "below the speed of light, so the measurement or solar is wrong",
+		    file, p->kernels[k].name, solar_fmt_time(t1, sizeof t1, m->kernel_s[k]),
+		    m->kernel_s[k] / b->kernel[k].time_s,
+		    solar_fmt_time(t2, sizeof t2, b->kernel[k].time_s));
 	}
 	return n;
 }
@@ -578,7 +579,7 @@ static void json_estimate(cJSON *j, const solar_program *p, const solar_result *
 		cJSON *r = json_roof(&e->kernel[k], m->kernel_s[k]);
 		cJSON *name = cJSON_CreateString(p->kernels[k].name);
 		if (cJSON_InsertItemInArray(r, 0, name)) /* "name" first, as in "kernels" */
-			name->string = strdup("name");
+			name->string = solar_xstrdup("name");
 		cJSON_AddItemToArray(ks, r);
 	}
 }
@@ -642,11 +643,11 @@ int solar_cmd_analyze(const solar_opts *o)
 	m.total_s = o->measured_s;
 	FILE *out = NULL;
 	if (o->measured_file) { /* the one reader of measured times (report/measured.c) */
-		const char **names = calloc((size_t)p->nkernels + 1, sizeof *names);
+		const char **names = solar_xcalloc((size_t)p->nkernels + 1, sizeof *names);
 		for (int k = 0; names && k < p->nkernels; k++)
 			names[k] = p->kernels[k].name;
 		int mrc = solar_measured_read(o->measured_file, SOLAR_MEASURED_AUTO, 1, names,
-					      p->nkernels, &m, stderr);
+					      p->nkernels, &m, solar_cli_diag());
 		free(names);
 		if (mrc < 0) {
 			rc = SOLAR_EXIT_USAGE;
@@ -681,7 +682,7 @@ int solar_cmd_analyze(const solar_opts *o)
 	}
 	solar_out_close(o, out);
 	/* an estimate may be beaten: a time below it is no error */
-	if (!o->ceilings_measured && report_below_sol(stderr, o->files[0], p, b, &m))
+	if (!o->ceilings_measured && report_below_sol(solar_cli_diag(), o->files[0], p, b, &m))
 		rc = SOLAR_EXIT_ERRORS;
 done:
 	solar_measured_free(&m);

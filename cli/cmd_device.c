@@ -57,7 +57,7 @@ static int device_list(const solar_opts *o)
 		fprintf(out, "%-22s %-36s %-11s %-22s %-9s %-4s %s\n", "name", "device", "DRAM",
 			"tensor peak (dense)", "L2", "SMs", "file");
 	for (int i = 0; i < n; i++) {
-		solar_device *d = solar_device_load(files[i], stderr);
+		solar_device *d = solar_device_load(files[i], solar_cli_diag());
 		if (!d) {
 			rc = SOLAR_EXIT_ERRORS;
 			continue;
@@ -142,12 +142,12 @@ int solar_cmd_device(const solar_opts *o)
 		FILE *out = solar_out_open(o);
 		if (!out)
 			return SOLAR_EXIT_USAGE;
-		if (solar_device_probe_ceilings(out, stderr, o->ceilings_measured))
+		if (solar_device_probe_ceilings(out, solar_cli_diag(), o->ceilings_measured))
 			return SOLAR_EXIT_USAGE;
 		solar_out_close(o, out);
 		return SOLAR_EXIT_OK;
 	}
-	solar_device *d = solar_device_load(o->files[1], stderr);
+	solar_device *d = solar_device_load(o->files[1], solar_cli_diag());
 	if (!d) { /* errors in a descriptor: 1; no such device: 2 */
 		char *file = solar_device_resolve(o->files[1]);
 		bool exists = access(file, R_OK) == 0;

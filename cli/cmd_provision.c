@@ -270,7 +270,7 @@ int solar_cmd_provision(const solar_opts *o)
 	int nk = solar_knobs_default(w, dev, &knobs);
 	for (; np < nb; np++)
 		if (solar_provision_compute(w, dev, knobs, nk, bounds[np], o->target_s, &p[np],
-					    stderr) < 0) {
+					    solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}

@@ -79,7 +79,7 @@ static int parse_vary(const char *spec, const solar_device *dev, int steps, axis
 	}
 	memcpy(name, spec, (size_t)(eq - spec));
 	name[eq - spec] = '\0';
-	if (solar_knob_init(&a->knob, dev, name, stderr) < 0)
+	if (solar_knob_init(&a->knob, dev, name, solar_cli_diag()) < 0)
 		return -1;
 	const char *dots = strstr(eq + 1, "..");
 	if (!dots) {
@@ -93,7 +93,7 @@ static int parse_vary(const char *spec, const solar_device *dev, int steps, axis
 	if (a->to < 0)
 		return -1;
 	a->steps = steps;
-	a->f = calloc((size_t)steps, sizeof *a->f);
+	a->f = solar_xcalloc((size_t)steps, sizeof *a->f);
 	for (int i = 0; i < steps; i++) /* geometric: equal ratios between steps */
 		a->f[i] = a->from * pow(a->to / a->from, (double)i / (steps - 1));
 	a->f[steps - 1] = a->to;
@@ -411,16 +411,17 @@ int solar_cmd_sweep(const solar_opts *o)
 	if ((rc = res->status) != SOLAR_EXIT_OK)
 		goto done;
 	work = solar_device_clone(dev);
-	pt = calloc((size_t)n, sizeof *pt);
+	pt = solar_xcalloc((size_t)n, sizeof *pt);
 	for (int p = 0; p < n; p++) {
 		int idx[2] = {o->nvary == 2 ? p / steps : p, o->nvary == 2 ? p % steps : 0};
 		for (int v = 0; v < o->nvary; v++)
-			if (solar_knob_apply(&ax[v].knob, work, ax[v].f[idx[v]], stderr) < 0) {
+			if (solar_knob_apply(&ax[v].knob, work, ax[v].f[idx[v]], solar_cli_diag()) <
+			    0) {
 				rc = SOLAR_EXIT_USAGE;
 				goto done;
 			}
 		solar_bounds b;
-		if (solar_result_bounds_on(res, work, &b, stderr) < 0) {
+		if (solar_result_bounds_on(res, work, &b, solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}

@@ -279,7 +279,7 @@ static int record(const triage_opts *t)
 	if (!t->candidate || !t->device || t->ms <= 0)
 		return usage_error("%s", "--record needs --candidate FILE, --device D and --ms T");
 	if (solar_history_append(t->record, t->candidate, t->device, t->ms, t->l2_cold, !t->wrong,
-				 stderr) < 0)
+				 solar_cli_diag()) < 0)
 		return SOLAR_EXIT_USAGE;
 	return SOLAR_EXIT_OK;
 }
@@ -403,26 +403,27 @@ int solar_cmd_triage(int argc, char **argv)
 	solar_forecasts f = {0};
 	solar_pool *pools = NULL;
 	int npools = 0;
-	if (t.history && solar_history_load(t.history, false, &h, stderr) < 0)
+	if (t.history && solar_history_load(t.history, false, &h, solar_cli_diag()) < 0)
 		rc = access(t.history, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
-	if (rc == SOLAR_EXIT_OK && t.forecasts && solar_forecasts_load(t.forecasts, &f, stderr) < 0)
+	if (rc == SOLAR_EXIT_OK && t.forecasts &&
+	    solar_forecasts_load(t.forecasts, &f, solar_cli_diag()) < 0)
 		rc = access(t.forecasts, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
 	if (rc != SOLAR_EXIT_OK)
 		goto done;
 	solar_pool cur;
-	if (solar_pool_load(t.pool, exe, cache, &cur, stderr) < 0) {
+	if (solar_pool_load(t.pool, exe, cache, &cur, solar_cli_diag()) < 0) {
 		rc = access(t.pool, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
 		solar_pool_free(&cur);
 		goto done;
 	}
-	if (solar_pool_bounds(&cur, dev, cache, stderr) < 0) {
+	if (solar_pool_bounds(&cur, dev, cache, solar_cli_diag()) < 0) {
 		solar_pool_free(&cur);
 		rc = SOLAR_EXIT_ERRORS;
 		goto done;
 	}
 	solar_pool *others = NULL;
 	int nothers = solar_pool_load_others(&h, &cur, exe, cache, dev, &others);
-	pools = calloc((size_t)nothers + 1, sizeof *pools);
+	pools = solar_xcalloc((size_t)nothers + 1, sizeof *pools);
 	pools[0] = cur;
 	for (int i = 0; i < nothers; i++)
 		pools[i + 1] = others[i];

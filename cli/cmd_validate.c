@@ -49,7 +49,7 @@ static char *find_harness(void)
 	const char *env = getenv("SOLAR_HARNESS");
 	if (env && *env) {
 		if (readable(env))
-			return strdup(env);
+			return solar_xstrdup(env);
 		fprintf(stderr, "solar: SOLAR_HARNESS=%s: %s\n", env, strerror(errno));
 		return NULL;
 	}
@@ -66,14 +66,14 @@ static char *find_harness(void)
 		for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
 			snprintf(path, sizeof path, "%s%s", exe, rel[i]);
 			if (readable(path))
-				return strdup(path);
+				return solar_xstrdup(path);
 		}
 	}
 	snprintf(path, sizeof path, "%s/validate/harness.py", SOLAR_SOURCE_DIR);
 	if (readable(path))
-		return strdup(path);
+		return solar_xstrdup(path);
 	if (readable("validate/harness.py"))
-		return strdup("validate/harness.py");
+		return solar_xstrdup("validate/harness.py");
 	return NULL;
 }
 
@@ -87,7 +87,7 @@ static void remove_tree(const char *path)
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
 			size_t n = strlen(path) + strlen(e->d_name) + 2;
-			char *child = malloc(n);
+			char *child = solar_xmalloc(n);
 			snprintf(child, n, "%s/%s", path, e->d_name);
 			struct stat st;
 			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
@@ -104,7 +104,7 @@ static void remove_tree(const char *path)
 static char *join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	snprintf(s, n, "%s/%s", dir, name);
 	return s;
 }
@@ -187,7 +187,7 @@ static cJSON *run_json(const solar_program *p, const char *backend, const solar_
 static cJSON *read_json(const char *path)
 {
 	int32_t len;
-	char *text = solar_read_file(path, &len);
+	char *text = solar_read_file(path, &len, solar_cli_diag());
 	if (!text)
 		return NULL;
 	cJSON *j = cJSON_Parse(text);
@@ -213,7 +213,7 @@ typedef struct {
 static int harness_run(const ctx *c)
 {
 	int n = 0;
-	char **argv = calloc((size_t)(16 + 2 * c->o->ndefs), sizeof *argv);
+	char **argv = solar_xcalloc((size_t)(16 + 2 * c->o->ndefs), sizeof *argv);
 	argv[n++] = (char *)python();
 	argv[n++] = (char *)c->harness;
 	argv[n++] = "run";
@@ -227,10 +227,10 @@ static int harness_run(const ctx *c)
 		argv[n++] = "--device";
 		argv[n++] = (char *)c->device;
 	}
-	char **defs = calloc((size_t)c->o->ndefs + 1, sizeof *defs);
+	char **defs = solar_xcalloc((size_t)c->o->ndefs + 1, sizeof *defs);
 	for (int i = 0; i < c->o->ndefs; i++) {
 		size_t len = strlen(c->o->defs[i].name) + 32;
-		defs[i] = malloc(len);
+		defs[i] = solar_xmalloc(len);
 		snprintf(defs[i], len, "%s=%lld", c->o->defs[i].name, (long long)c->o->defs[i].value);
 		argv[n++] = "-D";
 		argv[n++] = defs[i];
@@ -517,7 +517,7 @@ static char *make_dir(const solar_opts *o)
 			fprintf(stderr, "solar: cannot create %s: %s\n", o->keep, strerror(errno));
 			return NULL;
 		}
-		return strdup(o->keep);
+		return solar_xstrdup(o->keep);
 	}
 	const char *tmp = getenv("TMPDIR");
 	char *dir = join(tmp && *tmp ? tmp : "/tmp", "solar-validate-XXXXXX");
@@ -610,8 +610,9 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 
-	rc = !strcmp(backend, "cuda") ? solar_run_cuda(p, o->files[0], a, dir, c.timeout_s, &run, stderr)
-				      : solar_run_c(p, o->files[0], dir, c.timeout_s, &run, stderr);
+	rc = !strcmp(backend, "cuda")
+		 ? solar_run_cuda(p, o->files[0], a, dir, c.timeout_s, &run, solar_cli_diag())
+		 : solar_run_c(p, o->files[0], dir, c.timeout_s, &run, solar_cli_diag());
 	if (rc)
 		goto done;
 	char *run_path = join(dir, "air_run.json");
@@ -631,7 +632,7 @@ int solar_cmd_validate(const solar_opts *o)
 	/* A mismatch: which kernel first computes wrong values (validate/localise.c).  A
 	 * failure here leaves the verdict as it is. */
 	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda")) {
-		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, stderr) == 0)
+		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, solar_cli_diag()) == 0)
 			loc = harness_verdict(&c, "localise", "kernels");
 		if (!loc)
 			fputs("solar: warning: the mismatch could not be localised to a kernel "

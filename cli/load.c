@@ -1,8 +1,19 @@
-/* load.c - reading a file through the front end, and the job of a command line. */
+/* load.c - reading a file through the front end, the job of a command line, and the
+ * channel every command reports through. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+/* The process has one standard error, so the command line has one channel on it: made on
+ * first use and kept until exit (the stages below take it as their solar_diag *). */
+solar_diag *solar_cli_diag(void)
+{
+	static solar_diag *tool;
+	if (!tool)
+		tool = solar_diag_new_tool(stderr);
+	return tool;
+}
 
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 {
@@ -10,7 +21,7 @@ int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 	out->diag = NULL;
 	out->prog = NULL;
 	int32_t len = 0;
-	out->src = solar_read_file(file, &len);
+	out->src = solar_read_file(file, &len, solar_cli_diag());
 	if (!out->src)
 		return SOLAR_EXIT_USAGE;
 	out->diag = solar_diag_new(file, out->src, len, stderr);
@@ -36,7 +47,7 @@ solar_job solar_cli_job(const solar_opts *o)
 {
 	solar_job j = {0};
 	j.file = o->nfiles > 0 ? o->files[0] : NULL;
-	solar_job_define *defs = calloc((size_t)o->ndefs + 1, sizeof *defs);
+	solar_job_define *defs = solar_xcalloc((size_t)o->ndefs + 1, sizeof *defs);
 	for (int i = 0; defs && i < o->ndefs; i++) {
 		defs[i].name = o->defs[i].name;
 		defs[i].value = (long long)o->defs[i].value;

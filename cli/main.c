@@ -15,6 +15,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cli.h"
 #include "diag/hint.h"
 
@@ -43,7 +45,7 @@ static int parse_define(const char *arg, solar_define *d)
 	long long v = strtoll(eq + 1, &end, 10);
 	if (end == eq + 1 || *end || errno == ERANGE)
 		return -1;
-	d->name = strndup(arg, (size_t)(eq - arg));
+	d->name = solar_xstrndup(arg, (size_t)(eq - arg));
 	d->value = v;
 	return 0;
 }
@@ -705,6 +707,10 @@ void solar_cli_time_limit_resume(void)
 
 int main(int argc, char **argv)
 {
+	/* Every cJSON allocation goes through the checked allocator (diag/alloc.h): a tree cut
+	 * short by a failed allocation (cJSON_Create* and cJSON_Print return NULL) would print as
+	 * a wrong answer, not as `solar: out of memory`. */
+	cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = solar_xmalloc, .free_fn = free});
 	if (argc < 2) {
 		print_usage(stderr);
 		return SOLAR_EXIT_USAGE;
@@ -751,10 +757,10 @@ int main(int argc, char **argv)
 	arm_time_limit();
 
 	solar_opts o = {.cmd = argv[1], .measured_s = -1, .math = SOLAR_MATH_STRICT};
-	o.files = calloc((size_t)argc, sizeof *o.files);
-	o.defs = calloc((size_t)argc, sizeof *o.defs);
-	o.sets = calloc((size_t)argc, sizeof *o.sets);
-	o.vary = calloc((size_t)argc, sizeof *o.vary);
+	o.files = solar_xcalloc((size_t)argc, sizeof *o.files);
+	o.defs = solar_xcalloc((size_t)argc, sizeof *o.defs);
+	o.sets = solar_xcalloc((size_t)argc, sizeof *o.sets);
+	o.vary = solar_xcalloc((size_t)argc, sizeof *o.vary);
 	int rc = SOLAR_EXIT_OK;
 	bool only_files = false;
 	for (int i = 2; i < argc && rc == SOLAR_EXIT_OK; i++) {

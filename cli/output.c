@@ -342,7 +342,7 @@ cJSON *solar_json_schema(cJSON *j, const char *command)
 	snprintf(v, sizeof v, "solar.%s/1", command);
 	cJSON *s = cJSON_CreateString(v);
 	if (j && s && cJSON_InsertItemInArray(j, 0, s))
-		s->string = strdup("schema");
+		s->string = solar_xstrdup("schema");
 	else
 		cJSON_Delete(s);
 	return j;

@@ -15,11 +15,11 @@
 
 solar_device *solar_cli_load_device(const solar_opts *o)
 {
-	solar_device *d = solar_device_load(o->device, stderr);
+	solar_device *d = solar_device_load(o->device, solar_cli_diag());
 	if (d)
 		d->l2_cold = o->l2 && !strcmp(o->l2, "cold");
 	for (int i = 0; d && i < o->nsets; i++)
-		if (solar_quantity_set(d, o->sets[i], stderr) < 0) {
+		if (solar_quantity_set(d, o->sets[i], solar_cli_diag()) < 0) {
 			solar_device_free(d);
 			return NULL;
 		}

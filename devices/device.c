@@ -259,9 +259,10 @@ fail(ectx *e, const char *path, const char *fmt, ...)
 	va_end(ap);
 }
 
-static ectx ectx_open(const char *file, const char *text, size_t len, FILE *err)
+/* The file's context hangs off the caller's channel: it prints there and counts there too. */
+static ectx ectx_open(const char *file, const char *text, size_t len, solar_diag *diag)
 {
-	return (ectx){solar_diag_new(file, text, (int32_t)len, err)};
+	return (ectx){solar_diag_new_file(diag, file, text, (int32_t)len)};
 }
 
 /* Says how many errors were not shown, and frees the context. */
@@ -823,7 +824,7 @@ char *solar_device_resolve(const char *ref)
 }
 
 /* `solar: no device 'x'; try 'solar device list' (did you mean 'y'?)`. */
-static void fail_no_device(const char *ref, FILE *err)
+static void fail_no_device(const char *ref, solar_diag *diag)
 {
 	char **names;
 	int n = solar_device_names(&names, NULL), best = -1;
@@ -840,12 +841,9 @@ static void fail_no_device(const char *ref, FILE *err)
 			best = i;
 		}
 	}
-	if (err) {
-		fprintf(err, "solar: no device '%s'; try 'solar device list'", ref);
-		if (best >= 0)
-			fprintf(err, " (did you mean '%s'?)", names[best]);
-		fputc('\n', err);
-	}
+	solar_diag_tool_error(diag, "no device '%s'; try 'solar device list'%s%s%s", ref,
+			      best >= 0 ? " (did you mean '" : "", best >= 0 ? names[best] : "",
+			      best >= 0 ? "'?)" : "");
 	free(want);
 	solar_device_search_path_free(names, n);
 }
@@ -858,7 +856,7 @@ typedef struct {
 } chain;
 
 static solar_device *load_text(const char *file, const char *text, size_t len, const char *dir,
-			       chain *ch, FILE *err);
+			       chain *ch, solar_diag *diag);
 
 /* Loads the base named in `file`; errors are reported as `file: base: ...`. */
 static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain *ch)
@@ -897,7 +895,7 @@ static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain 
 	ch->name[ch->n] = path;
 	ch->canon[ch->n] = canon;
 	ch->n++;
-	d = load_text(path, text, len, bdir, ch, solar_diag_stream(e->d));
+	d = load_text(path, text, len, bdir, ch, e->d);
 	ch->n--;
 	free(bdir);
 	if (!d)
@@ -911,9 +909,9 @@ out:
 
 /* Parses, checks and applies one file on top of its base.  The file is ch->name[ch->n-1]. */
 static solar_device *load_text(const char *file, const char *text, size_t len, const char *dir,
-			       chain *ch, FILE *err)
+			       chain *ch, solar_diag *diag)
 {
-	ectx e = ectx_open(file, text, len, err);
+	ectx e = ectx_open(file, text, len, diag);
 	const char *end = NULL;
 	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (root) {
@@ -999,11 +997,11 @@ static void check_clocks(ectx *e, const solar_device *d)
 }
 
 /* The checks that need the merged descriptor, reported against the file asked for. */
-static solar_device *finish(solar_device *d, const char *file, FILE *err)
+static solar_device *finish(solar_device *d, const char *file, solar_diag *diag)
 {
 	if (!d)
 		return NULL;
-	ectx e = ectx_open(file, NULL, 0, err);
+	ectx e = ectx_open(file, NULL, 0, diag);
 	levels_compact(d);
 	d->file = solar_xstrdup(file);
 	if (!d->name)
@@ -1025,17 +1023,17 @@ static solar_device *finish(solar_device *d, const char *file, FILE *err)
 	return d;
 }
 
-solar_device *solar_device_load(const char *path, FILE *err)
+solar_device *solar_device_load(const char *path, solar_diag *diag)
 {
 	if (!path) {
-		ectx e = ectx_open("<null>", NULL, 0, err);
+		ectx e = ectx_open("<null>", NULL, 0, diag);
 		fail(&e, NULL, "no descriptor file given");
 		ectx_close(&e);
 		return NULL;
 	}
 	char *file = solar_device_resolve(path);
 	if (!is_file(file) && !strchr(path, '/')) {
-		fail_no_device(path, err);
+		fail_no_device(path, diag);
 		free(file);
 		return NULL;
 	}
@@ -1043,7 +1041,7 @@ solar_device *solar_device_load(const char *path, FILE *err)
 	size_t len = 0;
 	char *text = path ? read_text(path, &len) : NULL;
 	if (!text) {
-		ectx e = ectx_open(path, NULL, 0, err);
+		ectx e = ectx_open(path, NULL, 0, diag);
 		fail(&e, NULL, "cannot read: %s", strerror(errno));
 		ectx_close(&e);
 		free(file);
@@ -1051,40 +1049,50 @@ solar_device *solar_device_load(const char *path, FILE *err)
 	}
 	chain ch = {{path}, {realpath(path, NULL)}, 1};
 	char *dir = dir_of(path);
-	solar_device *d = load_text(path, text, len, dir, &ch, err);
+	solar_device *d = load_text(path, text, len, dir, &ch, diag);
 	free(dir);
 	free(ch.canon[0]);
 	free(text);
-	d = finish(d, path, err);
+	d = finish(d, path, diag);
 	free(file);
 	return d;
 }
 
 solar_device *solar_device_load_string(const char *json, const char *name_for_errors,
-				       const char *base_dir, FILE *err)
+				       const char *base_dir, solar_diag *diag)
 {
 	const char *name = name_for_errors ? name_for_errors : "<string>";
 	if (!json) {
-		ectx e = ectx_open(name, NULL, 0, err);
+		ectx e = ectx_open(name, NULL, 0, diag);
 		fail(&e, NULL, "no descriptor text given");
 		ectx_close(&e);
 		return NULL;
 	}
 	chain ch = {{name}, {NULL}, 1};
-	solar_device *d = load_text(name, json, strlen(json), base_dir ? base_dir : ".", &ch, err);
-	return finish(d, name, err);
+	solar_device *d = load_text(name, json, strlen(json), base_dir ? base_dir : ".", &ch, diag);
+	return finish(d, name, diag);
 }
 
 /* ---- overrides for provisioning studies ------------------------------------------------ */
 
-int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
+/* `solar: device override 'PATH': message`. */
+SOLAR_PRINTF(3, 4) static void set_fail(solar_diag *diag, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	solar_diag_tool_error(diag, "device override '%s': %s", path, msg);
+}
+
+int solar_device_set(solar_device *d, const char *path, double value, solar_diag *diag)
 {
 	char buf[PATH_BYTES], names[128];
 	char *part[4] = {0};
 	int n = 0;
 	if (!d || !path || strlen(path) >= sizeof buf) {
-		if (err)
-			fprintf(err, "solar: device override: invalid path\n");
+		solar_diag_tool_error(diag, "device override: invalid path");
 		return -1;
 	}
 	strcpy(buf, path);
@@ -1098,11 +1106,7 @@ int solar_device_set(solar_device *d, const char *path, double value, FILE *err)
 	}
 #define SET_FAIL(...)                                                                              \
 	do {                                                                                       \
-		if (err) {                                                                         \
-			fprintf(err, "solar: device override '%s': ", path);                       \
-			fprintf(err, __VA_ARGS__);                                                 \
-			fputc('\n', err);                                                          \
-		}                                                                                  \
+		set_fail(diag, path, __VA_ARGS__);                                                 \
 		return -1;                                                                         \
 	} while (0)
 	if (!isfinite(value) || value <= 0)

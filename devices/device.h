@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../diag/alloc.h" /* SOLAR_GIVE, SOLAR_TAKE, SOLAR_KEEP */
+#include "../diag/diag.h" /* solar_diag; SOLAR_GIVE, SOLAR_TAKE, SOLAR_KEEP */
 
 /* The descriptor schema this code reads and writes ("schema": 1). */
 #define SOLAR_DEVICE_SCHEMA 1
@@ -114,13 +114,15 @@ SOLAR_GIVE char *solar_device_resolve(const char *ref);
 /* Loads and validates a descriptor, following "base" links (relative to the file, then by
  * name as above).  A name found nowhere prints `solar: no device 'x'; try 'solar device
  * list'` with a did-you-mean.
- * Returns NULL on any error; every error (up to 20 a file) is printed to err as
- * `FILE: JSON.PATH: message`, or `FILE:LINE:COL: invalid JSON` with the line and a caret. */
-SOLAR_GIVE solar_device *solar_device_load(const char *path, FILE *err);
+ * Returns NULL on any error; every error (up to 20 a file) is reported through diag, in a
+ * context of each file read hung off it (solar_diag_new_file: its errors count in diag too),
+ * as `FILE: JSON.PATH: message`, or `FILE:LINE:COL: invalid JSON` with the line and a caret.
+ * diag NULL: silent. */
+SOLAR_GIVE solar_device *solar_device_load(const char *path, solar_diag *diag);
 /* The same for a descriptor held in memory.  name_for_errors names it in messages; a "base"
  * is resolved relative to base_dir (NULL: the current directory). */
 SOLAR_GIVE solar_device *solar_device_load_string(const char *json, const char *name_for_errors,
-						  const char *base_dir, FILE *err);
+						  const char *base_dir, solar_diag *diag);
 void solar_device_free(SOLAR_TAKE solar_device *d);
 /* A deep copy of a device (strings and levels included); free with solar_device_free. */
 SOLAR_GIVE solar_device *solar_device_clone(SOLAR_KEEP const solar_device *d);
@@ -148,8 +150,9 @@ const char *solar_device_unclocked(SOLAR_KEEP const solar_device *d, char *buf, 
  * is created in its place).  "clock_hz" is the one way to change the SM clock (sweep's
  * "clock" goes through it too): every peak follows it through its own clock, and a device
  * whose peaks lack clocks refuses it.  A new "peak.<unit>.<prec>" is a rate at the clock_hz
- * of that moment: its clock becomes clock_hz.  Returns 0, or -1 with a message on err. */
-int solar_device_set(SOLAR_KEEP solar_device *d, const char *path, double value, FILE *err);
+ * of that moment: its clock becomes clock_hz.  Returns 0, or -1 with `solar: device override
+ * 'PATH': message` on diag. */
+int solar_device_set(SOLAR_KEEP solar_device *d, const char *path, double value, solar_diag *diag);
 
 /* Writes the fully resolved descriptor (bases merged, "base" dropped) as JSON that
  * solar_device_load reads back to the same figures.  Returns 0, or -1 on a write error. */
@@ -167,16 +170,16 @@ int solar_status_parse(const char *s);
 /* Probes CUDA device 0 through the driver API (libcuda.so.1, opened with dlopen: no link-time
  * CUDA dependency) and writes a descriptor JSON to out: counts and capacities the driver
  * reports (status measured), DRAM bandwidth and peaks computed from them (status derived).
- * Without a driver or a device it prints `solar: device probe: ...` to err and returns
- * non-zero.  Remarks about figures it could not derive go to err as well. */
-int solar_device_probe(FILE *out, FILE *err);
+ * Without a driver or a device it reports `solar: device probe: ...` on diag and returns
+ * non-zero.  Remarks about figures it could not derive are warnings on diag. */
+int solar_device_probe(FILE *out, solar_diag *diag);
 /* The same through a given driver library (tests use a path that does not exist). */
-int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err);
+int solar_device_probe_with(const char *libcuda, FILE *out, solar_diag *diag);
 /* The probe, and with measure also the measured ceilings (devices/probe.c): a streaming DRAM
  * copy and dense GEMMs (cuBLAS, opened with dlopen) run on device 0, and what they reached
  * replaces the DRAM bandwidth and the peaks they measure, status measured, with a note that
  * the descriptor gives estimates, not bounds (as devices/h200-measured.json). */
-int solar_device_probe_ceilings(FILE *out, FILE *err, bool measure);
+int solar_device_probe_ceilings(FILE *out, solar_diag *diag, bool measure);
 
 /* What measuring code reached (0: not measured), each with its source text. */
 typedef struct {
@@ -189,10 +192,10 @@ typedef struct {
  * peaks they measure (a peak's clock becomes clock_hz, status derived, as
  * devices/h200-measured.json), appends " (measured ceilings)" to the name and a note that
  * the descriptor gives estimates, not bounds.  A ceiling above the peak it replaces is
- * reported on err (when not NULL): the derived peak was too low.  Nothing changes when no
+ * a warning on diag: the derived peak was too low.  Nothing changes when no
  * ceiling was measured. */
 void solar_device_add_ceilings(SOLAR_KEEP solar_device *d, SOLAR_KEEP const solar_ceilings *c,
-			       FILE *err);
+			       solar_diag *diag);
 /* The PTX of the probe's streaming copy kernel (tests assemble it with ptxas). */
 const char *solar_device_probe_copy_ptx(void);
 

@@ -168,8 +168,8 @@ static void add_note(solar_device *d, const char *text)
 	d->notes[d->nnotes++] = solar_xstrdup(text);
 }
 
-/* Fills `d` from device `dev`.  Remarks for the user go to err. */
-static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
+/* Fills `d` from device `dev`.  Remarks for the user are warnings on diag. */
+static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag *diag)
 {
 	char name[256] = "CUDA device";
 	int version = 0;
@@ -222,12 +222,13 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 		add_note(d, "Integrated GPU: the DRAM is shared with the CPU, and the memory clock "
 			    "and bus width the driver reports do not give its bandwidth. Add "
 			    "memory[0].bandwidth_bytes_per_s from the datasheet.");
-		fprintf(err,
-			"solar: device probe: %s is an integrated GPU: the memory clock and "
-			"bus width its driver reports do not give the DRAM bandwidth; add "
-			"memory[0].bandwidth_bytes_per_s from the datasheet (the descriptor "
-			"does not load without it)\n",
-			name);
+		solar_diag_tool_warning(
+		    diag,
+		    "device probe: %s is an integrated GPU: the memory clock and "
+		    "bus width its driver reports do not give the DRAM bandwidth; add "
+		    "memory[0].bandwidth_bytes_per_s from the datasheet (the descriptor "
+		    "does not load without it)",
+		    name);
 	} else if (mem_khz > 0 && bus_bits > 0) {
 		double bw = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
 		set(&dram->bandwidth_bytes_per_s, bw, SOLAR_SRC_DERIVED,
@@ -235,8 +236,9 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 		    "%d bits / 8 (%s)",
 		    mem_khz, bus_bits, via);
 	} else {
-		fprintf(err, "solar: device probe: the driver gives no memory clock or bus width; "
-			     "add memory[0].bandwidth_bytes_per_s from the datasheet\n");
+		solar_diag_tool_warning(
+		    diag, "device probe: the driver gives no memory clock or bus width; "
+			  "add memory[0].bandwidth_bytes_per_s from the datasheet");
 	}
 	if (l2 > 0)
 		set(&l2lv->capacity_bytes, l2, SOLAR_SRC_MEASURED,
@@ -273,7 +275,7 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 			 "peak.simt.f32 (required) and the other peaks from the datasheet.",
 			 major, minor);
 		add_note(d, msg);
-		fprintf(err, "solar: device probe: %s\n", msg);
+		solar_diag_tool_warning(diag, "device probe: %s", msg);
 		return;
 	}
 	double sc = sms * clock;
@@ -332,7 +334,7 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, FILE *err)
 			 "peaks were left out (add them from the datasheet, dense figures).",
 			 major, minor);
 		add_note(d, msg);
-		fprintf(err, "solar: device probe: %s\n", msg);
+		solar_diag_tool_warning(diag, "device probe: %s", msg);
 	}
 }
 
@@ -402,7 +404,7 @@ enum { COMPUTE_32F = 68, COMPUTE_32F_FAST_TF32 = 77, GEMM_DEFAULT = -1 };
 typedef struct {
 	const driver *cu;
 	void *start, *stop;
-	FILE *err;
+	solar_diag *diag;
 	bool failed;
 } timer;
 
@@ -411,8 +413,8 @@ static bool ok(timer *t, CUresult r, const char *what)
 	if (r == 0)
 		return true;
 	if (!t->failed)
-		fprintf(t->err, "solar: device probe: measuring: %s failed: %s (error %d)\n", what,
-			cu_error(t->cu, r), r);
+		solar_diag_tool_error(t->diag, "device probe: measuring: %s failed: %s (error %d)",
+				      what, cu_error(t->cu, r), r);
 	t->failed = true;
 	return false;
 }
@@ -509,7 +511,7 @@ static void fill_half(unsigned char *buf, size_t n, bool bf16)
 	}
 }
 
-static bool open_blas(blas *b, FILE *err)
+static bool open_blas(blas *b, solar_diag *diag)
 {
 	/* $SOLAR_CUBLAS first, then the loader's path, then the CUDA toolkit's usual folder */
 	const char *env = getenv("SOLAR_CUBLAS");
@@ -532,8 +534,9 @@ static bool open_blas(blas *b, FILE *err)
 		}
 		dlclose(h);
 	}
-	fprintf(err, "solar: device probe: no cuBLAS (libcublas.so.13/.12/.11; SOLAR_CUBLAS names "
-		     "one) found: the GEMM ceilings are not measured\n");
+	solar_diag_tool_warning(
+	    diag, "device probe: no cuBLAS (libcublas.so.13/.12/.11; SOLAR_CUBLAS names "
+		  "one) found: the GEMM ceilings are not measured");
 	return false;
 }
 
@@ -549,9 +552,11 @@ static void measure_copy(const driver *cu, timer *t, const solar_device *d, sola
 	while (bytes > free_b / 4)
 		bytes /= 2;
 	if ((double)bytes < 8 * l2_bytes) {
-		fprintf(t->err, "solar: device probe: too little free memory (%zu bytes) for a copy "
-				"8x larger than the L2: the DRAM ceiling is not measured\n",
-			free_b);
+		solar_diag_tool_warning(
+		    t->diag,
+		    "device probe: too little free memory (%zu bytes) for a copy "
+		    "8x larger than the L2: the DRAM ceiling is not measured",
+		    free_b);
 		return;
 	}
 	copy_job j = {.bytes = bytes};
@@ -600,16 +605,17 @@ static void measure_copy(const driver *cu, timer *t, const solar_device *d, sola
 static void measure_gemms(const driver *cu, timer *t, solar_ceilings *c, const char *via)
 {
 	blas b;
-	if (!open_blas(&b, t->err))
+	if (!open_blas(&b, t->diag))
 		return;
 	gemm_job g = {.b = &b, .n = 8192};
 	if (b.create(&g.handle) != 0) {
-		fprintf(t->err, "solar: device probe: cublasCreate failed: the GEMM ceilings are "
-				"not measured\n");
+		solar_diag_tool_warning(t->diag,
+					"device probe: cublasCreate failed: the GEMM ceilings are "
+					"not measured");
 		return;
 	}
 	size_t elems = (size_t)g.n * (size_t)g.n;
-	unsigned char *host = malloc(elems * 4);
+	unsigned char *host = solar_xmalloc(elems * 4);
 	bool alloc = host && ok(t, cu->mem_alloc(&g.a, elems * 4), "cuMemAlloc") &&
 		     ok(t, cu->mem_alloc(&g.bm, elems * 4), "cuMemAlloc") &&
 		     ok(t, cu->mem_alloc(&g.c, elems * 4), "cuMemAlloc");
@@ -636,9 +642,11 @@ static void measure_gemms(const driver *cu, timer *t, solar_ceilings *c, const c
 		g.compute = runs[i].compute;
 		double s = median_time(t, run_gemm, &g);
 		if (s <= 0) {
-			fprintf(t->err, "solar: device probe: the %s GEMM did not run: its ceiling is "
-					"not measured\n",
-				runs[i].what);
+			solar_diag_tool_warning(
+			    t->diag,
+			    "device probe: the %s GEMM did not run: its ceiling is "
+			    "not measured",
+			    runs[i].what);
 			t->failed = false; /* the other GEMMs may still run */
 			continue;
 		}
@@ -661,21 +669,21 @@ static void measure_gemms(const driver *cu, timer *t, solar_ceilings *c, const c
 
 /* Runs the measurements on dev; 0, or non-zero after a message when nothing can run. */
 static int measure_ceilings(const driver *cu, CUdevice dev, const solar_device *d,
-			    solar_ceilings *c, FILE *err)
+			    solar_ceilings *c, solar_diag *diag)
 {
 	memset(c, 0, sizeof *c);
 	if (!cu->ctx_retain || !cu->ctx_set || !cu->mem_info || !cu->mem_alloc || !cu->mem_free ||
 	    !cu->memset32 || !cu->htod || !cu->dtod || !cu->module_load || !cu->module_fn ||
 	    !cu->launch || !cu->event_create || !cu->event_record || !cu->event_sync ||
 	    !cu->event_ms) {
-		fputs("solar: device probe: --ceilings measured: the CUDA driver lacks the functions "
-		      "to run code (cuDevicePrimaryCtxRetain, cuMemAlloc_v2, cuLaunchKernel, "
-		      "cuEventElapsedTime, ...)\n",
-		      err);
+		solar_diag_tool_error(diag,
+				      "device probe: --ceilings measured: the CUDA driver lacks "
+				      "the functions to run code (cuDevicePrimaryCtxRetain, "
+				      "cuMemAlloc_v2, cuLaunchKernel, cuEventElapsedTime, ...)");
 		return 1;
 	}
 	void *ctx = NULL;
-	timer t = {.cu = cu, .err = err};
+	timer t = {.cu = cu, .diag = diag};
 	if (!ok(&t, cu->ctx_retain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
 	    !ok(&t, cu->ctx_set(ctx), "cuCtxSetCurrent"))
 		return 1;
@@ -699,7 +707,7 @@ static int measure_ceilings(const driver *cu, CUdevice dev, const solar_device *
 	return 0;
 }
 
-void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, FILE *err)
+void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, solar_diag *diag)
 {
 	int n = 0;
 	solar_mem_level *dram = NULL;
@@ -717,13 +725,15 @@ void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, FILE *e
 			if (!(v > 0))
 				continue;
 			solar_figure *f = &d->peak[u][p];
-			if (f->present && v > f->value * 1.02 && err)
-				fprintf(err,
-					"solar: device probe: warning: the measured %s.%s ceiling "
-					"(%.4g TFLOP/s) is above the derived peak (%.4g TFLOP/s): "
-					"solar's per-SM rate for this chip is too low, so bounds from "
-					"the derived peak are not sound; please report it\n",
-					solar_unit_name((solar_unit)u), solar_prec_name((solar_prec)p), v / 1e12, f->value / 1e12);
+			if (f->present && v > f->value * 1.02)
+				solar_diag_tool_warning(
+				    diag,
+				    "device probe: warning: the measured %s.%s ceiling "
+				    "(%.4g TFLOP/s) is above the derived peak (%.4g TFLOP/s): "
+				    "solar's per-SM rate for this chip is too low, so bounds from "
+				    "the derived peak are not sound; please report it",
+				    solar_unit_name((solar_unit)u), solar_prec_name((solar_prec)p),
+				    v / 1e12, f->value / 1e12);
 			set(f, v, SOLAR_SRC_MEASURED, "%s", c->ops_source[u][p]);
 			if (d->clock_hz.present)
 				set(&d->peak_clock_hz[u][p], d->clock_hz.value, SOLAR_SRC_DERIVED,
@@ -736,7 +746,7 @@ void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, FILE *e
 		}
 	if (!n)
 		return;
-	char *name = malloc(strlen(d->name ? d->name : "device") + 24);
+	char *name = solar_xmalloc(strlen(d->name ? d->name : "device") + 24);
 	if (name) {
 		sprintf(name, "%s (measured ceilings)", d->name ? d->name : "device");
 		free(d->name);
@@ -749,7 +759,7 @@ void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, FILE *e
 		    "--ceilings measured for lower bounds.");
 }
 
-static int probe_run(const char *libcuda, FILE *out, FILE *err, bool measure)
+static int probe_run(const char *libcuda, FILE *out, solar_diag *diag, bool measure)
 {
 	void *lib = dlopen(libcuda, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
@@ -757,8 +767,8 @@ static int probe_run(const char *libcuda, FILE *out, FILE *err, bool measure)
 		size_t n = strlen(libcuda);
 		if (why && strncmp(why, libcuda, n) == 0 && strncmp(why + n, ": ", 2) == 0)
 			why += n + 2; /* dlerror repeats the name */
-		fprintf(err, "solar: device probe: no CUDA driver found (%s: %s)\n", libcuda,
-			why ? why : "cannot be opened");
+		solar_diag_tool_error(diag, "device probe: no CUDA driver found (%s: %s)", libcuda,
+				      why ? why : "cannot be opened");
 		return 1;
 	}
 	driver cu;
@@ -804,42 +814,43 @@ static int probe_run(const char *libcuda, FILE *out, FILE *err, bool measure)
 	}
 	int rc = 1;
 	if (!cu.init || !cu.count || !cu.get || !cu.name || !cu.attr || !cu.total_mem) {
-		fprintf(err,
-			"solar: device probe: %s lacks the driver API functions solar needs "
-			"(cuInit, cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, "
-			"cuDeviceTotalMem_v2)\n",
-			libcuda);
+		solar_diag_tool_error(
+		    diag,
+		    "device probe: %s lacks the driver API functions solar needs "
+		    "(cuInit, cuDeviceGet, cuDeviceGetName, cuDeviceGetAttribute, "
+		    "cuDeviceTotalMem_v2)",
+		    libcuda);
 		goto out;
 	}
 	CUresult res = cu.init(0);
 	if (res != 0) {
-		fprintf(err, "solar: device probe: cuInit failed: %s (error %d)\n",
-			cu_error(&cu, res), res);
+		solar_diag_tool_error(diag, "device probe: cuInit failed: %s (error %d)",
+				      cu_error(&cu, res), res);
 		goto out;
 	}
 	int count = 0;
 	CUdevice dev = 0;
 	if ((res = cu.count(&count)) != 0 || count < 1) {
-		fprintf(err, "solar: device probe: no CUDA device found%s%s\n", res ? ": " : "",
-			res ? cu_error(&cu, res) : "");
+		solar_diag_tool_error(diag, "device probe: no CUDA device found%s%s",
+				      res ? ": " : "", res ? cu_error(&cu, res) : "");
 		goto out;
 	}
 	if ((res = cu.get(&dev, 0)) != 0) {
-		fprintf(err, "solar: device probe: cuDeviceGet(0) failed: %s\n",
-			cu_error(&cu, res));
+		solar_diag_tool_error(diag, "device probe: cuDeviceGet(0) failed: %s",
+				      cu_error(&cu, res));
 		goto out;
 	}
 	solar_device *d = solar_xcalloc(1, sizeof *d);
 	if (!d)
 		goto out;
-	describe(&cu, dev, d, err);
+	describe(&cu, dev, d, diag);
 	if (measure) {
 		solar_ceilings c;
-		if (measure_ceilings(&cu, dev, d, &c, err)) {
+		if (measure_ceilings(&cu, dev, d, &c, diag)) {
 			solar_device_free(d);
 			goto out;
 		}
-		solar_device_add_ceilings(d, &c, err);
+		solar_device_add_ceilings(d, &c, diag);
 	}
 	rc = solar_device_write_json(d, out) ? 1 : 0;
 	solar_device_free(d);
@@ -848,17 +859,17 @@ out:
 	return rc;
 }
 
-int solar_device_probe_with(const char *libcuda, FILE *out, FILE *err)
+int solar_device_probe_with(const char *libcuda, FILE *out, solar_diag *diag)
 {
-	return probe_run(libcuda, out, err, false);
+	return probe_run(libcuda, out, diag, false);
 }
 
-int solar_device_probe(FILE *out, FILE *err)
+int solar_device_probe(FILE *out, solar_diag *diag)
 {
-	return solar_device_probe_with("libcuda.so.1", out, err);
+	return solar_device_probe_with("libcuda.so.1", out, diag);
 }
 
-int solar_device_probe_ceilings(FILE *out, FILE *err, bool measure)
+int solar_device_probe_ceilings(FILE *out, solar_diag *diag, bool measure)
 {
-	return probe_run("libcuda.so.1", out, err, measure);
+	return probe_run("libcuda.so.1", out, diag, measure);
 }

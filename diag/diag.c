@@ -17,7 +17,9 @@
  * Errors past SOLAR_DIAG_MAX_ERRORS (and warnings past the same number) are counted but not
  * printed; solar_diag_finish says how many were dropped.  A note prints only when the
  * diagnostic it belongs to did.  A context made by solar_diag_new_file counts each error and
- * warning in its parent as well (the parent's cap is its own file's).
+ * warning in its parent as well (the parent's cap is its own file's).  A NULL context is
+ * silent: every report to it is dropped and counts nowhere (a library caller that wants no
+ * messages passes NULL).
  */
 #include "diag.h"
 
@@ -204,6 +206,8 @@ static void show_source(solar_diag *d, solar_span at)
 /* Counts a diagnostic of `kind` ("error", "warning", "note"); true when it is to be printed. */
 static bool count(solar_diag *d, const char *kind)
 {
+	if (!d)
+		return false;
 	if (!strcmp(kind, "note"))
 		return d->last_shown && d->out;
 	bool error = !strcmp(kind, "error");
@@ -288,26 +292,60 @@ void solar_diag_path_error(solar_diag *d, const char *path, const char *fmt, ...
 	va_end(ap);
 }
 
-void solar_diag_tool_error(solar_diag *d, const char *fmt, ...)
+void solar_diag_vtool(solar_diag *d, const char *kind, const char *fmt, va_list ap)
 {
-	if (!count(d, "error"))
+	if (!count(d, kind))
 		return;
-	va_list ap;
-	va_start(ap, fmt);
 	fputs("solar: ", d->out);
 	vfprintf(d->out, fmt, ap);
 	fputc('\n', d->out);
+}
+
+void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			       va_list ap)
+{
+	solar_diag *f = solar_diag_new_file(d, file, NULL, 0);
+	solar_diag_vpath_error(f, path, fmt, ap);
+	solar_diag_free(f);
+}
+
+void solar_diag_path_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			      ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_vpath_error_in(d, file, path, fmt, ap);
 	va_end(ap);
 }
 
-int solar_diag_errors(const solar_diag *d) { return d->errors; }
+void solar_diag_tool_error(solar_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_vtool(d, "error", fmt, ap);
+	va_end(ap);
+}
 
-int solar_diag_warnings(const solar_diag *d) { return d->warnings; }
+void solar_diag_tool_warning(solar_diag *d, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	solar_diag_vtool(d, "warning", fmt, ap);
+	va_end(ap);
+}
 
-int solar_diag_full(const solar_diag *d) { return d->errors >= SOLAR_DIAG_MAX_ERRORS; }
+solar_diag *solar_diag_new_tool(FILE *out) { return solar_diag_new("solar", NULL, 0, out); }
+
+int solar_diag_errors(const solar_diag *d) { return d ? d->errors : 0; }
+
+int solar_diag_warnings(const solar_diag *d) { return d ? d->warnings : 0; }
+
+int solar_diag_full(const solar_diag *d) { return d && d->errors >= SOLAR_DIAG_MAX_ERRORS; }
 
 void solar_diag_finish(solar_diag *d)
 {
+	if (!d)
+		return;
 	if (d->out && d->dropped_errors)
 		fprintf(d->out, "%s: note: too many errors; %d more not shown\n", d->file,
 			d->dropped_errors);

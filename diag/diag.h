@@ -12,7 +12,9 @@
  * an existing one (solar_diag_new_file): it prints to the same stream and its errors count in
  * its parent too, so a stage that reads a file of its own (the device loader) reports through
  * the channel its caller gave it.  Errors past the cap (20) of a file are counted but not
- * printed; one line says how many were dropped.
+ * printed; one line says how many were dropped.  Every stage below the command line (devices,
+ * roofline, validate, search, report, the API) takes a `solar_diag *` for its messages,
+ * never a FILE; a NULL context is silent (nothing printed, nothing counted).
  */
 #ifndef SOLAR_DIAG_H
 #define SOLAR_DIAG_H
@@ -42,6 +44,9 @@ SOLAR_GIVE solar_diag *solar_diag_new(const char *file, const char *src, int32_t
  * also counts in `parent`.  Free it before the parent. */
 SOLAR_GIVE solar_diag *solar_diag_new_file(SOLAR_KEEP solar_diag *parent, const char *file,
 					   const char *src, int32_t len);
+/* The channel of a command or an embedder: no file of its own (its errors are `solar: ...`);
+ * the files a stage reads hang off it (solar_diag_new_file). */
+SOLAR_GIVE solar_diag *solar_diag_new_tool(FILE *out);
 void solar_diag_free(SOLAR_TAKE solar_diag *d);
 /* Where d prints (NULL: nowhere). */
 FILE *solar_diag_stream(SOLAR_KEEP const solar_diag *d);
@@ -63,8 +68,18 @@ void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const cha
  * empty path).  The one spelling of every JSON error of solar. */
 void solar_diag_path_error(solar_diag *d, const char *path, const char *fmt, ...) SOLAR_PRINTF(3, 4);
 void solar_diag_vpath_error(solar_diag *d, const char *path, const char *fmt, va_list ap);
+/* The same at a JSON path of another file than d's (`file: path: message`), counted in d: for
+ * a stage that reads many small files through its caller's channel. */
+void solar_diag_path_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			      ...) SOLAR_PRINTF(4, 5);
+void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
+			       va_list ap);
 /* An error about no file in particular: `solar: message`. */
 void solar_diag_tool_error(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
+/* A remark about no file in particular (`solar: message`), counted as a warning. */
+void solar_diag_tool_warning(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
+/* kind "error" or "warning". */
+void solar_diag_vtool(solar_diag *d, const char *kind, const char *fmt, va_list ap);
 
 int solar_diag_errors(const solar_diag *d);
 int solar_diag_warnings(const solar_diag *d);

@@ -29,7 +29,7 @@ SOLAR_GIVE solar_program *solar_frontend_load(const char *file, const char *src,
 					      const solar_define *defs, int ndefs, solar_diag *d);
 
 /* Reads a whole file ("-" for stdin) into a malloc'd NUL-terminated buffer.
- * Returns NULL and prints `solar: FILE: reason` to stderr on failure. */
-SOLAR_GIVE char *solar_read_file(const char *path, int32_t *len);
+ * Returns NULL after `solar: FILE: reason` on diag (NULL: silent) on failure. */
+SOLAR_GIVE char *solar_read_file(const char *path, int32_t *len, solar_diag *diag);
 
 #endif

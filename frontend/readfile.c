@@ -14,12 +14,12 @@
 #include <stdbool.h>
 #include "../diag/alloc.h"
 
-char *solar_read_file(const char *path, int32_t *len)
+char *solar_read_file(const char *path, int32_t *len, solar_diag *diag)
 {
 	bool std = !strcmp(path, "-");
 	FILE *f = std ? stdin : fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "solar: %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	size_t cap = 1 << 16, n = 0;
@@ -40,10 +40,11 @@ char *solar_read_file(const char *path, int32_t *len)
 		fclose(f);
 	if (err || n > SOLAR_MAX_SOURCE_BYTES) {
 		if (err)
-			fprintf(stderr, "solar: %s: %s\n", path, strerror(err));
+			solar_diag_tool_error(diag, "%s: %s", path, strerror(err));
 		else
-			fprintf(stderr, "solar: %s: larger than the limit of %d bytes (64 MiB)\n",
-				path, SOLAR_MAX_SOURCE_BYTES);
+			solar_diag_tool_error(diag,
+					      "%s: larger than the limit of %d bytes (64 MiB)",
+					      path, SOLAR_MAX_SOURCE_BYTES);
 		free(buf);
 		return NULL;
 	}

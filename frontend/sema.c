@@ -1423,20 +1423,9 @@ solar_program *solar_frontend_load(const char *file, const char *src, int32_t le
 		solar_arena_free(a);
 		return NULL;
 	}
-	char *why = NULL;
-	size_t why_len = 0;
-	FILE *mem = open_memstream(&why, &why_len);
-	int bad = solar_ir_verify(p, mem ? mem : stderr);
-	if (mem)
-		fclose(mem);
-	if (bad) {
-		solar_diag_error_nowhere(d,
-					 "internal error: the IR of this file is inconsistent "
-					 "(a bug in solar): %s",
-					 why ? why : "");
+	if (solar_ir_verify(p, d)) {
 		solar_arena_free(a);
 		p = NULL;
 	}
-	free(why);
 	return p;
 }

@@ -255,9 +255,10 @@ SOLAR_GIVE char *solar_ir_stmt_text(SOLAR_KEEP const solar_program *p, SOLAR_KEE
 				    bool comment_safe);
 
 /* Checks the IR's structural invariants (indices in range, ranks, program order, ...).
- * Returns 0 when they hold; otherwise writes what is broken to `err` and returns -1.
- * A failure is a bug in solar, not in the user's program. */
-int solar_ir_verify(SOLAR_KEEP const solar_program *p, FILE *err);
+ * Returns 0 when they hold; otherwise reports each broken one on d (`FILE: error: internal
+ * error: ...`; NULL: silent) and returns -1.  A failure is a bug in solar, not in the user's
+ * program. */
+int solar_ir_verify(SOLAR_KEEP const solar_program *p, solar_diag *d);
 
 /* Structural equality of two expressions, ignoring spans. */
 bool solar_ir_expr_equal(SOLAR_KEEP const solar_expr *a, SOLAR_KEEP const solar_expr *b);

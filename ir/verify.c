@@ -18,7 +18,7 @@
 
 typedef struct {
 	const solar_program *p;
-	FILE *err;
+	solar_diag *d;
 	int problems;
 	int scope[4096]; /* iterators of the enclosing loops */
 	int nscope;
@@ -27,16 +27,20 @@ typedef struct {
 	int kernel;
 } verifier;
 
-static void bad(verifier *v, const char *fmt, ...)
+/* `FILE: error: internal error: ...`, one a problem, through the file's context (whose cap
+ * stops the printing). */
+SOLAR_PRINTF(2, 3) static void bad(verifier *v, const char *fmt, ...)
 {
-	if (v->problems++ >= 10)
-		return;
+	v->problems++;
+	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("solar_ir_verify: ", v->err);
-	vfprintf(v->err, fmt, ap);
-	fputc('\n', v->err);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	solar_diag_error_nowhere(v->d,
+				 "internal error: the IR of this file is inconsistent (a bug "
+				 "in solar): %s",
+				 msg);
 }
 
 /* Integer expressions of literals and consts (before const `limit`) and, with
@@ -269,9 +273,9 @@ static void check_block(verifier *v, const solar_block *b, bool parent_for)
 		check_node(v, b->items[i], parent_for && b->n == 1);
 }
 
-int solar_ir_verify(const solar_program *p, FILE *err)
+int solar_ir_verify(const solar_program *p, solar_diag *diag)
 {
-	verifier v = {.p = p, .err = err};
+	verifier v = {.p = p, .d = diag};
 	if (!p) {
 		bad(&v, "no program");
 		return -1;
@@ -338,7 +342,5 @@ int solar_ir_verify(const solar_program *p, FILE *err)
 			bad(&v, "iterator %d ('%s') is defined by no loop", i,
 			    p->iters[i].name ? p->iters[i].name : "?");
 	free(v.defined);
-	if (v.problems > 10)
-		fprintf(err, "solar_ir_verify: %d more problems\n", v.problems - 10);
 	return v.problems ? -1 : 0;
 }

@@ -20,17 +20,9 @@
 #include "report/measured.h"
 
 typedef struct {
-	FILE *err;
+	solar_diag *diag;
 	bool error;
 } reader;
-
-void solar_report_verror(FILE *err, const char *file, const char *path, const char *fmt,
-			 va_list ap)
-{
-	solar_diag *d = solar_diag_new(file, NULL, 0, err);
-	solar_diag_vpath_error(d, path, fmt, ap);
-	solar_diag_free(d);
-}
 
 static void fail(reader *c, const char *file, const char *path, const char *fmt, ...)
 	SOLAR_PRINTF(4, 5);
@@ -38,21 +30,21 @@ static void fail(reader *c, const char *file, const char *path, const char *fmt,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	solar_report_verror(c->err, file, path, fmt, ap);
+	solar_diag_vpath_error_in(c->diag, file, path, fmt, ap);
 	va_end(ap);
 	c->error = true;
 }
 
-cJSON *solar_report_parse_json(const char *file, FILE *err)
+cJSON *solar_report_parse_json(const char *file, solar_diag *diag)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return NULL;
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
 	if (!j) {
-		solar_diag *d = solar_diag_new(file, text, len, err);
+		solar_diag *d = solar_diag_new_file(diag, file, text, len);
 		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0}, "invalid JSON");
 		solar_diag_free(d);
 	}
@@ -63,7 +55,7 @@ cJSON *solar_report_parse_json(const char *file, FILE *err)
 
 static cJSON *parse(reader *c, const char *file)
 {
-	cJSON *j = solar_report_parse_json(file, c->err);
+	cJSON *j = solar_report_parse_json(file, c->diag);
 	c->error |= !j;
 	return j;
 }
@@ -195,7 +187,7 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 			int nkernels, double *kernel_s)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, c->diag);
 	if (!text) {
 		c->error = true;
 		return -1;
@@ -206,7 +198,8 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		p = strchr(p, '\n') + 1;
 	/* ncu's raw page has hundreds of columns (every device attribute): room for all */
 	enum { MAX_COLS = 4096 };
-	char **head = malloc(sizeof *head * MAX_COLS), **f = malloc(sizeof *f * MAX_COLS);
+	char **head = solar_xmalloc(sizeof *head * MAX_COLS),
+	     **f = solar_xmalloc(sizeof *f * MAX_COLS);
 	bool open_quote = false;
 	int line = 0; /* lines before p */
 	for (const char *q = text; q < p; q++)
@@ -236,8 +229,8 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		return -1;
 	}
 	int cap = 64, nr = 0;
-	double *dur = malloc(sizeof *dur * (size_t)cap);
-	char **kname = malloc(sizeof *kname * (size_t)cap);
+	double *dur = solar_xmalloc(sizeof *dur * (size_t)cap);
+	char **kname = solar_xmalloc(sizeof *kname * (size_t)cap);
 	double scale = 1e-9; /* gpu__time_duration is in nanoseconds unless a unit row says */
 	int n;
 	char where[32];
@@ -272,12 +265,12 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		}
 		if (nr == cap) {
 			cap *= 2;
-			dur = realloc(dur, sizeof *dur * (size_t)cap);
-			kname = realloc(kname, sizeof *kname * (size_t)cap);
+			dur = solar_xrealloc(dur, sizeof *dur * (size_t)cap);
+			kname = solar_xrealloc(kname, sizeof *kname * (size_t)cap);
 		}
 		(void)col_id; /* rows are in launch order already (ncu numbers them by ID) */
 		dur[nr] = v;
-		kname[nr++] = strdup(f[col_name]);
+		kname[nr++] = solar_xstrdup(f[col_name]);
 	}
 	for (int i = 0; i < nr; i++)
 		dur[i] *= scale;
@@ -286,8 +279,8 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		goto done;
 	}
 	/* By name: every row names at most one AIR kernel and every AIR kernel is named. */
-	int *owner = malloc(sizeof *owner * (size_t)nr);
-	int *hits = calloc((size_t)nkernels + 1, sizeof *hits);
+	int *owner = solar_xmalloc(sizeof *owner * (size_t)nr);
+	int *hits = solar_xcalloc((size_t)nkernels + 1, sizeof *hits);
 	bool by_name = true;
 	for (int i = 0; i < nr && by_name; i++) {
 		owner[i] = -1;
@@ -308,10 +301,12 @@ static double ncu_times(reader *c, const char *file, int runs, const char *const
 		for (int i = 0; i < nr; i++)
 			owner[i] = per_kernel ? i % nkernels : -1;
 		if (!per_kernel)
-			fprintf(c->err,
-				"solar: %s: %d kernel rows for %d run(s) of %d AIR kernel(s), and the "
-				"AIR kernel names do not each match %d row(s): only the total is used\n",
-				file, nr, runs, nkernels, runs);
+			solar_diag_tool_warning(
+			    c->diag,
+			    "%s: %d kernel rows for %d run(s) of %d AIR kernel(s), "
+			    "and the AIR kernel names do not each match %d row(s): "
+			    "only the total is used",
+			    file, nr, runs, nkernels, runs);
 	}
 	total = 0;
 	for (int k = 0; k < nkernels; k++)
@@ -394,7 +389,7 @@ int solar_measured_init(solar_measured *m, int nkernels)
 	m->validation_failed = false;
 	m->form = NULL;
 	m->nkernels = nkernels;
-	m->kernel_s = malloc(sizeof *m->kernel_s * (size_t)(nkernels + 1));
+	m->kernel_s = solar_xmalloc(sizeof *m->kernel_s * (size_t)(nkernels + 1));
 	if (!m->kernel_s)
 		return -1;
 	for (int k = 0; k < nkernels; k++)
@@ -416,9 +411,9 @@ const char *solar_measured_kind_of(const char *file, solar_measured_kind kind)
 }
 
 int solar_measured_read(const char *file, solar_measured_kind kind, int runs,
-			const char *const *names, int nkernels, solar_measured *m, FILE *err)
+			const char *const *names, int nkernels, solar_measured *m, solar_diag *diag)
 {
-	reader c = {err ? err : stderr, false};
+	reader c = {diag, false};
 	if (!strcmp(solar_measured_kind_of(file, kind), "ncu")) {
 		m->form = "ncu";
 		m->total_s = ncu_times(&c, file, runs < 1 ? 1 : runs, names, nkernels, m->kernel_s);
@@ -433,10 +428,9 @@ int solar_measured_read(const char *file, solar_measured_kind kind, int runs,
 		      (cJSON_GetObjectItemCaseSensitive(j, "total") ||
 		       cJSON_GetObjectItemCaseSensitive(j, "kernels")));
 	if (!cJSON_IsObject(j) && kind == SOLAR_MEASURED_TIMES) {
-		fprintf(c.err, "solar: %s: expected a JSON object {\"total\": SECONDS, "
-			       "\"kernels\": {NAME: SECONDS}} or a solar validate --json result\n",
-			file);
-		c.error = true;
+		fail(&c, file, NULL,
+		     "expected a JSON object {\"total\": SECONDS, \"kernels\": {NAME: SECONDS}} or "
+		     "a solar validate --json result");
 	} else if (plain) {
 		m->form = "times";
 		plain_times(&c, file, j, names, nkernels, m);

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "frontend/diag.h" /* SOLAR_PRINTF */
+#include "diag/diag.h"
 
 typedef struct {
 	double total_s;         /* < 0: none */
@@ -38,18 +38,16 @@ int solar_measured_init(solar_measured *m, int nkernels);
 void solar_measured_free(solar_measured *m);
 
 /* Reads FILE into m (set up by solar_measured_init; names: the program's kernels).  Every
- * error is one line `solar: FILE: WHERE: message` on err (NULL: stderr).  0, or -1 after
- * errors. */
+ * error is one line `FILE: WHERE: message` (solar_diag_path_error's spelling) on diag.  0, or
+ * -1 after errors. */
 int solar_measured_read(const char *file, solar_measured_kind kind, int runs,
-			const char *const *names, int nkernels, solar_measured *m, FILE *err);
+			const char *const *names, int nkernels, solar_measured *m,
+			solar_diag *diag);
 /* "ncu" or "json": the form solar_measured_read takes FILE for. */
 const char *solar_measured_kind_of(const char *file, solar_measured_kind kind);
 
-/* A JSON file, parsed; NULL after `solar: FILE:LINE:COL: invalid JSON` (or the reason it
- * cannot be read) on err. */
-cJSON *solar_report_parse_json(const char *file, FILE *err);
-/* `solar: FILE: PATH: message` (PATH may be NULL), the form of every report input error. */
-void solar_report_verror(FILE *err, const char *file, const char *path, const char *fmt,
-			 va_list ap);
+/* A JSON file, parsed; NULL after `FILE:LINE:COL: error: invalid JSON` with the line and a
+ * caret on diag (or `solar: FILE: reason` on stderr when it cannot be read). */
+cJSON *solar_report_parse_json(const char *file, solar_diag *diag);
 
 #endif

@@ -69,6 +69,7 @@ typedef struct {
 	bool error;
 	solar_bound_kind bound;
 	const solar_report_opts *o;
+	solar_diag *diag; /* the channel on stderr every message of the report goes through */
 } ctx;
 
 /* A file the report reads: no output may overwrite it (the caller's hook). */
@@ -79,12 +80,13 @@ static void note_input(const ctx *c, const char *path, bool device)
 		f(path);
 }
 
-/* `FILE: PATH: message` on stderr, and the run becomes an input error (exit 2). */
+/* `FILE: PATH: message` (solar_diag_path_error's spelling) on the report's channel, and the run
+ * becomes an input error (exit 2). */
 static void input_error(ctx *c, const char *file, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	solar_report_verror(stderr, file, path, fmt, ap);
+	solar_diag_vpath_error_in(c->diag, file, path, fmt, ap);
 	va_end(ap);
 	c->error = true;
 }
@@ -92,16 +94,16 @@ static void input_error(ctx *c, const char *file, const char *path, const char *
 static char *resolve(const ctx *c, const char *path)
 {
 	if (path[0] == '/' || !c->dir[0])
-		return strdup(path);
+		return solar_xstrdup(path);
 	size_t n = strlen(c->dir) + strlen(path) + 2;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	snprintf(s, n, "%s/%s", c->dir, path);
 	return s;
 }
 
 static cJSON *parse_json_file(ctx *c, const char *file)
 {
-	cJSON *j = solar_report_parse_json(file, stderr);
+	cJSON *j = solar_report_parse_json(file, c->diag);
 	c->error |= !j;
 	return j;
 }
@@ -152,14 +154,14 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 		if (m->valuedouble <= 0)
 			input_error(c, c->file, where, "expected a positive time in seconds");
 		e->measured_s = m->valuedouble;
-		e->measured_from = strdup("manifest");
+		e->measured_from = solar_xstrdup("manifest");
 		return;
 	}
 	if (cJSON_IsString(m)) {
 		double t = solar_quantity_parse_time(m->valuestring);
 		if (t > 0) {
 			e->measured_s = t;
-			e->measured_from = strdup("manifest");
+			e->measured_from = solar_xstrdup("manifest");
 			return;
 		}
 		file = m->valuestring;
@@ -194,27 +196,26 @@ static void load_measured(ctx *c, cJSON *m, const char *path, entry *e)
 	char *full = resolve(c, file);
 	note_input(c, full, false);
 	solar_measured mt;
-	const char **names = calloc((size_t)e->nkernels + 1, sizeof *names);
+	const char **names = solar_xcalloc((size_t)e->nkernels + 1, sizeof *names);
 	for (int k = 0; k < e->nkernels; k++)
 		names[k] = e->kernel[k].name;
 	solar_measured_init(&mt, e->nkernels);
 	/* the one reader (report/measured.c); {"validate": FILE} insists on a validate result */
-	int rc = solar_measured_read(full, !strcmp(kind, "ncu") ? SOLAR_MEASURED_NCU
-					   : cJSON_IsObject(m)    ? SOLAR_MEASURED_VALIDATE
-								  : SOLAR_MEASURED_AUTO,
-				     runs, names, e->nkernels, &mt, stderr);
+	int rc = solar_measured_read(full,
+				     !strcmp(kind, "ncu") ? SOLAR_MEASURED_NCU
+				     : cJSON_IsObject(m)  ? SOLAR_MEASURED_VALIDATE
+							  : SOLAR_MEASURED_AUTO,
+				     runs, names, e->nkernels, &mt, c->diag);
 	free(names);
 	e->measured_s = mt.total_s;
 	for (int k = 0; k < e->nkernels; k++)
 		e->kernel[k].measured_s = mt.kernel_s[k];
 	const char *form = mt.form ? mt.form : kind;
 	size_t n = strlen(form) + strlen(file) + 2;
-	e->measured_from = malloc(n);
+	e->measured_from = solar_xmalloc(n);
 	snprintf(e->measured_from, n, "%s:%s", form, file);
 	if (rc < 0) {
-		fprintf(stderr, "solar: %s: %s: cannot take a measured time from '%s'\n", c->file,
-			where, file);
-		c->error = true;
+		input_error(c, c->file, where, "cannot take a measured time from '%s'", file);
 	}
 	if (mt.validation_failed) {
 		e->fail = true;
@@ -250,7 +251,7 @@ static char *default_name(const char *air, cJSON *params)
 	const char *base = strrchr(air, '/');
 	base = base ? base + 1 : air;
 	size_t n = strlen(base) + 256;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	snprintf(s, n, "%.*s", (int)(ends_with(base, ".air") ? strlen(base) - 4 : strlen(base)), base);
 	cJSON *p;
 	cJSON_ArrayForEach(p, params)
@@ -317,14 +318,14 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		return;
 	}
 	e->l2_cold = !strcmp(l2, "cold");
-	e->air = strdup(air);
-	e->device_file = strdup(dev);
-	e->math = strdup(math);
+	e->air = solar_xstrdup(air);
+	e->device_file = solar_xstrdup(dev);
+	e->math = solar_xstrdup(math);
 
 	/* params -> -D */
 	cJSON *params = cJSON_GetObjectItemCaseSensitive(ej, "params");
 	int np = cJSON_GetArraySize(params);
-	solar_job_define *defs = calloc((size_t)np + 1, sizeof *defs);
+	solar_job_define *defs = solar_xcalloc((size_t)np + 1, sizeof *defs);
 	if (params && !cJSON_IsObject(params)) {
 		char where[96];
 		snprintf(where, sizeof where, "%s.params", path);
@@ -378,11 +379,12 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		dev_path = solar_device_resolve(dev);
 	}
 	note_input(c, dev_path, true);
-	e->dev = solar_device_load(dev_path, stderr);
+	e->dev = solar_device_load(dev_path, c->diag);
 	free(dev_path);
 	if (!e->dev) {
-		fprintf(stderr, "solar: %s: %s.device: cannot load '%s'\n", c->file, path, dev);
-		c->error = true;
+		char at[160];
+		snprintf(at, sizeof at, "%s.device", path);
+		input_error(c, c->file, at, "cannot load '%s'", dev);
 		free(defs);
 		return;
 	}
@@ -395,11 +397,11 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		const char *unit;
 		if (cJSON_IsString(it) && solar_quantity_parse(it->valuestring, &v, &unit) < 0)
 			v = -1;
-		if (v <= 0 || solar_device_set(e->dev, it->string, v, stderr) < 0)
+		if (v <= 0 || solar_device_set(e->dev, it->string, v, c->diag) < 0)
 			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
 	}
 	e->dev->l2_cold = e->l2_cold;
-	e->device_name = strdup(e->dev->name);
+	e->device_name = solar_xstrdup(e->dev->name);
 
 	/* the program, its counts and bounds */
 	char *air_path = resolve(c, air);
@@ -411,16 +413,17 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 	const solar_program *prog = solar_result_program(res);
 	const solar_bounds *b = solar_result_bounds(res);
 	if (!prog) {
-		fprintf(stderr, "solar: %s: %s.air: '%s' %s\n", c->file, path, air,
-			res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors" : "cannot be read");
-		c->error = true;
+		char at[160];
+		snprintf(at, sizeof at, "%s.air", path);
+		input_error(c, c->file, at, "'%s' %s", air,
+			    res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors"
+								  : "cannot be read");
 		free(defs);
 		solar_result_free(res);
 		return;
 	}
 	if (!b) {
-		fprintf(stderr, "solar: %s: %s: cannot bound '%s' on '%s'\n", c->file, path, air, dev);
-		c->error = true;
+		input_error(c, c->file, path, "cannot bound '%s' on '%s'", air, dev);
 	} else {
 		e->params = cJSON_CreateObject();
 		for (int i = 0; i < prog->nparams; i++)
@@ -434,9 +437,9 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		}
 		e->ops = b->fused.ops;
 		e->nkernels = prog->nkernels;
-		e->kernel = calloc((size_t)e->nkernels + 1, sizeof *e->kernel);
+		e->kernel = solar_xcalloc((size_t)e->nkernels + 1, sizeof *e->kernel);
 		for (int k = 0; k < e->nkernels; k++) {
-			e->kernel[k].name = strdup(prog->kernels[k].name);
+			e->kernel[k].name = solar_xstrdup(prog->kernels[k].name);
 			e->kernel[k].ops = b->kernel[k].ops;
 			e->kernel[k].dram_bytes = b->kernel[k].dram_bytes;
 			e->kernel[k].time_s = b->kernel[k].time_s;
@@ -444,7 +447,7 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 			e->kernel[k].measured_s = -1;
 		}
 		const char *name = json_string(c, ej, "name", path, NULL, false);
-		e->name = name ? strdup(name) : default_name(air, params);
+		e->name = name ? solar_xstrdup(name) : default_name(air, params);
 		cJSON *m = cJSON_GetObjectItemCaseSensitive(ej, "measured");
 		if (m)
 			load_measured(c, m, path, e);
@@ -1084,11 +1087,14 @@ struct solar_report {
 
 int solar_report_load(const char *manifest, const solar_report_opts *o, solar_report **out)
 {
-	solar_report *r = calloc(1, sizeof *r);
+	solar_report *r = solar_xcalloc(1, sizeof *r);
 	*out = r;
 	if (!r)
 		return 2;
-	ctx c = {.file = manifest, .bound = SOLAR_BOUND_CACHE_AWARE, .o = o}; /* kept in r at the end */
+	ctx c = {.file = manifest,
+		 .bound = SOLAR_BOUND_CACHE_AWARE,
+		 .o = o,
+		 .diag = solar_diag_new_tool(stderr)}; /* kept in r at the end */
 	cJSON *man = parse_json_file(&c, c.file);
 	if (!man) {
 		r->c = c;
@@ -1096,7 +1102,7 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 	}
 	r->man = man;
 	const char *slash = strrchr(c.file, '/');
-	c.dir = slash ? strndup(c.file, (size_t)(slash - c.file)) : strdup("");
+	c.dir = slash ? solar_xstrndup(c.file, (size_t)(slash - c.file)) : solar_xstrdup("");
 	cJSON *defaults = cJSON_GetObjectItemCaseSensitive(man, "defaults");
 	cJSON *ents = cJSON_GetObjectItemCaseSensitive(man, "entries");
 	const char *bound = o->bound ? o->bound : json_string(&c, defaults, "bound", "defaults", NULL, false);
@@ -1130,7 +1136,7 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 		}
 	}
 	int n = c.error ? 0 : cJSON_GetArraySize(ents);
-	entry *es = calloc((size_t)n + 1, sizeof *es);
+	entry *es = solar_xcalloc((size_t)n + 1, sizeof *es);
 	r->es = es;
 	r->n = n;
 	for (int i = 0; i < n; i++)
@@ -1186,5 +1192,6 @@ void solar_report_free(solar_report *r)
 	cJSON_Delete(r->removed);
 	cJSON_Delete(r->man);
 	free(r->c.dir);
+	solar_diag_free(r->c.diag);
 	free(r);
 }

@@ -3,7 +3,8 @@
  * solar_report_load reads the manifest (docs/report.md), runs one job per model (api/solar.h),
  * reads the measured times (report/measured.h) and the baseline, and applies the gate; the
  * renderers write the Markdown summary, the JSON report (itself a valid baseline) and the SVG
- * roofline chart.  Input errors are printed to stderr as `solar: FILE: JSON.PATH: message`.
+ * roofline chart.  Input errors are printed to stderr as `FILE: JSON.PATH: message`
+ * (solar_diag_path_error), or `FILE:LINE:COL: error: ...` for a file that is not JSON.
  */
 #ifndef SOLAR_REPORT_REPORT_H
 #define SOLAR_REPORT_REPORT_H

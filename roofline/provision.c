@@ -56,17 +56,18 @@ static void add_fig(solar_knob *k, const char *path, double base)
 
 /* A capacity knob over the named levels (all must be given). */
 static int capacity_knob(solar_knob *k, const solar_device *d, const char *const *levels, int n,
-			 FILE *err)
+			 solar_diag *diag)
 {
 	k->kind = SOLAR_KNOB_CAPACITY;
 	k->unit = "B";
 	for (int i = 0; i < n; i++) {
 		const solar_mem_level *l = solar_device_level(d, levels[i]);
 		if (!l || !l->capacity_bytes.present) {
-			fprintf(err,
-				"solar: %s: '%s' needs memory.%s.capacity_bytes, which the descriptor "
-				"does not give (set one with --set memory.%s.capacity_bytes=VALUE)\n",
-				d->file, k->name, levels[i], levels[i]);
+			solar_diag_tool_error(
+			    diag,
+			    "%s: '%s' needs memory.%s.capacity_bytes, which the descriptor "
+			    "does not give (set one with --set memory.%s.capacity_bytes=VALUE)",
+			    d->file, k->name, levels[i], levels[i]);
 			return -1;
 		}
 		char path[40];
@@ -77,7 +78,7 @@ static int capacity_knob(solar_knob *k, const solar_device *d, const char *const
 	return 0;
 }
 
-static int peak_knob(solar_knob *k, const solar_device *d, int u, int q, FILE *err)
+static int peak_knob(solar_knob *k, const solar_device *d, int u, int q, solar_diag *diag)
 {
 	const solar_figure *f = &d->peak[u][q];
 	k->kind = SOLAR_KNOB_RATE;
@@ -91,9 +92,11 @@ static int peak_knob(solar_knob *k, const solar_device *d, int u, int q, FILE *e
 	if (!f->present && u != SOLAR_UNIT_SFU)
 		v = solar_device_fastest_peak(d);
 	if (v <= 0) {
-		fprintf(err, "solar: %s: the descriptor gives no %s peak to scale (set one with --set "
-			     "%s=VALUE)\n",
-			d->file, k->name + 5, k->name);
+		solar_diag_tool_error(
+		    diag,
+		    "%s: the descriptor gives no %s peak to scale (set one with --set "
+		    "%s=VALUE)",
+		    d->file, k->name + 5, k->name);
 		return -1;
 	}
 	char path[40];
@@ -103,7 +106,7 @@ static int peak_knob(solar_knob *k, const solar_device *d, int u, int q, FILE *e
 	return 0;
 }
 
-int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, FILE *err)
+int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, solar_diag *diag)
 {
 	memset(k, 0, sizeof *k);
 	k->resource = -1;
@@ -116,10 +119,12 @@ int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, FILE
 		k->unit = "B/s";
 		k->resource = name[0] == 'd' ? SOLAR_RES_DRAM : SOLAR_RES_L2;
 		if (!l || !l->bandwidth_bytes_per_s.present) {
-			fprintf(err, "solar: %s: '%s' needs memory.%s.bandwidth_bytes_per_s, which the "
-				     "descriptor does not give (set one with --set "
-				     "memory.%s.bandwidth_bytes_per_s=VALUE)\n",
-				d->file, name, lv, lv);
+			solar_diag_tool_error(
+			    diag,
+			    "%s: '%s' needs memory.%s.bandwidth_bytes_per_s, which the "
+			    "descriptor does not give (set one with --set "
+			    "memory.%s.bandwidth_bytes_per_s=VALUE)",
+			    d->file, name, lv, lv);
 			return -1;
 		}
 		char path[40];
@@ -140,7 +145,7 @@ int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, FILE
 		if (!strcmp(name, caps[i].name)) {
 			snprintf(k->name, sizeof k->name, "%s", name);
 			snprintf(k->label, sizeof k->label, "%s", caps[i].label);
-			return capacity_knob(k, d, levels + caps[i].first, caps[i].n, err);
+			return capacity_knob(k, d, levels + caps[i].first, caps[i].n, diag);
 		}
 	if (!strcmp(name, "clock")) {
 		/* Rule "clock domains": one figure, the SM clock; every peak follows it through
@@ -152,10 +157,12 @@ int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, FILE
 		k->kind = SOLAR_KNOB_RATE;
 		k->unit = "Hz";
 		if (solar_device_unclocked(d, missing, sizeof missing)) {
-			fprintf(err, "solar: %s: 'clock' needs %s, which the descriptor does not give "
-				     "(every peak needs the clock its figure assumes; "
-				     "docs/devices.md#clocks)\n",
-				d->file, missing);
+			solar_diag_tool_error(
+			    diag,
+			    "%s: 'clock' needs %s, which the descriptor does not give "
+			    "(every peak needs the clock its figure assumes; "
+			    "docs/devices.md#clocks)",
+			    d->file, missing);
 			return -1;
 		}
 		k->headline = d->clock_hz.value;
@@ -171,18 +178,19 @@ int solar_knob_init(solar_knob *k, const solar_device *d, const char *name, FILE
 		unit[dot - s] = '\0';
 		int u = solar_unit_parse(unit), q = solar_prec_parse(dot + 1);
 		if (u >= 0 && q >= 0)
-			return peak_knob(k, d, u, q, err);
+			return peak_knob(k, d, u, q, diag);
 	}
-	fprintf(err, "solar: unknown resource '%s' (expected dram_bw, l2_bw, l2, smem, regs, "
-		     "onchip, clock or peak.<unit>.<precision>, e.g. peak.tensor.bf16)\n",
-		name);
+	solar_diag_tool_error(diag,
+			      "unknown resource '%s' (expected dram_bw, l2_bw, l2, smem, regs, "
+			      "onchip, clock or peak.<unit>.<precision>, e.g. peak.tensor.bf16)",
+			      name);
 	return -1;
 }
 
-int solar_knob_apply(const solar_knob *k, solar_device *d, double factor, FILE *err)
+int solar_knob_apply(const solar_knob *k, solar_device *d, double factor, solar_diag *diag)
 {
 	for (int i = 0; i < k->nfig; i++)
-		if (solar_device_set(d, k->path[i], k->base[i] * factor, err) < 0)
+		if (solar_device_set(d, k->path[i], k->base[i] * factor, diag) < 0)
 			return -1;
 	return 0;
 }
@@ -191,7 +199,7 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 {
 	solar_knob *ks = solar_xcalloc(SOLAR_RES_COUNT + 4, sizeof *ks);
 	int n = 0;
-	FILE *quiet = fopen("/dev/null", "w");
+	solar_diag *quiet = NULL; /* a knob the device cannot take is left out, silently */
 	if (solar_knob_init(&ks[n], d, "dram_bw", quiet) == 0)
 		n++;
 	if (solar_knob_init(&ks[n], d, "l2_bw", quiet) == 0)
@@ -205,8 +213,6 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 		n++;
 	if (solar_knob_init(&ks[n], d, "onchip", quiet) == 0)
 		n++;
-	if (quiet)
-		fclose(quiet);
 	*out = ks;
 	return n;
 }
@@ -214,10 +220,10 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 /* ---- bounds at scaled figures --------------------------------------------------------- */
 
 double solar_bound_time(const solar_work *w, const solar_device *d, solar_bound_kind k,
-			int *limiter, FILE *err)
+			int *limiter, solar_diag *diag)
 {
 	solar_bounds b;
-	if (solar_bounds_compute(w, d, &b, err) < 0)
+	if (solar_bounds_compute(w, d, &b, diag) < 0)
 		return -1;
 	const solar_roof *r = solar_bound_roof(&b, k);
 	double t = r->time_s;
@@ -233,7 +239,7 @@ typedef struct {
 	solar_device *dev;
 	const solar_knob *knobs;
 	solar_bound_kind bound;
-	FILE *err;
+	solar_diag *diag;
 	const int *idx;
 	const double *f;
 	int n;
@@ -243,9 +249,9 @@ typedef struct {
 static double time_at(search *s, double g, int *limiter)
 {
 	for (int i = 0; i < s->n; i++)
-		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, s->f[i] * g, s->err) < 0)
+		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, s->f[i] * g, s->diag) < 0)
 			s->failed = true;
-	double t = s->failed ? -1 : solar_bound_time(s->w, s->dev, s->bound, limiter, s->err);
+	double t = s->failed ? -1 : solar_bound_time(s->w, s->dev, s->bound, limiter, s->diag);
 	if (t < 0)
 		s->failed = true;
 	return t;
@@ -291,13 +297,13 @@ static double smallest(search *s, double target, double lo_limit, double hi_limi
 static void restore(search *s)
 {
 	for (int i = 0; i < s->n; i++)
-		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, 1, s->err) < 0)
+		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, 1, s->diag) < 0)
 			s->failed = true;
 }
 
 int solar_provision_compute(const solar_work *w, const solar_device *dev, const solar_knob *knobs,
 			    int nknobs, solar_bound_kind k, double target_s, solar_provision *p,
-			    FILE *err)
+			    solar_diag *diag)
 {
 	memset(p, 0, sizeof *p);
 	p->bound = k;
@@ -305,7 +311,7 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 	p->knobs = knobs;
 	p->nknobs = nknobs;
 	p->binding = -1;
-	p->time_s = solar_bound_time(w, dev, k, &p->limiter, err);
+	p->time_s = solar_bound_time(w, dev, k, &p->limiter, diag);
 	if (p->time_s < 0)
 		return -1;
 	p->knob = solar_xcalloc((size_t)nknobs + 1, sizeof *p->knob);
@@ -314,7 +320,7 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 	for (int i = 0; i < nknobs; i++)
 		if (knobs[i].resource == p->limiter && knobs[i].kind == SOLAR_KNOB_RATE)
 			p->binding = i;
-	search s = {w, solar_device_clone(dev), knobs, k, err, NULL, NULL, 1, false};
+	search s = {w, solar_device_clone(dev), knobs, k, diag, NULL, NULL, 1, false};
 	double one = 1;
 
 	/* Each knob alone, the others as given. */

@@ -50,21 +50,22 @@ typedef struct {
 } solar_knob;
 
 /* Fills k for the knob called name on device d (names in docs/provision.md).  Returns 0, or
- * -1 after a message on err (unknown name, a figure the descriptor lacks). */
-int solar_knob_init(solar_knob *k, SOLAR_KEEP const solar_device *d, const char *name, FILE *err);
+ * -1 after a message on diag (unknown name, a figure the descriptor lacks). */
+int solar_knob_init(solar_knob *k, SOLAR_KEEP const solar_device *d, const char *name,
+		    solar_diag *diag);
 /* Sets every figure of k to base x factor on d (which must be the device k was made from, or a
- * clone of it).  Returns 0, or -1 after a message on err. */
+ * clone of it).  Returns 0, or -1 after a message on diag. */
 int solar_knob_apply(SOLAR_KEEP const solar_knob *k, SOLAR_KEEP solar_device *d, double factor,
-		     FILE *err);
+		     solar_diag *diag);
 /* The knobs provisioning studies by default: DRAM bandwidth, L2 bandwidth when the device has
  * one, the peak of every datapath the program uses, L2 capacity and the whole on-chip capacity
  * (L2 + shared memory + registers) when the device gives them.  *out is malloc'd. */
 int solar_knobs_default(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
 			SOLAR_GIVE solar_knob **out);
 
-/* One bound of the program on d; -1 after a message on err. */
+/* One bound of the program on d; -1 after a message on diag. */
 double solar_bound_time(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
-			solar_bound_kind k, int *limiter, FILE *err);
+			solar_bound_kind k, int *limiter, solar_diag *diag);
 
 /* Factors beyond these count as "unbounded": a knob that cannot meet the target at x1e9 never
  * will; one that still meets it at x1e-9 does not limit the bound. */
@@ -101,10 +102,10 @@ typedef struct {
 } solar_provision;
 
 /* Computes the provisioning of bound k for target_s over the given knobs, working on a clone of
- * dev.  Returns 0, or -1 after a message on err. */
+ * dev.  Returns 0, or -1 after a message on diag. */
 int solar_provision_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
 			    SOLAR_KEEP const solar_knob *knobs, int nknobs, solar_bound_kind k,
-			    double target_s, solar_provision *out, FILE *err);
+			    double target_s, solar_provision *out, solar_diag *diag);
 void solar_provision_free(solar_provision *p);
 
 #endif

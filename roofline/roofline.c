@@ -181,12 +181,14 @@ static void unfused_sum(solar_bounds *b, const solar_device *dev)
 			b->unfused.limiter = i;
 }
 
-int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bounds *b, FILE *err)
+int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bounds *b,
+			 solar_diag *diag)
 {
 	memset(b, 0, sizeof *b);
 	const solar_mem_level *dram = solar_device_level(dev, "dram");
 	if (!dram || !dram->bandwidth_bytes_per_s.present) {
-		fprintf(err, "solar: %s: the descriptor gives no DRAM bandwidth\n", dev->file);
+		solar_diag_tool_error(diag, "%s: the descriptor gives no DRAM bandwidth",
+				      dev->file);
 		return -1;
 	}
 	const solar_mem_level *l2 = solar_device_level(dev, "l2");

@@ -48,9 +48,9 @@ typedef struct {
 	bool missing_peak;               /* some work had no peak and used the fastest one */
 } solar_bounds;
 
-/* Computes all bounds.  Returns 0, or -1 after a message on err (device lacks DRAM figures). */
+/* Computes all bounds.  Returns 0, or -1 after a message on diag (device lacks DRAM figures). */
 int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
-			 solar_bounds *out, FILE *err);
+			 solar_bounds *out, solar_diag *diag);
 void solar_bounds_free(solar_bounds *b);
 
 /* "dram", "l2", "tensor.bf16", "simt.f32", "sfu.f32" */

@@ -50,9 +50,9 @@ int solar_direction_parse(const char *name)
 /* ---- the analysis chain ---------------------------------------------------------------------
  * The one place advise runs front end -> checks and counts -> bounds (a one-place switch to
  * the library API of api/solar.h when it lands). */
-int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs,
-			   int ndefs, solar_math math, const solar_device *dev, FILE *diag_out,
-			   FILE *err, solar_advise_eval *out)
+int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
+			   solar_math math, const solar_device *dev, FILE *diag_out,
+			   solar_diag *diag, solar_advise_eval *out)
 {
 	memset(out, 0, sizeof *out);
 	char *sink_buf = NULL;
@@ -65,7 +65,7 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
 	solar_bounds b = {0};
 	int rc = -1;
-	if (w && solar_bounds_compute(w, dev, &b, err) == 0) {
+	if (w && solar_bounds_compute(w, dev, &b, diag) == 0) {
 		out->unfused_s = b.unfused.time_s;
 		out->fused_s = b.fused.time_s;
 		out->cache_aware_s = b.cache_aware.time_s;
@@ -76,7 +76,7 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 		out->cache_aware_dram_bytes = b.cache_aware.dram_bytes;
 		out->capacity_bytes = b.capacity_dram_bytes;
 		out->nkernels = b.nkernels;
-		out->kernel_s = calloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
+		out->kernel_s = solar_xcalloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
 		for (int k = 0; k < b.nkernels; k++)
 			out->kernel_s[k] = b.kernel[k].time_s;
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
@@ -226,7 +226,7 @@ static void expr_reads(const solar_expr *e, unsigned char *uses, int nk, int k)
 static unsigned char *tensor_uses(const solar_program *p)
 {
 	int nk = p->nkernels;
-	unsigned char *uses = calloc((size_t)(p->ntensors * nk + 1), 1);
+	unsigned char *uses = solar_xcalloc((size_t)(p->ntensors * nk + 1), 1);
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
 		uses[s->tensor * nk + s->kernel] |= 1;
@@ -255,7 +255,7 @@ typedef struct {
 	const solar_device *dev;
 	const solar_advise_input *in;
 	solar_advice *adv;
-	FILE *err;
+	solar_diag *diag;
 } ctx;
 
 static solar_strategy *add_strategy(solar_advice_dir *d)
@@ -327,7 +327,7 @@ static bool is_copy_value(const solar_expr *e)
 
 static bool *copy_kernels(const solar_program *p)
 {
-	bool *copy = calloc((size_t)p->nkernels + 1, 1);
+	bool *copy = solar_xcalloc((size_t)p->nkernels + 1, 1);
 	for (int k = 0; k < p->nkernels; k++)
 		copy[k] = p->kernels[k].nstmts > 0;
 	for (int i = 0; i < p->nstmts; i++) {
@@ -359,7 +359,7 @@ static void fusion_strategies(ctx *c)
 	char name[160], emit[64], why[240];
 	double cap = c->adv->base.capacity_bytes;
 	bool *copy_k = copy_kernels(p);
-	bool *contr_operand = calloc((size_t)p->ntensors + 1, 1);
+	bool *contr_operand = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	int ncontr = 0;
 	for (int i = 0; i < p->nstmts; i++) {
 		bool contr = false;
@@ -368,7 +368,7 @@ static void fusion_strategies(ctx *c)
 				  &contr, &rd);
 		ncontr += contr;
 		if (contr) {
-			unsigned char *r1 = calloc((size_t)p->ntensors + 1, 1);
+			unsigned char *r1 = solar_xcalloc((size_t)p->ntensors + 1, 1);
 			expr_reads(p->stmts[i]->value, r1, 1, 0);
 			for (int t = 0; t < p->ntensors; t++)
 				contr_operand[t] |= r1[t] && t != p->stmts[i]->tensor;
@@ -379,9 +379,9 @@ static void fusion_strategies(ctx *c)
 	 * (the bytes of the largest tmp it keeps on chip; fuse all first); only the
 	 * MAX_FUSION_REWRITES highest are analysed, and a program of more than MAX_RANGE_KERNELS
 	 * kernels gets only "fuse all kernels" (each rewrite is a whole analysis) */
-	char **label = calloc((size_t)nk * (size_t)nk, sizeof *label);
-	double *prio = calloc((size_t)nk * (size_t)nk, sizeof *prio);
-	label[nk - 1] = strdup("fuse all kernels");
+	char **label = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *label);
+	double *prio = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *prio);
+	label[nk - 1] = solar_xstrdup("fuse all kernels");
 	prio[nk - 1] = INFINITY;
 	for (int t = 0; t < p->ntensors && nk <= MAX_RANGE_KERNELS; t++) {
 		if (p->tensors[t].role != SOLAR_ROLE_TMP)
@@ -403,7 +403,7 @@ static void fusion_strategies(ctx *c)
 		} else {
 			snprintf(buf, sizeof buf, "keep on chip: %s", p->tensors[t].name);
 		}
-		label[i] = strdup(buf);
+		label[i] = solar_xstrdup(buf);
 		double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
 			       solar_dtype_bytes(p->tensors[t].dtype);
 		prio[i] = bytes > prio[i] ? bytes : prio[i];
@@ -415,7 +415,7 @@ static void fusion_strategies(ctx *c)
 				 (uses[t * nk + k + 1] & 2);
 		int i = k * nk + k + 1;
 		if (passes && !label[i] && !copy_k[k])
-			label[i] = strdup("fuse the pair");
+			label[i] = solar_xstrdup("fuse the pair");
 	}
 	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
 		int pick = -1;
@@ -522,8 +522,8 @@ static void fusion_strategies(ctx *c)
 static void datapath_strategies(ctx *c)
 {
 	const solar_program *p = c->p;
-	bool *tf32_k = calloc((size_t)p->nkernels + 1, 1);
-	bool *bf16_t = calloc((size_t)p->ntensors + 1, 1);
+	bool *tf32_k = solar_xcalloc((size_t)p->nkernels + 1, 1);
+	bool *bf16_t = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	int n_tf32 = 0, n_bf16 = 0;
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
@@ -533,7 +533,7 @@ static void datapath_strategies(ctx *c)
 		solar_stmt_op_mix(p, s, m, &contr, &rd);
 		if (!contr)
 			continue;
-		unsigned char *uses = calloc((size_t)p->ntensors + 1, 1);
+		unsigned char *uses = solar_xcalloc((size_t)p->ntensors + 1, 1);
 		expr_reads(s->value, uses, 1, 0);
 		for (int t = 0; t < p->ntensors; t++)
 			if (uses[t] && t != s->tensor && p->tensors[t].dtype == SOLAR_DT_F32 &&
@@ -551,7 +551,7 @@ static void datapath_strategies(ctx *c)
 	}
 	/* f32 (and f64) intermediates that are no accumulator (written by `=` only) may be
 	 * stored in bf16 too: half the traffic of a memory-bound chain; accumulators stay */
-	bool *accum = calloc((size_t)p->ntensors + 1, 1);
+	bool *accum = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	for (int i = 0; i < p->nstmts; i++)
 		accum[p->stmts[i]->tensor] |= p->stmts[i]->op != SOLAR_ASSIGN;
 	int n_store = 0, n_f64 = 0;
@@ -965,17 +965,17 @@ static int cmp_strat(const void *a, const void *b)
 }
 
 int solar_advise_compute(const char *file, const solar_program *p, const solar_device *dev,
-			 const solar_advise_input *in, solar_advice *out, FILE *err)
+			 const solar_advise_input *in, solar_advice *out, solar_diag *diag)
 {
 	memset(out, 0, sizeof *out);
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
 		out->dir[d].dir = (solar_direction)d;
 	/* the front end's messages were printed when p was loaded: only a failure repeats the
 	 * run with its messages shown (the ISL checks') */
-	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, err,
+	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, diag,
 				   &out->base) < 0) {
-		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, err, err,
-				       &out->base);
+		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev,
+				       solar_diag_stream(diag), diag, &out->base);
 		solar_advise_eval_free(&out->base);
 		return -1;
 	}
@@ -983,26 +983,30 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 	double T = in->measured_s;
 	/* a measured time below a bound of the program as written is impossible */
 	if (T < b->cache_aware_s * (1 - 1e-6)) {
-		fprintf(err, "solar: %s: measured %.4g s is %.3gx the cache-aware bound (%.4g s): "
-			     "below the speed of light, so either the benchmark is broken (it skipped "
-			     "work, timed asynchronously or timed a cached result) or the bound is "
-			     "wrong (the AIR is not the program that was timed, or a descriptor figure "
-			     "is too low)\n",
-			file, T, T / b->cache_aware_s, b->cache_aware_s);
+		solar_diag_tool_error(
+		    diag,
+		    "%s: measured %.4g s is %.3gx the cache-aware bound (%.4g s): "
+		    "below the speed of light, so either the benchmark is broken (it skipped "
+		    "work, timed asynchronously or timed a cached result) or the bound is "
+		    "wrong (the AIR is not the program that was timed, or a descriptor figure "
+		    "is too low)",
+		    file, T, T / b->cache_aware_s, b->cache_aware_s);
 		return 1;
 	}
 	for (int k = 0; in->kernel_measured_s && k < p->nkernels; k++)
 		if (in->kernel_measured_s[k] > 0 &&
 		    in->kernel_measured_s[k] < b->kernel_s[k] * (1 - 1e-6)) {
-			fprintf(err, "solar: %s: kernel %s: measured %.4g s is %.3gx its bound "
-				     "(%.4g s): below the speed of light, so the benchmark or the "
-				     "bound is wrong\n",
-				file, p->kernels[k].name, in->kernel_measured_s[k],
-				in->kernel_measured_s[k] / b->kernel_s[k], b->kernel_s[k]);
+			solar_diag_tool_error(
+			    diag,
+			    "%s: kernel %s: measured %.4g s is %.3gx its bound "
+			    "(%.4g s): below the speed of light, so the benchmark or the "
+			    "bound is wrong",
+			    file, p->kernels[k].name, in->kernel_measured_s[k],
+			    in->kernel_measured_s[k] / b->kernel_s[k], b->kernel_s[k]);
 			return 1;
 		}
 	solar_resource_name(b->limiter_cache_aware, out->limiter, sizeof out->limiter);
-	ctx c = {file, p, dev, in, out, err};
+	ctx c = {file, p, dev, in, out, diag};
 	implementation_strategies(&c);
 	fusion_strategies(&c);
 	reuse_strategies(&c);

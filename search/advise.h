@@ -90,18 +90,18 @@ int solar_direction_parse(const char *name);
 
 /* Bounds of an AIR text on dev.  Diagnostics go to diag_out (NULL: discarded).  Returns 0, or
  * -1 when the text does not load, check or count (errors on diag_out) or the device lacks DRAM
- * figures (a message on err). */
-int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs,
-			   int ndefs, solar_math math, SOLAR_KEEP const solar_device *dev,
-			   FILE *diag_out, FILE *err, solar_advise_eval *out);
+ * figures (a message on diag). */
+int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
+			   solar_math math, SOLAR_KEEP const solar_device *dev, FILE *diag_out,
+			   solar_diag *diag, solar_advise_eval *out);
 void solar_advise_eval_free(solar_advise_eval *e);
 
 /* The decomposition and the strategies of program p (loaded from `file`, whose text is
  * p->src) against in->measured_s.  Returns 0; 1 when the measured time is below a bound of
- * the program as written (a message on err); -1 when the program does not analyse. */
+ * the program as written (a message on diag); -1 when the program does not analyse. */
 int solar_advise_compute(const char *file, SOLAR_KEEP const solar_program *p,
 			 SOLAR_KEEP const solar_device *dev, const solar_advise_input *in,
-			 solar_advice *out, FILE *err);
+			 solar_advice *out, solar_diag *diag);
 /* Sorts the directions by score, highest first (ties: the order of the chain). */
 void solar_advise_rank(solar_advice *a);
 void solar_advice_free(solar_advice *a);

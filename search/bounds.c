@@ -7,16 +7,16 @@
  */
 #include <string.h>
 
-#include "api/solar.h"
+#include "api/detail.h"
 #include "devices/device.h"
 #include "search/triage.h"
 
 int solar_search_bounds(const char *air, const solar_device *dev, double *unfused_s,
 			double *fused_s, double *cache_aware_s, char *limiter, size_t nlimiter,
-			FILE *err)
+			solar_diag *diag)
 {
-	solar_job job = {.file = air, .device = dev, .l2_cold = dev->l2_cold, .err = err};
-	solar_result *r = solar_job_run(&job);
+	solar_job job = {.file = air, .device = dev, .l2_cold = dev->l2_cold};
+	solar_result *r = solar_job_run_with(&job, diag);
 	int rc = -1;
 	if (r && r->status == SOLAR_JOB_OK && r->has_bounds) {
 		*unfused_s = r->unfused.time_s;

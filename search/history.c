@@ -27,26 +27,22 @@
 /* [0, 0.25), [0.25, 0.5), [0.5, 0.8), [0.8, 1), [1, 1.25), [1.25, 2), [2, 4), [4, inf) */
 const double solar_forecast_default_edges[9] = {0, 0.25, 0.5, 0.8, 1.0, 1.25, 2, 4, INFINITY};
 
-#define MAX_ERRORS 20
-
 typedef struct {
-	const char *file;
-	FILE *err;
+	solar_diag *d; /* the file's context (its own copy of the text), off the caller's */
 	int errors;
+	int32_t line_off; /* where the line being read starts */
 } reader;
 
-static void line_error(reader *r, int line, const char *fmt, ...)
+/* `FILE:LINE:1: error: message`, the line and a caret, through the diag module (which stops
+ * printing after 20 and says how many more there were). */
+SOLAR_PRINTF(3, 4) static void line_error(reader *r, int line, const char *fmt, ...)
 {
-	if (++r->errors > MAX_ERRORS)
-		return;
+	(void)line; /* the diag module finds it from the offset */
+	r->errors++;
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(r->err, "%s:%d: error: ", r->file, line);
-	vfprintf(r->err, fmt, ap);
-	fputc('\n', r->err);
+	solar_diag_verror(r->d, "error", (solar_span){r->line_off, 0}, fmt, ap);
 	va_end(ap);
-	if (r->errors == MAX_ERRORS)
-		fprintf(r->err, "%s: too many errors, stopping\n", r->file);
 }
 
 /* Calls fn on every non-blank line of text, as a parsed JSON object (NULL after an error). */
@@ -58,6 +54,7 @@ static void each_line(reader *r, char *text, void (*fn)(reader *, int, cJSON *, 
 		if (nl)
 			*nl = '\0';
 		line++;
+		r->line_off = (int32_t)(s - text);
 		char *t = s;
 		while (*t == ' ' || *t == '\t' || *t == '\r')
 			t++;
@@ -99,10 +96,7 @@ static const char *str_field(reader *r, int line, cJSON *j, const char *key, boo
 	return v->valuestring;
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+static char *dup_or_null(const char *s) { return s ? solar_xstrdup(s) : NULL; }
 
 static void history_line(reader *r, int line, cJSON *j, void *ctx)
 {
@@ -131,41 +125,44 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 		line_error(r, line, "\"correct\": expected true or false");
 	if (r->errors != before)
 		return;
-	solar_hist_entry *e = realloc(h->e, (size_t)(h->n + 1) * sizeof *e);
-	if (!e) {
-		line_error(r, line, "out of memory");
-		return;
-	}
+	solar_hist_entry *e = solar_xrealloc(h->e, (size_t)(h->n + 1) * sizeof *e);
 	h->e = e;
-	h->e[h->n++] = (solar_hist_entry){
-		.candidate = strdup(cand), .device = strdup(dev), .op_class = dup_or_null(cls),
-		.kind = dup_or_null(kind), .seconds = failed ? 0 : ms->valuedouble * 1e-3,
-		.l2_cold = !strcmp(l2, "cold"), .correct = !failed && (!ok || cJSON_IsTrue(ok)),
-		.line = line};
+	h->e[h->n++] = (solar_hist_entry){.candidate = solar_xstrdup(cand),
+					  .device = solar_xstrdup(dev),
+					  .op_class = dup_or_null(cls),
+					  .kind = dup_or_null(kind),
+					  .seconds = failed ? 0 : ms->valuedouble * 1e-3,
+					  .l2_cold = !strcmp(l2, "cold"),
+					  .correct = !failed && (!ok || cJSON_IsTrue(ok)),
+					  .line = line};
 }
 
 /* Reads file and calls fn on each line's object; the number of errors, or -1 when the file
  * cannot be read (after solar_read_file's message). */
-static int read_lines(const char *file, FILE *err, void (*fn)(reader *, int, cJSON *, void *),
-		      void *ctx)
+static int read_lines(const char *file, solar_diag *diag,
+		      void (*fn)(reader *, int, cJSON *, void *), void *ctx)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return -1;
-	reader r = {file, err, 0};
+	char *orig = solar_xstrndup(text, (size_t)len); /* each_line cuts text into lines */
+	reader r = {solar_diag_new_file(diag, file, orig, len), 0, 0};
 	each_line(&r, text, fn, ctx);
+	solar_diag_finish(r.d);
+	solar_diag_free(r.d);
+	free(orig);
 	free(text);
 	return r.errors;
 }
 
-int solar_history_load(const char *file, bool may_be_absent, solar_history *h, FILE *err)
+int solar_history_load(const char *file, bool may_be_absent, solar_history *h, solar_diag *diag)
 {
 	h->e = NULL;
 	h->n = 0;
 	if (may_be_absent && access(file, F_OK) != 0 && errno == ENOENT)
 		return 0;
-	if (read_lines(file, err, history_line, h) == 0)
+	if (read_lines(file, diag, history_line, h) == 0)
 		return 0;
 	solar_history_free(h);
 	return -1;
@@ -250,21 +247,17 @@ static void forecast_line(reader *r, int line, cJSON *j, void *ctx)
 		f.p[i] /= sum;
 	if (r->errors != before)
 		return;
-	solar_forecast *a = realloc(fs->f, (size_t)(fs->n + 1) * sizeof *a);
-	if (!a) {
-		line_error(r, line, "out of memory");
-		return;
-	}
+	solar_forecast *a = solar_xrealloc(fs->f, (size_t)(fs->n + 1) * sizeof *a);
 	fs->f = a;
-	f.candidate = strdup(cand);
+	f.candidate = solar_xstrdup(cand);
 	fs->f[fs->n++] = f;
 }
 
-int solar_forecasts_load(const char *file, solar_forecasts *f, FILE *err)
+int solar_forecasts_load(const char *file, solar_forecasts *f, solar_diag *diag)
 {
 	f->f = NULL;
 	f->n = 0;
-	if (read_lines(file, err, forecast_line, f) == 0)
+	if (read_lines(file, diag, forecast_line, f) == 0)
 		return 0;
 	solar_forecasts_free(f);
 	return -1;
@@ -279,8 +272,8 @@ void solar_forecasts_free(solar_forecasts *f)
 	f->n = 0;
 }
 
-int solar_history_append(const char *file, const char *candidate, const char *device,
-			 double ms, bool l2_cold, bool correct, FILE *err)
+int solar_history_append(const char *file, const char *candidate, const char *device, double ms,
+			 bool l2_cold, bool correct, solar_diag *diag)
 {
 	cJSON *j = cJSON_CreateObject();
 	cJSON_AddStringToObject(j, "candidate", candidate);
@@ -291,10 +284,10 @@ int solar_history_append(const char *file, const char *candidate, const char *de
 	char *text = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);
 	size_t n = text ? strlen(text) : 0;
-	char *line = text ? malloc(n + 2) : NULL;
+	char *line = text ? solar_xmalloc(n + 2) : NULL;
 	if (!line) {
 		free(text);
-		fprintf(err, "solar: %s: out of memory\n", file);
+		solar_diag_tool_error(diag, "%s: out of memory", file);
 		return -1;
 	}
 	memcpy(line, text, n);
@@ -304,7 +297,7 @@ int solar_history_append(const char *file, const char *candidate, const char *de
 	int fd = open(file, O_WRONLY | O_APPEND | O_CREAT, 0644);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(err, "solar: %s: %s\n", file, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", file, strerror(errno));
 		goto out;
 	}
 	if (st.st_size > 0) { /* a last line without its newline would swallow ours */
@@ -315,9 +308,11 @@ int solar_history_append(const char *file, const char *candidate, const char *de
 		if (rfd >= 0)
 			close(rfd);
 		if (last != '\n') {
-			fprintf(err, "solar: %s: the last line does not end with a newline (a line "
-				     "half written?); fix the file before recording\n",
-				file);
+			solar_diag_tool_error(
+			    diag,
+			    "%s: the last line does not end with a newline (a line "
+			    "half written?); fix the file before recording",
+			    file);
 			goto out;
 		}
 	}
@@ -327,13 +322,14 @@ int solar_history_append(const char *file, const char *candidate, const char *de
 		if (ftruncate(fd, st.st_size) < 0) {
 			/* nothing more to do: the message below says the record failed */
 		}
-		fprintf(err, "solar: %s: cannot record the measurement: %s\n", file, strerror(e));
+		solar_diag_tool_error(diag, "%s: cannot record the measurement: %s", file,
+				      strerror(e));
 		goto out;
 	}
 	rc = 0;
 out:
 	if (fd >= 0 && close(fd) < 0 && rc == 0) {
-		fprintf(err, "solar: %s: %s\n", file, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", file, strerror(errno));
 		rc = -1;
 	}
 	free(line);

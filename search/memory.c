@@ -3,7 +3,7 @@
  * The store is a JSON file {"schema": "solar.advise-memory/1", "steps": [...], "directions":
  * {...}, "transitions": {...}}.  Only the steps are read back; the statistics are recomputed
  * from them on every write, so they can never disagree with the steps.  Every malformed field
- * is reported with its JSON path (`M.json: error: steps[2].direction: ...`).
+ * is reported with its JSON path (`M.json: steps[2].direction: ...`, solar_diag_path_error).
  *
  * The one idea of the weighting: a past step counts for a new state in proportion to how
  * alike the two states are (the gap shares, the limiting resource, the op classes), and a
@@ -30,16 +30,13 @@ unsigned solar_memory_op_classes(const solar_advise_eval *e)
 	       (e->has_reduction ? SOLAR_OPC_REDUCTION : 0) | (e->uses_sfu ? SOLAR_OPC_SFU : 0);
 }
 
-static char *sdup(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+static char *sdup(const char *s) { return s ? solar_xstrdup(s) : NULL; }
 
 void solar_memory_add(solar_memory *m, const solar_memory_step *s)
 {
 	if (m->n == m->cap) {
 		m->cap = m->cap ? 2 * m->cap : 16;
-		m->steps = realloc(m->steps, sizeof *m->steps * (size_t)m->cap);
+		m->steps = solar_xrealloc(m->steps, sizeof *m->steps * (size_t)m->cap);
 	}
 	solar_memory_step *d = &m->steps[m->n++];
 	*d = *s;
@@ -64,22 +61,16 @@ void solar_memory_free(solar_memory *m)
 /* ---- reading ------------------------------------------------------------------------------ */
 
 typedef struct {
-	const char *file;
-	FILE *err;
-	int errors;
+	solar_diag *d; /* the memory file's context, hung off the caller's channel */
 } reader;
 
-static void bad(reader *r, const char *path, const char *fmt, ...)
+/* `FILE: PATH: message` (PATH NULL: the top level), through the diag module. */
+SOLAR_PRINTF(3, 4) static void bad(reader *r, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (r->errors < 20) {
-		fprintf(r->err, "%s: error: %s: ", r->file, path);
-		vfprintf(r->err, fmt, ap);
-		fputc('\n', r->err);
-	}
+	solar_diag_vpath_error(r->d, path, fmt, ap);
 	va_end(ap);
-	r->errors++;
 }
 
 static double get_time(reader *r, cJSON *o, const char *key, const char *path, bool required)
@@ -222,37 +213,31 @@ static void read_step(reader *r, cJSON *j, int i, solar_memory_step *s)
 	s->why = sdup(cJSON_IsString(v) ? v->valuestring : "");
 }
 
-int solar_memory_load(const char *file, solar_memory *m, FILE *err)
+int solar_memory_load(const char *file, solar_memory *m, solar_diag *diag)
 {
 	memset(m, 0, sizeof *m);
 	if (access(file, F_OK) != 0)
 		return 0; /* a new store */
 	int32_t len = 0;
-	char *text = solar_read_file(file, &len); /* says why on stderr when it fails */
-	reader r = {file, err, 0};
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return -1;
+	reader r = {solar_diag_new_file(diag, file, text, len)};
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
 	if (!j) {
-		int line = 1, col = 1;
-		for (const char *p = text; end && p < end; p++, col++)
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			}
-		fprintf(err, "%s:%d:%d: error: invalid JSON (a truncated or hand-edited memory "
-			     "file?)\n",
-			file, line, col);
+		solar_diag_error(r.d, (solar_span){end ? (int32_t)(end - text) : 0, 0},
+				 "invalid JSON (a truncated or hand-edited memory file?)");
+		solar_diag_free(r.d);
 		free(text);
 		return -1;
 	}
-	free(text);
 	cJSON *sc = cJSON_GetObjectItemCaseSensitive(j, "schema");
 	cJSON *steps = cJSON_GetObjectItemCaseSensitive(j, "steps");
 	if (!cJSON_IsObject(j))
-		bad(&r, "(top level)", "expected an object {\"schema\": \"solar.advise-memory/1\", "
-				       "\"steps\": [...]}");
+		bad(&r, NULL,
+		    "expected an object {\"schema\": \"solar.advise-memory/1\", "
+		    "\"steps\": [...]}");
 	else if (!cJSON_IsString(sc) || strcmp(sc->valuestring, "solar.advise-memory/1"))
 		bad(&r, "schema", "expected \"solar.advise-memory/1\"");
 	else if (!cJSON_IsArray(steps))
@@ -272,9 +257,11 @@ int solar_memory_load(const char *file, solar_memory *m, FILE *err)
 		}
 	}
 	cJSON_Delete(j);
-	if (r.errors) {
-		if (r.errors > 20)
-			fprintf(err, "%s: %d more errors not shown\n", file, r.errors - 20);
+	int errors = solar_diag_errors(r.d);
+	solar_diag_finish(r.d);
+	solar_diag_free(r.d);
+	free(text);
+	if (errors) {
 		solar_memory_free(m);
 		return -1;
 	}

@@ -38,9 +38,9 @@ typedef struct {
 	int n, cap;
 } solar_memory;
 
-/* Loads a store; a missing file is an empty store.  Returns 0, or -1 after
- * `FILE: error: JSON PATH: ...` (or `FILE:LINE:COL: error: invalid JSON`) on err. */
-int solar_memory_load(const char *file, solar_memory *m, FILE *err);
+/* Loads a store; a missing file is an empty store.  Returns 0, or -1 after `FILE: JSON.PATH:
+ * message` (or `FILE:LINE:COL: error: invalid JSON` with the line and a caret) on diag. */
+int solar_memory_load(const char *file, solar_memory *m, solar_diag *diag);
 /* The store as JSON, with the statistics (a new tree). */
 SOLAR_GIVE cJSON *solar_memory_to_json(const solar_memory *m);
 /* Appends a copy of s (strings duplicated, sizes copied). */

@@ -42,9 +42,9 @@ static bool ends_with(const char *s, const char *suffix)
 static char *join(const char *dir, const char *name)
 {
 	if (name[0] == '/' || !dir[0])
-		return strdup(name);
+		return solar_xstrdup(name);
 	size_t n = strlen(dir) + strlen(name) + 2;
-	char *s = malloc(n);
+	char *s = solar_xmalloc(n);
 	if (s)
 		snprintf(s, n, "%s/%s", dir, name);
 	return s;
@@ -69,7 +69,7 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
 static int content_hash(const char *file, char out[17])
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, NULL); /* the callers say why */
 	if (!text)
 		return -1;
 	uint64_t h = fnv1a(FNV_BASIS, text, (size_t)len);
@@ -108,7 +108,7 @@ static uint64_t translator_hash(const char *exe)
 		int n = 0;
 		for (struct dirent *e; d && n < 256 && (e = readdir(d));)
 			if (ends_with(e->d_name, ".py"))
-				names[n++] = strdup(e->d_name);
+				names[n++] = solar_xstrdup(e->d_name);
 		if (d)
 			closedir(d);
 		qsort(names, (size_t)n, sizeof *names, cmp_name);
@@ -119,7 +119,8 @@ static uint64_t translator_hash(const char *exe)
 			else
 				snprintf(f, sizeof f, "%s/%s", pkg, names[k]);
 			int32_t len;
-			char *text = solar_read_file(f, &len);
+			char *text = solar_read_file(
+			    f, &len, NULL); /* a file that is not there is skipped */
 			if (text)
 				h = fnv1a(h, text, (size_t)len);
 			free(text);
@@ -149,13 +150,13 @@ static int mkdir_p(const char *path)
 static char *last_line(const char *log)
 {
 	int32_t len;
-	char *text = solar_read_file(log, &len);
+	char *text = solar_read_file(log, &len, NULL);
 	if (!text)
-		return strdup("no output");
+		return solar_xstrdup("no output");
 	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' '))
 		text[--len] = '\0';
 	char *nl = strrchr(text, '\n');
-	char *s = strdup(nl ? nl + 1 : text);
+	char *s = solar_xstrdup(nl ? nl + 1 : text);
 	free(text);
 	if (s && strlen(s) > 200)
 		strcpy(s + 197, "...");
@@ -166,7 +167,7 @@ static char *last_line(const char *log)
 static const char *opaque_reason(const char *file)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, NULL); /* the translator says why it cannot */
 	if (!text)
 		return NULL;
 	const char *why = strstr(text, "import triton")         ? "a Triton kernel"
@@ -178,7 +179,7 @@ static const char *opaque_reason(const char *file)
 }
 
 /* Translates a .py into the cache.  Sets c->air on success, else c->note; c->source. */
-static void translate(solar_triage_cand *c, const char *exe, const char *cache, FILE *err)
+static void translate(solar_triage_cand *c, const char *exe, const char *cache, solar_diag *diag)
 {
 	c->source = SOLAR_CAND_OPAQUE;
 	const char *why = opaque_reason(c->file);
@@ -186,7 +187,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	if (why) {
 		snprintf(note, sizeof note, "%s: not translated; ranked with the problem's bounds",
 			 why);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	char hash[17];
@@ -199,7 +200,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	if (content_hash(c->file, hash) < 0 || mkdir_p(cache) < 0) {
 		snprintf(note, sizeof note, "cannot use the translation cache %s: %s", cache,
 			 strerror(errno));
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	/* the key: the file's bytes, solar's version and the translator's sources */
@@ -211,7 +212,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	snprintf(tmp, sizeof tmp, "%s/%s.%d.tmp.air", cache, hash, (int)getpid());
 	snprintf(log, sizeof log, "%s/%s.%d.log", cache, hash, (int)getpid());
 	if (exists(air)) {
-		c->air = strdup(air);
+		c->air = solar_xstrdup(air);
 		c->source = SOLAR_CAND_TRANSLATED;
 		return;
 	}
@@ -219,7 +220,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 		char *l = last_line(fail);
 		snprintf(note, sizeof note, "not translatable (cached): %s", l ? l : "");
 		free(l);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	fflush(NULL);
@@ -238,12 +239,12 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	int status = 0;
 	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
 		snprintf(note, sizeof note, "cannot run the translator: %s", strerror(errno));
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 		return;
 	}
 	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	if (rc == 0 && exists(tmp) && rename(tmp, air) == 0) {
-		c->air = strdup(air);
+		c->air = solar_xstrdup(air);
 		c->source = SOLAR_CAND_TRANSLATED;
 	} else if (rc == 1) { /* the translator read it and cannot translate it: cache that */
 		char *l = last_line(log);
@@ -254,14 +255,14 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 			fclose(f);
 		}
 		free(l);
-		c->note = strdup(note);
+		c->note = solar_xstrdup(note);
 	} else { /* the environment, not the file: not cached, said once per candidate */
 		char *l = last_line(log);
 		snprintf(note, sizeof note, "translator failed (%s %d): %s",
 			 rc < 0 ? "signal" : "exit", rc < 0 ? WTERMSIG(status) : rc, l ? l : "");
 		free(l);
-		c->note = strdup(note);
-		fprintf(err, "solar: %s: warning: %s\n", c->file, note);
+		c->note = solar_xstrdup(note);
+		solar_diag_tool_warning(diag, "%s: warning: %s", c->file, note);
 	}
 	unlink(tmp);
 	unlink(log);
@@ -269,26 +270,30 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 
 static void cand_init(solar_triage_cand *c, const char *file)
 {
-	*c = (solar_triage_cand){.name = strdup(base_name(file)), .file = strdup(file),
-				 .unfused_s = -1, .fused_s = -1, .cache_aware_s = -1,
-				 .measured_s = -1, .forecast_s = -1};
+	*c = (solar_triage_cand){.name = solar_xstrdup(base_name(file)),
+				 .file = solar_xstrdup(file),
+				 .unfused_s = -1,
+				 .fused_s = -1,
+				 .cache_aware_s = -1,
+				 .measured_s = -1,
+				 .forecast_s = -1};
 }
 
 /* Gives c its AIR: air_file when set (its own structure), the file itself when .air, else
  * a translation. */
 static void cand_air(solar_triage_cand *c, const char *air_file, bool own, const char *exe,
-		     const char *cache, FILE *err)
+		     const char *cache, solar_diag *diag)
 {
 	if (air_file) {
-		c->air = strdup(air_file);
+		c->air = solar_xstrdup(air_file);
 		c->source = SOLAR_CAND_AIR;
 		c->own_structure = own;
 	} else if (ends_with(c->file, ".air")) {
-		c->air = strdup(c->file);
+		c->air = solar_xstrdup(c->file);
 		c->source = SOLAR_CAND_AIR;
 		c->own_structure = own;
 	} else {
-		translate(c, exe, cache, err);
+		translate(c, exe, cache, diag);
 		c->own_structure = false;
 	}
 }
@@ -300,7 +305,7 @@ static int cmp_str(const void *a, const void *b)
 
 static int add_cand(solar_pool *p)
 {
-	solar_triage_cand *c = realloc(p->cand, (size_t)(p->ncand + 1) * sizeof *c);
+	solar_triage_cand *c = solar_xrealloc(p->cand, (size_t)(p->ncand + 1) * sizeof *c);
 	if (!c)
 		return -1;
 	p->cand = c;
@@ -309,11 +314,11 @@ static int add_cand(solar_pool *p)
 
 /* The candidates of folder dir and, when with_ref, its reference. */
 static int load_folder(const char *dir, bool with_ref, const char *exe, const char *cache,
-		       solar_pool *p, FILE *err)
+		       solar_pool *p, solar_diag *diag)
 {
 	DIR *d = opendir(dir);
 	if (!d) {
-		fprintf(err, "solar: %s: %s\n", dir, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
 	char **names = NULL;
@@ -322,11 +327,11 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		if (strncmp(e->d_name, "cand_", 5) || !(ends_with(e->d_name, ".py") ||
 							ends_with(e->d_name, ".air")))
 			continue;
-		char **a = realloc(names, (size_t)(n + 1) * sizeof *a);
+		char **a = solar_xrealloc(names, (size_t)(n + 1) * sizeof *a);
 		if (!a)
 			break;
 		names = a;
-		names[n++] = strdup(e->d_name);
+		names[n++] = solar_xstrdup(e->d_name);
 	}
 	closedir(d);
 	qsort(names, (size_t)n, sizeof *names, cmp_str);
@@ -335,11 +340,12 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 	if (!with_ref) {
 		/* the manifest gave the reference */
 	} else if (!exists(ra) && !exists(rp)) {
-		fprintf(err, "solar: %s: no reference (ref.air or ref.py) in the pool\n", dir);
+		solar_diag_tool_error(diag, "%s: no reference (ref.air or ref.py) in the pool",
+				      dir);
 		rc = -1;
 	} else {
 		cand_init(&p->ref, exists(rp) ? rp : ra);
-		cand_air(&p->ref, exists(ra) ? ra : NULL, true, exe, cache, err);
+		cand_air(&p->ref, exists(ra) ? ra : NULL, true, exe, cache, diag);
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(names[i]);
@@ -362,7 +368,7 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		}
 		char *file = join(dir, names[i]), *af = paired ? join(dir, airname) : NULL;
 		cand_init(&p->cand[k], file);
-		cand_air(&p->cand[k], af, true, exe, cache, err);
+		cand_air(&p->cand[k], af, true, exe, cache, diag);
 		free(file);
 		free(af);
 	}
@@ -386,60 +392,68 @@ static const char *jstr(cJSON *o, const char *key)
  *  "cand_b.py", "air": "cand_b.air", "structure": "own"|"not-own", "correct": false,
  *  "translate": false}]}; paths relative to the manifest's folder. */
 static int load_manifest(const char *file, const char *exe, const char *cache, solar_pool *p,
-			 FILE *err)
+			 solar_diag *diag)
 {
 	int32_t len;
-	char *text = solar_read_file(file, &len);
+	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return -1;
-	cJSON *j = cJSON_Parse(text);
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
+	if (!j) { /* `FILE:LINE:COL: error: invalid JSON`, the line and a caret */
+		solar_diag *d = solar_diag_new_file(diag, file, text, len);
+		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0},
+				 "invalid JSON");
+		solar_diag_free(d);
+		free(text);
+		return -1;
+	}
 	free(text);
 	int rc = -1;
 	cJSON *cands = cJSON_GetObjectItemCaseSensitive(j, "candidates");
 	const char *ref = jstr(j, "reference");
 	if (!cJSON_IsObject(j)) {
-		fprintf(err, "solar: %s: expected a JSON object {\"reference\": FILE, "
-			     "\"candidates\": [...]}\n",
-			file);
+		solar_diag_path_error_in(diag, file, NULL,
+					 "expected a JSON object {\"reference\": FILE, "
+					 "\"candidates\": [...]}");
 		goto out;
 	}
 	if (!ref) {
-		fprintf(err, "solar: %s: reference: expected the reference's file (ref.py or "
-			     "ref.air)\n",
-			file);
+		solar_diag_path_error_in(diag, file, "reference",
+					 "expected the reference's file (ref.py or ref.air)");
 		goto out;
 	}
 	const char *cfolder = jstr(j, "candidates_folder");
 	if (!cJSON_IsArray(cands) && !(cfolder && !cands)) {
-		fprintf(err, "solar: %s: candidates: expected an array of files or objects (or "
-			     "\"candidates_folder\": DIR)\n",
-			file);
+		solar_diag_path_error_in(diag, file, "candidates",
+					 "expected an array of files or objects (or "
+					 "\"candidates_folder\": DIR)");
 		goto out;
 	}
 	const char *cls = jstr(j, "op_class");
-	p->op_class = cls ? strdup(cls) : NULL;
+	p->op_class = cls ? solar_xstrdup(cls) : NULL;
 	char *rf = join(p->dir, ref);
 	if (!exists(rf)) {
-		fprintf(err, "solar: %s: reference: cannot read %s\n", file, rf);
+		solar_diag_path_error_in(diag, file, "reference", "cannot read %s", rf);
 		free(rf);
 		goto out;
 	}
 	const char *rair = jstr(j, "reference_air");
 	char *ra = rair ? join(p->dir, rair) : NULL;
 	if (ra && !exists(ra)) {
-		fprintf(err, "solar: %s: reference_air: cannot read %s\n", file, ra);
+		solar_diag_path_error_in(diag, file, "reference_air", "cannot read %s", ra);
 		free(rf);
 		free(ra);
 		goto out;
 	}
 	cand_init(&p->ref, rf);
-	cand_air(&p->ref, ra, true, exe, cache, err);
+	cand_air(&p->ref, ra, true, exe, cache, diag);
 	free(rf);
 	free(ra);
 	rc = 0;
 	if (cfolder) {
 		char *cd = join(p->dir, cfolder);
-		rc = load_folder(cd, false, exe, cache, p, err);
+		rc = load_folder(cd, false, exe, cache, p, diag);
 		free(cd);
 	}
 	int i = 0;
@@ -454,11 +468,14 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 		char *path = f ? join(p->dir, f) : NULL, *ap = air ? join(p->dir, air) : NULL;
 		if (!f || !exists(path) || (ap && !exists(ap)) ||
 		    (st && strcmp(st, "own") && strcmp(st, "not-own"))) {
-			fprintf(err, "solar: %s: candidates[%d]: %s\n", file, i,
-				!f	       ? "expected a file name or {\"file\": ...}"
-				: !exists(path) ? "cannot read the file"
-				: ap && !exists(ap) ? "air: cannot read the file"
-						    : "structure: expected \"own\" or \"not-own\"");
+			char at[32];
+			snprintf(at, sizeof at, "candidates[%d]", i);
+			solar_diag_path_error_in(
+			    diag, file, at, "%s",
+			    !f			? "expected a file name or {\"file\": ...}"
+			    : !exists(path)	? "cannot read the file"
+			    : ap && !exists(ap) ? "air: cannot read the file"
+						: "structure: expected \"own\" or \"not-own\"");
 			rc = -1;
 		} else {
 			int k = add_cand(p);
@@ -470,17 +487,19 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 				bool own = !st || !strcmp(st, "own");
 				if (cJSON_IsFalse(tr) && !ap && !ends_with(path, ".air")) {
 					x->source = SOLAR_CAND_OPAQUE;
-					x->note = strdup("not translated (manifest: \"translate\": "
-							 "false); ranked with the problem's bounds");
+					x->note = solar_xstrdup(
+					    "not translated (manifest: \"translate\": "
+					    "false); ranked with the problem's bounds");
 				} else {
-					cand_air(x, ap, own, exe, cache, err);
+					cand_air(x, ap, own, exe, cache, diag);
 				}
 				if (cJSON_IsFalse(ok)) {
 					x->wrong = true;
-					x->wrong_why = strdup("marked \"correct\": false in the manifest");
+					x->wrong_why = solar_xstrdup(
+					    "marked \"correct\": false in the manifest");
 				}
 				const char *oc = jstr(c, "op_class");
-				x->op_class = oc ? strdup(oc) : NULL;
+				x->op_class = oc ? solar_xstrdup(oc) : NULL;
 			}
 		}
 		free(path);
@@ -493,38 +512,39 @@ out:
 }
 
 int solar_pool_load(const char *path, const char *exe, const char *cache, solar_pool *p,
-		    FILE *err)
+		    solar_diag *diag)
 {
 	*p = (solar_pool){.coverage = 0.8, .incumbent_s = -1, .ref_measured_s = -1};
 	struct stat st;
 	if (stat(path, &st) < 0) {
-		fprintf(err, "solar: %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	bool dir = S_ISDIR(st.st_mode);
-	char *copy = strdup(path);
+	char *copy = solar_xstrdup(path);
 	size_t n = strlen(copy);
 	while (n > 1 && copy[n - 1] == '/')
 		copy[--n] = '\0';
 	if (dir) {
-		p->dir = strdup(copy);
+		p->dir = solar_xstrdup(copy);
 	} else {
 		char *slash = strrchr(copy, '/');
-		p->dir = slash ? strndup(copy, (size_t)(slash - copy)) : strdup(".");
+		p->dir = slash ? solar_xstrndup(copy, (size_t)(slash - copy)) : solar_xstrdup(".");
 	}
-	p->name = strdup(base_name(dir ? p->dir : path)); /* a manifest: its name, less .json */
+	p->name =
+	    solar_xstrdup(base_name(dir ? p->dir : path)); /* a manifest: its name, less .json */
 	if (!dir && ends_with(p->name, ".json"))
 		p->name[strlen(p->name) - 5] = '\0';
 	if (!strcmp(p->name, ".")) { /* "." names the current folder */
 		char cwd[4096];
 		if (getcwd(cwd, sizeof cwd)) {
 			free(p->name);
-			p->name = strdup(base_name(cwd));
+			p->name = solar_xstrdup(base_name(cwd));
 		}
 	}
 	free(copy);
-	return dir ? load_folder(p->dir, true, exe, cache, p, err)
-		   : load_manifest(path, exe, cache, p, err);
+	return dir ? load_folder(p->dir, true, exe, cache, p, diag)
+		   : load_manifest(path, exe, cache, p, diag);
 }
 
 static void cand_free(solar_triage_cand *c)
@@ -553,7 +573,7 @@ void solar_pool_free(solar_pool *p)
  * the device as solar resolved it (its JSON, base applied), the L2 state and solar's build,
  * so a cached line is the number solar would compute. */
 static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_hash,
-			 const char *cache, solar_triage_cand *c, FILE *err)
+			 const char *cache, solar_triage_cand *c, solar_diag *diag)
 {
 	char key[17], path[4200];
 	path[0] = '\0';
@@ -573,8 +593,8 @@ static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_
 			}
 		}
 	}
-	if (solar_search_bounds(air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
-				c->limiter, sizeof c->limiter, err) < 0)
+	if (solar_search_bounds(air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s, c->limiter,
+				sizeof c->limiter, diag) < 0)
 		return -1;
 	if (path[0] && mkdir_p(cache) == 0) { /* whole or not at all: a temporary, renamed */
 		char tmp[4300];
@@ -621,28 +641,30 @@ static uint64_t device_hash(const solar_device *dev)
 	return h;
 }
 
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache, FILE *err)
+int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache, solar_diag *diag)
 {
 	if (!p->ref.air) {
-		fprintf(err, "solar: %s: the reference has no AIR (%s): triage needs the problem's "
-			     "bounds; give ref.air or a ref.py that `solar translate` reads\n",
-			p->ref.file, p->ref.note ? p->ref.note : "none");
+		solar_diag_tool_error(
+		    diag,
+		    "%s: the reference has no AIR (%s): triage needs the problem's "
+		    "bounds; give ref.air or a ref.py that `solar translate` reads",
+		    p->ref.file, p->ref.note ? p->ref.note : "none");
 		return -1;
 	}
 	uint64_t dh = device_hash(dev);
-	if (cached_bounds(p->ref.air, dev, dh, cache, &p->ref, err) < 0)
+	if (cached_bounds(p->ref.air, dev, dh, cache, &p->ref, diag) < 0)
 		return -1;
 	for (int i = 0; i < p->ncand; i++) {
 		solar_triage_cand *c = &p->cand[i];
 		if (!c->air)
 			continue;
-		if (cached_bounds(c->air, dev, dh, cache, c, err) < 0) {
+		if (cached_bounds(c->air, dev, dh, cache, c, diag) < 0) {
 			char note[300];
 			snprintf(note, sizeof note, "its AIR %s has errors (above); ranked with the "
 						    "problem's bounds",
 				 c->air);
 			free(c->note);
-			c->note = strdup(note);
+			c->note = solar_xstrdup(note);
 			free(c->air);
 			c->air = NULL;
 			c->source = SOLAR_CAND_OPAQUE;
@@ -657,12 +679,12 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 			   const char *cache, const solar_device *dev, solar_pool **out)
 {
 	char *cur_real = realpath(cur->dir, NULL);
-	char **seen = calloc((size_t)h->n + 1, sizeof *seen);
+	char **seen = solar_xcalloc((size_t)h->n + 1, sizeof *seen);
 	int nseen = 0, n = 0;
-	solar_pool *pools = calloc((size_t)h->n + 2, sizeof *pools);
-	FILE *quiet = fopen("/dev/null", "w");
+	solar_pool *pools = solar_xcalloc((size_t)h->n + 2, sizeof *pools);
+	solar_diag *quiet = NULL; /* a pool that does not load is left out, silently */
 	for (int i = 0; i < h->n; i++) {
-		char *dir = strdup(h->e[i].candidate);
+		char *dir = solar_xstrdup(h->e[i].candidate);
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
@@ -680,14 +702,12 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 		if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
 		solar_pool q;
-		if (solar_pool_load(real, exe, cache, &q, quiet ? quiet : stderr) == 0 &&
-		    solar_pool_bounds(&q, dev, cache, quiet ? quiet : stderr) == 0)
+		if (solar_pool_load(real, exe, cache, &q, quiet) == 0 &&
+		    solar_pool_bounds(&q, dev, cache, quiet) == 0)
 			pools[n++] = q;
 		else
 			solar_pool_free(&q);
 	}
-	if (quiet)
-		fclose(quiet);
 	for (int k = 0; k < nseen; k++)
 		free(seen[k]);
 	free(seen);

@@ -267,7 +267,7 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 		solar_triage_cand *c;
 		char *real;
 		bool is_ref;
-	} *all = calloc((size_t)ntotal + 1, sizeof *all);
+	} *all = solar_xcalloc((size_t)ntotal + 1, sizeof *all);
 	int ns = 0;
 	for (int k = 0; k < npools; k++) {
 		assign_bounds(&pools[k], &pools[k].ref); /* its own unfused bound: only an .air's */
@@ -278,13 +278,13 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 						  real_or_null(pools[k].cand[i].file), false};
 		}
 	}
-	char **freal = calloc((size_t)(f ? f->n : 0) + 1, sizeof *freal);
+	char **freal = solar_xcalloc((size_t)(f ? f->n : 0) + 1, sizeof *freal);
 	for (int i = 0; f && i < f->n; i++)
 		freal[i] = real_or_null(f->f[i].candidate);
 
 	/* match the history: measured times, wrong marks, the learning points in order */
-	point *pts = calloc((size_t)h->n + 1, sizeof *pts);
-	int *pt_slot = calloc((size_t)h->n + 1, sizeof *pt_slot);
+	point *pts = solar_xcalloc((size_t)h->n + 1, sizeof *pts);
+	int *pt_slot = solar_xcalloc((size_t)h->n + 1, sizeof *pt_slot);
 	int npts = 0;
 	for (int i = 0; i < h->n; i++) {
 		const solar_hist_entry *e = &h->e[i];
@@ -307,14 +307,14 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 				snprintf(why, sizeof why, "history line %d: \"correct\": false", e->line);
 				c->wrong = true;
 				free(c->wrong_why);
-				c->wrong_why = strdup(why);
+				c->wrong_why = solar_xstrdup(why);
 			}
 			continue;
 		}
 		if (c->measured_s < 0 || e->seconds < c->measured_s)
 			c->measured_s = e->seconds;
 		if (!c->op_class && e->op_class && !all[s].pool->op_class)
-			c->op_class = strdup(e->op_class);
+			c->op_class = solar_xstrdup(e->op_class);
 		if (c->bound_s > 0) {
 			pts[npts] = (point){log(e->seconds / c->bound_s), c->unfused_s > 0 ? 0 : 1,
 					    c->limiter, cand_class(all[s].pool, c)};
@@ -335,7 +335,7 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 	}
 
 	/* ACI over the history in order */
-	double *buf = calloc(2 * (size_t)npts + 2, sizeof *buf);
+	double *buf = solar_xcalloc(2 * (size_t)npts + 2, sizeof *buf);
 	double alpha = alpha0;
 	for (int i = 1; i < npts; i++) {
 		class_key k = {pts[i].kind, pts[i].limiter, pts[i].cls};
@@ -350,7 +350,7 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 	p->alpha_eff = alpha;
 
 	/* forecasts: calibration on the measured candidates of every pool */
-	double *fres = calloc((size_t)npts + 1, sizeof *fres);
+	double *fres = solar_xcalloc((size_t)npts + 1, sizeof *fres);
 	int nf = 0;
 	for (int i = 0; f && i < npts; i++) {
 		struct slot *sl = &all[pt_slot[i]];
@@ -476,11 +476,11 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 	}
 
 	/* rank and plan */
-	rank_item *items = calloc((size_t)p->ncand + 1, sizeof *items);
+	rank_item *items = solar_xcalloc((size_t)p->ncand + 1, sizeof *items);
 	for (int i = 0; i < p->ncand; i++)
 		items[i].c = &p->cand[i];
 	qsort(items, (size_t)p->ncand, sizeof *items, rank_cmp);
-	p->plan = calloc((size_t)p->ncand + 1, sizeof *p->plan);
+	p->plan = solar_xcalloc((size_t)p->ncand + 1, sizeof *p->plan);
 	p->nplan = 0;
 	int r = 0;
 	for (int i = 0; i < p->ncand; i++) {

@@ -62,18 +62,18 @@ typedef struct {
 /* The default bin edges of a forecast without "bin_edges" (docs/triage.md#forecasts). */
 extern const double solar_forecast_default_edges[9];
 
-/* Reads a history (JSONL).  Errors are `FILE:LINE: error: ...` on err; returns 0, or -1 after
+/* Reads a history (JSONL).  Errors are `FILE:LINE: error: ...` on diag; returns 0, or -1 after
  * them (then *h holds nothing).  A missing or empty file is an empty history when may_be_absent. */
-int solar_history_load(const char *file, bool may_be_absent, solar_history *h, FILE *err);
+int solar_history_load(const char *file, bool may_be_absent, solar_history *h, solar_diag *diag);
 void solar_history_free(solar_history *h);
-int solar_forecasts_load(const char *file, solar_forecasts *f, FILE *err);
+int solar_forecasts_load(const char *file, solar_forecasts *f, solar_diag *diag);
 void solar_forecasts_free(solar_forecasts *f);
 
 /* Appends one line to the history: built whole, written with one write(2) to a file opened
  * O_APPEND, then fsync'd; a failed or short write is truncated back to the old size.  Returns
- * 0, or -1 after a message on err. */
-int solar_history_append(const char *file, const char *candidate, const char *device,
-			 double ms, bool l2_cold, bool correct, FILE *err);
+ * 0, or -1 after a message on diag. */
+int solar_history_append(const char *file, const char *candidate, const char *device, double ms,
+			 bool l2_cold, bool correct, solar_diag *diag);
 
 /* One candidate of the pool and everything triage says about it. */
 typedef struct {
@@ -136,7 +136,7 @@ typedef struct {
 /* Loads POOL (a folder with ref.* and cand_*, or a JSON manifest).  .py files are translated
  * through `exe translate` into cache_dir, once per content.  Returns 0, or -1 after a message. */
 int solar_pool_load(const char *path, const char *exe, const char *cache_dir, solar_pool *p,
-		    FILE *err);
+		    solar_diag *diag);
 void solar_pool_free(solar_pool *p);
 
 /* The folders of the history's candidates other than cur's, loaded as pools with their bounds
@@ -149,7 +149,8 @@ int solar_pool_load_others(SOLAR_KEEP const solar_history *h, SOLAR_KEEP const s
 /* Bounds of every candidate with AIR and of the reference on dev (rule "L2 state": dev's
  * l2_cold), kept in cache_dir (NULL: none) by a hash of the AIR, the resolved device, the L2
  * state and solar's version.  Returns 0, or -1 when the reference's bounds cannot be computed. */
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache_dir, FILE *err);
+int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache_dir,
+		      solar_diag *diag);
 
 /* The method (docs/triage.md): matches the history to the pools (pools[current] is the one
  * triaged; the others hold the history's other candidates, whose bounds the efficiencies are
@@ -161,9 +162,9 @@ const char *solar_decision_name(solar_decision d);
 
 /* The bounds of one AIR file on dev in dev's L2 state, and the resource limiting the unfused
  * one: the one place triage asks for bounds (a job of api/solar.h).  Returns 0, or -1 after
- * diagnostics on err. */
+ * diagnostics on diag. */
 int solar_search_bounds(const char *air, SOLAR_KEEP const solar_device *dev, double *unfused_s,
 			double *fused_s, double *cache_aware_s, char *limiter, size_t nlimiter,
-			FILE *err);
+			solar_diag *diag);
 
 #endif

@@ -71,7 +71,8 @@ static int chain_depth(const solar_node *n)
 	return d;
 }
 
-int solar_plan_build(const solar_program *p, const solar_analysis *a, solar_plan *out, FILE *err)
+int solar_plan_build(const solar_program *p, const solar_analysis *a, solar_plan *out,
+		     solar_diag *diag)
 {
 	int cap = 0;
 	for (int k = 0; k < p->nkernels; k++)
@@ -95,9 +96,11 @@ int solar_plan_build(const solar_program *p, const solar_analysis *a, solar_plan
 			l->threads = 1;
 			solar_nest_deps nd;
 			if (solar_deps_parallel(a, first, l->nstmts, l->depth, &nd) < 0)
-				fprintf(err, "solar: note: dependence analysis of kernel %s gave up (ISL "
-					     "limit); its nest runs in one GPU thread\n",
-					p->kernels[k].name);
+				solar_diag_tool_warning(
+				    diag,
+				    "note: dependence analysis of kernel %s gave up (ISL "
+				    "limit); its nest runs in one GPU thread",
+				    p->kernels[k].name);
 			l->empty = nd.empty;
 			int par = nd.parallel;
 			double threads = 1;

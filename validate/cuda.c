@@ -202,7 +202,7 @@ static double now_s(void)
 
 typedef struct {
 	api *x;
-	FILE *err;
+	solar_diag *diag;
 	CUmodule mod;
 	double deadline;
 	bool timed_out; /* a kernel still runs: leave the device to process exit */
@@ -214,7 +214,7 @@ static int check(gpu *g, CUresult e, const char *what)
 		return 0;
 	const char *msg = NULL;
 	g->x->GetErrorString(e, &msg);
-	fprintf(g->err, "solar: CUDA: %s failed: %s\n", what, msg ? msg : "unknown error");
+	solar_diag_tool_error(g->diag, "CUDA: %s failed: %s", what, msg ? msg : "unknown error");
 	return -1;
 }
 
@@ -242,10 +242,12 @@ static int wait_event(gpu *g, CUevent ev, const char *what)
 		CUresult e = g->x->EventQuery(ev);
 		if (e == CU_NOT_READY) {
 			if (now_s() > g->deadline) {
-				fprintf(g->err, "solar: the AIR program ran past the time limit on the "
-						"GPU (in kernel %s); stopped (try smaller sizes with -D, "
-						"or --timeout)\n",
-					what);
+				solar_diag_tool_error(
+				    g->diag,
+				    "the AIR program ran past the time limit on the "
+				    "GPU (in kernel %s); stopped (try smaller sizes with -D, "
+				    "or --timeout)",
+				    what);
 				g->timed_out = true;
 				return -1;
 			}
@@ -271,7 +273,7 @@ static int compile(gpu *g, const char *src, int major, int minor, char **cubin, 
 	nvrtcProgram prog;
 	nvrtcResult e = x->rtcCreate(&prog, src, "air_prog.cu", 0, NULL, NULL);
 	if (e) {
-		fprintf(g->err, "solar: NVRTC: %s\n", x->rtcError(e));
+		solar_diag_tool_error(g->diag, "NVRTC: %s", x->rtcError(e));
 		return -1;
 	}
 	char arch[64];
@@ -286,15 +288,16 @@ static int compile(gpu *g, const char *src, int major, int minor, char **cubin, 
 		log[0] = '\0';
 		if (logn)
 			x->rtcLog(prog, log);
-		fprintf(g->err, "solar: NVRTC could not compile the generated CUDA program (%s):\n%s\n",
-			x->rtcError(e), log);
+		solar_diag_tool_error(
+		    g->diag, "NVRTC could not compile the generated CUDA program (%s):\n%s",
+		    x->rtcError(e), log);
 		free(log);
 		x->rtcDestroy(&prog);
 		return -1;
 	}
 	*size = 0;
 	if ((e = x->rtcCubinSize(prog, size)) || !*size) {
-		fprintf(g->err, "solar: NVRTC produced no cubin for sm_%d%d\n", major, minor);
+		solar_diag_tool_error(g->diag, "NVRTC produced no cubin for sm_%d%d", major, minor);
 		x->rtcDestroy(&prog);
 		return -1;
 	}
@@ -304,14 +307,14 @@ static int compile(gpu *g, const char *src, int major, int minor, char **cubin, 
 	return 0;
 }
 
-int solar_cuda_compile_check(const char *src, int major, int minor, FILE *err)
+int solar_cuda_compile_check(const char *src, int major, int minor, solar_diag *diag)
 {
 	api x;
 	memset(&x, 0, sizeof x);
 	char why[512];
 	if (load_nvrtc(&x, why, sizeof why) < 0)
 		return -2;
-	gpu g = {&x, err, NULL, 0, false};
+	gpu g = {&x, diag, NULL, 0, false};
 	char *cubin = NULL;
 	size_t size = 0;
 	int rc = compile(&g, src, major, minor, &cubin, &size);
@@ -320,7 +323,7 @@ int solar_cuda_compile_check(const char *src, int major, int minor, FILE *err)
 }
 
 int solar_run_cuda(const solar_program *p, const char *file, const solar_analysis *a,
-		   const char *dir, double timeout_s, solar_run *r, FILE *err)
+		   const char *dir, double timeout_s, solar_run *r, solar_diag *diag)
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
@@ -329,10 +332,10 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 	CUdevice dev;
 	char why[512];
 	if (open_device(&x, &dev, why, sizeof why) < 0) {
-		fprintf(err, "solar: the CUDA backend is unavailable: %s\n", why);
+		solar_diag_tool_error(diag, "the CUDA backend is unavailable: %s", why);
 		return 2;
 	}
-	gpu g = {&x, err, NULL, now_s() + (timeout_s > 0 ? timeout_s : 1e30), false};
+	gpu g = {&x, diag, NULL, now_s() + (timeout_s > 0 ? timeout_s : 1e30), false};
 	int rc = 2;
 	int nt = p->ntensors;
 	solar_npy *in = solar_xcalloc((size_t)nt + 1, sizeof *in);
@@ -350,14 +353,14 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 		if (t->role != SOLAR_ROLE_IN && t->role != SOLAR_ROLE_INOUT)
 			continue;
 		char *path = path_in(dir, "in_", t->name, ".npy");
-		int bad = solar_npy_read(path, &in[i], err);
+		int bad = solar_npy_read(path, &in[i], diag);
 		if (!bad && in[i].rank != t->rank)
 			bad = 1;
 		for (int k = 0; !bad && k < t->rank; k++)
 			bad = in[i].shape[k] != t->extent[k];
 		if (bad > 0)
-			fprintf(err, "solar: %s: its shape differs from the AIR tensor %s's\n", path,
-				t->name);
+			solar_diag_tool_error(
+			    diag, "%s: its shape differs from the AIR tensor %s's", path, t->name);
 		free(path);
 		if (bad)
 			goto done;
@@ -374,7 +377,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 	snprintf(r->device, sizeof r->device, "%s (sm_%d%d), NVRTC %d.%d", name, major, minor,
 		 rv_major, rv_minor);
 
-	if (solar_plan_build(p, a, &plan, err) < 0)
+	if (solar_plan_build(p, a, &plan, diag) < 0)
 		goto done;
 	char *plan_path = path_in(dir, "plan", "", ".txt");
 	FILE *pf = fopen(plan_path, "w");
@@ -495,7 +498,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 			x.MemFree(stage);
 		char *path = path_in(dir, "air_", t->name, ".npy");
 		if (!bad)
-			bad = solar_npy_write(path, ot, t->rank, t->extent, host, err);
+			bad = solar_npy_write(path, ot, t->rank, t->extent, host, diag);
 		free(path);
 		free(host);
 		if (bad)

@@ -106,11 +106,12 @@ static void name_list(FILE *f, const solar_program *p, const bool *set)
 }
 
 static int write_plan(const char *path, const solar_program *p, const char *file,
-		      const access_sets *a, const solar_check *checks, int nchecks, FILE *err)
+		      const access_sets *a, const solar_check *checks, int nchecks,
+		      solar_diag *diag)
 {
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		fprintf(err, "solar: cannot write %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(diag, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
 	fputs("{\"kernels\": [", f);
@@ -123,7 +124,7 @@ static int write_plan(const char *path, const solar_program *p, const char *file
 		json_str(f, p->kernels[k].name);
 		fputs(", \"where\": ", f);
 		size_t n = strlen(file) + sizeof where;
-		char *w = malloc(n);
+		char *w = solar_xmalloc(n);
 		snprintf(w, n, "%s%s", file, where);
 		json_str(f, w);
 		free(w);
@@ -145,25 +146,22 @@ static int write_plan(const char *path, const solar_program *p, const char *file
 	}
 	fputs("]}\n", f);
 	if (fclose(f)) {
-		fprintf(err, "solar: cannot write %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(diag, "cannot write %s: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-int solar_localise_run(const solar_program *p, const char *file, const char *dir,
-		       double timeout_s, FILE *err)
+int solar_localise_run(const solar_program *p, const char *file, const char *dir, double timeout_s,
+		       solar_diag *diag)
 {
 	int nt = p->ntensors, nk = p->nkernels;
-	access_sets a = {calloc((size_t)nk * nt + 1, 1), calloc((size_t)nk * nt + 1, 1), nt};
-	solar_check *checks = calloc((size_t)nt + 1, sizeof *checks);
+	access_sets a = {solar_xcalloc((size_t)nk * nt + 1, 1),
+			 solar_xcalloc((size_t)nk * nt + 1, 1), nt};
+	solar_check *checks = solar_xcalloc((size_t)nt + 1, sizeof *checks);
 	size_t pl = strlen(dir) + 64;
-	char *path = malloc(pl);
+	char *path = solar_xmalloc(pl);
 	int rc = 2, nchecks = 0;
-	if (!a.reads || !a.writes || !checks || !path) {
-		fputs("solar: out of memory\n", err);
-		goto done;
-	}
 	for (int k = 0; k < nk; k++)
 		block_access(&p->kernels[k].body, a.reads + (size_t)k * nt,
 			     a.writes + (size_t)k * nt);
@@ -185,9 +183,8 @@ int solar_localise_run(const solar_program *p, const char *file, const char *dir
 		checks[nchecks++] = (solar_check){last, t, ref};
 	}
 	snprintf(path, pl, "%s/localise.json", dir);
-	if (write_plan(path, p, file, &a, checks, nchecks, err) == 0)
-		rc = solar_run_c_checked(p, file, dir, checks, nchecks, timeout_s, err);
-done:
+	if (write_plan(path, p, file, &a, checks, nchecks, diag) == 0)
+		rc = solar_run_c_checked(p, file, dir, checks, nchecks, timeout_s, diag);
 	free(a.reads);
 	free(a.writes);
 	free(checks);

@@ -60,24 +60,23 @@ solar_npy_type solar_npy_out_type(solar_dtype t, bool *widened)
 	}
 }
 
-static int fail(FILE *err, const char *path, const char *why)
+static int fail(solar_diag *diag, const char *path, const char *why)
 {
-	if (err)
-		fprintf(err, "solar: %s: %s\n", path, why);
+	solar_diag_tool_error(diag, "%s: %s", path, why);
 	return -1;
 }
 
-int solar_npy_read(const char *path, solar_npy *out, FILE *err)
+int solar_npy_read(const char *path, solar_npy *out, solar_diag *diag)
 {
 	memset(out, 0, sizeof *out);
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return fail(err, path, strerror(errno));
+		return fail(diag, path, strerror(errno));
 	unsigned char pre[12];
 	char *hdr = NULL;
 	if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6)) {
 		fclose(f);
-		return fail(err, path, "not a .npy file");
+		return fail(diag, path, "not a .npy file");
 	}
 	size_t hlen = pre[8] | (size_t)pre[9] << 8;
 	if (pre[6] >= 2) {
@@ -102,15 +101,16 @@ int solar_npy_read(const char *path, solar_npy *out, FILE *err)
 	if (type < 0) {
 		free(hdr);
 		fclose(f);
-		return fail(err, path, "unsupported element type (expected a little-endian float, "
-				       "integer or bool type)");
+		return fail(diag, path,
+			    "unsupported element type (expected a little-endian float, "
+			    "integer or bool type)");
 	}
 	out->type = (solar_npy_type)type;
 	const char *fo = strstr(hdr, "'fortran_order'");
 	if (fo && !strncmp(fo + strlen("'fortran_order'"), ": True", 6)) {
 		free(hdr);
 		fclose(f);
-		return fail(err, path, "Fortran-order arrays are not supported");
+		return fail(diag, path, "Fortran-order arrays are not supported");
 	}
 	const char *sh = strstr(hdr, "'shape'");
 	const char *c = sh ? strchr(sh, '(') : NULL;
@@ -134,7 +134,8 @@ int solar_npy_read(const char *path, solar_npy *out, FILE *err)
 		c = end;
 	}
 	size_t bytes = (size_t)out->count * (size_t)types[type].size;
-	out->data = malloc(bytes ? bytes : 1); /* the header may claim any size: an error, not exit */
+	out->data = solar_xmalloc(
+	    bytes ? bytes : 1); /* the header may claim any size: an error, not exit */
 	if (!out->data || fread(out->data, 1, bytes, f) != bytes)
 		goto truncated;
 	free(hdr);
@@ -145,16 +146,16 @@ bad_header:
 	free(hdr);
 	fclose(f);
 	solar_npy_free(out);
-	return fail(err, path, "malformed .npy header");
+	return fail(diag, path, "malformed .npy header");
 truncated:
 	free(hdr);
 	fclose(f);
 	solar_npy_free(out);
-	return fail(err, path, "truncated .npy file");
+	return fail(diag, path, "truncated .npy file");
 }
 
 int solar_npy_write(const char *path, solar_npy_type type, int rank, const int64_t *shape,
-		    const void *data, FILE *err)
+		    const void *data, solar_diag *diag)
 {
 	char hdr[2048];
 	int n = snprintf(hdr, sizeof hdr, "{'descr': '%s', 'fortran_order': False, 'shape': (",
@@ -169,7 +170,7 @@ int solar_npy_write(const char *path, solar_npy_type type, int rank, const int64
 	int pad = (64 - (10 + n + 1) % 64) % 64;
 	FILE *f = fopen(path, "wb");
 	if (!f)
-		return fail(err, path, strerror(errno));
+		return fail(diag, path, strerror(errno));
 	unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, 0, 0};
 	pre[8] = (unsigned char)((n + pad + 1) & 0xff);
 	pre[9] = (unsigned char)((n + pad + 1) >> 8);
@@ -180,7 +181,7 @@ int solar_npy_write(const char *path, solar_npy_type type, int rank, const int64
 	fputc('\n', f);
 	size_t wrote = count ? fwrite(data, (size_t)types[type].size, count, f) : 0;
 	if (fclose(f) || wrote != count)
-		return fail(err, path, "cannot write the file");
+		return fail(diag, path, "cannot write the file");
 	return 0;
 }
 

@@ -12,11 +12,11 @@
 #include "validate.h"
 #include "../diag/alloc.h"
 
-static int write_text(const char *path, const char *text, FILE *err)
+static int write_text(const char *path, const char *text, solar_diag *diag)
 {
 	FILE *f = fopen(path, "w");
 	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		fprintf(err, "solar: %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(diag, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -39,32 +39,37 @@ static void parse_times(const solar_program *p, const char *out, solar_run *r)
 	}
 }
 
-/* The last lines of a child's stderr, indented, for a failure message. */
-static void print_tail(FILE *err, const char *text)
+/* The last lines of a child's stderr, each on a line of its own and indented, to follow a
+ * failure message (malloc'd; "" when there is nothing to show). */
+static char *tail_of(const char *text)
 {
-	if (!text || !*text)
-		return;
-	size_t n = strlen(text);
+	size_t n = text ? strlen(text) : 0;
 	const char *start = text;
-	if (n > 4000) {
+	bool cut = n > 4000;
+	if (cut) {
 		start = text + n - 4000;
 		const char *nl = strchr(start, '\n');
 		start = nl ? nl + 1 : start;
-		fputs("  ...\n", err);
 	}
-	for (const char *l = start; *l;) {
+	/* each line of the tail gains "\n  " (at most 3 bytes a byte of it) */
+	char *out = solar_xmalloc(3 * (n - (size_t)(start - text)) + 16), *o = out;
+	*o = '\0';
+	if (cut)
+		o += sprintf(o, "\n  ...");
+	for (const char *l = start; l && *l;) {
 		const char *nl = strchr(l, '\n');
 		int len = nl ? (int)(nl - l) : (int)strlen(l);
-		fprintf(err, "  %.*s\n", len, l);
+		o += sprintf(o, "\n  %.*s", len, l);
 		l = nl ? nl + 1 : l + len;
 	}
+	return out;
 }
 
 /* Writes DIR/<stem>.c (the program with the check points), compiles it to DIR/<stem> and
  * runs it on DIR. */
 static int build_and_run(const solar_program *p, const char *file, const char *dir,
-			 const char *stem, const solar_check *checks, int nchecks,
-			 double timeout_s, solar_run *r, FILE *err)
+			 const char *stem, const solar_check *checks, int nchecks, double timeout_s,
+			 solar_run *r, solar_diag *diag)
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
@@ -79,7 +84,7 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 	snprintf(src, dl, "%s/%s.c", dir, stem);
 	snprintf(exe, dl, "%s/%s", dir, stem);
 	char *text = solar_codegen_c_checked(p, file, checks, nchecks);
-	int rc = write_text(src, text, err) < 0 ? 2 : 0;
+	int rc = write_text(src, text, diag) < 0 ? 2 : 0;
 	free(text);
 	if (rc)
 		goto done;
@@ -88,17 +93,20 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 			 "-w", "-o", exe, src, "-lm", NULL};
 	solar_proc pr;
 	if (solar_proc_run(cargv, false, 2, true, timeout_s, &pr) < 0) {
-		fprintf(err, "solar: the C backend needs a C compiler: cannot run '%s' (%s); set "
-			     "SOLAR_CC\n",
-			cc, strerror(errno));
+		solar_diag_tool_error(diag,
+				      "the C backend needs a C compiler: cannot run '%s' (%s); set "
+				      "SOLAR_CC",
+				      cc, strerror(errno));
 		rc = 2;
 		goto done;
 	}
 	r->compile_s = pr.seconds;
 	if (pr.status != 0) {
-		fprintf(err, "solar: %s: the generated C program does not compile (%s exit %d)%s\n",
-			src, cc, pr.status, pr.timed_out ? ", timed out" : "");
-		print_tail(err, pr.errout);
+		char *tail = tail_of(pr.errout);
+		solar_diag_tool_error(
+		    diag, "%s: the generated C program does not compile (%s exit %d)%s%s", src, cc,
+		    pr.status, pr.timed_out ? ", timed out" : "", tail);
+		free(tail);
 		solar_proc_free(&pr);
 		rc = 2;
 		goto done;
@@ -107,18 +115,21 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 
 	char *rargv[] = {exe, (char *)dir, NULL};
 	if (solar_proc_run(rargv, true, 1, true, timeout_s, &pr) < 0) {
-		fprintf(err, "solar: cannot run %s: %s\n", exe, strerror(errno));
+		solar_diag_tool_error(diag, "cannot run %s: %s", exe, strerror(errno));
 		rc = 2;
 		goto done;
 	}
 	if (pr.timed_out) {
-		fprintf(err, "solar: the AIR program ran past the time limit of %g s and was stopped "
-			     "(try smaller sizes with -D, or --timeout)\n",
-			timeout_s);
+		solar_diag_tool_error(
+		    diag,
+		    "the AIR program ran past the time limit of %g s and was stopped "
+		    "(try smaller sizes with -D, or --timeout)",
+		    timeout_s);
 		rc = 2;
 	} else if (pr.status != 0) {
-		fprintf(err, "solar: the AIR program failed (exit %d)\n", pr.status);
-		print_tail(err, pr.errout);
+		char *tail = tail_of(pr.errout);
+		solar_diag_tool_error(diag, "the AIR program failed (exit %d)%s", pr.status, tail);
+		free(tail);
 		rc = 2;
 	} else {
 		parse_times(p, pr.out, r);
@@ -131,16 +142,16 @@ done:
 }
 
 int solar_run_c(const solar_program *p, const char *file, const char *dir, double timeout_s,
-		solar_run *r, FILE *err)
+		solar_run *r, solar_diag *diag)
 {
-	return build_and_run(p, file, dir, "air_prog", NULL, 0, timeout_s, r, err);
+	return build_and_run(p, file, dir, "air_prog", NULL, 0, timeout_s, r, diag);
 }
 
 int solar_run_c_checked(const solar_program *p, const char *file, const char *dir,
-			const solar_check *checks, int nchecks, double timeout_s, FILE *err)
+			const solar_check *checks, int nchecks, double timeout_s, solar_diag *diag)
 {
 	solar_run r;
-	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, timeout_s, &r, err);
+	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, timeout_s, &r, diag);
 	solar_run_free(&r);
 	return rc;
 }

@@ -65,11 +65,11 @@ typedef struct {
 	void *data;    /* count * solar_npy_size(type) bytes, C order; malloc'd */
 } solar_npy;
 
-/* Reads a .npy file.  Returns 0, or -1 after writing `solar: PATH: reason` to err. */
-int solar_npy_read(const char *path, SOLAR_GIVE solar_npy *out, FILE *err);
+/* Reads a .npy file.  Returns 0, or -1 after `solar: PATH: reason` on diag. */
+int solar_npy_read(const char *path, SOLAR_GIVE solar_npy *out, solar_diag *diag);
 /* Writes a .npy file (version 1.0, C order).  Returns 0, or -1 after a message. */
 int solar_npy_write(const char *path, solar_npy_type type, int rank, const int64_t *shape,
-		    const void *data, FILE *err);
+		    const void *data, solar_diag *diag);
 void solar_npy_free(solar_npy *a);
 
 /* ---- code generation ---- */
@@ -99,7 +99,7 @@ typedef struct {
 /* Splits every kernel into launches and asks analysis/deps.h which loops are parallel.
  * `a` is an analysis of p (solar_analysis_new).  Returns 0, or -1 after a message. */
 int solar_plan_build(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_analysis *a,
-		     solar_plan *out, FILE *err);
+		     solar_plan *out, solar_diag *diag);
 void solar_plan_free(solar_plan *plan);
 /* One line per launch: "kernel matmul: loops i, j -> 16777216 threads; k sequential". */
 void solar_plan_print(const solar_program *p, const solar_plan *plan, FILE *out);
@@ -139,35 +139,35 @@ typedef struct {
 } solar_run;
 
 /* Writes DIR/air_prog.c, compiles it (env SOLAR_CC, default cc) and runs it on DIR.
- * Returns 0, or 2 after a message on err (no compiler, compile error, the program failed
+ * Returns 0, or 2 after a message on diag (no compiler, compile error, the program failed
  * or ran past timeout_s). */
 int solar_run_c(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
-		double timeout_s, solar_run *r, FILE *err);
+		double timeout_s, solar_run *r, solar_diag *diag);
 
 /* The same with check points (solar_check), as DIR/air_localise.c: for localise.c. */
 int solar_run_c_checked(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
 			SOLAR_KEEP const solar_check *checks, int nchecks, double timeout_s,
-			FILE *err);
+			solar_diag *diag);
 
 /* The same on the GPU: writes DIR/air_prog.cu and DIR/plan.txt.  Returns 2 with "the CUDA
  * backend is unavailable: ..." when libcuda or NVRTC cannot be loaded or no GPU is present. */
 int solar_run_cuda(SOLAR_KEEP const solar_program *p, const char *file,
 		   SOLAR_KEEP const solar_analysis *a, const char *dir, double timeout_s,
-		   solar_run *r, FILE *err);
+		   solar_run *r, solar_diag *diag);
 void solar_run_free(solar_run *r);
 
 /* The localising run on the CPU, after a mismatch: finds the check points (every out and
  * inout tensor, every tmp with DIR/tap_<name>.npy), writes DIR/localise.json (per kernel:
  * name, place "file:line:col", the tensors it reads and writes, its checks), and writes,
  * compiles and runs DIR/air_localise.c.  `harness.py localise` then compares.  Returns 0, or
- * 2 after a message on err. */
+ * 2 after a message on diag. */
 int solar_localise_run(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
-		       double timeout_s, FILE *err);
+		       double timeout_s, solar_diag *diag);
 /* 0 when the CUDA backend can run here; else -1 with the reason in why. */
 int solar_cuda_available(char *why, size_t nwhy);
 /* Compiles CUDA source with NVRTC for sm_<major><minor> and runs nothing: 0 compiled, -1 it
- * did not (the log went to err), -2 NVRTC cannot be loaded.  Needs no GPU (for the tests). */
-int solar_cuda_compile_check(const char *src, int major, int minor, FILE *err);
+ * did not (the log went to diag), -2 NVRTC cannot be loaded.  Needs no GPU (for the tests). */
+int solar_cuda_compile_check(const char *src, int major, int minor, solar_diag *diag);
 
 /* ---- child processes (proc.c) ---- */
 

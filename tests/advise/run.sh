@@ -3,7 +3,7 @@
 #   sums       the parts are non-negative and add up to measured - SOL exactly; levels fall
 #   rewrites   every emitted rewrite analyses (solar analyze) to the what-if bounds advise printed
 #   memory     --record builds the store and its statistics; --memory re-ranks as the formula says
-#   malformed  a malformed memory file: FILE: error: JSON path ..., exit 1, the file untouched
+#   malformed  a malformed memory file: FILE: JSON.PATH: message (one spelling, solar_diag_path_error), exit 1, the file untouched
 #   below      a measured time below the bound is an error (exit 1) that says what it means
 #   stop       the stop verdict at the stated factor
 #   usage      bad flags exit 2; a failed translation exits 1 with a message
@@ -175,7 +175,7 @@ malformed)
   printf '{"schema": "solar.advise-memory/1", "steps": [{"direction": "speed", "strategy": 1,
    "signature": {"op_classes": ["gemm"], "limiter": "dram", "shares": {"fusion": 2}},
    "before": {"measured_s": -1}, "after": {}, "correct": "yes"}]}\n' >"$t/bad2.json"
-  expect 1 "bad2.json: error: steps\[0\].direction: expected one of" "$solar" advise "$E/softmax.air" \
+  expect 1 "bad2.json: steps\[0\].direction: expected one of" "$solar" advise "$E/softmax.air" \
     --measured 1ms --device "$D" --memory "$t/bad2.json"
   for p in 'steps\[0\].signature.op_classes\[0\]' 'steps\[0\].signature.shares.fusion' \
            'steps\[0\].strategy: expected a string' 'steps\[0\].before.measured_s: expected a positive' \
@@ -183,7 +183,7 @@ malformed)
     grep -q -- "$p" "$t/err" || no "malformed memory: no message for $p: $(cat "$t/err")"
   done
   printf '[1, 2]\n' >"$t/bad3.json"
-  expect 1 "bad3.json: error: (top level): expected an object" "$solar" advise "$E/softmax.air" \
+  expect 1 "bad3.json: expected an object" "$solar" advise "$E/softmax.air" \
     --measured 1ms --device "$D" --memory "$t/bad3.json"
   ;;
 below)

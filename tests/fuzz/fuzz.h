@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../diag/diag.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -59,6 +61,24 @@ static inline FILE *fuzz_sink(void)
 	if (!null)
 		null = fopen("/dev/null", "w");
 	return null;
+}
+
+/* The channel the stages report through: on the sink (printed and thrown away, so the
+ * printing code runs too), or on stderr for setup that must not fail. */
+static inline solar_diag *fuzz_diag(void)
+{
+	static solar_diag *d;
+	if (!d)
+		d = solar_diag_new_tool(fuzz_sink());
+	return d;
+}
+
+static inline solar_diag *fuzz_diag_stderr(void)
+{
+	static solar_diag *d;
+	if (!d)
+		d = solar_diag_new_tool(stderr);
+	return d;
 }
 
 /* A NUL-terminated malloc'd copy of the input (caller frees). */

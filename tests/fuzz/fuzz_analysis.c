@@ -38,16 +38,17 @@ static solar_device **devices(void)
 	static const char *const set[NDEV] = {NULL, "memory.dram.bandwidth_bytes_per_s",
 					      "memory.l2.capacity_bytes"};
 	for (int i = 0; i < NDEV; i++) {
-		dev[i] = solar_device_load(SOLAR_SOURCE_DIR "/devices/h200-sxm.json", stderr);
+		dev[i] = solar_device_load(SOLAR_SOURCE_DIR "/devices/h200-sxm.json",
+					   fuzz_diag_stderr());
 		FUZZ_REQUIRE(dev[i], "devices/h200-sxm.json does not load");
 	}
 	const solar_mem_level *dram = solar_device_level(dev[0], "dram"),
 			      *l2 = solar_device_level(dev[0], "l2");
 	FUZZ_REQUIRE(dram && l2 && l2->capacity_bytes.present, "h200-sxm.json lacks L2 capacity");
 	FUZZ_REQUIRE(!solar_device_set(dev[DEV_DRAM_BW], set[DEV_DRAM_BW],
-				       2 * dram->bandwidth_bytes_per_s.value, stderr) &&
+				       2 * dram->bandwidth_bytes_per_s.value, fuzz_diag_stderr()) &&
 			 !solar_device_set(dev[DEV_L2_CAP], set[DEV_L2_CAP],
-					   2 * l2->capacity_bytes.value, stderr),
+					   2 * l2->capacity_bytes.value, fuzz_diag_stderr()),
 		     "cannot set the doubled figures");
 	return dev;
 }
@@ -192,7 +193,7 @@ static void check_roof(const solar_roof *r, const char *what)
 static void bounds(const solar_work *w, const solar_device *dev, double t[3])
 {
 	solar_bounds b;
-	FUZZ_REQUIRE(solar_bounds_compute(w, dev, &b, stderr) == 0, "no bounds");
+	FUZZ_REQUIRE(solar_bounds_compute(w, dev, &b, fuzz_diag_stderr()) == 0, "no bounds");
 	double sum = 0;
 	for (int k = 0; k < b.nkernels; k++) {
 		check_roof(&b.kernel[k], "kernel");

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json = nl + 1;
 	}
 	solar_device *d =
-	    solar_device_load_string(json, "fuzz.json", SOLAR_SOURCE_DIR "/devices", fuzz_sink());
+	    solar_device_load_string(json, "fuzz.json", SOLAR_SOURCE_DIR "/devices", fuzz_diag());
 	if (d && set) {
 		char *eq = strchr(set, '=');
 		*eq = '\0';
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		double value = strtod(eq + 1, &end);
 		if (*end)
 			value = -1; /* still run the error path */
-		solar_device_set(d, set, value, fuzz_sink());
+		solar_device_set(d, set, value, fuzz_diag());
 	}
 	if (d) {
 		char *first = written(d);
@@ -57,7 +57,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t nerrors;
 		FILE *err = open_memstream(&errors, &nerrors);
 		FUZZ_REQUIRE(err, "open_memstream");
-		solar_device *again = solar_device_load_string(first, "written.json", NULL, err);
+		solar_diag *dg = solar_diag_new_tool(err);
+		solar_device *again = solar_device_load_string(first, "written.json", NULL, dg);
+		solar_diag_free(dg);
 		fclose(err);
 		FUZZ_REQUIRE(again && !errors[0], "the written descriptor %s:\n%s---\n%s",
 			     again ? "loads with diagnostics" : "does not load", errors, first);

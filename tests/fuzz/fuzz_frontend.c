@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	solar_diag *d;
 	solar_program *p = load(src, size, defs, ndefs, &d);
 	if (p) {
-		if (solar_ir_verify(p, stderr))
+		if (solar_ir_verify(p, fuzz_diag_stderr()))
 			abort();
 		size_t len;
 		char *text = print(p, &len);

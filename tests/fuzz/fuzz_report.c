@@ -155,7 +155,7 @@ static void ncu(const char *text, size_t len)
 	solar_measured_init(&m, 2);
 	fuzz_quiet(true);
 	int rc = solar_measured_read(path("fuzz.ncu.csv"), SOLAR_MEASURED_NCU, 2, names, 2, &m,
-				     stderr);
+				     fuzz_diag_stderr());
 	fuzz_quiet(false);
 	check_time(rc, m.total_s, "ncu");
 	double sum = 0;
@@ -175,7 +175,7 @@ static void validate(const char *text, size_t len)
 	solar_measured_init(&m, 2);
 	fuzz_quiet(true);
 	int rc = solar_measured_read(path("fuzz.validate.json"), SOLAR_MEASURED_AUTO, 1, names, 2,
-				     &m, stderr);
+				     &m, fuzz_diag_stderr());
 	fuzz_quiet(false);
 	/* plain times may give kernels without a total */
 	if (!m.form || strcmp(m.form, "times") || m.total_s >= 0)

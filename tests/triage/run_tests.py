@@ -152,19 +152,20 @@ x = {x["name"]: x for x in j["candidates"]}["cand_twopass.air"]
 close(x["interval_s"][1], U["cand_twopass"] * 50, "empty history: prior high")
 close(x["interval_s"][0], U["cand_twopass"], "empty history: low = own bound (own structure)")
 
-# 5. Malformed history lines: FILE:LINE: error, every one, exit 1.
+# 5. Malformed history lines: FILE:LINE:1: error (the diag module's format, with the line and a
+#    caret), every one, exit 1.
 bad = write("bad.jsonl", [line(f"{POOL}/ref.air", 1.0), "{not json", {"candidate": "x",
           "device": "d", "l2": "cold"}, {**line("x", 1.0), "l2": "hot"},
           {**line("x", -3)}, {**line("x", 1.0), "correct": "yes"}, "[1, 2]"])
 rc, j, err = triage(bad)
 check(rc == 1, f"malformed history exits 1, not {rc}")
-for want_err in ("bad.jsonl:2: error: not valid JSON", 'bad.jsonl:3: error: missing "ms"',
-                 'bad.jsonl:4: error: "l2": expected "warm" or "cold", not "hot"',
-                 'bad.jsonl:5: error: "ms": expected a positive number',
-                 'bad.jsonl:6: error: "correct": expected true or false',
-                 "bad.jsonl:7: error: expected a JSON object per line"):
+for want_err in ("bad.jsonl:2:1: error: not valid JSON", 'bad.jsonl:3:1: error: missing "ms"',
+                 'bad.jsonl:4:1: error: "l2": expected "warm" or "cold", not "hot"',
+                 'bad.jsonl:5:1: error: "ms": expected a positive number',
+                 'bad.jsonl:6:1: error: "correct": expected true or false',
+                 "bad.jsonl:7:1: error: expected a JSON object per line"):
     check(want_err in err, f"stderr has '{want_err}': {err}")
-check(":1:" not in err, "the good line has no error")
+check("bad.jsonl:1:" not in err, "the good line has no error")
 
 # 6. Forecasts cut by SOL.  twopass's largest speedup is T / U_twopass = e^0.45 = 1.568 (its
 #    own bound): bins [2, 4) and [4, inf) are cut (mass 0.5); [1.25, 2) straddles, keeps its
@@ -183,9 +184,9 @@ badf = write("badf.jsonl", [{"candidate": "x", "bin_probabilities": [0.5, 0.5, 0
                             {"candidate": "x", "bin_probabilities": [0.5, 0.5],
                              "bin_edges": [0, 2, 1]}])
 rc, j, err = triage(h2, "--forecasts", badf)
-check(rc == 1 and "badf.jsonl:1: error: \"bin_probabilities\": 7 bins without" in err
-      and "badf.jsonl:2: error: \"bin_probabilities\": they sum to 0.8" in err
-      and "badf.jsonl:3: error: \"bin_edges\"[2]" in err, f"malformed forecasts: {err}")
+check(rc == 1 and "badf.jsonl:1:1: error: \"bin_probabilities\": 7 bins without" in err
+      and "badf.jsonl:2:1: error: \"bin_probabilities\": they sum to 0.8" in err
+      and "badf.jsonl:3:1: error: \"bin_edges\"[2]" in err, f"malformed forecasts: {err}")
 
 # 7. --record appends whole lines; a file whose last line is cut is refused, unchanged.
 rec = os.path.join(TMP, "rec.jsonl")
@@ -228,6 +229,15 @@ json.dump({"reference": os.path.abspath(f"{POOL}/ref.air"),
            "candidates": ["nope.py"]}, open(man, "w"))
 rc, j, err = triage(None, pool=man)
 check(rc != 0 and "candidates[0]: cannot read the file" in err, f"manifest error: {err}")
+open(man, "w").write('{"reference": "ref.air",\n "candidates": [,]}\n')
+rc, j, err = triage(None, pool=man)
+check(rc != 0 and f"{man}:2:17: error: invalid JSON" in err, f"invalid manifest located: {err}")
+json.dump({"reference": os.path.abspath(f"{POOL}/ref.air"),
+           "candidates": ["nope.py"]}, open(man, "w"))
+rc, j, err = triage(None, pool=man)
+# the one spelling of a JSON-path error (solar_diag_path_error): FILE: PATH: message
+check(f"{man}: candidates[0]: cannot read the file" in err.splitlines(),
+      f"manifest error spelled FILE: PATH: message: {err}")
 
 man2 = os.path.join(TMP, "handmade.json")
 json.dump({"reference": os.path.abspath(f"{POOL}/cand_triton.py"),

@@ -9,6 +9,9 @@
 #define SOLAR_TEST_CHECK_H
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "../../diag/diag.h"
 
 static int checks __attribute__((unused)), failures;
 
@@ -24,5 +27,26 @@ static int checks __attribute__((unused)), failures;
 	} while (0)
 
 #define CHECK(cond) CHECKF(cond, "%s", "false")
+
+/* The channel a test hands a stage that reports: a fresh tool context printing on f (its
+ * own cap of 20 errors), freed at exit.  NULL for f: a silent channel. */
+static solar_diag **on_made;
+static size_t on_n;
+static inline void on_free(void)
+{
+	for (size_t i = 0; i < on_n; i++)
+		solar_diag_free(on_made[i]);
+	free(on_made);
+}
+static inline solar_diag *on(FILE *f)
+{
+	if (!f)
+		return NULL;
+	if (!on_n)
+		atexit(on_free);
+	if (!(on_n & (on_n + 1))) /* 0, 1, 3, 7, ...: grow */
+		on_made = solar_xrealloc(on_made, 2 * (on_n + 1) * sizeof *on_made);
+	return on_made[on_n++] = solar_diag_new_tool(f);
+}
 
 #endif

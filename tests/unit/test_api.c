@@ -33,7 +33,8 @@ static const char *matmul = "air 1;\n"
 static void check_against_direct(const solar_result *r)
 {
 	solar_bounds b;
-	CHECK(solar_bounds_compute(solar_result_work(r), solar_result_device(r), &b, stderr) == 0);
+	CHECK(solar_bounds_compute(solar_result_work(r), solar_result_device(r), &b, on(stderr)) ==
+	      0);
 	CHECK(r->unfused.time_s == b.unfused.time_s);
 	CHECK(r->fused.time_s == b.fused.time_s);
 	CHECK(r->cache_aware.time_s == b.cache_aware.time_s);
@@ -203,8 +204,27 @@ static void test_many_jobs(void)
 	solar_result_free(c);
 }
 
+/* Every message of a job goes to job.err, the program file that cannot be read too (it went
+ * to stderr before). */
+static void test_unreadable(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&text, &len);
+	solar_job job = {.file = "/nonexistent/p.air", .err = err};
+	solar_result *r = solar_job_run(&job);
+	CHECK(r && r->status == SOLAR_JOB_USAGE);
+	solar_result_free(r);
+	fclose(err);
+	CHECKF(text && !strncmp(text, "solar: /nonexistent/p.air: ",
+				strlen("solar: /nonexistent/p.air: ")),
+	       "job.err got: %s", text);
+	free(text);
+}
+
 int main(void)
 {
+	test_unreadable();
 	CHECK(!strcmp(solar_version(), SOLAR_VERSION));
 	test_source_job();
 	test_options();

@@ -69,7 +69,7 @@ static char *path_of(const char *prefix, const char *name)
 static void put(const char *name, solar_npy_type t, int rank, const int64_t *shape,
 		const void *data)
 {
-	CHECK(solar_npy_write(path_of("in_", name), t, rank, shape, data, stderr) == 0);
+	CHECK(solar_npy_write(path_of("in_", name), t, rank, shape, data, on(stderr)) == 0);
 }
 
 static void put_f32(const char *name, int64_t n, const float *data)
@@ -85,7 +85,7 @@ static void *get(const char *name, solar_npy_type want, int64_t count)
 {
 	solar_npy *a = &last;
 	solar_npy_free(a);
-	if (solar_npy_read(path_of("air_", name), a, stderr) < 0) {
+	if (solar_npy_read(path_of("air_", name), a, on(stderr)) < 0) {
 		CHECK(!"output missing");
 		return NULL;
 	}
@@ -103,7 +103,7 @@ static int run(loaded *l)
 		return -1;
 	}
 	solar_run r;
-	int rc = solar_run_c(l->p, "t.air", dir, 60, &r, stderr);
+	int rc = solar_run_c(l->p, "t.air", dir, 60, &r, on(stderr));
 	CHECK(rc == 0);
 	CHECK(r.nkernels == l->p->nkernels);
 	solar_run_free(&r);
@@ -111,12 +111,12 @@ static int run(loaded *l)
 	if (have_nvrtc) {
 		solar_analysis *a = solar_analysis_new(l->p, l->d);
 		solar_plan plan;
-		CHECK(a && solar_plan_build(l->p, a, &plan, stderr) == 0);
+		CHECK(a && solar_plan_build(l->p, a, &plan, on(stderr)) == 0);
 		solar_npy_type in[64];
 		for (int i = 0; i < 64; i++)
 			in[i] = SOLAR_NPY_F4;
 		char *cu = solar_codegen_cuda(l->p, "t.air", &plan, in);
-		int c = solar_cuda_compile_check(cu, 9, 0, stderr);
+		int c = solar_cuda_compile_check(cu, 9, 0, on(stderr));
 		if (c == -2)
 			have_nvrtc = false;
 		else
@@ -556,7 +556,7 @@ static void plan_of(const char *text, int launch, int depth, int parallel, int64
 		return;
 	solar_analysis *a = solar_analysis_new(l.p, l.d);
 	solar_plan plan;
-	CHECK(solar_plan_build(l.p, a, &plan, stderr) == 0);
+	CHECK(solar_plan_build(l.p, a, &plan, on(stderr)) == 0);
 	CHECK(launch < plan.nlaunch);
 	if (launch < plan.nlaunch) {
 		const solar_launch *x = &plan.launch[launch];
@@ -610,7 +610,7 @@ static void test_examples_cuda(void)
 		char path[128];
 		snprintf(path, sizeof path, "examples/%s.air", names[i]);
 		int32_t len;
-		char *src = solar_read_file(path, &len);
+		char *src = solar_read_file(path, &len, on(stderr));
 		CHECK(src != NULL);
 		if (!src)
 			continue;
@@ -619,14 +619,14 @@ static void test_examples_cuda(void)
 		solar_analysis *a = p ? solar_analysis_new(p, d) : NULL;
 		CHECK(a != NULL);
 		solar_plan plan = {0};
-		if (a && solar_plan_build(p, a, &plan, stderr) == 0) {
+		if (a && solar_plan_build(p, a, &plan, on(stderr)) == 0) {
 			for (int k = 0; k < plan.nlaunch; k++) /* every example nest is parallel */
 				CHECK(plan.launch[k].parallel > 0);
 			solar_npy_type in[64];
 			for (int t = 0; t < 64; t++)
 				in[t] = SOLAR_NPY_F4;
 			char *cu = solar_codegen_cuda(p, path, &plan, in);
-			int c = solar_cuda_compile_check(cu, 9, 0, stderr);
+			int c = solar_cuda_compile_check(cu, 9, 0, on(stderr));
 			if (c == -2)
 				have_nvrtc = false;
 			else

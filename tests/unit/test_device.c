@@ -32,7 +32,7 @@ static char *slurp(FILE *f)
 static solar_device *load_str(const char *json, const char *base_dir, char **errors)
 {
 	FILE *err = tmpfile();
-	solar_device *d = solar_device_load_string(json, "x.json", base_dir, err);
+	solar_device *d = solar_device_load_string(json, "x.json", base_dir, on(err));
 	*errors = slurp(err);
 	return d;
 }
@@ -225,7 +225,7 @@ static void test_shipped(void)
 	}
 	for (size_t k = 0; k < g.gl_pathc; k++) {
 		FILE *err = tmpfile();
-		solar_device *d = solar_device_load(g.gl_pathv[k], err);
+		solar_device *d = solar_device_load(g.gl_pathv[k], on(err));
 		char *errors = slurp(err);
 		if (!d || errors[0])
 			fprintf(stderr, "%s did not load:\n%s", g.gl_pathv[k], errors);
@@ -242,26 +242,26 @@ static void test_shipped(void)
 /* Spot checks of figures that the traps in docs/devices.md are about. */
 static void test_shipped_values(void)
 {
-	solar_device *d = solar_device_load("devices/h100-sxm.json", stderr);
+	solar_device *d = solar_device_load("devices/h100-sxm.json", on(stderr));
 	CHECK(d && d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == 989.4e12);
 	CHECK(d && d->sparse_peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == 1978.9e12);
 	CHECK(d && !d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_I64].present);
 	solar_device_free(d);
 
 	/* GeForce: FP16 with FP16 accumulate (the faster path) is the sound peak. */
-	d = solar_device_load("devices/rtx-4090.json", stderr);
+	d = solar_device_load("devices/rtx-4090.json", on(stderr));
 	CHECK(d && d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_F16].value == 330.3e12);
 	CHECK(d && d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == 165.2e12);
 	solar_device_free(d);
 
 	/* Jetson: GPU only, dense: far below the 275 TOPS module headline. */
-	d = solar_device_load("devices/jetson-agx-orin-64gb.json", stderr);
+	d = solar_device_load("devices/jetson-agx-orin-64gb.json", on(stderr));
 	CHECK(d && d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_I8].value < 90e12);
 	CHECK(d && d->sparse_peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_I8].value == 170e12);
 	solar_device_free(d);
 
 	/* MI300X: the l2 level holds L2 + Infinity Cache. */
-	d = solar_device_load("devices/mi300x.json", stderr);
+	d = solar_device_load("devices/mi300x.json", on(stderr));
 	CHECK(d && solar_device_level(d, "l2")->capacity_bytes.value == 288.0 * 1024 * 1024);
 	solar_device_free(d);
 }
@@ -269,8 +269,8 @@ static void test_shipped_values(void)
 static void test_inheritance(void)
 {
 	FILE *err = tmpfile();
-	solar_device *m = solar_device_load("devices/h200-measured.json", err);
-	solar_device *s = solar_device_load("devices/h200-sxm.json", err);
+	solar_device *m = solar_device_load("devices/h200-measured.json", on(err));
+	solar_device *s = solar_device_load("devices/h200-sxm.json", on(err));
 	char *errors = slurp(err);
 	CHECK(m && s && errors[0] == 0);
 	free(errors);
@@ -355,8 +355,8 @@ static void test_sparse_inherited(void)
 		check_round_trip(d);
 	solar_device_free(d);
 	free(e);
-	d = solar_device_load("devices/h200-sxm.json", stderr);
-	CHECK(d && solar_device_set(d, "sparse_peak.tensor.bf16", 1e15, stderr) == 0);
+	d = solar_device_load("devices/h200-sxm.json", on(stderr));
+	CHECK(d && solar_device_set(d, "sparse_peak.tensor.bf16", 1e15, on(stderr)) == 0);
 	if (d)
 		check_round_trip(d);
 	solar_device_free(d);
@@ -382,7 +382,7 @@ static char *load_file_errors(const char *name, solar_device **out)
 	char path[128];
 	snprintf(path, sizeof path, "%s/%s", tmpdir, name);
 	FILE *err = tmpfile();
-	*out = solar_device_load(path, err);
+	*out = solar_device_load(path, on(err));
 	return slurp(err);
 }
 
@@ -623,24 +623,24 @@ static void test_errors(void)
 
 static void test_set(void)
 {
-	solar_device *d = solar_device_load("devices/h100-sxm.json", stderr);
+	solar_device *d = solar_device_load("devices/h100-sxm.json", on(stderr));
 	CHECK(d != NULL);
 	if (!d)
 		return;
 	FILE *err = tmpfile();
-	CHECK(solar_device_set(d, "peak.tensor.bf16", 1.2e15, err) == 0);
+	CHECK(solar_device_set(d, "peak.tensor.bf16", 1.2e15, on(err)) == 0);
 	const solar_figure *f = &d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16];
 	CHECK(f->value == 1.2e15 && f->status == SOLAR_SRC_HYPOTHETICAL);
 	CHECK(strncmp(f->source,
 		      "override peak.tensor.bf16 = 1.2e+15 (was 9.894e+14, datasheet: ", 63) == 0);
-	CHECK(solar_device_set(d, "memory.dram.bandwidth_bytes_per_s", 8e12, err) == 0);
+	CHECK(solar_device_set(d, "memory.dram.bandwidth_bytes_per_s", 8e12, on(err)) == 0);
 	CHECK(solar_device_level(d, "dram")->bandwidth_bytes_per_s.value == 8e12);
-	CHECK(solar_device_set(d, "memory.l2.bandwidth_bytes_per_s", 12e12, err) == 0);
+	CHECK(solar_device_set(d, "memory.l2.bandwidth_bytes_per_s", 12e12, on(err)) == 0);
 	CHECK(solar_device_level(d, "l2")->capacity_bytes.value == 50.0 * 1024 * 1024);
-	CHECK(solar_device_set(d, "sparse_peak.tensor.f8", 5e15, err) == 0);
-	CHECK(solar_device_set(d, "clock_hz", 2e9, err) == 0);
-	CHECK(solar_device_set(d, "sm_count", 144, err) == 0 && d->sm_count == 144);
-	CHECK(solar_device_set(d, "peak.sfu.f16", 1e13, err) == 0);
+	CHECK(solar_device_set(d, "sparse_peak.tensor.f8", 5e15, on(err)) == 0);
+	CHECK(solar_device_set(d, "clock_hz", 2e9, on(err)) == 0);
+	CHECK(solar_device_set(d, "sm_count", 144, on(err)) == 0 && d->sm_count == 144);
+	CHECK(solar_device_set(d, "peak.sfu.f16", 1e13, on(err)) == 0);
 	CHECK(strcmp(d->peak[SOLAR_UNIT_SFU][SOLAR_PREC_F16].source,
 		     "override peak.sfu.f16 = 1e+13 (not given before)") == 0);
 	char *errors = slurp(err);
@@ -648,13 +648,13 @@ static void test_set(void)
 	free(errors);
 
 	err = tmpfile();
-	CHECK(solar_device_set(d, "peak.tensr.bf16", 1, err) < 0);
-	CHECK(solar_device_set(d, "peak.tensor.fp16", 1, err) < 0);
-	CHECK(solar_device_set(d, "memory.hbm.capacity_bytes", 1, err) < 0);
-	CHECK(solar_device_set(d, "memory.l2.size", 1, err) < 0);
-	CHECK(solar_device_set(d, "peak.tensor.bf16", -1, err) < 0);
-	CHECK(solar_device_set(d, "sm_count", 1.5, err) < 0);
-	CHECK(solar_device_set(d, "peak.tensor.bf16.value", 1, err) < 0);
+	CHECK(solar_device_set(d, "peak.tensr.bf16", 1, on(err)) < 0);
+	CHECK(solar_device_set(d, "peak.tensor.fp16", 1, on(err)) < 0);
+	CHECK(solar_device_set(d, "memory.hbm.capacity_bytes", 1, on(err)) < 0);
+	CHECK(solar_device_set(d, "memory.l2.size", 1, on(err)) < 0);
+	CHECK(solar_device_set(d, "peak.tensor.bf16", -1, on(err)) < 0);
+	CHECK(solar_device_set(d, "sm_count", 1.5, on(err)) < 0);
+	CHECK(solar_device_set(d, "peak.tensor.bf16.value", 1, on(err)) < 0);
 	errors = slurp(err);
 	CHECK(strcmp(errors,
 		     "solar: device override 'peak.tensr.bf16': unknown unit 'tensr' (expected "
@@ -684,9 +684,9 @@ static void test_set(void)
 	free(e);
 	if (!d)
 		return;
-	CHECK(solar_device_set(d, "memory.regs.capacity_bytes", 4e6, stderr) == 0);
-	CHECK(solar_device_set(d, "memory.smem.capacity_bytes", 2e6, stderr) == 0);
-	CHECK(solar_device_set(d, "memory.l2.capacity_bytes", 3e6, stderr) == 0);
+	CHECK(solar_device_set(d, "memory.regs.capacity_bytes", 4e6, on(stderr)) == 0);
+	CHECK(solar_device_set(d, "memory.smem.capacity_bytes", 2e6, on(stderr)) == 0);
+	CHECK(solar_device_set(d, "memory.l2.capacity_bytes", 3e6, on(stderr)) == 0);
 	CHECK(d->nlevels == 4);
 	const char *order[] = {"dram", "l2", "smem", "regs"};
 	for (int i = 0; i < 4 && i < d->nlevels; i++)
@@ -698,7 +698,7 @@ static void test_set(void)
 /* Rule "clock domains": peaks follow the SM clock through the clock of each figure. */
 static void test_clocks(void)
 {
-	solar_device *d = solar_device_load("devices/h100-sxm.json", stderr);
+	solar_device *d = solar_device_load("devices/h100-sxm.json", on(stderr));
 	CHECK(d != NULL);
 	if (!d)
 		return;
@@ -713,7 +713,7 @@ static void test_clocks(void)
 	/* A locked 1.5 GHz: every peak at 1.5 GHz per its own clock; DRAM is not on the SM
 	 * clock.  The 8192^3 matmul's 2 x 8192^3 FLOP then take at least 1.3557 ms, <= 1.356. */
 	FILE *err = tmpfile();
-	CHECK(solar_device_set(d, "clock_hz", 1.5e9, err) == 0);
+	CHECK(solar_device_set(d, "clock_hz", 1.5e9, on(err)) == 0);
 	double bf16 = solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16);
 	CHECK(bf16 >= 132 * 4096 * 1.5e9 && bf16 < 132 * 4096 * 1.5e9 * 1.0001);
 	CHECK(2.0 * 8192 * 8192 * 8192 / bf16 <= 1.356e-3);
@@ -722,19 +722,19 @@ static void test_clocks(void)
 	CHECK(solar_device_level(d, "dram")->bandwidth_bytes_per_s.value == 3.35e12);
 	CHECK(d->clock_hz.status == SOLAR_SRC_HYPOTHETICAL);
 	/* A new peak is a rate at the clock of the moment; a later clock scales it. */
-	CHECK(solar_device_set(d, "peak.tensor.bf16", 1e15, err) == 0);
+	CHECK(solar_device_set(d, "peak.tensor.bf16", 1e15, on(err)) == 0);
 	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) == 1e15);
 	CHECK(d->peak_clock_hz[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value == 1.5e9);
-	CHECK(solar_device_set(d, "clock_hz", 0.75e9, err) == 0);
+	CHECK(solar_device_set(d, "clock_hz", 0.75e9, on(err)) == 0);
 	CHECK(solar_device_peak(d, SOLAR_UNIT_TENSOR, SOLAR_PREC_BF16) == 0.5e15);
-	CHECK(solar_device_set(d, "peak_clock_hz.tensor.bf16", 1.5e9, err) == 0);
+	CHECK(solar_device_set(d, "peak_clock_hz.tensor.bf16", 1.5e9, on(err)) == 0);
 	char *errors = slurp(err);
 	CHECK(errors[0] == 0);
 	free(errors);
 	check_round_trip(d); /* a locked clock below the figures' clocks reads back */
 	err = tmpfile();
-	CHECK(solar_device_set(d, "peak_clock_hz.tensor.i64", 1e9, err) < 0);
-	CHECK(solar_device_set(d, "peak_clock_hz.tensr.bf16", 1e9, err) < 0);
+	CHECK(solar_device_set(d, "peak_clock_hz.tensor.i64", 1e9, on(err)) < 0);
+	CHECK(solar_device_set(d, "peak_clock_hz.tensr.bf16", 1e9, on(err)) < 0);
 	errors = slurp(err);
 	CHECK(strcmp(errors, "solar: device override 'peak_clock_hz.tensor.i64': no "
 			     "peak.tensor.i64 to go with it\n"
@@ -752,7 +752,7 @@ static void test_clocks(void)
 	if (d) {
 		CHECK(solar_device_peak(d, SOLAR_UNIT_SIMT, SOLAR_PREC_F32) == 1e13);
 		err = tmpfile();
-		CHECK(solar_device_set(d, "clock_hz", 1.5e9, err) < 0);
+		CHECK(solar_device_set(d, "clock_hz", 1.5e9, on(err)) < 0);
 		errors = slurp(err);
 		CHECK(strcmp(errors, "solar: device override 'clock_hz': the descriptor gives no "
 				     "clock_hz, so its peaks cannot follow another SM clock "
@@ -816,7 +816,7 @@ static void test_names(void)
 static void test_probe(void)
 {
 	FILE *out = tmpfile(), *err = tmpfile();
-	CHECK(solar_device_probe_with("/nonexistent/libcuda.so.1", out, err) != 0);
+	CHECK(solar_device_probe_with("/nonexistent/libcuda.so.1", out, on(err)) != 0);
 	char *o = slurp(out), *e = slurp(err);
 	const char *want = "solar: device probe: no CUDA driver found (/nonexistent/libcuda.so.1: ";
 	CHECK(o[0] == 0);
@@ -828,7 +828,7 @@ static void test_probe(void)
 	/* The real driver: absent on build machines, present on GPU machines. */
 	out = tmpfile();
 	err = tmpfile();
-	int rc = solar_device_probe(out, err);
+	int rc = solar_device_probe(out, on(err));
 	o = slurp(out);
 	e = slurp(err);
 	if (rc != 0) {
@@ -866,14 +866,14 @@ static void test_probe(void)
  * measured figures, the JSON written and read back, and the copy kernel's PTX assembled. */
 static void test_ceilings(void)
 {
-	solar_device *d = solar_device_load("devices/h200-sxm.json", stderr);
+	solar_device *d = solar_device_load("devices/h200-sxm.json", on(stderr));
 	CHECK(d != NULL);
 	if (!d)
 		return;
 	double bf16_peak = d->peak[SOLAR_UNIT_TENSOR][SOLAR_PREC_BF16].value;
 	solar_ceilings none;
 	memset(&none, 0, sizeof none);
-	solar_device_add_ceilings(d, &none, stderr); /* nothing measured: nothing changes */
+	solar_device_add_ceilings(d, &none, on(stderr)); /* nothing measured: nothing changes */
 	CHECK(!strcmp(d->name, "NVIDIA H200 SXM") && d->nnotes >= 0);
 	int notes = d->nnotes;
 	CHECK(notes == d->nnotes);
@@ -887,7 +887,7 @@ static void test_ceilings(void)
 	c.ops_per_s[SOLAR_UNIT_SIMT][SOLAR_PREC_F32] = 9e13; /* above the 67 TFLOP/s peak */
 	snprintf(c.ops_source[SOLAR_UNIT_SIMT][SOLAR_PREC_F32], 400, "test f32 gemm");
 	FILE *err = tmpfile();
-	solar_device_add_ceilings(d, &c, err);
+	solar_device_add_ceilings(d, &c, on(err));
 	char *e = slurp(err);
 	CHECK(strstr(e, "warning: the measured simt.f32 ceiling (90 TFLOP/s) is above the derived "
 			"peak (67 TFLOP/s)") != NULL);
@@ -948,8 +948,36 @@ static void test_ceilings(void)
 	unlink(path);
 }
 
+/* The loader reports through the channel its caller gives: a file's errors print there and
+ * count there (a command tells a bad descriptor from its channel alone), an override's too;
+ * a NULL channel is silent. */
+static void test_channel(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	solar_diag *tool = solar_diag_new_tool(out);
+	CHECK(!solar_device_load_string("{\"schema\": 1, \"sm_count\": -1}", "x.json", NULL, tool));
+	int n = solar_diag_errors(tool);
+	CHECKF(n >= 1, "%d errors counted", n);
+	solar_device *d = solar_device_load("devices/h100-sxm.json", tool);
+	CHECK(d && solar_device_set(d, "sm_count", 1.5, tool) < 0);
+	CHECK(solar_diag_errors(tool) == n + 1);
+	CHECK(solar_device_set(d, "sm_count", 1.5, NULL) < 0);
+	CHECK(!solar_device_load("/nonexistent/x.json", NULL));
+	CHECK(solar_diag_errors(tool) == n + 1);
+	solar_device_free(d);
+	solar_diag_free(tool);
+	fclose(out);
+	CHECKF(strstr(text, "x.json: sm_count: ") &&
+		   strstr(text, "solar: device override 'sm_count': expected a positive integer\n"),
+	       "got:\n%s", text);
+	free(text);
+}
+
 int main(void)
 {
+	test_channel();
 	test_names();
 	test_shipped();
 	test_shipped_values();

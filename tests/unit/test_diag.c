@@ -104,8 +104,32 @@ static void test_channel(void)
 	free(text);
 }
 
+/* A NULL context is the silent channel: reports to it are dropped; a tool warning prints as
+ * `solar: ...` and counts as a warning. */
+static void test_silent(void)
+{
+	solar_diag_tool_error(NULL, "dropped");
+	solar_diag_path_error(NULL, "a.b", "dropped");
+	solar_diag_error(NULL, (solar_span){0, 0}, "dropped");
+	solar_diag_finish(NULL);
+	CHECK(solar_diag_errors(NULL) == 0 && solar_diag_warnings(NULL) == 0);
+	CHECK(!solar_diag_full(NULL));
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	solar_diag *d = solar_diag_new_tool(out);
+	solar_diag_tool_warning(d, "device probe: no cuBLAS");
+	solar_diag_path_error(d, "x", "y");
+	CHECK(solar_diag_warnings(d) == 1 && solar_diag_errors(d) == 1);
+	solar_diag_free(d);
+	fclose(out);
+	CHECKF(!strcmp(text, "solar: device probe: no cuBLAS\nsolar: x: y\n"), "got:\n%s", text);
+	free(text);
+}
+
 int main(void)
 {
+	test_silent();
 	test_channel();
 	test_edit_distance();
 	test_alloc();

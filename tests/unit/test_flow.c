@@ -15,7 +15,7 @@
 static void compare(const char *file)
 {
 	int32_t len;
-	char *src = solar_read_file(file, &len);
+	char *src = solar_read_file(file, &len, on(stderr));
 	if (!src)
 		return;
 	FILE *devnull = fopen("/dev/null", "w");

@@ -96,7 +96,7 @@ static void test_attention(void)
 		fputs(diag_text, stderr);
 		return;
 	}
-	CHECK(solar_ir_verify(p, stderr) == 0);
+	CHECK(solar_ir_verify(p, on(stderr)) == 0);
 	CHECK(p->air_version == 1);
 	CHECK(p->nparams == 3 && !strcmp(p->params[1].name, "S") && p->params[1].value == 2048);
 	CHECK(p->nconsts == 3 && p->consts[1].value == 2 && p->consts[2].value == 1);
@@ -354,19 +354,32 @@ static void test_equal_verify(void)
 		CHECK(solar_ir_equal(a, a));
 		CHECK(!solar_ir_equal(a, b));
 		CHECK(!solar_ir_equal(a, c));
-		FILE *null = fopen("/dev/null", "w");
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		solar_diag *d = solar_diag_new("v.air", NULL, 0, mem);
 		a->stmts[0]->id = 5;
-		CHECK(solar_ir_verify(a, null) != 0);
+		CHECK(solar_ir_verify(a, d) != 0);
+		CHECK(solar_ir_verify(a, NULL) != 0); /* silent, the same verdict */
 		a->stmts[0]->id = 0;
 		a->stmts[0]->value->kind = SOLAR_E_ITER;
-		CHECK(solar_ir_verify(a, null) != 0);
-		fclose(null);
+		CHECK(solar_ir_verify(a, d) != 0);
+		int n = solar_diag_errors(d);
+		solar_diag_free(d);
+		fclose(mem);
+		/* each broken invariant is one error of the file, through the diag module */
+		CHECKF(n >= 2 && !strncmp(text,
+					  "v.air: error: internal error: the IR of this file is "
+					  "inconsistent (a bug in solar): ",
+					  84),
+		       "%d errors:\n%s", n, text);
+		free(text);
 	}
 	solar_program_free(a);
 	solar_program_free(b);
 	solar_program_free(c);
 	int32_t len; /* prints "solar: /nonexistent/file.air: No such file or directory" */
-	CHECK(solar_read_file("/nonexistent/file.air", &len) == NULL);
+	CHECK(solar_read_file("/nonexistent/file.air", &len, NULL) == NULL);
 }
 
 /* Seconds a hostile input may take: well under a second, or ten times that in a sanitizer

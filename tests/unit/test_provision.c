@@ -31,7 +31,7 @@ static loaded load(const char *file)
 {
 	loaded l = {0};
 	int32_t len;
-	l.src = solar_read_file(file, &len);
+	l.src = solar_read_file(file, &len, on(stderr));
 	if (!l.src) {
 		failures++;
 		return l;
@@ -65,10 +65,10 @@ static void check_tight(const solar_work *w, const solar_device *dev, const sola
 			solar_bound_kind b, double f, double target, const char *what)
 {
 	solar_device *c = solar_device_clone(dev);
-	solar_knob_apply(k, c, f, stderr);
-	double at = solar_bound_time(w, c, b, NULL, stderr);
-	solar_knob_apply(k, c, f * (1 - 1e-6), stderr);
-	double below = solar_bound_time(w, c, b, NULL, stderr);
+	solar_knob_apply(k, c, f, on(stderr));
+	double at = solar_bound_time(w, c, b, NULL, on(stderr));
+	solar_knob_apply(k, c, f * (1 - 1e-6), on(stderr));
+	double below = solar_bound_time(w, c, b, NULL, on(stderr));
 	CHECKF(at <= target, "%s: %s x%.9g gives %.9g > target %.9g", what, k->name, f, at, target);
 	CHECKF(below > target, "%s: %s x%.9g still meets the target (%.9g): not the smallest", what,
 	      k->name, f * (1 - 1e-6), below);
@@ -78,29 +78,29 @@ static void check_tight(const solar_work *w, const solar_device *dev, const sola
 static void test_knobs(const solar_device *h100)
 {
 	solar_knob k;
-	CHECKF(solar_knob_init(&k, h100, "dram_bw", stderr) == 0, "dram_bw");
+	CHECKF(solar_knob_init(&k, h100, "dram_bw", on(stderr)) == 0, "dram_bw");
 	CHECKF(k.headline == 3.35e12, "dram_bw headline %g", k.headline);
 	solar_device *c = solar_device_clone(h100);
-	CHECKF(solar_knob_apply(&k, c, 2, stderr) == 0, "apply");
+	CHECKF(solar_knob_apply(&k, c, 2, on(stderr)) == 0, "apply");
 	const solar_mem_level *d = solar_device_level(c, "dram");
 	CHECKF(d->bandwidth_bytes_per_s.value == 6.7e12, "doubled: %g", d->bandwidth_bytes_per_s.value);
 	CHECKF(d->bandwidth_bytes_per_s.status == SOLAR_SRC_HYPOTHETICAL, "status");
 	CHECKF(solar_device_level(h100, "dram")->bandwidth_bytes_per_s.value == 3.35e12,
 	      "the original changed");
-	CHECKF(solar_knob_init(&k, h100, "onchip", stderr) == 0 && k.nfig == 3, "onchip");
+	CHECKF(solar_knob_init(&k, h100, "onchip", on(stderr)) == 0 && k.nfig == 3, "onchip");
 	/* Rule "clock domains": the SM clock is one figure; the peaks follow it. */
-	CHECKF(solar_knob_init(&k, h100, "clock", stderr) == 0 && k.nfig == 1 &&
-		      !strcmp(k.path[0], "clock_hz") && k.headline == 1.98e9,
-	      "clock: %d figures", k.nfig);
-	CHECKF(solar_knob_init(&k, h100, "tensor.bf16", stderr) == 0 &&
-		      !strcmp(k.name, "peak.tensor.bf16"),
-	      "shorthand");
+	CHECKF(solar_knob_init(&k, h100, "clock", on(stderr)) == 0 && k.nfig == 1 &&
+		   !strcmp(k.path[0], "clock_hz") && k.headline == 1.98e9,
+	       "clock: %d figures", k.nfig);
+	CHECKF(solar_knob_init(&k, h100, "tensor.bf16", on(stderr)) == 0 &&
+		   !strcmp(k.name, "peak.tensor.bf16"),
+	       "shorthand");
 	FILE *quiet = fopen("/dev/null", "w");
 	/* rule "L2 bandwidth": a derived per-SM limit, in every NVIDIA descriptor */
-	CHECKF(solar_knob_init(&k, h100, "l2_bw", quiet) == 0 && k.nfig == 1 &&
-		      k.headline == 132 * 128 * 1.98e9,
-	      "h100 has a derived L2 bandwidth");
-	CHECKF(solar_knob_init(&k, h100, "bogus", quiet) < 0, "unknown knob");
+	CHECKF(solar_knob_init(&k, h100, "l2_bw", on(quiet)) == 0 && k.nfig == 1 &&
+		   k.headline == 132 * 128 * 1.98e9,
+	       "h100 has a derived L2 bandwidth");
+	CHECKF(solar_knob_init(&k, h100, "bogus", on(quiet)) < 0, "unknown knob");
 	fclose(quiet);
 	CHECKF(solar_bound_parse("cache-aware") == SOLAR_BOUND_CACHE_AWARE &&
 		      solar_bound_parse("cache_aware") == SOLAR_BOUND_CACHE_AWARE &&
@@ -119,11 +119,12 @@ static void test_linear(const solar_device *h100)
 	int n = solar_knobs_default(l.w, h100, &ks);
 	int dram = knob_index(ks, n, "dram_bw");
 	CHECKF(dram >= 0, "no dram_bw knob");
-	double t = solar_bound_time(l.w, h100, SOLAR_BOUND_FUSED, NULL, stderr);
+	double t = solar_bound_time(l.w, h100, SOLAR_BOUND_FUSED, NULL, on(stderr));
 	double target = t / 3;
 	solar_provision p;
-	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &p, stderr) == 0,
-	      "provision");
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &p,
+				       on(stderr)) == 0,
+	       "provision");
 	CHECKF(fabs(p.knob[dram].factor / 3 - 1) < 1e-8, "dram factor %.12g, expected 3",
 	      p.knob[dram].factor);
 	CHECKF(p.binding == dram, "binding %d", p.binding);
@@ -135,8 +136,9 @@ static void test_linear(const solar_device *h100)
 			    "softmax, L2 capacity");
 	solar_provision_free(&p);
 	/* a target already met: the factor is below 1 and still tight */
-	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, t * 4, &p, stderr) == 0,
-	      "provision");
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, t * 4, &p,
+				       on(stderr)) == 0,
+	       "provision");
 	CHECKF(fabs(p.knob[dram].factor * 4 - 1) < 1e-8, "dram factor %.12g, expected 0.25",
 	      p.knob[dram].factor);
 	solar_provision_free(&p);
@@ -156,10 +158,12 @@ static void test_sum_and_joint(const solar_device *h100)
 	CHECKF(tc >= 0 && dram >= 0, "knobs");
 	double target = 300e-6;
 	solar_provision u, f;
-	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u, stderr) == 0,
-	      "unfused");
-	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f, stderr) == 0,
-	      "fused");
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u,
+				       on(stderr)) == 0,
+	       "unfused");
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f,
+				       on(stderr)) == 0,
+	       "fused");
 	CHECKF(u.knob[tc].factor > f.knob[tc].factor * 1.05,
 	      "unfused needs more tensor peak than fused: %g vs %g", u.knob[tc].factor,
 	      f.knob[tc].factor);
@@ -171,23 +175,25 @@ static void test_sum_and_joint(const solar_device *h100)
 
 	/* 10 us: tensor alone stops at the DRAM time, DRAM alone at the tensor time */
 	target = 10e-6;
-	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f, stderr) == 0,
-	      "joint");
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_FUSED, target, &f,
+				       on(stderr)) == 0,
+	       "joint");
 	CHECKF(!f.single, "no single resource should reach 10 us");
 	CHECKF(f.joint_ok && f.njoint == 2, "joint: %d knobs", f.njoint);
 	solar_device *c = solar_device_clone(h100);
 	for (int a = 0; a < f.njoint; a++)
-		solar_knob_apply(&ks[f.joint[a]], c, f.joint_factor[a], stderr);
-	double t = solar_bound_time(l.w, c, SOLAR_BOUND_FUSED, NULL, stderr);
+		solar_knob_apply(&ks[f.joint[a]], c, f.joint_factor[a], on(stderr));
+	double t = solar_bound_time(l.w, c, SOLAR_BOUND_FUSED, NULL, on(stderr));
 	CHECKF(t <= target, "joint factors give %g > %g", t, target);
 	solar_device_free(c);
 	solar_provision_free(&f);
-	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u, stderr) == 0,
-	      "joint, unfused");
+	CHECKF(solar_provision_compute(l.w, h100, ks, n, SOLAR_BOUND_UNFUSED, target, &u,
+				       on(stderr)) == 0,
+	       "joint, unfused");
 	c = solar_device_clone(h100);
 	for (int a = 0; a < u.njoint; a++)
-		solar_knob_apply(&ks[u.joint[a]], c, u.joint_factor[a], stderr);
-	t = solar_bound_time(l.w, c, SOLAR_BOUND_UNFUSED, NULL, stderr);
+		solar_knob_apply(&ks[u.joint[a]], c, u.joint_factor[a], on(stderr));
+	t = solar_bound_time(l.w, c, SOLAR_BOUND_UNFUSED, NULL, on(stderr));
 	CHECKF(u.joint_ok && t <= target * (1 + 1e-9), "unfused joint factors give %g > %g", t, target);
 	solar_device_free(c);
 	solar_provision_free(&u);
@@ -197,7 +203,7 @@ static void test_sum_and_joint(const solar_device *h100)
 
 int main(void)
 {
-	solar_device *h100 = solar_device_load("devices/h100-sxm.json", stderr);
+	solar_device *h100 = solar_device_load("devices/h100-sxm.json", on(stderr));
 	CHECKF(h100, "cannot load devices/h100-sxm.json (run from the source tree)");
 	if (!h100)
 		return 1;

@@ -25,7 +25,7 @@ static const double eps = 1e-12;
 static void bounds(const solar_work *w, const solar_device *d, double t[3])
 {
 	solar_bounds b;
-	if (solar_bounds_compute(w, d, &b, stderr) < 0) {
+	if (solar_bounds_compute(w, d, &b, on(stderr)) < 0) {
 		t[0] = t[1] = t[2] = -1;
 		return;
 	}
@@ -39,7 +39,7 @@ static void bounds(const solar_work *w, const solar_device *d, double t[3])
 static void scaled(const solar_work *w, const char *devfile, const char *path, double factor,
 		   double t[3])
 {
-	solar_device *d = solar_device_load(devfile, stderr);
+	solar_device *d = solar_device_load(devfile, on(stderr));
 	const char *dot = strrchr(path, '.');
 	double v = -1;
 	if (!strcmp(path, "clock_hz")) {
@@ -67,7 +67,7 @@ static void scaled(const solar_work *w, const char *devfile, const char *path, d
 			v = solar_device_peak(d, u, q); /* the rate the bounds use */
 	}
 	if (v > 0)
-		solar_device_set(d, path, v * factor, stderr);
+		solar_device_set(d, path, v * factor, on(stderr));
 	bounds(w, d, t);
 	solar_device_free(d);
 }
@@ -81,11 +81,11 @@ static void test_clock_domains(void)
 {
 	const char *file = "examples/matmul_bf16.air";
 	int32_t len;
-	char *src = solar_read_file(file, &len);
+	char *src = solar_read_file(file, &len, on(stderr));
 	solar_diag *dg = solar_diag_new(file, src, len, stderr);
 	solar_program *p = solar_frontend_load(file, src, len, NULL, 0, dg);
 	solar_work *w = p ? solar_work_check_and_count(p, SOLAR_MATH_STRICT, dg) : NULL;
-	solar_device *d = solar_device_load("devices/h100-sxm.json", stderr);
+	solar_device *d = solar_device_load("devices/h100-sxm.json", on(stderr));
 	CHECK(w && d);
 	if (w && d) {
 		const double flop = 2.0 * 8192 * 8192 * 8192, hw = flop / (132 * 4096 * 1.5e9);
@@ -95,14 +95,14 @@ static void test_clock_domains(void)
 		bounds(w, d, t);
 		CHECKF(t[1] <= flop / (132 * 4096 * 1.98e9), "default bound %g", t[1]);
 		solar_device *knob_dev = solar_device_clone(d);
-		CHECK(solar_device_set(d, "clock_hz", 1.5e9, stderr) == 0);
+		CHECK(solar_device_set(d, "clock_hz", 1.5e9, on(stderr)) == 0);
 		bounds(w, d, t);
 		CHECKF(t[1] <= 1.356e-3 && t[1] <= hw && t[1] >= hw * (1 - 1e-4),
 		       "8192^3 bf16 on the H100 at 1.5 GHz: bound %g s, the hardware allows %g s",
 		       t[1], hw);
 		solar_knob kn;
-		CHECK(solar_knob_init(&kn, knob_dev, "clock", stderr) == 0);
-		CHECK(solar_knob_apply(&kn, knob_dev, 1.5e9 / 1.98e9, stderr) == 0);
+		CHECK(solar_knob_init(&kn, knob_dev, "clock", on(stderr)) == 0);
+		CHECK(solar_knob_apply(&kn, knob_dev, 1.5e9 / 1.98e9, on(stderr)) == 0);
 		bounds(w, knob_dev, k);
 		for (int j = 0; j < 3; j++)
 			CHECKF(fabs(k[j] / t[j] - 1) < 1e-12, "sweep's clock %g != --set clock_hz %g",
@@ -135,13 +135,13 @@ int main(void)
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		const char *file = g.gl_pathv[i];
 		int32_t len;
-		char *src = solar_read_file(file, &len);
+		char *src = solar_read_file(file, &len, on(stderr));
 		solar_diag *dg = solar_diag_new(file, src, len, stderr);
 		solar_program *p = solar_frontend_load(file, src, len, NULL, 0, dg);
 		solar_work *w = p ? solar_work_check_and_count(p, SOLAR_MATH_STRICT, dg) : NULL;
 		CHECKF(w != NULL, "%s does not count", file);
 		for (size_t k = 0; w && k < sizeof devices / sizeof *devices; k++) {
-			solar_device *d = solar_device_load(devices[k], stderr);
+			solar_device *d = solar_device_load(devices[k], on(stderr));
 			double t[3];
 			bounds(w, d, t);
 			solar_device_free(d);
