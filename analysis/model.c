@@ -94,7 +94,8 @@ void solar_isl_budget_kernel(isl_ctx *ctx)
 
 /* Why ISL failed to read our own text: the operation budget ran out (ISL's parser then
  * reports its own error, hiding the quota: a second reading with a fresh budget tells; the
- * quota is set again for the caller's message), or an internal error. */
+ * quota is set again for the caller's message), or an internal error, which stays ISL's last
+ * error: the caller reports either through the diagnostic channel ("ISL error"). */
 static void read_failed(isl_ctx *ctx, const char *text, bool map)
 {
 	isl_ctx_reset_operations(ctx);
@@ -105,8 +106,6 @@ static void read_failed(isl_ctx *ctx, const char *text, bool map)
 		isl_set_free(isl_set_read_from_str(ctx, text));
 	if (isl_ctx_last_error(ctx) == isl_error_none)
 		isl_ctx_set_error(ctx, isl_error_quota);
-	else
-		fprintf(stderr, "solar: internal error: ISL rejected '%s'\n", text);
 }
 
 isl_map *solar_isl_map(isl_ctx *ctx, const char *text)

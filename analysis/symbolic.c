@@ -298,7 +298,7 @@ int solar_symbolic_report(const solar_program *p, solar_math math, bool json, FI
 		free(f);
 		isl_val_free(num);
 	}
-	isl_set **fps = calloc(2 * (size_t)(p->ntensors ? p->ntensors : 1), sizeof *fps);
+	isl_set **fps = solar_xcalloc(2 * (size_t)(p->ntensors ? p->ntensors : 1), sizeof *fps);
 	for (int t = 0; t < p->ntensors; t++) {
 		for (int wr = 0; wr < 2; wr++) {
 			isl_set *u = NULL;
