@@ -52,7 +52,10 @@ def problems_of(args):
 
 
 def display_path(path):
-    path = pathlib.Path(path).resolve()
+    """path relative to the checkout; its folders resolved, not the file itself (a pool's
+    ref.py may be a link to an example, and the lines name the pool's file)."""
+    path = pathlib.Path(path)
+    path = path.parent.resolve() / path.name
     try:
         return str(path.relative_to(ROOT))
     except ValueError:
