@@ -7,10 +7,11 @@ lead back to ref, trajectories that follow the parent links, every cand_*.py lis
 candidate declares the reference's sizes and get_inputs() shapes and dtypes; then each
 candidate that runs on a CPU is built with the pool's `cpu_sizes` (module constants set before
 get_init_inputs), run on the reference's inputs and compared with the reference's output at
-the pool's tolerance.  Triton candidates run under Triton's interpreter with --triton (slow),
+the pool's tolerance (pools.compare: against the reference, or against the reference computed
+in float64).  Triton candidates run under Triton's interpreter with --triton (slow),
 torch.compile ones with --compile; SDPA candidates that force a CUDA-only backend
 ("needs_cuda": true) are listed as skipped; a candidate marked "expect_correct": false passes
-the check when it does not match.  Exits 1 if any check fails.
+the check when it does not match, and fails it when it does.  Exits 1 if any check fails.
 """
 import argparse
 import os
@@ -77,6 +78,7 @@ def main():
         model, inputs = pools.build(torch, ref_mod, "cpu")
         with torch.no_grad():
             expect = model(*inputs)
+        exact = pools.exact_output(torch, model, inputs)
         tol = pool["tolerance"]
         for c in pool["candidates"]:
             name = f"{folder.name}/{c['file']}"
@@ -107,14 +109,19 @@ def main():
                                       with_inputs=False)
                 with torch.no_grad():
                     out = cand(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-                ok, err, why = pools.compare(torch, out, expect, tol)
+                detail = {}
+                ok, err, why = pools.compare(torch, out, expect, tol, exact, detail)
             except Exception as e:   # a candidate that raises is a failed check, not a crash
                 ok, err, why = False, None, f"raised {type(e).__name__}: {str(e).splitlines()[0][:200]}"
-            if c.get("expect_correct") is False and not ok:
-                verdict, ok = "pass (wrong, as pool.json expects)", True
+            if c.get("expect_correct") is False:
+                verdict, ok = (("pass (wrong, as pool.json expects)", True) if not ok else
+                               ("FAIL (correct, but pool.json expects it wrong)", False))
             else:
                 verdict = "pass" if ok else "FAIL"
             errs = f"max abs err {err:.2e}" if err is not None else ""
+            if ok and detail.get("check") == "against float64":
+                errs += (f" (correct against float64: {detail['max_err_f64']:.2e}, the reference's own "
+                         f"{detail['ref_err_f64']:.2e})")
             print(f"{verdict} {name}: {errs} {why} ({time.time() - t0:.1f} s)".rstrip())
             counts["pass" if ok else "fail"] += 1
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped "

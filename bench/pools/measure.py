@@ -52,7 +52,10 @@ def problems_of(args):
 
 
 def display_path(path):
-    path = pathlib.Path(path).resolve()
+    """path relative to the checkout; its folders resolved, not the file itself (a pool's
+    ref.py may be a link to an example, and the lines name the pool's file)."""
+    path = pathlib.Path(path)
+    path = path.parent.resolve() / path.name
     try:
         return str(path.relative_to(ROOT))
     except ValueError:
@@ -181,6 +184,7 @@ def child(args):
             inputs = list(ref_mod.get_inputs())
         with torch.no_grad():
             expect = ref_model(*inputs)
+        exact = pools.exact_output(torch, ref_model, inputs)   # float64, for pools.compare
         if not smoke:
             torch.cuda.synchronize()
     except Exception as e:   # nothing can be checked without the reference: one line, next pool
@@ -216,9 +220,11 @@ def child(args):
                                    with_inputs=False)
             with torch.no_grad():
                 out = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-            correct, err, why = pools.compare(torch, out, expect, tol)
+            detail = {}
+            correct, err, why = pools.compare(torch, out, expect, tol, exact, detail)
             if why:
                 extra["why"] = why
+            extra.update(detail)
             del out
             extra["first_call_s"] = round(time.time() - t0, 3)
             measure(name, c["file"], c["kind"], model, correct, err, extra)

@@ -184,7 +184,7 @@ def batch_validation(path, base, res):
     try:
         _, _, how = validate.prepare(path, base + ".air", res, base + ".v")
     except TranslateError as e:
-        say(path, e.line, "error", f"at the validation sizes: {e.message}")
+        say(path, e.line, "error", e.message)
         return 1
     with open(os.path.join(base + ".v", "how"), "w") as f:
         f.write(how + "\n")
@@ -232,7 +232,7 @@ def main(argv):
         say(path, None, "error", "the model is too deep to translate (recursion limit)")
         return 1
     except Exception as e:  # noqa: BLE001 - a bug in the translator: still one located line
-        from .torch_frontend import first_line, model_line
+        from .source import first_line, model_line
         say(path, model_line(e, path), "error", f"internal error in solar translate: {first_line(e)}")
         return 1
     t1 = time.time()

@@ -6,7 +6,16 @@ AIR (docs/air.md section 6) lets a param appear in an index or loop bound only a
 every index, bound and condition as a sympy expression; `freeze_nonaffine` walks them and
 marks the sizes that appear as a factor of a product of non-constants, or as a divisor, so
 the header declares those as `const` (and the rest as `param`, which `-D` can change).
+
+Where a size comes from (both frontends): every dimension of a leaf (an input, parameter or
+buffer) is traced back to the module-level integer constants (KernelBench's convention) by
+building the leaves once more per constant, with that constant doubled, and seeing which
+dimensions move (`leaf_sizes`); `fit` turns a dimension and its moves into an expression of the
+constants (a product, a quotient, an offset), else a literal.
 """
+import itertools
+import re
+
 import sympy
 
 from .opgraph import sym
@@ -78,6 +87,77 @@ class Sizes:
             return
         for a in e.args:
             self.freeze_nonaffine(a)
+
+
+def int_constants(mod):
+    """The module-level integer constants above 1 of a user's module: the candidate sizes."""
+    out = {}
+    for k, v in vars(mod).items():
+        if type(v) is int and v > 1 and not k.startswith("_") and re.fullmatch(r"[A-Za-z_]\w*", k):
+            out[k] = v
+    return out
+
+
+def leaf_sizes(mod, base, shapes_at, sizes):
+    """For each leaf of base ({key: shape}): a list of sympy expressions of the module's
+    constants, one per dimension.  shapes_at() builds the leaves again from mod as it stands
+    ({key: shape}; TranslateError when the module does not build), once per constant doubled."""
+    from .opgraph import TranslateError
+    consts = int_constants(mod)
+    moved = {}
+    for c, v in consts.items():
+        setattr(mod, c, 2 * v)
+        try:
+            moved[c] = shapes_at()
+        except TranslateError:
+            moved[c] = None
+        finally:
+            setattr(mod, c, v)
+    exprs = {}
+    for key, shape in base.items():
+        out = []
+        for j, x in enumerate(shape):
+            deps = {}
+            for c, sh in moved.items():
+                y = sh.get(key) if sh is not None else None
+                if y is not None and len(y) == len(shape) and y[j] != x:
+                    deps[c] = y[j]
+            out.append(fit(int(x), deps, consts, sizes))
+        exprs[key] = out
+    return exprs
+
+
+def fit(x, deps, consts, sizes):
+    """Dimension x as an expression of the constants that moved it (deps: name -> the
+    dimension with that constant doubled), else the literal x."""
+    if x == 1:
+        return sympy.Integer(1)
+    if len(deps) == 1:
+        (c, y), = deps.items()
+        v = consts[c]
+        s = sizes.add(c, v)
+        if x == v:
+            return s
+        if y == 2 * x and x % v == 0:
+            return (x // v) * s
+        if y == 2 * x and v % x == 0:
+            return fdiv(s, v // x)
+        if y - x == v:
+            return s + (x - v)
+    if len(deps) == 2:
+        (c1, y1), (c2, y2) = deps.items()
+        v1, v2 = consts[c1], consts[c2]
+        if x == v1 * v2:
+            return sizes.add(c1, v1) * sizes.add(c2, v2)
+        for (a, va), (b, vb) in (((c1, v1), (c2, v2)), ((c2, v2), (c1, v1))):
+            if vb and x == va // vb and va % vb == 0:
+                return fdiv(sizes.add(a, va), sizes.add(b, vb))
+    if len(deps) == 3:
+        for (a, b, c) in itertools.permutations(deps):
+            va, vb, vc = consts[a], consts[b], consts[c]
+            if (va * vb) % vc == 0 and x == va * vb // vc:
+                return fdiv(sizes.add(a, va) * sizes.add(b, vb), sizes.add(c, vc))
+    return sympy.Integer(x)
 
 
 def fdiv(a, b):

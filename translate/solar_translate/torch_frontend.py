@@ -8,23 +8,21 @@ scaled_dot_product_attention): each is one kernel of eager PyTorch.  Views are i
 
 Sizes: every dimension of an input, parameter or buffer is traced back to the module-level
 integer constants (KernelBench's convention) by building the model once more per constant,
-with that constant doubled, and seeing which dimensions move (builds on `meta` cost
-milliseconds).  The dimensions of intermediate values follow from their operands by each
+with that constant doubled, and seeing which dimensions move (sizes.leaf_sizes; builds on
+`meta` cost milliseconds).  The dimensions of intermediate values follow from their operands by each
 operator's shape rule; where no rule applies, a dimension is matched by value to the one
 constant that has it, else it is a literal.
 """
-import importlib.util
 import math
 import operator
 import os
 import re
-import sys
-import traceback
 
 import sympy
 
 from .opgraph import Graph, Op, Tensor, TranslateError, Value
-from .sizes import Sizes, fdiv, pr
+from .sizes import Sizes, fdiv, leaf_sizes, pr
+from .source import exec_file, first_line, model_line
 
 DTYPES = {}
 
@@ -44,20 +42,6 @@ def _dtypes(torch):
 # loading the model file
 
 
-def model_line(exc, path):
-    """The last line of the model file in exc's traceback (or in its text), or None."""
-    line = None
-    real = os.path.realpath(path)
-    for fr in traceback.extract_tb(exc.__traceback__):
-        if os.path.realpath(fr.filename) == real:
-            line = fr.lineno
-    if line is None:
-        for m in re.finditer(r'File "([^"]+)", line (\d+)', str(exc)):
-            if os.path.realpath(m.group(1)) == real:
-                line = int(m.group(2))
-    return line
-
-
 def forward_line(model, path):
     """The line of `def forward` of the model's class, when it is in the model file (an error
     that no line of the file raised, e.g. forward() called with the wrong arguments)."""
@@ -71,34 +55,8 @@ def forward_line(model, path):
     return None
 
 
-def first_line(exc):
-    s = str(exc).strip().splitlines()
-    s = [x for x in s if x.strip()]
-    return f"{type(exc).__name__}: {s[0].strip()}" if s else type(exc).__name__
-
-
 def load_module(path, defines):
-    try:
-        src = open(path, "rb").read()
-    except OSError as e:
-        raise TranslateError(f"cannot read the model: {e.strerror}", status=2)
-    try:
-        code = compile(src, path, "exec")
-    except SyntaxError as e:
-        raise TranslateError(f"not a Python file: {e.msg}", e.lineno)
-    except ValueError as e:
-        raise TranslateError(f"not a Python file: {e}", 1)
-    name = "_solar_model_" + re.sub(r"\W", "_", os.path.basename(path))
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    d = os.path.dirname(os.path.abspath(path))
-    if d not in sys.path:
-        sys.path.insert(0, d)
-    try:
-        exec(code, mod.__dict__)
-    except Exception as e:  # noqa: BLE001 - any error of the user's file is reported, located
-        raise TranslateError(f"importing the model raised {first_line(e)}", model_line(e, path))
+    mod = exec_file(path, "_solar_model_", "model")
     if not isinstance(getattr(mod, "Model", None), type):
         raise TranslateError("no class Model (the file must define class Model(nn.Module), "
                              "get_inputs() and optionally get_init_inputs())", 1)
@@ -107,14 +65,6 @@ def load_module(path, defines):
     for k, v in defines.items():
         setattr(mod, k, v)
     return mod
-
-
-def int_constants(mod):
-    out = {}
-    for k, v in vars(mod).items():
-        if type(v) is int and v > 1 and not k.startswith("_") and re.fullmatch(r"[A-Za-z_]\w*", k):
-            out[k] = v
-    return out
 
 
 def build(torch, mod, path, device="meta"):
@@ -145,69 +95,6 @@ def leaf_shapes(torch, model, inputs):
     for n, b in model.named_buffers():
         d[("p", n)] = tuple(b.shape)
     return d
-
-
-def leaf_sizes(torch, mod, path, base, sizes):
-    """For each leaf dimension: a sympy expression of the module constants (perturbation)."""
-    consts = int_constants(mod)
-    moved = {}
-    for c, v in consts.items():
-        setattr(mod, c, 2 * v)
-        try:
-            m2, i2 = build(torch, mod, path)
-            moved[c] = leaf_shapes(torch, m2, i2)
-        except TranslateError:
-            moved[c] = None
-        finally:
-            setattr(mod, c, v)
-    exprs = {}
-    for key, shape in base.items():
-        out = []
-        for j, x in enumerate(shape):
-            deps = {}
-            for c, sh in moved.items():
-                if sh is None:
-                    continue
-                y = sh.get(key)
-                if y is None or len(y) != len(shape):
-                    continue
-                if y[j] != x:
-                    deps[c] = y[j]
-            out.append(_fit(x, deps, consts, sizes))
-        exprs[key] = out
-    return exprs
-
-
-def _fit(x, deps, consts, sizes):
-    if x == 1:
-        return sympy.Integer(1)
-    if len(deps) == 1:
-        (c, y), = deps.items()
-        v = consts[c]
-        s = sizes.add(c, v)
-        if x == v:
-            return s
-        if y == 2 * x and x % v == 0:
-            return (x // v) * s
-        if y == 2 * x and v % x == 0:
-            return fdiv(s, v // x)
-        if y - x == v:
-            return s + (x - v)
-    if len(deps) == 2:
-        (c1, y1), (c2, y2) = deps.items()
-        v1, v2 = consts[c1], consts[c2]
-        if x == v1 * v2:
-            return sizes.add(c1, v1) * sizes.add(c2, v2)
-        for (a, va), (b, vb) in (((c1, v1), (c2, v2)), ((c2, v2), (c1, v1))):
-            if vb and x == va // vb and va % vb == 0:
-                return fdiv(sizes.add(a, va), sizes.add(b, vb))
-    if len(deps) == 3:
-        import itertools
-        for (a, b, c) in itertools.permutations(deps):
-            va, vb, vc = consts[a], consts[b], consts[c]
-            if (va * vb) % vc == 0 and x == va * vb // vc:
-                return fdiv(sizes.add(a, va) * sizes.add(b, vb), sizes.add(c, vc))
-    return sympy.Integer(x)
 
 
 # ------------------------------------------------------------------------------------------
@@ -456,7 +343,7 @@ def translate_module(torch, path, mod):
     model, inputs = build(torch, mod, path)
     base = leaf_shapes(torch, model, inputs)
     sizes = Sizes()
-    exprs = leaf_sizes(torch, mod, path, base, sizes)
+    exprs = leaf_sizes(mod, base, lambda: leaf_shapes(torch, *build(torch, mod, path)), sizes)
     # user inputs: tensors only
     try:
         ep = torch.export.export(model, tuple(inputs))
