@@ -624,11 +624,12 @@ static int tuple_kernel(const solar_model *m, const char *name)
 
 /* The dependences sorted by the kernels of their ends, in one pass over the relation:
  * inside[k] has both ends in kernel k, leaving[k] its source in k and its sink after it (the
- * END reader included), to_end its sink in the END reader.  Each kernel then takes its own
- * (filtering the whole relation once per kernel was work K x |dep|).  NULL entries are empty. */
+ * END reader included), entering[k] its sink in k and its source before it, to_end its sink
+ * in the END reader.  Each kernel then takes its own (filtering the whole relation once per
+ * kernel was work K x |dep|).  NULL entries are empty. */
 typedef struct {
 	const solar_model *m;
-	isl_union_map **inside, **leaving;
+	isl_union_map **inside, **leaving, **entering;
 	isl_union_map *to_end;
 } dep_buckets;
 
@@ -644,6 +645,8 @@ static isl_stat bucket_dep(isl_map *map, void *user)
 	int dst = tuple_kernel(b->m, isl_map_get_tuple_name(map, isl_dim_out));
 	if (dst == b->m->prog->nkernels)
 		bucket_add(&b->to_end, isl_map_copy(map));
+	else if (src != dst)
+		bucket_add(&b->entering[dst], isl_map_copy(map));
 	bucket_add(src == dst ? &b->inside[src] : &b->leaving[src], map);
 	return isl_stat_ok;
 }
@@ -653,9 +656,11 @@ static void buckets_free(const solar_program *p, dep_buckets *b)
 	for (int k = 0; k < p->nkernels; k++) {
 		isl_union_map_free(b->inside[k]);
 		isl_union_map_free(b->leaving[k]);
+		isl_union_map_free(b->entering[k]);
 	}
 	free(b->inside);
 	free(b->leaving);
+	free(b->entering);
 	isl_union_map_free(b->to_end);
 }
 
@@ -779,11 +784,16 @@ static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_b
 				   : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	} else {
 		/* Rule "unfused traffic": a kernel loads what it reads but did not produce,
-		 * and stores what it produced that is read after it. */
-		isl_union_set *all = isl_union_map_domain(solar_model_accesses(m, false, first, n));
-		loaded = b->inside[k] ? isl_union_set_subtract(
-						all, isl_union_map_range(isl_union_map_copy(b->inside[k])))
-				      : all;
+		 * and stores what it produced that is read after it.  Each read instance either
+		 * has no source (no_source) or one source (a dependence), so the reads in k that
+		 * no write in k feeds are those without a source plus those fed from an earlier
+		 * kernel: a union, where subtracting the fed reads from all reads made ISL
+		 * prove the complement of the dataflow's pieces (20 M instructions of 210 M on
+		 * conv2d_7x7_s2).  The refs of other kernels in no_source are never looked up. */
+		loaded = isl_union_set_copy(nosrc);
+		if (b->entering[k])
+			loaded = isl_union_set_union(
+			    loaded, isl_union_map_range(isl_union_map_copy(b->entering[k])));
 		stored = b->leaving[k] ? isl_union_map_domain(isl_union_map_copy(b->leaving[k]))
 				       : isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
 	}
@@ -1048,7 +1058,8 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		ops_add(&w->total.ops, &sw->ops);
 	}
 	dep_buckets b = {m, solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.inside),
-			 solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.leaving), NULL};
+			 solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.leaving),
+			 solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.entering), NULL};
 	isl_union_map_foreach_map(a->dep, bucket_dep, &b);
 	for (int k = 0; k < p->nkernels && !failed; k++) {
 		solar_isl_budget_kernel(w->ctx);
