@@ -92,6 +92,11 @@ void solar_out_remove_temps(void);
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);
 
+/* A usage error of a command that parses its own arguments (advise, triage):
+ * `solar CMD: <fmt with arg>` and `Try 'solar CMD --help'.` on stderr; returns
+ * SOLAR_EXIT_USAGE. */
+int solar_cli_command_usage(const char *cmd, const char *fmt, const char *arg);
+
 /* The channel of the command line: `solar: ...` on stderr (cli/load.c); the stages take it
  * wherever they report, the files they read hang off it. */
 solar_diag *solar_cli_diag(void);

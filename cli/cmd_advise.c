@@ -59,10 +59,7 @@ static const char usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fputs("solar advise: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'solar advise --help'.\n", stderr);
-	return SOLAR_EXIT_USAGE;
+	return solar_cli_command_usage("advise", fmt, arg);
 }
 
 static int parse(int argc, char **argv, advise_opts *a)

@@ -43,10 +43,7 @@ static const char triage_usage[] =
 
 static int usage_error(const char *fmt, const char *arg)
 {
-	fputs("solar triage: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nTry 'solar triage --help'.\n", stderr);
-	return SOLAR_EXIT_USAGE;
+	return solar_cli_command_usage("triage", fmt, arg);
 }
 
 typedef struct {

@@ -31,6 +31,14 @@ static int bad_usage(const char *fmt, const char *arg)
 	return SOLAR_EXIT_USAGE;
 }
 
+int solar_cli_command_usage(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "solar %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'solar %s --help'.\n", cmd);
+	return SOLAR_EXIT_USAGE;
+}
+
 static int parse_define(const char *arg, solar_define *d)
 {
 	const char *eq = strchr(arg, '=');
