@@ -383,8 +383,10 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	int ow = 16; /* the output column: as wide as its longest name */
 	cJSON *e;
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(cmp, "outputs"))
-	if ((int)strlen(str_or(e, "name", "?")) > ow)
-		ow = (int)strlen(str_or(e, "name", "?"));
+	{
+		int len = (int)strlen(str_or(e, "name", "?"));
+		ow = len > ow ? len : ow;
+	}
 	fprintf(out, "%-*s %-7s %-11s %-11s %-9s %s\n", ow, "output", "dtype", "max_abs", "rel_l2",
 		"tol", "result");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItem(cmp, "outputs"))
