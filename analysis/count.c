@@ -1652,6 +1652,42 @@ static isl_stat box_constraint(__isl_take isl_constraint *c, void *user)
 	return b->box ? isl_stat_ok : isl_stat_error;
 }
 
+/* The intervals of a basic set without existential variables whose every constraint bounds a
+ * single variable (a product of integer intervals), read off its constraints: lo[i]..hi[i]
+ * (mpz_t arrays of n, initialised).  1 when b is such a box, bounded in every variable (an
+ * interval may be empty: hi < lo), 0 when not, -1 on error. */
+static int basic_box(__isl_keep isl_basic_set *bs, int n, mpz_t *lo, mpz_t *hi)
+{
+	isl_size nd = isl_basic_set_dim(bs, isl_dim_div);
+	if (nd != 0)
+		return nd < 0 ? -1 : 0;
+	box_walk b = {lo, hi, solar_xcalloc((size_t)n + 1, sizeof(bool)),
+		      solar_xcalloc((size_t)n + 1, sizeof(bool)), n, true};
+	isl_basic_set_foreach_constraint(bs, box_constraint, &b);
+	int rc = b.box ? 1 : 0;
+	for (int i = 0; i < n && rc == 1; i++)
+		rc = b.has_lo[i] && b.has_hi[i];
+	free(b.has_lo);
+	free(b.has_hi);
+	return rc;
+}
+
+/* The points of the box lo..hi (n intervals) in vol: 0 when an interval is empty. */
+static void intervals_volume(int n, mpz_t *lo, mpz_t *hi, mpz_t vol)
+{
+	mpz_t w;
+	mpz_init(w);
+	mpz_set_ui(vol, 1);
+	for (int i = 0; i < n; i++) {
+		mpz_sub(w, hi[i], lo[i]);
+		mpz_add_ui(w, w, 1);
+		if (mpz_sgn(w) <= 0)
+			mpz_set_ui(w, 0);
+		mpz_mul(vol, vol, w);
+	}
+	mpz_clear(w);
+}
+
 /* The volume of a non-empty set that is one basic set without existential variables whose
  * every constraint bounds a single variable (a product of integer intervals: is_box), read off
  * its constraints: the same numbers as box_volume's ILP, without solving one.  Returns 1 with
@@ -1668,30 +1704,79 @@ static int box_volume_plain(__isl_keep isl_set *set, mpz_t vol)
 	isl_basic_set_list_free(l);
 	if (!bs)
 		return -1;
-	box_walk b = {solar_xmalloc(((size_t)n + 1) * sizeof(mpz_t)), solar_xmalloc(((size_t)n + 1) * sizeof(mpz_t)),
-		      solar_xcalloc((size_t)n + 1, sizeof(bool)), solar_xcalloc((size_t)n + 1, sizeof(bool)), n,
-		      true};
+	mpz_t *lo = solar_xmalloc(((size_t)n + 1) * sizeof(mpz_t));
+	mpz_t *hi = solar_xmalloc(((size_t)n + 1) * sizeof(mpz_t));
 	for (int i = 0; i < n; i++)
-		mpz_inits(b.lo[i], b.hi[i], NULL);
-	isl_basic_set_foreach_constraint(bs, box_constraint, &b);
+		mpz_inits(lo[i], hi[i], NULL);
+	int rc = basic_box(bs, n, lo, hi);
 	isl_basic_set_free(bs);
-	int rc = b.box ? 1 : 0;
-	mpz_set_ui(vol, 1);
-	for (int i = 0; i < n && rc == 1; i++) {
-		if (!b.has_lo[i] || !b.has_hi[i] || mpz_cmp(b.hi[i], b.lo[i]) < 0) {
-			rc = 0; /* unbounded or empty: not for this path */
-			break;
-		}
-		mpz_sub(b.hi[i], b.hi[i], b.lo[i]);
-		mpz_add_ui(b.hi[i], b.hi[i], 1);
-		mpz_mul(vol, vol, b.hi[i]);
-	}
+	for (int i = 0; i < n && rc == 1; i++)
+		if (mpz_cmp(hi[i], lo[i]) < 0)
+			rc = 0; /* empty: not for this path */
+	if (rc == 1)
+		intervals_volume(n, lo, hi, vol);
 	for (int i = 0; i < n; i++)
-		mpz_clears(b.lo[i], b.hi[i], NULL);
-	free(b.lo);
-	free(b.hi);
-	free(b.has_lo);
-	free(b.has_hi);
+		mpz_clears(lo[i], hi[i], NULL);
+	free(lo);
+	free(hi);
+	return rc;
+}
+
+/* The count of a union of boxes that are pairwise disjoint (for each pair, some variable whose
+ * intervals do not meet), each a basic set as basic_box reads: the sum of their volumes.  Such
+ * unions are common: the padded edges of a convolution's output, a chain's first points under
+ * clamped bounds (one box per combination of active bounds, told apart by fixed values).
+ * Boxes meet exactly when every pair of their intervals does, so the test is exact.  1 with
+ * *vol set, 0 when the set is not such a union, -1 on error. */
+static int box_union_volume(__isl_keep isl_set *set, mpz_t vol)
+{
+	isl_size n = isl_set_dim(set, isl_dim_set);
+	isl_basic_set_list *l = isl_set_get_basic_set_list(set);
+	isl_size nb = isl_basic_set_list_n_basic_set(l);
+	if (n < 0 || nb < 0) {
+		isl_basic_set_list_free(l);
+		return -1;
+	}
+	enum { MAX_BOXES = 64 };
+	if (nb < 2 || nb > MAX_BOXES) {
+		isl_basic_set_list_free(l);
+		return 0;
+	}
+	size_t cells = (size_t)nb * (size_t)n + 1;
+	mpz_t *lo = solar_xmalloc(cells * sizeof(mpz_t)), *hi = solar_xmalloc(cells * sizeof(mpz_t));
+	for (size_t i = 0; i + 1 < cells; i++)
+		mpz_inits(lo[i], hi[i], NULL);
+	int rc = 1;
+	for (int b = 0; b < nb && rc == 1; b++) {
+		isl_basic_set *bs = isl_basic_set_list_get_basic_set(l, b);
+		rc = bs ? basic_box(bs, n, lo + (size_t)b * n, hi + (size_t)b * n) : -1;
+		isl_basic_set_free(bs);
+	}
+	for (int a = 0; a < nb && rc == 1; a++)
+		for (int b = 0; b < a && rc == 1; b++) {
+			bool apart = false;
+			for (int i = 0; i < n && !apart; i++) {
+				size_t x = (size_t)a * n + i, y = (size_t)b * n + i;
+				apart = mpz_cmp(hi[x], lo[y]) < 0 || mpz_cmp(hi[y], lo[x]) < 0 ||
+					mpz_cmp(hi[x], lo[x]) < 0 || mpz_cmp(hi[y], lo[y]) < 0;
+			}
+			rc = apart;
+		}
+	if (rc == 1) {
+		mpz_t v;
+		mpz_init(v);
+		mpz_set_ui(vol, 0);
+		for (int b = 0; b < nb; b++) {
+			intervals_volume(n, lo + (size_t)b * n, hi + (size_t)b * n, v);
+			mpz_add(vol, vol, v);
+		}
+		mpz_clear(v);
+	}
+	for (size_t i = 0; i + 1 < cells; i++)
+		mpz_clears(lo[i], hi[i], NULL);
+	free(lo);
+	free(hi);
+	isl_basic_set_list_free(l);
 	return rc;
 }
 
@@ -1825,7 +1910,9 @@ __isl_give isl_val *solar_count_set_opt(__isl_keep isl_set *set, const solar_cou
 	int plain = box_volume_plain(s, vol);
 	if (plain == 0)
 		plain = box_volume_unit(s, vol);
-	if (plain == 1) { /* non-empty, so its count is the volume of its box */
+	if (plain == 0)
+		plain = box_union_volume(s, vol);
+	if (plain == 1) { /* its count is the volume of its box (or the boxes' sum) */
 		isl_val *v = isl_val_int_from_gmp(ctx, vol);
 		mpz_clear(vol);
 		isl_set_free(s);

@@ -346,6 +346,24 @@ static void closed_forms(isl_ctx *ctx)
 	expect_count(ctx, "{ [a, b, c] : c = a and 0 <= a < 5 and 0 <= b <= a }", "15");
 	expect_count(ctx, "{ [a, b] : 2b = a and 0 <= a < 10 }", "5");
 
+	/* unions of pairwise disjoint boxes, summed box by box: a padded 3x3 chain's first
+	 * points (one box per active lower bound, apart by fixed values), boxes apart in one
+	 * variable only; and near misses, boxes that meet in one point or one corner, counted
+	 * once there */
+	expect_count(ctx,
+		     "{ [n, c, h, w, r = 0, s = 0] : 0 <= n <= 31 and 0 <= c <= 255 and 0 < h <= 55 "
+		     "and 0 < w <= 55; [n, c, h, w = 0, r = 0, s = 1] : 0 <= n <= 31 and 0 <= c <= 255 "
+		     "and 0 < h <= 55; [n, c, h = 0, w, r = 1, s = 0] : 0 <= n <= 31 and 0 <= c <= 255 "
+		     "and 0 < w <= 55; [n, c, h = 0, w = 0, r = 1, s = 1] : 0 <= n <= 31 and "
+		     "0 <= c <= 255 }",
+		     "25690112");
+	expect_count(ctx, "{ [i, j] : (0 <= i < 10 and 0 <= j < 5) or (5 <= i < 20 and 5 <= j < 7) }",
+		     "80");
+	expect_count(ctx, "{ [i, j] : (0 <= i < 10 and 0 <= j < 5) or (5 <= i < 20 and 4 <= j < 7) }",
+		     "90");
+	expect_count(ctx, "{ [i, j, k] : (i = 0 and 0 <= j < 4 and 0 <= k < 4) or "
+			  "(0 <= i < 3 and j = 3 and 3 <= k < 9) }", "33");
+
 	/* causal triangle N(N+1)/2, at N = 512 and N = 1e6, and with batch dims */
 	expect_count(ctx, "{ [i, j] : 0 <= j <= i < 512 }", "131328");
 	expect_count(ctx, "{ [i, j] : 0 <= j <= i < 1000000 }", "500000500000");
