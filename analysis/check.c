@@ -358,7 +358,7 @@ solar_analysis *solar_analysis_new(const solar_program *p, solar_diag *d)
 	solar_analysis *a = solar_xcalloc(1, sizeof *a);
 	a->ctx = solar_isl_ctx_new();
 	a->model = solar_model_build(p, a->ctx, false, d);
-	if (a->model && solar_model_flow(a->model, &a->dep, &a->no_source) < 0) {
+	if (a->model && solar_model_flow(a->model, false, &a->dep, &a->no_source) < 0) {
 		solar_diag_error_nowhere(d, "dataflow analysis failed (%s)",
 					 isl_ctx_last_error(a->ctx) == isl_error_quota
 						 ? "ISL operation limit reached"

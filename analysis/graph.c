@@ -89,7 +89,7 @@ solar_graph *solar_graph_build(const solar_program *p, solar_diag *d)
 	solar_graph *g = solar_xcalloc(1, sizeof *g);
 	g->prog = p;
 	g->tclass = solar_xcalloc((size_t)p->ntensors + 1, sizeof *g->tclass);
-	if (solar_model_flow(m, &dep, &nosrc) < 0) {
+	if (solar_model_flow(m, true, &dep, &nosrc) < 0) {
 		solar_diag_error_nowhere(d, "dataflow analysis failed");
 		solar_graph_free(g);
 		g = NULL;

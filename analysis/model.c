@@ -657,11 +657,12 @@ typedef struct solar_chain_box {
  * the layers of a model compute them once.  Kept with the first statement's names; a hit is a
  * copy renamed. */
 typedef struct solar_chain_memo {
-	int depth;      /* the chain depth prev and first were computed for */
-	isl_map *prev;  /* chain_prev's dependence, S[prev(y)] -> R[y] */
-	isl_set *first; /* R[y] without a previous point */
-	int last_depth; /* and last */
-	isl_set *last;  /* chain_source's last points, S[y] */
+	int depth;       /* the chain depth prev was computed for */
+	isl_map *prev;   /* chain_prev's links, S[prev(y)] -> R[y] */
+	int first_depth; /* and first */
+	isl_set *first;  /* chain_first's points, R[y] without a previous point */
+	int last_depth;  /* and last */
+	isl_set *last;   /* chain_source's last points, S[y] */
 	char injective; /* writes_once's ISL test of the access: 0 not yet, 1 yes, 2 no */
 } chain_memo;
 
@@ -906,6 +907,7 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 		nrefs += 1 + (p->stmts[s]->op != SOLAR_ASSIGN) + count_reads(p->stmts[s]->value);
 	}
 	m->refs = solar_xcalloc((size_t)nrefs + 1, sizeof *m->refs);
+	m->links_omitted = solar_xcalloc((size_t)nrefs + 1, sizeof *m->links_omitted);
 	m->shape = solar_xcalloc((size_t)p->ntensors + 1, sizeof *m->shape);
 	build_shapes(m);
 
@@ -971,6 +973,7 @@ void solar_model_free(solar_model *m)
 		isl_set_free(m->shape[t]);
 	free(m->domain);
 	free(m->refs);
+	free(m->links_omitted);
 	free(m->write_ref);
 	free(m->shape);
 	free(m->iter_pos);
@@ -1182,7 +1185,8 @@ typedef struct {
 	bool *sinked;     /* per tensor, scratch: a sink of kernel k's analysis reads it */
 	char *once;       /* per tensor, scratch: see stored_once */
 	bool *in_flow;    /* per ref: a sink or source of its kernel's dataflow */
-	bool *chained;    /* per ref: a chain's read, its dependence built by chain_prev */
+	bool *chained;    /* per ref: a chain's read, its links built by chain_prev */
+	bool links;       /* the links go into the dependences (else solar_model_fed_by's) */
 } flow_info;
 
 /* Keeps the last writes of tensors that a kernel after kernel k still reads. */
@@ -1204,12 +1208,20 @@ static isl_stat keep_live(isl_map *map, void *user)
 	return isl_stat_ok;
 }
 
+static int chain_depth(const solar_model *m, const solar_stmt *s);
+
 /* Whether the write ref stores each element at most once: its indices are distinct loop
  * iterators, one for every loop around the statement (a permutation of the instance), or ISL
- * finds its access injective. */
+ * finds its access injective.  A reduction chain (chain_depth_of) answers no without the test:
+ * every point of an execution of its loop m stores the same element, and the test (5 M
+ * instructions on a padded convolution) would only find the executions of a single point.
+ * "No" is safe: the tensor's last writes then go through direct_tensor or ISL's analysis,
+ * which are exact for any access. */
 static bool writes_once(const solar_model *m, const solar_ref *ref)
 {
 	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	if (chain_depth(m, s) >= 0)
+		return false;
 	int rank = m->prog->tensors[ref->tensor].rank;
 	bool perm = rank == s->depth;
 	for (int i = 0; i < rank && perm; i++) {
@@ -1518,12 +1530,11 @@ static isl_set *box_ends(const box_forms *f, isl_set *dom, bool last)
 
 /* The previous point of a chain of depth c in closed form, R[y] -> S[prev(y)] (closed-form
  * chains), over dom, the read's domain: one piece per loop k >= c, where y_k > lo_k and every
- * later y_j = lo_j; *first gets the points with no previous one. */
+ * later y_j = lo_j. */
 static isl_map *box_prev(const solar_model *m, const solar_stmt *s, isl_set *dom, int c,
-			 const char *sname, isl_set **first)
+			 const char *sname)
 {
 	box_forms f;
-	*first = NULL;
 	if (!box_forms_make(m, s, dom, c, true, &f)) {
 		isl_set_free(dom);
 		return NULL;
@@ -1551,27 +1562,23 @@ static isl_map *box_prev(const solar_model *m, const solar_stmt *s, isl_set *dom
 		pma = isl_pw_multi_aff_intersect_domain(pma, piece);
 		prev = isl_map_union(prev, isl_map_from_pw_multi_aff(pma));
 	}
-	prev = isl_map_intersect_domain(prev, isl_set_copy(dom));
-	*first = isl_set_intersect(isl_set_copy(f.after[0]),
-				   isl_pw_aff_eq_set(isl_pw_aff_copy(f.var[0]), isl_pw_aff_copy(f.lo[0])));
-	*first = isl_set_intersect(*first, isl_set_copy(dom));
+	prev = isl_map_intersect_domain(prev, dom);
 	isl_local_space_free(ls);
 	isl_space_free(sp);
-	isl_set_free(dom);
 	box_forms_free(&f);
 	return prev;
 }
 
-/* The last points of each chain of depth c of dom (closed-form chains); NULL when the bounds
- * are not ones expr_pw_aff writes. */
-static isl_set *box_last(const solar_model *m, const solar_stmt *s, isl_set *dom, int c)
+/* The first (or last) points of each chain of depth c of dom (closed-form chains); NULL when
+ * the bounds are not ones expr_pw_aff writes. */
+static isl_set *box_end(const solar_model *m, const solar_stmt *s, isl_set *dom, int c, bool last)
 {
 	box_forms f;
 	if (!box_forms_make(m, s, dom, c, false, &f)) {
 		isl_set_free(dom);
 		return NULL;
 	}
-	dom = box_ends(&f, dom, true);
+	dom = box_ends(&f, dom, last);
 	box_forms_free(&f);
 	return dom;
 }
@@ -1582,52 +1589,75 @@ static isl_map *renamed_map(isl_map *map, const char *in, const char *out)
 	return isl_map_set_tuple_name(isl_map_set_tuple_name(map, isl_dim_in, in), isl_dim_out, out);
 }
 
-/* The implicit read of a chain's target, ref r, reads what the chain wrote at the previous
- * point of one execution of loop m: only statements inside that execution run between two of
- * its points, and none of them but s writes the tensor.  That previous point is an exact
- * lexmax over s's own domain (any guard, stride or triangle included).  Returns that
- * dependence, S[y] -> R<r>[x], and sets *first to the instances without a previous one, whose
- * source the analysis still finds; NULL when s is not a chain (the read then goes to the
- * analysis whole). */
-static isl_map *chain_prev(const solar_model *m, int r, isl_set **first)
+/* The chain depth of statement s when ref is its implicit read of its own target and s is a
+ * chain (chain_depth_of); else -1. */
+static int chain_read_depth(const solar_model *m, const solar_ref *ref)
+{
+	if (ref->write || ref->expr)
+		return -1;
+	return chain_depth(m, m->prog->stmts[ref->stmt]);
+}
+
+/* The points of chain read r without a previous point (the first point of each execution of
+ * loop m), R<r>[x]: the analysis still finds their source.  In closed form for a box
+ * (every chain iterator at its lo), else the points no earlier point of their execution
+ * precedes.  NULL when r is not a chain's read or ISL fails. */
+static isl_set *chain_first(const solar_model *m, int r)
 {
 	const solar_ref *ref = &m->refs[r];
-	if (ref->write || ref->expr)
-		return NULL;
-	const solar_stmt *s = m->prog->stmts[ref->stmt];
-	int depth = chain_depth(m, s);
+	int depth = chain_read_depth(m, ref);
 	if (depth < 0)
 		return NULL;
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	const char *rname = isl_map_get_tuple_name(ref->access, isl_dim_in);
+	chain_memo *memo = &m->memo[ref->text_id];
+	if (memo->first && memo->first_depth == depth)
+		return isl_set_set_tuple_name(isl_set_copy(memo->first), rname);
+	isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
+	isl_set *first = NULL;
+	if (m->box[s->id] && m->box[s->id]->from <= depth)
+		first = box_end(m, s, isl_set_copy(dom), depth, false);
+	if (!first)
+		first = isl_set_subtract(isl_set_copy(dom),
+					 isl_map_range(chain_later(isl_set_copy(dom), depth)));
+	isl_set_free(dom);
+	if (first && !memo->first) {
+		memo->first_depth = depth;
+		memo->first = isl_set_copy(first);
+	}
+	return first;
+}
+
+/* The links of chain read r: it reads what the chain wrote at the previous point of one
+ * execution of loop m, since only statements inside that execution run between two of its
+ * points, and none of them but s writes the tensor.  That previous point is an exact lexmax
+ * over s's own domain (any guard, stride or triangle included), or in closed form for a box.
+ * Returns that dependence, S[y] -> R<r>[x]; NULL when r is not a chain's read or ISL fails. */
+static isl_map *chain_prev(const solar_model *m, int r)
+{
+	const solar_ref *ref = &m->refs[r];
+	int depth = chain_read_depth(m, ref);
+	if (depth < 0)
+		return NULL;
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
 	char name[32];
 	solar_model_stmt_name(name, sizeof name, s->id);
 	const char *rname = isl_map_get_tuple_name(ref->access, isl_dim_in);
 	chain_memo *memo = &m->memo[ref->text_id];
-	if (memo->prev && memo->depth == depth) {
-		*first = isl_set_set_tuple_name(isl_set_copy(memo->first), rname);
+	if (memo->prev && memo->depth == depth)
 		return renamed_map(isl_map_copy(memo->prev), name, rname);
-	}
-	*first = NULL;
 	isl_map *prev = NULL;
 	if (m->box[s->id] && m->box[s->id]->from <= depth)
-		prev = box_prev(m, s, isl_map_domain(isl_map_copy(ref->access)), depth, name, first);
+		prev = box_prev(m, s, isl_map_domain(isl_map_copy(ref->access)), depth, name);
 	if (!prev) {
-		isl_set_free(*first);
 		isl_set *dom = isl_map_domain(isl_map_copy(ref->access));
-		prev = isl_map_lexmax(isl_map_reverse(chain_later(isl_set_copy(dom), depth)));
-		*first = isl_set_subtract(dom, isl_map_domain(isl_map_copy(prev)));
+		prev = isl_map_lexmax(isl_map_reverse(chain_later(dom, depth)));
 		prev = isl_map_set_tuple_name(prev, isl_dim_out, name);
 	}
 	prev = isl_map_reverse(prev);
-	if (!prev || !*first) {
-		isl_map_free(prev);
-		isl_set_free(*first);
-		*first = NULL;
-		return NULL;
-	}
-	if (!memo->prev) {
+	if (prev && !memo->prev) {
 		memo->depth = depth;
 		memo->prev = isl_map_copy(prev);
-		memo->first = isl_set_copy(*first);
 	}
 	return prev;
 }
@@ -1659,7 +1689,7 @@ static isl_map *chain_source(const solar_model *m, const flow_info *fi, int w, i
 		dom = isl_set_set_tuple_name(isl_set_copy(memo->last),
 					     isl_map_get_tuple_name(ref->access, isl_dim_in));
 	if (!dom && m->box[s->id] && m->box[s->id]->from <= depth)
-		dom = box_last(m, s, isl_map_domain(isl_map_copy(ref->access)), depth);
+		dom = box_end(m, s, isl_map_domain(isl_map_copy(ref->access)), depth, true);
 	if (!dom) {
 		dom = isl_map_domain(isl_map_copy(ref->access));
 		isl_map *later = chain_later(isl_set_copy(dom), depth);
@@ -1784,7 +1814,10 @@ static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int 
 				continue;
 			isl_map *from = isl_map_apply_range(isl_map_copy(rem),
 							    isl_map_reverse(isl_map_copy(acc[w - r0])));
-			rem = isl_map_subtract_domain(rem, isl_map_domain(isl_map_copy(from)));
+			/* the reads left: those of elements w does not store (a read reads one
+			 * element, so this is rem minus the domain of `from`, without the
+			 * subtraction of a domain that ISL proves piece by piece) */
+			rem = isl_map_subtract_range(rem, isl_map_range(isl_map_copy(acc[w - r0])));
 			*to_reads = isl_union_map_add_map(*to_reads, isl_map_reverse(from));
 		}
 		*exposed = isl_union_map_add_map(*exposed, rem);
@@ -1852,11 +1885,17 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 			fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
 			if (ref->write)
 				continue;
-			isl_set *first_pts = NULL;
-			isl_map *prev = fi->in_kernel[ref->tensor] ? chain_prev(m, r, &first_pts) : NULL;
-			fi->chained[r] = prev != NULL;
-			if (prev) {
-				chained = isl_union_map_add_map(chained, prev);
+			/* a chain's read: its links now (or on demand, solar_model_fed_by), its
+			 * first points to the analysis */
+			isl_set *first_pts = fi->in_kernel[ref->tensor] ? chain_first(m, r) : NULL;
+			isl_map *prev = first_pts && fi->links ? chain_prev(m, r) : NULL;
+			if (fi->links && !prev)
+				first_pts = isl_set_free(first_pts);
+			fi->chained[r] = first_pts != NULL;
+			m->links_omitted[r] = first_pts && !fi->links;
+			if (first_pts) {
+				if (prev)
+					chained = isl_union_map_add_map(chained, prev);
 				isl_bool none = isl_set_is_empty(first_pts);
 				failed |= none == isl_bool_error;
 				fi->in_flow[r] = none == isl_bool_false;
@@ -2009,7 +2048,8 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	return *dep && *nosrc && *last ? 0 : -1;
 }
 
-int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **no_source)
+int solar_model_flow(const solar_model *m, bool links, isl_union_map **dep,
+		     isl_union_set **no_source)
 {
 	const solar_program *p = m->prog;
 	flow_info fi = {solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.written),
@@ -2018,7 +2058,7 @@ int solar_model_flow(const solar_model *m, isl_union_map **dep, isl_union_set **
 			solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.sinked),
 			solar_xcalloc((size_t)p->ntensors + 1, sizeof *fi.once),
 			solar_xcalloc((size_t)m->nrefs + 1, sizeof *fi.in_flow),
-			solar_xcalloc((size_t)m->nrefs + 1, sizeof *fi.chained)};
+			solar_xcalloc((size_t)m->nrefs + 1, sizeof *fi.chained), links};
 	for (int t = 0; t < p->ntensors; t++)
 		fi.last_reader[t] = p->tensors[t].role == SOLAR_ROLE_OUT ||
 					    p->tensors[t].role == SOLAR_ROLE_INOUT
@@ -2076,7 +2116,17 @@ isl_map *solar_model_fed_by(const solar_model *m, isl_union_map *dep, int src, i
 	isl_space *space = isl_space_map_from_domain_and_range(
 	    isl_set_get_space(m->domain[src]),
 	    isl_space_domain(isl_map_get_space(m->refs[r].access)));
-	return isl_union_map_extract_map(dep, space);
+	isl_map *fed = isl_union_map_extract_map(dep, space);
+	if (m->links_omitted[r] && m->refs[r].stmt == src) {
+		isl_map *prev = chain_prev(m, r);
+		fed = prev ? isl_map_union(fed, prev) : isl_map_free(fed);
+	}
+	return fed;
+}
+
+bool solar_model_links_omitted(const solar_model *m, int r)
+{
+	return m->links_omitted[r];
 }
 
 int solar_model_target_ref(const solar_model *m, int i)

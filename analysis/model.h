@@ -59,6 +59,7 @@ typedef struct {
 	struct solar_chain_memo *memo; /* per access text (text_id): a chain's points, computed
 					  once (model.c, chain_prev) */
 	int ntexts;                    /* distinct access texts: text_id < ntexts */
+	bool *links_omitted; /* per ref: a chain's read whose links solar_model_flow left out */
 } solar_model;
 
 /* Builds the model.  Returns NULL (after reporting through d, when given) if ISL fails,
@@ -75,7 +76,7 @@ int solar_model_chain_depth(SOLAR_KEEP const solar_model *m, int stmt);
 
 /* Queries shared by the counts (work.c) and the cache-aware rules (segment.c): e with its
  * casts skipped; the instances of statement src that feed the read instances of ref r
- * (src -> read, from the dataflow dep); the implicit read of its own target by reduction
+ * (src -> read, from the dataflow dep and any links it omits); the implicit read of its own target by reduction
  * statement i; the read ref of statement st whose ACCESS expression is e (-1 if none). */
 const solar_expr *solar_model_uncast(const solar_expr *e);
 __isl_give isl_map *solar_model_fed_by(const solar_model *m, __isl_keep isl_union_map *dep,
@@ -96,9 +97,14 @@ __isl_give isl_union_map *solar_model_accesses(const solar_model *m, bool write,
 /* Dataflow over the whole program plus a final "END" reader of every out/inout element.
  *   dep:       write instance -> read instance (reads are R<ref>[...]; END reads are E<t>[...])
  *   no_source: read instances whose value was never written in the program (program inputs)
- * Either output may be NULL when not needed.  Returns -1 on ISL failure. */
-int solar_model_flow(const solar_model *m, __isl_give isl_union_map **dep,
+ * Either output may be NULL when not needed.  Returns -1 on ISL failure.  With links false,
+ * the links of reduction chains (a chain's read of what its own previous point wrote, model.c
+ * chain_prev) are left out of dep: solar_model_links_omitted(m, r) says so for chain read r,
+ * and solar_model_fed_by supplies them, built only when asked (most analyses only need to
+ * know that the read is fed inside its kernel). */
+int solar_model_flow(const solar_model *m, bool links, __isl_give isl_union_map **dep,
 		     __isl_give isl_union_set **no_source);
+bool solar_model_links_omitted(SOLAR_KEEP const solar_model *m, int r);
 /* The same computed over the whole program at once (the original formulation, kept to check
  * the incremental one in tests/unit/test_flow.c). */
 int solar_model_flow_global(const solar_model *m, __isl_give isl_union_map **dep,

@@ -801,6 +801,11 @@ static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_b
 	fed_refs fr = {r0, r1 - 1, solar_xcalloc((size_t)nr + 1, sizeof *fr.fed)};
 	if (k >= 0 && b->inside[k])
 		isl_union_map_foreach_map(b->inside[k], mark_fed, &fr);
+	/* a chain's read whose links dep omits (solar_model_flow) is fed by them wherever it has
+	 * a previous point; marked fed even where it has none, its load is still exact: counted
+	 * over `loaded` instead of copied from its reads */
+	for (int r = r0; k >= 0 && r < r1; r++)
+		fr.fed[r - r0] |= solar_model_links_omitted(m, r);
 	bool *written = NULL; /* of the program: per tensor, some statement writes it */
 	if (k < 0) {
 		written = solar_xcalloc((size_t)p->ntensors + 1, sizeof *written);
@@ -900,11 +905,36 @@ static void key_recipe(const solar_model *m, int i, const solar_expr *e, solar_b
 		key_recipe(m, i, e->args[k], b);
 }
 
-/* key_count_built through the memo: the recipe is the domain, the iterators kept and the
- * reads' accesses, so a statement repeated (every layer of a decoder) builds its keys once. */
-static isl_val *key_count(const solar_model *m, solar_count_memo *memo, int i,
-			  const solar_op_group *g, solar_diag *d, int *failed)
+/* Adds to *loops the loops of statement s that a read in e indexes by their plain iterator
+ * (`x[.., j, ..]`): the element read fixes that iterator. */
+static void key_fixed_loops(const solar_model *m, const solar_stmt *s, const solar_expr *e,
+			    uint64_t *loops)
 {
+	if (e->kind == SOLAR_E_ACCESS)
+		for (int k = 0; k < e->nargs; k++) {
+			const solar_expr *x = e->args[k];
+			int pos = x->kind == SOLAR_E_ITER ? m->iter_pos[x->sym] : -1;
+			if (pos >= 0 && pos < s->depth && pos < 64 && s->loops[pos] == x->sym)
+				*loops |= (uint64_t)1 << pos;
+		}
+	for (int k = 0; k < e->nargs; k++)
+		key_fixed_loops(m, s, e->args[k], loops);
+}
+
+/* key_count_built through the memo: the recipe is the domain, the iterators kept and the
+ * reads' accesses, so a statement repeated (every layer of a decoder) builds its keys once.
+ * When the key fixes every loop of the statement (each iterator is kept, or is the plain index
+ * of a read in the key), distinct instances have distinct keys: there are `instances` of them,
+ * with nothing to build or count. */
+static isl_val *key_count(const solar_model *m, solar_count_memo *memo, int i,
+			  const solar_op_group *g, isl_val *instances, solar_diag *d, int *failed)
+{
+	const solar_stmt *s = m->prog->stmts[i];
+	uint64_t fixed = g->iters;
+	key_fixed_loops(m, s, g->key, &fixed);
+	uint64_t all = s->depth >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->depth) - 1;
+	if ((fixed & all) == all)
+		return isl_val_copy(instances);
 	solar_buf b = {0};
 	solar_buf_printf(&b, "key|%llx|", (unsigned long long)g->iters);
 	recipe_set(&b, m->domain[i]);
@@ -985,7 +1015,7 @@ static void stmt_ops(const solar_model *m, solar_count_memo *memo, isl_union_map
 		sw->hoisted_count = solar_xcalloc((size_t)ng - 1, sizeof *sw->hoisted_count);
 	}
 	for (int k = 1; k < ng && !*failed; k++) {
-		isl_val *n = key_count(m, memo, i, &g[k], d, failed);
+		isl_val *n = key_count(m, memo, i, &g[k], sw->instances, d, failed);
 		if (!n)
 			break;
 		if (isl_val_eq(n, sw->instances) == isl_bool_true) { /* one key per instance */
