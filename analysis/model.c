@@ -2129,6 +2129,65 @@ bool solar_model_links_omitted(const solar_model *m, int r)
 	return m->links_omitted[r];
 }
 
+/* Coefficients of the loops of s in an index (coef[k] for loop k, s->depth of them); false
+ * when the index is not of the form sum c_k x_k + c (a division, a read, a product of two
+ * loop-dependent terms) or a coefficient overflows. */
+bool solar_model_index_coefs(const solar_program *p, const solar_stmt *s, const solar_expr *e,
+			     int64_t *coef)
+{
+	memset(coef, 0, sizeof(int64_t) * (size_t)s->depth);
+	switch (e->kind) {
+	case SOLAR_E_INT:
+	case SOLAR_E_CONST:
+	case SOLAR_E_PARAM:
+		return true;
+	case SOLAR_E_ITER:
+		for (int k = 0; k < s->depth; k++)
+			if (s->loops[k] == e->sym) {
+				coef[k] = 1;
+				return true;
+			}
+		return false;
+	case SOLAR_E_NEG:
+		if (!solar_model_index_coefs(p, s, e->args[0], coef))
+			return false;
+		for (int k = 0; k < s->depth; k++)
+			if (__builtin_sub_overflow((int64_t)0, coef[k], &coef[k]))
+				return false;
+		return true;
+	case SOLAR_E_BIN: {
+		int64_t b[SOLAR_MAX_NESTING];
+		if (e->binop != SOLAR_OP_ADD && e->binop != SOLAR_OP_SUB &&
+		    e->binop != SOLAR_OP_MUL)
+			return false;
+		if (!solar_model_index_coefs(p, s, e->args[0], coef) ||
+		    !solar_model_index_coefs(p, s, e->args[1], b))
+			return false;
+		bool a_const = true, b_const = true;
+		for (int k = 0; k < s->depth; k++) {
+			a_const &= coef[k] == 0;
+			b_const &= b[k] == 0;
+		}
+		if (e->binop == SOLAR_OP_MUL) {
+			if (!a_const && !b_const)
+				return false;
+			int64_t f = solar_ir_eval_const(p, e->args[a_const ? 0 : 1]);
+			for (int k = 0; k < s->depth; k++)
+				if (__builtin_mul_overflow(a_const ? b[k] : coef[k], f, &coef[k]))
+					return false;
+			return true;
+		}
+		for (int k = 0; k < s->depth; k++)
+			if (e->binop == SOLAR_OP_ADD ? __builtin_add_overflow(coef[k], b[k], &coef[k])
+						     : __builtin_sub_overflow(coef[k], b[k], &coef[k]))
+				return false;
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
 int solar_model_target_ref(const solar_model *m, int i)
 {
 	for (int r = 0; r < m->nrefs; r++)

@@ -82,6 +82,10 @@ const solar_expr *solar_model_uncast(const solar_expr *e);
 __isl_give isl_map *solar_model_fed_by(const solar_model *m, __isl_keep isl_union_map *dep,
 				       int src, int r);
 int solar_model_target_ref(const solar_model *m, int i);
+/* The coefficients of the loops of statement s in index e: coef[k] for loop k (s->depth of
+ * them); false when e is not of the form sum c_k x_k + c or a coefficient overflows. */
+bool solar_model_index_coefs(const solar_program *p, const solar_stmt *s, const solar_expr *e,
+			     int64_t *coef);
 int solar_model_read_ref(const solar_model *m, int st, const solar_expr *e);
 
 /* An isl_ctx configured for solar: errors return instead of aborting, work is bounded. */

@@ -53,65 +53,12 @@ typedef struct {
 	unsigned iters;
 } acc_info;
 
-/* Coefficients of the loops of s in an index (coef[k] for loop k); false when the index is not
- * of the form sum c_k x_k + c (the front end has checked that it is affine). */
-static bool index_coefs(const solar_program *p, const solar_stmt *s, const solar_expr *e,
-			int64_t *coef)
-{
-	memset(coef, 0, sizeof(int64_t) * (size_t)s->depth);
-	switch (e->kind) {
-	case SOLAR_E_INT:
-	case SOLAR_E_CONST:
-	case SOLAR_E_PARAM:
-		return true;
-	case SOLAR_E_ITER:
-		for (int k = 0; k < s->depth; k++)
-			if (s->loops[k] == e->sym) {
-				coef[k] = 1;
-				return true;
-			}
-		return false;
-	case SOLAR_E_NEG:
-		if (!index_coefs(p, s, e->args[0], coef))
-			return false;
-		for (int k = 0; k < s->depth; k++)
-			coef[k] = -coef[k];
-		return true;
-	case SOLAR_E_BIN: {
-		int64_t b[MAX_LOOPS];
-		if (e->binop != SOLAR_OP_ADD && e->binop != SOLAR_OP_SUB &&
-		    e->binop != SOLAR_OP_MUL)
-			return false;
-		if (!index_coefs(p, s, e->args[0], coef) || !index_coefs(p, s, e->args[1], b))
-			return false;
-		bool a_const = true, b_const = true;
-		for (int k = 0; k < s->depth; k++) {
-			a_const &= coef[k] == 0;
-			b_const &= b[k] == 0;
-		}
-		if (e->binop == SOLAR_OP_MUL) {
-			if (!a_const && !b_const)
-				return false;
-			int64_t f = solar_ir_eval_const(p, e->args[a_const ? 0 : 1]);
-			for (int k = 0; k < s->depth; k++)
-				coef[k] = (a_const ? b[k] : coef[k]) * f;
-			return true;
-		}
-		for (int k = 0; k < s->depth; k++)
-			coef[k] += e->binop == SOLAR_OP_ADD ? b[k] : -b[k];
-		return true;
-	}
-	default:
-		return false;
-	}
-}
-
 /* Mask of the loops an index really uses (non-zero coefficient: `i - i` uses no loop);
  * -1 when the index is not of the form sum c_k x_k + c. */
 static long index_mask(const solar_program *p, const solar_stmt *s, const solar_expr *e)
 {
 	int64_t coef[MAX_LOOPS];
-	if (!index_coefs(p, s, e, coef))
+	if (!solar_model_index_coefs(p, s, e, coef))
 		return -1;
 	long m = 0;
 	for (int k = 0; k < s->depth; k++)

@@ -905,35 +905,112 @@ static void key_recipe(const solar_model *m, int i, const solar_expr *e, solar_b
 		key_recipe(m, i, e->args[k], b);
 }
 
-/* Adds to *loops the loops of statement s that a read in e indexes by their plain iterator
- * (`x[.., j, ..]`): the element read fixes that iterator. */
-static void key_fixed_loops(const solar_model *m, const solar_stmt *s, const solar_expr *e,
-			    uint64_t *loops)
+/* Rows of the key's affine part: one per affine index of a read in e (the reads key_reads
+ * appends, in its walk), its loop coefficients (s->depth of them) appended to *rows. */
+static void key_rows(const solar_model *m, const solar_stmt *s, const solar_expr *e, int64_t **rows,
+		     int *n, int *cap)
 {
-	if (e->kind == SOLAR_E_ACCESS)
+	if (e->kind == SOLAR_E_ACCESS) {
 		for (int k = 0; k < e->nargs; k++) {
-			const solar_expr *x = e->args[k];
-			int pos = x->kind == SOLAR_E_ITER ? m->iter_pos[x->sym] : -1;
-			if (pos >= 0 && pos < s->depth && pos < 64 && s->loops[pos] == x->sym)
-				*loops |= (uint64_t)1 << pos;
+			if (*n == *cap) {
+				*cap = *cap ? 2 * *cap : 16;
+				*rows = solar_xrealloc(*rows, (size_t)*cap * (size_t)s->depth *
+								  sizeof **rows);
+			}
+			if (solar_model_index_coefs(m->prog, s, e->args[k],
+						    *rows + (size_t)*n * (size_t)s->depth))
+				++*n;
 		}
+		return;
+	}
 	for (int k = 0; k < e->nargs; k++)
-		key_fixed_loops(m, s, e->args[k], loops);
+		key_rows(m, s, e->args[k], rows, n, cap);
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	a = a < 0 ? -a : a;
+	b = b < 0 ? -b : b;
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Whether an n x d integer matrix (rows, row-major; clobbered) has rank d, by fraction-free
+ * elimination with each row divided by the gcd of its entries; false also when an entry
+ * would overflow (the caller then counts instead). */
+static bool full_column_rank(int64_t *rows, int n, int d)
+{
+	int rank = 0;
+	for (int c = 0; c < d; c++) {
+		int piv = -1;
+		for (int r = rank; r < n && piv < 0; r++)
+			if (rows[(size_t)r * d + c])
+				piv = r;
+		if (piv < 0)
+			return false;
+		int64_t *pr = rows + (size_t)piv * d, *top = rows + (size_t)rank * d;
+		for (int k = 0; k < d; k++) {
+			int64_t t = pr[k];
+			pr[k] = top[k];
+			top[k] = t;
+		}
+		for (int r = rank + 1; r < n; r++) {
+			int64_t *row = rows + (size_t)r * d, a = row[c], g = 0;
+			if (!a)
+				continue;
+			for (int k = 0; k < d; k++) {
+				__int128 v = (__int128)row[k] * top[c] - (__int128)top[k] * a;
+				if (v > INT64_MAX || v < -INT64_MAX)
+					return false;
+				row[k] = (int64_t)v;
+				g = gcd64(g, row[k]);
+			}
+			for (int k = 0; g > 1 && k < d; k++)
+				row[k] /= g;
+		}
+		rank++;
+	}
+	return true;
+}
+
+/* Whether the key of group g fixes every loop of statement s: the kept iterators and the
+ * affine indices of the key's reads, as rows of loop coefficients, have full column rank, so
+ * the key is an injective function of the instance (an affine map of full column rank is
+ * injective on all of Z^d) and there are as many keys as instances.  A non-affine index
+ * only leaves its row out, which can only make the answer no. */
+static bool key_fixes_loops(const solar_model *m, const solar_stmt *s, const solar_op_group *g)
+{
+	int d = s->depth, n = 0, cap = 0;
+	if (d == 0)
+		return true;
+	int64_t *rows = NULL;
+	for (int k = 0; k < d && k < 64; k++)
+		if (g->iters >> k & 1) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				rows = solar_xrealloc(rows, (size_t)cap * (size_t)d * sizeof *rows);
+			}
+			memset(rows + (size_t)n * d, 0, (size_t)d * sizeof *rows);
+			rows[(size_t)n++ * d + k] = 1;
+		}
+	key_rows(m, s, g->key, &rows, &n, &cap);
+	bool ok = n >= d && full_column_rank(rows, n, d);
+	free(rows);
+	return ok;
 }
 
 /* key_count_built through the memo: the recipe is the domain, the iterators kept and the
  * reads' accesses, so a statement repeated (every layer of a decoder) builds its keys once.
- * When the key fixes every loop of the statement (each iterator is kept, or is the plain index
- * of a read in the key), distinct instances have distinct keys: there are `instances` of them,
+ * When the key fixes every loop of the statement (key_fixes_loops), there are `instances` keys,
  * with nothing to build or count. */
 static isl_val *key_count(const solar_model *m, solar_count_memo *memo, int i,
 			  const solar_op_group *g, isl_val *instances, solar_diag *d, int *failed)
 {
-	const solar_stmt *s = m->prog->stmts[i];
-	uint64_t fixed = g->iters;
-	key_fixed_loops(m, s, g->key, &fixed);
-	uint64_t all = s->depth >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->depth) - 1;
-	if ((fixed & all) == all)
+	if (key_fixes_loops(m, m->prog->stmts[i], g))
 		return isl_val_copy(instances);
 	solar_buf b = {0};
 	solar_buf_printf(&b, "key|%llx|", (unsigned long long)g->iters);
