@@ -1263,6 +1263,94 @@ static int split_or_enumerate(counter *c, const sys *s, const poly *p)
 
 /* Counts (or, symbolically, collects) the sum of p over the integer points of s.  s has been
  * prepared; it may be modified.  p is borrowed. */
+/* Step 2b.  When no row links two groups of the summable variables (a convolution's domain:
+ * (n), (k), (c), (oh, r), (ow, s)), the system's points are the product of the groups' points,
+ * so a constant summand's sum is that constant times the product of the groups' counts, each a
+ * smaller system counted on its own.  Numeric counts with a constant summand only (a symbolic
+ * count's leaves carry the parameter values they hold for).  *done says whether it applied. */
+static int group_root(const int *root, int x)
+{
+	while (root[x] != x)
+		x = root[x];
+	return x;
+}
+
+static int count_product(counter *c, sys *s, const poly *cur, bool *done)
+{
+	*done = false;
+	if (c->symbolic || c->nsym || cur->n > 1 || s->n < 2)
+		return 0;
+	for (int k = 0; cur->n == 1 && k < c->nvar; k++)
+		if (term_exp(c, cur, 0)[k])
+			return 0;
+	int *root = solar_xmalloc((size_t)c->nvar * sizeof *root);
+	for (int x = 0; x < c->nvar; x++)
+		root[x] = x;
+	for (int r = 0; r < s->n; r++) { /* union the variables of each row, by lowest root */
+		int first = -1;
+		for (int x = 0; x < c->nvar; x++) {
+			if (!mpz_sgn(coef(c, s, r, x)))
+				continue;
+			int y = group_root(root, x);
+			if (first < 0) {
+				first = y;
+			} else if (y != first) {
+				root[y > first ? y : first] = y < first ? y : first;
+				first = y < first ? y : first;
+			}
+		}
+	}
+	int *group = solar_xmalloc((size_t)s->n * sizeof *group), ngroups = 0;
+	for (int r = 0; r < s->n; r++) {
+		int x = 0;
+		while (x < c->nvar && !mpz_sgn(coef(c, s, r, x)))
+			x++;
+		group[r] = x < c->nvar ? group_root(root, x) : -1; /* no variable: sys_tidy drops */
+		bool seen = false;
+		for (int q = 0; q < r && !seen; q++)
+			seen = group[q] == group[r];
+		ngroups += !seen;
+	}
+	int rc = 0;
+	if (ngroups >= 2) {
+		*done = true;
+		mpq_t saved, prod;
+		mpq_inits(saved, prod, NULL);
+		mpq_swap(saved, c->total);
+		mpq_set_ui(prod, cur->n ? 1 : 0, 1);
+		sys sub;
+		sys_init(&sub);
+		poly one;
+		poly_init(&one);
+		poly_set_si(c, &one, 1);
+		for (int r = 0; r < s->n && rc == 0 && mpq_sgn(prod); r++) {
+			bool first = true;
+			for (int q = 0; q < r && first; q++)
+				first = group[q] != group[r];
+			if (!first)
+				continue;
+			sub.n = 0;
+			for (int q = r; q < s->n; q++)
+				if (group[q] == group[r])
+					sys_copy_row(c, &sub, s, q);
+			mpq_set_ui(c->total, 0, 1);
+			rc = count_piece(c, &sub, &one);
+			mpq_mul(prod, prod, c->total);
+		}
+		if (cur->n)
+			mpq_mul(prod, prod, cur->coef[0]);
+		mpq_swap(saved, c->total);
+		if (rc == 0)
+			mpq_add(c->total, c->total, prod);
+		mpq_clears(saved, prod, NULL);
+		sys_clear(c, &sub);
+		poly_clear(&one);
+	}
+	free(group);
+	free(root);
+	return rc;
+}
+
 static int count_piece(counter *c, sys *s, poly *p)
 {
 	if (++c->pieces > c->max_pieces || c->depth > 4 * c->nvar + 8)
@@ -1314,6 +1402,11 @@ static int count_piece(counter *c, sys *s, poly *p)
 		}
 		sys_drop_row(c, s, er);
 	}
+	/* Step 2b: a product of independent groups of variables. */
+	bool product = false;
+	rc = count_product(c, s, &cur, &product);
+	if (rc < 0 || product)
+		goto done;
 	/* A summable variable left in p but in no row would be unbounded: the piece is empty. */
 	bool any = false, orphan = false;
 	for (int x = c->nsym; x < c->nvar; x++) {
