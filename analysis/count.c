@@ -22,8 +22,8 @@
  *      or the variable with the smallest range is enumerated, whichever makes fewer pieces.
  *      A split is always followed by a step 2 or 3, so the recursion ends.
  * ISL only normalises each sub-system (implicit equalities, redundant and empty pieces); the
- * correctness of the sum does not depend on it.  Tiny sets go to isl_set_count_val, which is
- * faster there.  Every summation identity used is exact for integer bounds, and the final sum is
+ * correctness of the sum does not depend on it.  Tiny sets (a bounding box of fewer than 100
+ * points) go to isl_set_count_val, which is faster there.  Every summation identity used is exact for integer bounds, and the final sum is
  * checked to be an integer.
  *
  * The same engine with the parameters kept as symbols that are never summed gives the symbolic
@@ -71,7 +71,7 @@ _Static_assert(MAX_VARS + 1 <= UINT8_MAX, "a term's exponents are bytes");
 solar_count_options solar_count_defaults(void)
 {
 	return (solar_count_options){
-	    .enumerate_below = 1e5,
+	    .enumerate_below = 100,
 	    .fallback_below = 1e9,
 	    .max_pieces = 200000,
 	};

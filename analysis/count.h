@@ -54,8 +54,10 @@ void solar_count_memo_stats(SOLAR_KEEP const solar_count_memo *memo, long stats[
 /* Tuning knobs, for tests and benchmarks; solar_count_set uses solar_count_defaults(). */
 typedef struct {
 	/* Sets whose bounding box holds fewer points than this are handed to isl_set_count_val,
-	 * which is faster on tiny sets.  0 disables the hand-over, so that tests exercise the
-	 * summation. */
+	 * which enumerates them: about 700 instructions a point, so it is faster than the
+	 * summation (0.5-1.5 M instructions a set) only on sets of at most about a hundred points
+	 * (the default, 100; measured in docs/benchmarks.md).  0 disables the hand-over, so that
+	 * tests exercise the summation. */
 	double enumerate_below;
 	/* When summation gives up (too many pieces), sets whose bounding box holds fewer points
 	 * than this are still counted by isl_set_count_val.  0 disables this fallback. */
