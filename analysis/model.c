@@ -3,7 +3,10 @@
  * The lowering writes ISL's own text syntax and lets ISL parse it: affine index and bound
  * expressions map one to one onto ISL's quasi-affine expressions (`floor(e/c)`, `e mod c`,
  * `min`, `max`), and conditions onto constraints joined by and/or/not.  Iterators are named
- * i<id>, params p<index>, so no user name can collide with an ISL keyword.
+ * i<id>, params p<index>, so no user name can collide with an ISL keyword.  The text is the key
+ * of a parse cache; in the common case (step-1 loops with affine or max/min bounds, `if`s that
+ * are conjunctions, affine indices) the set itself is built from affine forms without parsing
+ * (affine.c: equal sets, built in a small part of the parse's time), and the rest is parsed.
  *
  * Program order is an ISL schedule tree built from the loop tree: a sequence node for each
  * block (if/else branches are items of the enclosing block, since they add no loop), a band
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../diag/alloc.h"
+#include "affine.h"
 
 void solar_buf_printf(solar_buf *b, const char *fmt, ...)
 {
@@ -127,14 +131,7 @@ isl_set *solar_isl_set(isl_ctx *ctx, const char *text)
 /* Whether an expression contains no iterator and (in symbolic mode) no param. */
 static bool is_constant(const solar_model *m, const solar_expr *e)
 {
-	if (e->kind == SOLAR_E_ITER || e->kind == SOLAR_E_ACCESS)
-		return false;
-	if (e->kind == SOLAR_E_PARAM)
-		return !m->symbolic;
-	for (int i = 0; i < e->nargs; i++)
-		if (!is_constant(m, e->args[i]))
-			return false;
-	return true;
+	return solar_affine_is_constant(m, e);
 }
 
 /* Writes an affine expression in ISL syntax. */
@@ -331,6 +328,13 @@ typedef struct {
 	isl_set *domain_a;      /* and its set (the cache's) */
 	solar_buf key;          /* scratch for cache keys */
 	parse_cache cache;
+	/* The same constraints as rows (affine.c), built without the text when text_only is 0:
+	 * the number of enclosing loops and ifs whose constraints are not rows.  direct is false
+	 * when SOLAR_LOWERING=text asks for the text path everywhere (tests/unit/test_lower.c). */
+	bool direct;
+	int text_only;
+	solar_affine_rows rows;
+	solar_affine_rows index; /* scratch: one access's index forms */
 } walk;
 
 /* ---- the shape guard: what makes exact analysis blow up, counted before ISL sees it ----
@@ -575,6 +579,22 @@ static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **in
 	solar_buf_printf(b, "]");
 }
 
+/* A[i0 ..] -> B[index] built from the indices' affine forms (affine.c); NULL when the walk
+ * lowers by text, or an index is not an affine form, or ISL fails: then the text is parsed. */
+static isl_map *direct_access(walk *w, int tensor, solar_expr **index)
+{
+	if (!w->direct)
+		return NULL;
+	const solar_tensor *t = &w->m->prog->tensors[tensor];
+	w->index.n = 0;
+	for (int i = 0; i < t->rank; i++)
+		if (!solar_affine_push_form(w->m, &w->index, index[i]))
+			return NULL;
+	isl_map *acc = solar_affine_map(w->m->ctx, &w->index, w->depth, "A", "B");
+	w->m->direct += acc != NULL;
+	return acc;
+}
+
 static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr *expr,
 		    solar_expr **index)
 {
@@ -605,7 +625,9 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	isl_map *acc = NULL;
 	void **slot = cache_slot(&w->cache, k->s, &ref->text_id);
 	if (!*slot) {
-		acc = solar_isl_map(m->ctx, k->s + text);
+		acc = direct_access(w, tensor, index);
+		if (!acc)
+			acc = solar_isl_map(m->ctx, k->s + text);
 		if (acc)
 			acc = isl_map_intersect_domain(acc, isl_set_copy(w->domain_a));
 		*slot = acc;
@@ -774,8 +796,14 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	solar_buf_printf(&b, " }");
 	int id;
 	void **slot = cache_slot(&w->cache, b.s, &id);
-	if (!*slot)
-		*slot = isl_set_coalesce(solar_isl_set(m->ctx, b.s));
+	if (!*slot) {
+		isl_set *dom = NULL;
+		if (w->direct && !w->text_only) {
+			dom = solar_affine_set(m->ctx, &w->rows, w->depth, "A");
+			m->direct += dom != NULL;
+		}
+		*slot = isl_set_coalesce(dom ? dom : solar_isl_set(m->ctx, b.s));
+	}
 	m->domain[s->id] = *slot ? isl_set_set_tuple_name(isl_set_copy(*slot), name) : NULL;
 	if (!m->domain[s->id]) {
 		solar_buf_free(&b);
@@ -798,6 +826,7 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 static void walk_node(walk *w, const solar_node *n)
 {
 	size_t saved = w->cons.n;
+	int saved_rows = w->rows.n, saved_text_only = w->text_only;
 	switch (n->kind) {
 	case SOLAR_N_STMT:
 		walk_stmt(w, n->stmt);
@@ -811,6 +840,9 @@ static void walk_node(walk *w, const solar_node *n)
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_loop_bounds(w->m, c, n->loop.lo, n->loop.hi, w->depth - 1);
+		if (n->loop.step_value > 1 ||
+		    !solar_affine_push_loop(w->m, &w->rows, n->loop.lo, n->loop.hi, w->depth - 1))
+			w->text_only++;
 		if (n->loop.step_value > 1) {
 			solar_buf_printf(c, " and exists (e%d: i%d = ", w->depth - 1, w->depth - 1);
 			print_aff(w->m, c, n->loop.lo);
@@ -828,8 +860,12 @@ static void walk_node(walk *w, const solar_node *n)
 		w->in_else[w->nscope++] = false;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_cond(w->m, c, n->cond.cond);
+		if (!solar_affine_push_cond(w->m, &w->rows, n->cond.cond))
+			w->text_only++;
 		walk_block(w, &n->cond.then);
 		c->n = saved;
+		w->rows.n = saved_rows;
+		w->text_only = saved_text_only + 1; /* a negated condition is not a conjunction */
 		if (n->cond.els.n) {
 			w->in_else[w->nscope - 1] = true;
 			solar_buf_printf(c, "%snot (", c->n ? " and " : "");
@@ -844,6 +880,8 @@ static void walk_node(walk *w, const solar_node *n)
 	w->cons.n = saved;
 	if (w->cons.s)
 		w->cons.s[saved] = '\0';
+	w->rows.n = saved_rows;
+	w->text_only = saved_text_only;
 }
 
 static void walk_block(walk *w, const solar_block *blk)
@@ -863,7 +901,7 @@ static int count_reads(const solar_expr *e)
 /* The shape of every tensor, T<t>[d0, ..] within its extents.  Shapes repeat (every layer of a
  * model has tensors of the same extents), so each distinct one is parsed once, as B[..], and
  * copied renamed (parse_cache). */
-static void build_shapes(solar_model *m)
+static void build_shapes(solar_model *m, bool direct)
 {
 	const solar_program *p = m->prog;
 	parse_cache cache = {0};
@@ -882,6 +920,10 @@ static void build_shapes(solar_model *m)
 		solar_buf_printf(&b, " }");
 		int id;
 		void **slot = cache_slot(&cache, b.s, &id);
+		if (!*slot && direct) {
+			*slot = solar_affine_box(m->ctx, ten->rank, ten->extent, "B");
+			m->direct += *slot != NULL;
+		}
 		if (!*slot)
 			*slot = solar_isl_set(m->ctx, b.s);
 		char name[32];
@@ -909,17 +951,25 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	m->refs = solar_xcalloc((size_t)nrefs + 1, sizeof *m->refs);
 	m->links_omitted = solar_xcalloc((size_t)nrefs + 1, sizeof *m->links_omitted);
 	m->shape = solar_xcalloc((size_t)p->ntensors + 1, sizeof *m->shape);
-	build_shapes(m);
+	/* the sets and maps are built from affine forms where they can be (affine.c); the
+	 * environment variable SOLAR_LOWERING=text parses every one from its text (a test hook) */
+	const char *how = getenv("SOLAR_LOWERING");
+	bool direct = !how || strcmp(how, "text");
+	build_shapes(m, direct);
 
 	m->iter_pos = solar_xcalloc((size_t)p->niters + 1, sizeof *m->iter_pos);
 	m->box = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->box);
-	walk w = {.m = m, .d = d};
+	walk w = {.m = m, .d = d, .direct = direct};
+	solar_affine_rows_init(&w.rows, m);
+	solar_affine_rows_init(&w.index, m);
 	for (int k = 0; k < p->nkernels && !w.failed; k++) {
 		solar_isl_budget_kernel(ctx);
 		walk_block(&w, &p->kernels[k].body);
 	}
 	solar_buf_free(&w.cons);
 	solar_buf_free(&w.key);
+	solar_affine_rows_free(&w.rows);
+	solar_affine_rows_free(&w.index);
 	m->ntexts = (int)w.cache.n;
 	m->memo = solar_xcalloc((size_t)m->ntexts + 1, sizeof *m->memo);
 	cache_free(&w.cache);

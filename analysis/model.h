@@ -59,6 +59,8 @@ typedef struct {
 	struct solar_chain_memo *memo; /* per access text (text_id): a chain's points, computed
 					  once (model.c, chain_prev) */
 	int ntexts;                    /* distinct access texts: text_id < ntexts */
+	int direct;                    /* domains, accesses and shapes built from affine forms,
+					  not parsed from their text (affine.c; for tests) */
 	bool *links_omitted; /* per ref: a chain's read whose links solar_model_flow left out */
 } solar_model;
 

@@ -239,7 +239,7 @@ uint32_t solar_text_hash(const char *s);
 /* Number of elements of a tensor at the current param values. */
 int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);
 /* Value of an integer expression of literals, consts and params (at their current values) with
- * + - * // % and unary minus; an iterator or anything else counts as 0.  For expressions the
+ * + - * // %, unary minus, min and max; an iterator or anything else counts as 0.  For expressions the
  * front end has checked (step sizes, divisors, extents), so no overflow can occur. */
 int64_t solar_ir_eval_const(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e);
 

@@ -148,6 +148,17 @@ int64_t solar_ir_eval_const(const solar_program *p, const solar_expr *e)
 			return 0;
 		}
 	}
+	case SOLAR_E_CALL: { /* min, max: a constant bound such as max(2, PAD) */
+		if (e->fn != SOLAR_FN_MIN && e->fn != SOLAR_FN_MAX)
+			return 0;
+		int64_t v = solar_ir_eval_const(p, e->args[0]);
+		for (int i = 1; i < e->nargs; i++) {
+			int64_t a = solar_ir_eval_const(p, e->args[i]);
+			if (e->fn == SOLAR_FN_MAX ? a > v : a < v)
+				v = a;
+		}
+		return v;
+	}
 	default:
 		return 0;
 	}

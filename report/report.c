@@ -1117,15 +1117,19 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 	if (!cJSON_IsObject(man) || !cJSON_IsArray(ents) || !cJSON_GetArraySize(ents)) {
 		input_error(&c, c.file, "entries", "expected a non-empty array of models");
 	}
-	cJSON *it;
-	cJSON_ArrayForEach(it, man)
+	if (defaults && !cJSON_IsObject(defaults))
+		input_error(&c, c.file, "defaults", "expected an object (device, math, bound, l2)");
+	/* the keys of objects only: an array's items have no names */
+	cJSON *it, *top = cJSON_IsObject(man) ? man : NULL;
+	cJSON *defs = cJSON_IsObject(defaults) ? defaults : NULL;
+	cJSON_ArrayForEach(it, top)
 	{
 		if (strcmp(it->string, "entries") && strcmp(it->string, "defaults") &&
 		    strcmp(it->string, "solar_manifest"))
 			input_error(&c, c.file, it->string,
 				    "unknown key (expected solar_manifest, defaults or entries)");
 	}
-	cJSON_ArrayForEach(it, defaults)
+	cJSON_ArrayForEach(it, defs)
 	{
 		if (strcmp(it->string, "device") && strcmp(it->string, "math") &&
 		    strcmp(it->string, "bound") && strcmp(it->string, "l2")) {
