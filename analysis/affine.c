@@ -299,3 +299,70 @@ isl_set *solar_affine_box(isl_ctx *ctx, int rank, const int64_t *extent, const c
 	    isl_dim_param, isl_dim_div);
 	return isl_set_from_basic_set(bset);
 }
+
+/* The arguments of a bound: a max (lo) or min (hi) of non-constants flattened, else the bound
+ * itself; at most `most` of them in args; -1 when there are more. */
+static int bound_args(const solar_model *m, const solar_expr *e, solar_fn fn,
+		      const solar_expr **args, int n, int most)
+{
+	if (e->kind == SOLAR_E_CALL && e->fn == fn && !solar_affine_is_constant(m, e)) {
+		for (int k = 0; k < e->nargs && n >= 0; k++)
+			n = bound_args(m, e->args[k], fn, args, n, most);
+		return n;
+	}
+	if (n >= most)
+		return -1;
+	args[n] = e;
+	return n + 1;
+}
+
+isl_set *solar_affine_ends(const solar_model *m, const solar_expr *const *lo,
+			   const solar_expr *const *hi, int c, int depth, bool last,
+			   const char *tuple)
+{
+	enum { MOST_ARGS = 8, MOST_PIECES = 64 };
+	const solar_expr *args[SOLAR_MAX_NESTING][MOST_ARGS];
+	int nargs[SOLAR_MAX_NESTING], pick[SOLAR_MAX_NESTING];
+	long pieces = 1;
+	for (int j = c; j < depth; j++) {
+		nargs[j] = bound_args(m, last ? hi[j - c] : lo[j - c],
+				      last ? SOLAR_FN_MIN : SOLAR_FN_MAX, args[j], 0, MOST_ARGS);
+		if (nargs[j] <= 0 || (pieces *= nargs[j]) > MOST_PIECES)
+			return NULL;
+		pick[j] = 0;
+	}
+	solar_affine_rows r;
+	solar_affine_rows_init(&r, m);
+	isl_set *ends = NULL;
+	for (long p = 0; p < pieces; p++) {
+		/* the piece: i_j = a (lo) or a - 1 (hi) for the picked argument a, which is
+		 * strictly beyond the arguments before it and at least as far as those after */
+		r.n = 0;
+		bool ok = true;
+		for (int j = c; j < depth && ok; j++) {
+			const solar_expr *a = args[j][pick[j]];
+			int64_t *row = push_row(&r);
+			r.eq[r.n - 1] = true;
+			row[1 + r.np + j] = -1;
+			ok = add_form(m, &r, row, a, 1) && !__builtin_sub_overflow(row[0], last, &row[0]);
+			for (int k = 0; k < nargs[j] && ok; k++)
+				if (k != pick[j]) /* lo: a - b - [k < pick] >= 0; hi: b - a - .. */
+					ok = push_diff(m, &r, last ? args[j][k] : a, last ? a : args[j][k],
+						       -(int64_t)(k < pick[j]), false);
+		}
+		isl_set *piece = ok ? solar_affine_set(m->ctx, &r, depth, tuple) : NULL;
+		if (!piece) {
+			isl_set_free(ends);
+			ends = NULL;
+			break;
+		}
+		ends = ends ? isl_set_union_disjoint(ends, piece) : piece;
+		for (int j = depth - 1; j >= c; j--) { /* the next choice */
+			if (++pick[j] < nargs[j])
+				break;
+			pick[j] = 0;
+		}
+	}
+	solar_affine_rows_free(&r);
+	return ends;
+}

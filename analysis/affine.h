@@ -61,4 +61,14 @@ __isl_give isl_map *solar_affine_map(isl_ctx *ctx, const solar_affine_rows *r, i
 __isl_give isl_set *solar_affine_box(isl_ctx *ctx, int rank, const int64_t *extent,
 				     const char *tuple);
 
+/* The chain ends of a box (model.c, "closed-form chains"): the points of tuple[i0 ..
+ * i<depth-1>] where every iterator j of [c, depth) is at its first value lo[j - c] (last:
+ * at its last value hi[j - c] - 1), where each bound is an affine form or a max (lo) / min
+ * (hi) of them.  One basic set per choice of the active argument of each bound, ties going
+ * to the first argument, so the pieces are disjoint; not restricted to the domain.  NULL
+ * when a bound is not such a form or there would be more than 64 pieces. */
+__isl_give isl_set *solar_affine_ends(const solar_model *m, const solar_expr *const *lo,
+				      const solar_expr *const *hi, int c, int depth, bool last,
+				      const char *tuple);
+
 #endif

@@ -1619,10 +1619,17 @@ static isl_map *box_prev(const solar_model *m, const solar_stmt *s, isl_set *dom
 	return prev;
 }
 
-/* The first (or last) points of each chain of depth c of dom (closed-form chains); NULL when
- * the bounds are not ones expr_pw_aff writes. */
+/* The first (or last) points of each chain of depth c of dom (closed-form chains): from the
+ * bounds' affine forms as disjoint basic sets when they have them (solar_affine_ends: no
+ * piecewise functions to build and intersect), else through expr_pw_aff; NULL when the bounds
+ * are not ones expr_pw_aff writes either. */
 static isl_set *box_end(const solar_model *m, const solar_stmt *s, isl_set *dom, int c, bool last)
 {
+	const chain_box *box = m->box[s->id];
+	isl_set *ends = solar_affine_ends(m, box->lo + (c - box->from), box->hi + (c - box->from), c,
+					  s->depth, last, isl_set_get_tuple_name(dom));
+	if (ends)
+		return isl_set_intersect(dom, ends);
 	box_forms f;
 	if (!box_forms_make(m, s, dom, c, false, &f)) {
 		isl_set_free(dom);
