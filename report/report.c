@@ -1114,9 +1114,11 @@ int solar_report_load(const char *manifest, const solar_report_opts *o, solar_re
 		else
 			c.bound = k;
 	}
-	if (!cJSON_IsObject(man) || !cJSON_IsArray(ents) || !cJSON_GetArraySize(ents)) {
+	if (!cJSON_IsObject(man))
+		input_error(&c, c.file, NULL,
+			    "expected a JSON object at the top level ({\"defaults\", \"entries\"})");
+	else if (!cJSON_IsArray(ents) || !cJSON_GetArraySize(ents))
 		input_error(&c, c.file, "entries", "expected a non-empty array of models");
-	}
 	if (defaults && !cJSON_IsObject(defaults))
 		input_error(&c, c.file, "defaults", "expected an object (device, math, bound, l2)");
 	/* the keys of objects only: an array's items have no names */
