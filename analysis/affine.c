@@ -74,6 +74,128 @@ static bool add_scaled(int64_t *to, int64_t v, int64_t scale)
 	return !__builtin_mul_overflow(v, scale, &p) && !__builtin_add_overflow(*to, p, to);
 }
 
+/* floor(a / c) for c > 0. */
+static int64_t floor_div(int64_t a, int64_t c)
+{
+	int64_t q = a / c;
+	return a % c < 0 ? q - 1 : q;
+}
+
+/* The values e can take over the recorded loop ranges, [*lo, *hi]; false when unknown. */
+static bool range_of(const solar_model *m, const solar_expr *e, int64_t *lo, int64_t *hi)
+{
+	if (solar_affine_is_constant(m, e)) {
+		*lo = *hi = solar_ir_eval_const(m->prog, e);
+		return true;
+	}
+	int64_t a0, a1, b0, b1;
+	switch (e->kind) {
+	case SOLAR_E_ITER: {
+		int pos = m->iter_pos[e->sym];
+		if (pos < 0 || pos >= SOLAR_MAX_NESTING || !m->iter_ranged[pos])
+			return false;
+		*lo = m->iter_range[pos][0];
+		*hi = m->iter_range[pos][1];
+		return true;
+	}
+	case SOLAR_E_NEG:
+		if (!range_of(m, e->args[0], &a0, &a1) || a0 == INT64_MIN)
+			return false;
+		*lo = -a1;
+		*hi = -a0;
+		return true;
+	case SOLAR_E_CALL: /* min or max of its arguments */
+		if ((e->fn != SOLAR_FN_MIN && e->fn != SOLAR_FN_MAX) || !e->nargs ||
+		    !range_of(m, e->args[0], lo, hi))
+			return false;
+		for (int k = 1; k < e->nargs; k++) {
+			if (!range_of(m, e->args[k], &b0, &b1))
+				return false;
+			bool mn = e->fn == SOLAR_FN_MIN;
+			*lo = mn ? (b0 < *lo ? b0 : *lo) : (b0 > *lo ? b0 : *lo);
+			*hi = mn ? (b1 < *hi ? b1 : *hi) : (b1 > *hi ? b1 : *hi);
+		}
+		return true;
+	case SOLAR_E_BIN:
+		if (!range_of(m, e->args[0], &a0, &a1))
+			return false;
+		switch (e->binop) {
+		case SOLAR_OP_ADD:
+		case SOLAR_OP_SUB: {
+			if (!range_of(m, e->args[1], &b0, &b1))
+				return false;
+			bool add = e->binop == SOLAR_OP_ADD;
+			return add ? !__builtin_add_overflow(a0, b0, lo) && !__builtin_add_overflow(a1, b1, hi)
+				   : !__builtin_sub_overflow(a0, b1, lo) && !__builtin_sub_overflow(a1, b0, hi);
+		}
+		case SOLAR_OP_MUL: { /* a constant factor: the front end allows no other */
+			if (!range_of(m, e->args[1], &b0, &b1) || (a0 != a1 && b0 != b1))
+				return false;
+			int64_t k = a0 == a1 ? a0 : b0, x0 = a0 == a1 ? b0 : a0, x1 = a0 == a1 ? b1 : a1;
+			if (__builtin_mul_overflow(x0, k, lo) || __builtin_mul_overflow(x1, k, hi))
+				return false;
+			if (*lo > *hi) {
+				int64_t t = *lo;
+				*lo = *hi;
+				*hi = t;
+			}
+			return true;
+		}
+		case SOLAR_OP_FLOORDIV:
+		case SOLAR_OP_MOD: {
+			if (!solar_affine_is_constant(m, e->args[1]))
+				return false;
+			int64_t c = solar_ir_eval_const(m->prog, e->args[1]);
+			if (c <= 0)
+				return false;
+			int64_t q0 = floor_div(a0, c), q1 = floor_div(a1, c);
+			if (e->binop == SOLAR_OP_FLOORDIV) {
+				*lo = q0;
+				*hi = q1;
+			} else if (q0 == q1) {
+				*lo = a0 - q0 * c;
+				*hi = a1 - q0 * c;
+			} else {
+				*lo = 0;
+				*hi = c - 1;
+			}
+			return true;
+		}
+		default:
+			return false;
+		}
+	default:
+		return false;
+	}
+}
+
+void solar_affine_enter_loop(solar_model *m, int depth, const solar_expr *lo, const solar_expr *hi)
+{
+	if (depth < 0 || depth >= SOLAR_MAX_NESTING)
+		return;
+	int64_t l0, l1, h0, h1;
+	m->iter_ranged[depth] = range_of(m, lo, &l0, &l1) && range_of(m, hi, &h0, &h1) &&
+				h1 != INT64_MIN;
+	if (m->iter_ranged[depth]) {
+		m->iter_range[depth][0] = l0;
+		m->iter_range[depth][1] = h1 - 1;
+	}
+}
+
+/* e // c (or e % c, mod) as the affine q (or e - q c) when every value of e over the loop
+ * ranges lies in [q c, q c + c - 1]; false otherwise. */
+static bool one_quotient(const solar_model *m, const solar_expr *e, int64_t *q, int64_t *c)
+{
+	int64_t lo, hi;
+	if (!solar_affine_is_constant(m, e->args[1]))
+		return false;
+	*c = solar_ir_eval_const(m->prog, e->args[1]);
+	if (*c <= 0 || !range_of(m, e->args[0], &lo, &hi))
+		return false;
+	*q = floor_div(lo, *c);
+	return *q == floor_div(hi, *c);
+}
+
 /* row += scale * e; false when e is not affine or a coefficient overflows. */
 static bool add_form(const solar_model *m, const solar_affine_rows *r, int64_t *row,
 		     const solar_expr *e, int64_t scale)
@@ -108,7 +230,17 @@ static bool add_form(const solar_model *m, const solar_affine_rows *r, int64_t *
 				return false;
 			return add_form(m, r, row, b, k);
 		}
-		default: /* floor division or mod of a non-constant */
+		case SOLAR_OP_FLOORDIV: /* of a non-constant: affine within one quotient */
+		case SOLAR_OP_MOD: {
+			int64_t q, c, qc;
+			if (!one_quotient(m, e, &q, &c) || __builtin_mul_overflow(q, c, &qc))
+				return false;
+			if (e->binop == SOLAR_OP_FLOORDIV)
+				return add_scaled(&row[0], q, scale);
+			return qc != INT64_MIN && add_form(m, r, row, a, scale) &&
+			       add_scaled(&row[0], -qc, scale);
+		}
+		default:
 			return false;
 		}
 	}

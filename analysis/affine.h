@@ -33,6 +33,14 @@ void solar_affine_rows_free(solar_affine_rows *r);
  * solar_ir_eval_const. */
 bool solar_affine_is_constant(const solar_model *m, const solar_expr *e);
 
+/* Records the values the iterator of the loop at `depth` can take: [min lo, max hi - 1] by
+ * interval arithmetic over the ranges of the loops around it (unknown when a bound is not
+ * affine, a param is symbolic or a value overflows).  Called by the lowering as it enters each
+ * loop.  With it, `e // c` and `e % c` are affine where e's values over those ranges lie in one
+ * interval [q c, q c + c - 1]: they are q and e - q c there (the reshaped views of a
+ * translated model: x[(i + 128) // S, (i + 128) % S] for i in 0..128). */
+void solar_affine_enter_loop(solar_model *m, int depth, const solar_expr *lo, const solar_expr *hi);
+
 /* Appends e's affine form as a new row (an inequality, all zero before); false (and no row
  * added) when e is not affine in the sense above. */
 bool solar_affine_push_form(const solar_model *m, solar_affine_rows *r, const solar_expr *e);

@@ -837,6 +837,7 @@ static void walk_node(walk *w, const solar_node *n)
 		w->in_else[w->nscope++] = false;
 		w->m->iter_pos[it] = w->depth;
 		w->iters[w->depth++] = it;
+		solar_affine_enter_loop(w->m, w->depth - 1, n->loop.lo, n->loop.hi);
 		solar_buf *c = &w->cons;
 		solar_buf_printf(c, "%s", c->n ? " and " : "");
 		print_loop_bounds(w->m, c, n->loop.lo, n->loop.hi, w->depth - 1);
@@ -958,6 +959,8 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	build_shapes(m, direct);
 
 	m->iter_pos = solar_xcalloc((size_t)p->niters + 1, sizeof *m->iter_pos);
+	m->iter_range = solar_xcalloc(SOLAR_MAX_NESTING + 1, sizeof *m->iter_range);
+	m->iter_ranged = solar_xcalloc(SOLAR_MAX_NESTING + 1, sizeof *m->iter_ranged);
 	m->box = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->box);
 	walk w = {.m = m, .d = d, .direct = direct};
 	solar_affine_rows_init(&w.rows, m);
@@ -1027,6 +1030,8 @@ void solar_model_free(solar_model *m)
 	free(m->write_ref);
 	free(m->shape);
 	free(m->iter_pos);
+	free(m->iter_range);
+	free(m->iter_ranged);
 	free(m->chain);
 	free(m);
 }

@@ -53,6 +53,9 @@ typedef struct {
 	int *write_ref;     /* per statement: index of its write in refs */
 	isl_set **shape;    /* per tensor: T<t>[...] within its extents */
 	int *iter_pos;      /* per iterator: its depth in its nest (ISL names it i<depth>) */
+	int64_t (*iter_range)[2]; /* per depth, during the lowering: the values the iterator
+				     of the enclosing loop there can take (affine.c) */
+	bool *iter_ranged;        /* per depth: iter_range is known */
 	int *chain;         /* per statement: solar_model_chain_depth */
 	struct solar_chain_box **box; /* per statement: its inner loops as a box, or NULL
 					 (model.c, "closed-form chains") */
