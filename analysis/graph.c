@@ -43,6 +43,19 @@ static int endpoint(const solar_model *m, const char *name, int *tensor)
 	return -1;
 }
 
+static void edge_add(edge_ctx *c, int from, int to, int tensor)
+{
+	solar_graph *g = c->g;
+	for (int i = 0; i < g->nedges; i++)
+		if (g->edges[i].from == from && g->edges[i].to == to && g->edges[i].tensor == tensor)
+			return;
+	if (g->nedges == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		g->edges = solar_xrealloc(g->edges, (size_t)c->cap * sizeof *g->edges);
+	}
+	g->edges[g->nedges++] = (solar_edge){from, to, tensor};
+}
+
 static isl_stat add_edge(isl_map *map, void *user)
 {
 	edge_ctx *c = user;
@@ -51,17 +64,8 @@ static isl_stat add_edge(isl_map *map, void *user)
 	int to = endpoint(c->m, isl_map_get_tuple_name(map, isl_dim_out), &t2);
 	bool empty = isl_map_is_empty(map) == isl_bool_true;
 	isl_map_free(map);
-	if (empty)
-		return isl_stat_ok;
-	solar_graph *g = c->g;
-	for (int i = 0; i < g->nedges; i++)
-		if (g->edges[i].from == from && g->edges[i].to == to && g->edges[i].tensor == t2)
-			return isl_stat_ok;
-	if (g->nedges == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : 16;
-		g->edges = solar_xrealloc(g->edges, (size_t)c->cap * sizeof *g->edges);
-	}
-	g->edges[g->nedges++] = (solar_edge){from, to, t2};
+	if (!empty)
+		edge_add(c, from, to, t2);
 	return isl_stat_ok;
 }
 
@@ -89,13 +93,20 @@ solar_graph *solar_graph_build(const solar_program *p, solar_diag *d)
 	solar_graph *g = solar_xcalloc(1, sizeof *g);
 	g->prog = p;
 	g->tclass = solar_xcalloc((size_t)p->ntensors + 1, sizeof *g->tclass);
-	if (solar_model_flow(m, true, &dep, &nosrc) < 0) {
+	/* without the chains' links, as the counts take it: a reduction chain's edge to itself
+	 * is there when some point of it has a previous one (solar_model_chain_linked), and the
+	 * links of a deep chain are not built for nothing */
+	if (solar_model_flow(m, false, &dep, &nosrc) < 0) {
 		solar_diag_error_nowhere(d, "dataflow analysis failed");
 		solar_graph_free(g);
 		g = NULL;
 	} else {
 		edge_ctx c = {m, g, 0};
 		isl_union_map_foreach_map(dep, add_edge, &c);
+		for (int r = 0; r < m->nrefs; r++)
+			if (solar_model_links_omitted(m, r) &&
+			    solar_model_chain_linked(m, r) == isl_bool_true)
+				edge_add(&c, m->refs[r].stmt, m->refs[r].stmt, m->refs[r].tensor);
 		if (g->nedges > 1) /* qsort(NULL, 0) is undefined: no edges, no array */
 			qsort(g->edges, (size_t)g->nedges, sizeof *g->edges, cmp_edge);
 		bool *written = solar_xcalloc((size_t)p->ntensors + 1, 1), *read = solar_xcalloc((size_t)p->ntensors + 1, 1);

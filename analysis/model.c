@@ -2191,6 +2191,18 @@ bool solar_model_links_omitted(const solar_model *m, int r)
 	return m->links_omitted[r];
 }
 
+isl_bool solar_model_chain_linked(const solar_model *m, int r)
+{
+	isl_set *first = chain_first(m, r);
+	if (!first)
+		return isl_bool_error;
+	isl_set *dom = isl_map_domain(isl_map_copy(m->refs[r].access));
+	isl_bool all = isl_set_is_subset(dom, first);
+	isl_set_free(dom);
+	isl_set_free(first);
+	return all < 0 ? isl_bool_error : all ? isl_bool_false : isl_bool_true;
+}
+
 /* Coefficients of the loops of s in an index (coef[k] for loop k, s->depth of them); false
  * when the index is not of the form sum c_k x_k + c (a division, a read, a product of two
  * loop-dependent terms) or a coefficient overflows. */

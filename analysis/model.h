@@ -114,6 +114,9 @@ __isl_give isl_union_map *solar_model_accesses(const solar_model *m, bool write,
 int solar_model_flow(const solar_model *m, bool links, __isl_give isl_union_map **dep,
 		     __isl_give isl_union_set **no_source);
 bool solar_model_links_omitted(SOLAR_KEEP const solar_model *m, int r);
+/* Whether chain read r has links at all: some point of it has a previous one (it is not all
+ * first points); isl_bool_error when r is not a chain's read or ISL fails. */
+isl_bool solar_model_chain_linked(SOLAR_KEEP const solar_model *m, int r);
 /* The same computed over the whole program at once (the original formulation, kept to check
  * the incremental one in tests/unit/test_flow.c). */
 int solar_model_flow_global(const solar_model *m, __isl_give isl_union_map **dep,
