@@ -115,7 +115,26 @@ FRONTENDS = {
                   what="the model", example="1/sqrt(d)", against="", env={},
                   module="translate", sizes_module="validate", entries='''
 
-Model = _m.Model
+
+class Model(_m.Model):
+    """The user's Model, with every floating-point parameter and buffer whose elements are all
+    equal (nn.BatchNorm's and nn.LayerNorm's weight 1, bias 0, running mean 0 and variance 1
+    at construction) drawn at random: with them, a translation that drops rstd or swaps the
+    mean and the bias computes the same numbers and would pass."""
+
+    def __init__(self, *args, **kwargs):
+        import torch
+        super().__init__(*args, **kwargs)
+        gen = torch.Generator().manual_seed(20261201)   # its own stream: get_inputs() unchanged
+        with torch.no_grad():
+            for _t in list(self.parameters()) + list(self.buffers()):
+                if not _t.is_floating_point() or _t.numel() == 0:
+                    continue
+                _c = _t.detach().flatten()[0].item()
+                if _c != _c or abs(_c) == float("inf") or not bool((_t == _c).all()):
+                    continue
+                _u = torch.rand(_t.shape, generator=gen, dtype=torch.float32)
+                _t.copy_(_u - 0.5 if _c == 0 else _c * (0.5 + _u))
 
 
 def get_inputs():
@@ -134,8 +153,24 @@ def get_init_inputs():
                 entries='''
 
 def get_inputs():
+    """fn's inputs; a floating-point input whose elements are all equal (a layer norm's gain
+    jnp.ones, its bias jnp.zeros) drawn at random instead, as the PyTorch wrapper does for
+    parameters: a translation that drops it would pass on ones and zeros."""
+    import numpy as np
+    import jax.numpy as jnp
     _sync()
-    return _m.get_inputs()
+    _s_rng = np.random.RandomState(20261201)
+    _out = []
+    for _x in _m.get_inputs():
+        _a = jnp.asarray(_x)
+        if jnp.issubdtype(_a.dtype, jnp.inexact) and _a.size:
+            _f = np.asarray(_a, dtype=np.float64).ravel()
+            _c = _f[0]
+            if np.isfinite(_c) and np.all(_f == _c):
+                _u = _s_rng.random_sample(_a.shape)
+                _x = jnp.asarray(_u - 0.5 if _c == 0 else _c * (0.5 + _u)).astype(_a.dtype)
+        _out.append(_x)
+    return _out
 
 
 def fn(*args):
