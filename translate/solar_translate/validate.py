@@ -285,16 +285,21 @@ def prepare(path, out, res, work, frontend="torch"):
     ref = os.path.join(work, f["ref"])
     with open(ref, "w") as fh:
         fh.write(wrapper(path, small, frontend))
-    same = body(again.text) == body(res.text)
+    mine, theirs = body(res.text), body(again.text)
+    same = mine == theirs
     if same and not res.consts:
         how = f"{sizes}: the same program as {out} with -D at those sizes"
     elif same:
         how = f"{sizes}; {out} has consts {', '.join(res.consts)}, which only a new translation changes"
     else:
         how = f"{sizes}"
+        k = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+        first = (f"; the first difference: '{mine[k].strip() if k < len(mine) else '(the end)'}' here, "
+                 f"'{theirs[k].strip() if k < len(theirs) else '(the end)'}' at those sizes")
         sys.stderr.write(f"{out}: warning: the translation at {sizes} differs from this one in more "
                          f"than its sizes (a literal of {f['what']} depends on a size, e.g. a scale "
-                         f"{f['example']}): -D on this file is not validated; translate again with -D\n")
+                         f"{f['example']}): -D on this file is not validated; translate again with -D"
+                         f"{first}\n")
     return air, ref, how
 
 
