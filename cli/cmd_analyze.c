@@ -157,6 +157,31 @@ static bool capacity_exceeded(const solar_bounds *b)
 	return b->dram_capacity_bytes > 0 && b->live_bytes > b->dram_capacity_bytes;
 }
 
+/* The kernels whose own [math = M] differs from the mode in effect (--math, default strict),
+ * as " (a, b: tf32)": a kernel that sets the mode in effect changes nothing and is not named
+ * (a translated f32 model sets it on every matmul), and past three names the rest are counted,
+ * so the header stays one line for a model of hundreds of kernels. */
+static void print_math_overrides(FILE *out, const solar_opts *o, const solar_program *p,
+				 solar_math m)
+{
+	solar_math mode = o->math == SOLAR_MATH_TF32 ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT;
+	int n = 0;
+	if (m == mode)
+		return;
+	for (int k = 0; k < p->nkernels; k++)
+		if (p->kernels[k].math == m)
+			n++;
+	if (!n)
+		return;
+	fputs(" (", out);
+	for (int k = 0, shown = 0; k < p->nkernels && shown < 3; k++)
+		if (p->kernels[k].math == m)
+			fprintf(out, "%s%s", shown++ ? ", " : "", p->kernels[k].name);
+	if (n > 3)
+		fprintf(out, " and %d more", n - 3);
+	fprintf(out, ": %s)", m == SOLAR_MATH_TF32 ? "tf32" : "strict");
+}
+
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
 			const solar_measured *m, bool md)
@@ -168,10 +193,8 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
 			(long long)p->params[i].value);
 	fprintf(out, "   on %s, math %s", dev->name, o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
-	for (int k = 0; k < p->nkernels; k++)
-		if (p->kernels[k].math != SOLAR_MATH_DEFAULT)
-			fprintf(out, " (%s: %s)", p->kernels[k].name,
-				p->kernels[k].math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	print_math_overrides(out, o, p, SOLAR_MATH_TF32);
+	print_math_overrides(out, o, p, SOLAR_MATH_STRICT);
 	fputs("\n", out);
 	if (!md)
 		print_peaks(out, dev, w);

@@ -245,6 +245,9 @@ def main(argv):
     nk = len(res.graph.ops)
     print(f"{out}: {nk} kernels, {len(res.params)} params, {len(res.consts)} consts "
           f"(translated in {t1 - t0:.2f} s)")
+    for n in res.graph.notes:   # what the header notes about the mode the model was traced in
+        if "in training mode" in n:
+            sys.stderr.write(f"{out}: {n}\n")
     solar = os.environ.get("SOLAR_EXE") or shutil.which("solar")
     if not solar:
         sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")

@@ -58,8 +58,12 @@ def forward_line(model, path):
 def load_module(path, defines):
     mod = exec_file(path, "_solar_model_", "model")
     if not isinstance(getattr(mod, "Model", None), type):
+        jax = callable(getattr(mod, "fn", None)) and any(
+            getattr(v, "__name__", "").split(".")[0] == "jax" for v in vars(mod).values()
+            if type(v).__name__ == "module")
         raise TranslateError("no class Model (the file must define class Model(nn.Module), "
-                             "get_inputs() and optionally get_init_inputs())", 1)
+                             "get_inputs() and optionally get_init_inputs())"
+                             + ("; it defines fn and imports jax: translate it with --jax" if jax else ""), 1)
     if not callable(getattr(mod, "get_inputs", None)):
         raise TranslateError("no function get_inputs() (it returns the inputs of forward())", 1)
     for k, v in defines.items():

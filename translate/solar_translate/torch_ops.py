@@ -433,8 +433,9 @@ def _dispatch(fe, node, name, val):
                          "eps": eps, "channel": True}, dtype=fe.dtype(node, vv))
             r.op.kind = "channel_norm"
             if training and rm is not None:
-                fe.g.notes.append("note: batch_norm in training mode: the running-statistics "
-                                  "update is not translated")
+                fe.g.notes.append(f"note: {r.op.path or 'Model'}: batch_norm in training mode (the "
+                                  f"model was not put in eval()): batch statistics; the "
+                                  f"running-statistics update is not translated")
         else:
             r = _kernel(fe, node, "batch_norm", [x], list(x.shape),
                         {"mean": rm, "var": rv, "weight": w, "bias": b, "eps": eps},

@@ -12,6 +12,7 @@ e.g. the stride of a reshape), `-D` cannot change them, so the model is translat
 the small sizes and that translation is validated, through a wrapper model file that sets
 the module constants (the harness sets only AIR params).
 """
+import ast
 import os
 import shutil
 import subprocess
@@ -58,18 +59,78 @@ def pick_sizes(res, path):
     return pick(res, lambda: op_shapes(torch, res.module, path))
 
 
+# What a size constant may be computed from: arithmetic on integers and other constants.
+ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.Constant, ast.Add,
+         ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd)
+
+
+def derived_constants(path):
+    """[(NAME, expression)] in file order: the module-level constants that the file computes
+    from other names (`HEAD_DIM = DIM // N_HEADS`, `HIDDEN = 4 * D`) with integer arithmetic,
+    by their last module-level assignment; [] when the file cannot be parsed."""
+    try:
+        tree = ast.parse(open(path, "rb").read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found = {}
+    for st in tree.body:
+        if isinstance(st, ast.Assign):
+            pairs = []
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    pairs.append((t.id, st.value))
+                elif (isinstance(t, ast.Tuple) and isinstance(st.value, ast.Tuple)
+                      and len(t.elts) == len(st.value.elts)):
+                    pairs += [(a.id, v) for a, v in zip(t.elts, st.value.elts) if isinstance(a, ast.Name)]
+                elif isinstance(t, ast.Tuple):
+                    pairs += [(a.id, None) for a in t.elts if isinstance(a, ast.Name)]
+        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+            pairs = [(st.target.id, st.value)]
+        else:
+            continue
+        for name, v in pairs:
+            found.pop(name, None)
+            if (v is not None and all(isinstance(x, ARITH) for x in ast.walk(ast.Expression(v)))
+                    and any(isinstance(x, ast.Name) for x in ast.walk(v))):
+                found[name] = v
+    return list(found.items())
+
+
+def follow(small, values, derived):
+    """small with the derived constants recomputed from it: values holds every constant's
+    value as the module stands; a derived constant is set to what its expression gives at the
+    small values (replacing its own shrunk value), and added to small when that differs."""
+    env = dict(values, **small)
+    out = dict(small)
+    for name, e in derived:
+        if name not in values:
+            continue
+        try:
+            v = eval(compile(ast.Expression(e), "<size>", "eval"), {"__builtins__": {}}, dict(env))  # noqa: S307 - arithmetic only (ARITH)
+        except Exception:  # noqa: BLE001 - a name that is not a constant, a division by zero
+            continue
+        if type(v) is int and (v != values[name] or name in small):
+            env[name] = out[name] = v
+    return out
+
+
 def pick(res, shapes):
     """Each size of the AIR shrunk (shrink: to 8, else 16, 32, 64) so that no dimension of any
     operator's result that was above 1 becomes 1 and the module still builds; shapes() is the
-    frontend's list of those results for the module as it stands."""
+    frontend's list of those results for the module as it stands.  A constant the file computes
+    from others (derived_constants) is not shrunk on its own but recomputed from their small
+    values, so `HEAD_DIM = DIM // N_HEADS` still holds."""
+    from .sizes import int_constants
     mod = res.module
     base = {n: getattr(mod, n) for n in res.params + res.consts if isinstance(getattr(mod, n, None), int)}
+    derived = derived_constants(getattr(mod, "__file__", None) or "")
+    values = int_constants(mod)
     try:
         ref = shapes()
     except Exception:  # noqa: BLE001
         ref = None
     for target in (8, 16, 32, 64):
-        small = {n: shrink(v, target) for n, v in base.items()}
+        small = follow({n: shrink(v, target) for n, v in base.items()}, values, derived)
         for n, v in small.items():
             setattr(mod, n, v)
         try:
@@ -80,8 +141,8 @@ def pick(res, shapes):
         except Exception:  # noqa: BLE001
             ok = False
         finally:
-            for n, v in base.items():
-                setattr(mod, n, v)
+            for n in small:
+                setattr(mod, n, values.get(n, base.get(n)))
         if ok:
             return small
     return dict(base)
@@ -115,7 +176,26 @@ FRONTENDS = {
                   what="the model", example="1/sqrt(d)", against="", env={},
                   module="translate", sizes_module="validate", entries='''
 
-Model = _m.Model
+
+class Model(_m.Model):
+    """The user's Model, with every floating-point parameter and buffer whose elements are all
+    equal (nn.BatchNorm's and nn.LayerNorm's weight 1, bias 0, running mean 0 and variance 1
+    at construction) drawn at random: with them, a translation that drops rstd or swaps the
+    mean and the bias computes the same numbers and would pass."""
+
+    def __init__(self, *args, **kwargs):
+        import torch
+        super().__init__(*args, **kwargs)
+        gen = torch.Generator().manual_seed(20261201)   # its own stream: get_inputs() unchanged
+        with torch.no_grad():
+            for _t in list(self.parameters()) + list(self.buffers()):
+                if not _t.is_floating_point() or _t.numel() == 0:
+                    continue
+                _c = _t.detach().flatten()[0].item()
+                if _c != _c or abs(_c) == float("inf") or not bool((_t == _c).all()):
+                    continue
+                _u = torch.rand(_t.shape, generator=gen, dtype=torch.float32)
+                _t.copy_(_u - 0.5 if _c == 0 else _c * (0.5 + _u))
 
 
 def get_inputs():
@@ -134,8 +214,24 @@ def get_init_inputs():
                 entries='''
 
 def get_inputs():
+    """fn's inputs; a floating-point input whose elements are all equal (a layer norm's gain
+    jnp.ones, its bias jnp.zeros) drawn at random instead, as the PyTorch wrapper does for
+    parameters: a translation that drops it would pass on ones and zeros."""
+    import numpy as np
+    import jax.numpy as jnp
     _sync()
-    return _m.get_inputs()
+    _s_rng = np.random.RandomState(20261201)
+    _out = []
+    for _x in _m.get_inputs():
+        _a = jnp.asarray(_x)
+        if jnp.issubdtype(_a.dtype, jnp.inexact) and _a.size:
+            _f = np.asarray(_a, dtype=np.float64).ravel()
+            _c = _f[0]
+            if np.isfinite(_c) and np.all(_f == _c):
+                _u = _s_rng.random_sample(_a.shape)
+                _x = jnp.asarray(_u - 0.5 if _c == 0 else _c * (0.5 + _u)).astype(_a.dtype)
+        _out.append(_x)
+    return _out
 
 
 def fn(*args):
@@ -173,6 +269,12 @@ def prepare(path, out, res, work, frontend="torch"):
     f = FRONTENDS[frontend]
     small = importlib.import_module("." + f["sizes_module"], __package__).pick_sizes(res, path)
     sizes = " ".join(f"{k}={v}" for k, v in small.items()) or f["own"]
+    if any(v > 64 and v == getattr(res.module, k, None) for k, v in small.items()):
+        sys.stderr.write(f"{out}: warning: no smaller sizes build {f['what']} without some result "
+                         f"dimension becoming 1, so it is validated at its own sizes ({sizes}), "
+                         f"which may take long on the CPU; a constant computed from others "
+                         f"(HEAD_DIM = DIM // N_HEADS) follows them, any other must divide as "
+                         f"the others do (--no-validate skips the validation)\n")
     try:
         again = importlib.import_module("." + f["module"], __package__).translate_file(path, dict(small))
     except TranslateError as e:
@@ -183,16 +285,21 @@ def prepare(path, out, res, work, frontend="torch"):
     ref = os.path.join(work, f["ref"])
     with open(ref, "w") as fh:
         fh.write(wrapper(path, small, frontend))
-    same = body(again.text) == body(res.text)
+    mine, theirs = body(res.text), body(again.text)
+    same = mine == theirs
     if same and not res.consts:
         how = f"{sizes}: the same program as {out} with -D at those sizes"
     elif same:
         how = f"{sizes}; {out} has consts {', '.join(res.consts)}, which only a new translation changes"
     else:
         how = f"{sizes}"
+        k = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+        first = (f"; the first difference: '{mine[k].strip() if k < len(mine) else '(the end)'}' here, "
+                 f"'{theirs[k].strip() if k < len(theirs) else '(the end)'}' at those sizes")
         sys.stderr.write(f"{out}: warning: the translation at {sizes} differs from this one in more "
                          f"than its sizes (a literal of {f['what']} depends on a size, e.g. a scale "
-                         f"{f['example']}): -D on this file is not validated; translate again with -D\n")
+                         f"{f['example']}): -D on this file is not validated; translate again with -D"
+                         f"{first}\n")
     return air, ref, how
 
 

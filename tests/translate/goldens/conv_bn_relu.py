@@ -1,4 +1,4 @@
-"""Conv2d 3x3 stride 2 pad 1 with bias, BatchNorm2d (inference statistics), ReLU."""
+"""Conv2d 3x3 stride 2 pad 1 with bias, BatchNorm2d (training mode, as constructed: batch statistics), ReLU."""
 import torch
 import torch.nn as nn
 
