@@ -651,6 +651,33 @@ def write_taps(air, dirp, found, to_numpy, describe_dtype):
 TORCH_DTYPE_NAME = lambda dt: str(dt).replace("torch.", "")   # noqa: E731
 
 
+def draw_constant_parameters(torch, air, bound, named):
+    """Every floating-point parameter or buffer bound to an AIR input whose elements are all
+    equal (nn.LayerNorm's and nn.BatchNorm's weight 1, bias 0, running mean 0 and variance 1 as
+    constructed) is drawn at random, in place, before the model runs: with ones and zeros an AIR
+    that leaves out the gain or swaps the mean and the bias computes the same numbers and would
+    pass.  c becomes c * U(0.5, 1.5), 0 becomes U(-0.5, 0.5), from a generator of its own, so the
+    inputs drawn before are unchanged.  Says which on stderr."""
+    mine = {id(s) for s in named.values()}
+    gen = torch.Generator().manual_seed(SEED + 1)
+    drawn = []
+    for t in air.role("in", "inout"):
+        side = bound.get(t.name)
+        x = side.value if side is not None and id(side) in mine else None
+        if not isinstance(x, torch.Tensor) or not x.is_floating_point() or x.numel() == 0:
+            continue
+        c = x.detach().flatten()[0].item()
+        if c != c or abs(c) == float("inf") or not bool((x == c).all()):
+            continue
+        u = torch.rand(tuple(x.shape), generator=gen, dtype=torch.float32)
+        with torch.no_grad():
+            x.copy_((u - 0.5 if c == 0 else c * (0.5 + u)).to(x.dtype))
+        drawn.append(f"{side.what} (all {c:g})")
+    if drawn:
+        warn(f"{', '.join(drawn)} drawn at random for the check: an AIR that ignored "
+             f"{'it' if len(drawn) == 1 else 'them'} would pass on equal values")
+
+
 def torch_side(torch, what, x):
     if isinstance(x, torch.Tensor):
         return Side(what, x, list(x.shape), TORCH_DTYPE_NAME(x.dtype))
@@ -709,6 +736,7 @@ def run_torch(args, air, mod, defines):
     bound = bind(air, in_sides, named)
     for n in unbound_names(named, bound):
         warn(f"binding: {named[n].what} of the model binds to no AIR tensor")
+    draw_constant_parameters(torch, air, bound, named)
     dirp = pathlib.Path(args.dir)
     for t in air.role("in", "inout"):
         arr = torch_to_numpy(torch, bound[t.name].value)
