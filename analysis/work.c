@@ -905,26 +905,36 @@ static void key_recipe(const solar_model *m, int i, const solar_expr *e, solar_b
 		key_recipe(m, i, e->args[k], b);
 }
 
+/* A matrix of key rows, each s->depth loop coefficients, grown as rows are added. */
+typedef struct {
+	int64_t *c;
+	int n, cap, d;
+} key_matrix;
+
+/* A new row at the end of k, all zero (kept only when the caller then counts it in k->n). */
+static int64_t *key_row(key_matrix *k)
+{
+	if (k->n == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 16;
+		k->c = solar_xrealloc(k->c, (size_t)k->cap * (size_t)k->d * sizeof *k->c);
+	}
+	int64_t *row = k->c + (size_t)k->n * (size_t)k->d;
+	memset(row, 0, (size_t)k->d * sizeof *row);
+	return row;
+}
+
 /* Rows of the key's affine part: one per affine index of a read in e (the reads key_reads
- * appends, in its walk), its loop coefficients (s->depth of them) appended to *rows. */
-static void key_rows(const solar_model *m, const solar_stmt *s, const solar_expr *e, int64_t **rows,
-		     int *n, int *cap)
+ * appends, in its walk), its loop coefficients appended to k. */
+static void key_rows(const solar_model *m, const solar_stmt *s, const solar_expr *e, key_matrix *k)
 {
 	if (e->kind == SOLAR_E_ACCESS) {
-		for (int k = 0; k < e->nargs; k++) {
-			if (*n == *cap) {
-				*cap = *cap ? 2 * *cap : 16;
-				*rows = solar_xrealloc(*rows, (size_t)*cap * (size_t)s->depth *
-								  sizeof **rows);
-			}
-			if (solar_model_index_coefs(m->prog, s, e->args[k],
-						    *rows + (size_t)*n * (size_t)s->depth))
-				++*n;
-		}
+		for (int a = 0; a < e->nargs; a++)
+			if (solar_model_index_coefs(m->prog, s, e->args[a], key_row(k)))
+				k->n++;
 		return;
 	}
-	for (int k = 0; k < e->nargs; k++)
-		key_rows(m, s, e->args[k], rows, n, cap);
+	for (int a = 0; a < e->nargs; a++)
+		key_rows(m, s, e->args[a], k);
 }
 
 static int64_t gcd64(int64_t a, int64_t b)
@@ -984,22 +994,17 @@ static bool full_column_rank(int64_t *rows, int n, int d)
  * only leaves its row out, which can only make the answer no. */
 static bool key_fixes_loops(const solar_model *m, const solar_stmt *s, const solar_op_group *g)
 {
-	int d = s->depth, n = 0, cap = 0;
-	if (d == 0)
+	if (s->depth == 0)
 		return true;
-	int64_t *rows = NULL;
-	for (int k = 0; k < d && k < 64; k++)
-		if (g->iters >> k & 1) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				rows = solar_xrealloc(rows, (size_t)cap * (size_t)d * sizeof *rows);
-			}
-			memset(rows + (size_t)n * d, 0, (size_t)d * sizeof *rows);
-			rows[(size_t)n++ * d + k] = 1;
+	key_matrix k = {.d = s->depth};
+	for (int j = 0; j < k.d && j < 64; j++)
+		if (g->iters >> j & 1) {
+			key_row(&k)[j] = 1;
+			k.n++;
 		}
-	key_rows(m, s, g->key, &rows, &n, &cap);
-	bool ok = n >= d && full_column_rank(rows, n, d);
-	free(rows);
+	key_rows(m, s, g->key, &k);
+	bool ok = k.n >= k.d && full_column_rank(k.c, k.n, k.d);
+	free(k.c);
 	return ok;
 }
 
