@@ -1,34 +1,19 @@
 #!/bin/sh
 # CPU time of `solar analyze --device devices/h100-sxm.json` on every example, at its default
 # sizes, with every param divided by 8 (at least 1) and with every param scaled 16x (issue 11's
-# target: every example under 20 ms at any size; small sizes once met ISL's enumeration).  Prints a Markdown table; each figure is perf's task-clock (CPU ms, user + sys) of the
-# whole process, the mean of RUNS runs (default 5).
+# target: every example under 20 ms at any size; small sizes once met ISL's enumeration).
+# Prints a Markdown table; each figure is perf's task-clock (CPU ms, user + sys) of the whole
+# process, the mean of RUNS runs (default 5).
 #   sh bench/examples_cpu.sh [build/solar]
 # Needs `perf` (Debian: linux-perf).  CPU time, not wall time: on a shared machine the wall
 # time of one run can be twice its CPU time.
 solar=${1:-build/solar}
 runs=${RUNS:-5}
 here=$(dirname "$0")
-dev=$here/../devices/h100-sxm.json
 command -v perf >/dev/null || { echo "bench/examples_cpu.sh: needs perf (apt-get install linux-perf)" >&2; exit 2; }
 cpu_ms() {
   perf stat -x, -e task-clock -r "$runs" "$@" 2>&1 >/dev/null | awk -F, '/task-clock/ { printf "%.1f", $1 }'
 }
-echo "| example | default sizes: CPU ms | every param /8: CPU ms | every param x16: CPU ms |"
-echo "|---|---|---|---|"
-for f in "$here"/../examples/*.air; do
-  name=$(basename "$f" .air)
-  big="" small=""
-  for p in $(sed -n 's/^param \(.*\);.*/\1/p' "$f" | tr ',' '\n' |
-             sed -n 's/ *\([A-Za-z_][A-Za-z0-9_]*\) *= *\([0-9][0-9]*\).*/\1=\2/p'); do
-    big="$big -D ${p%%=*}=$((${p#*=} * 16))"
-    v=$((${p#*=} / 8))
-    small="$small -D ${p%%=*}=$((v < 1 ? 1 : v))"
-  done
-  t1=$(cpu_ms "$solar" analyze --device "$dev" "$f")
-  # shellcheck disable=SC2086
-  t2=$(cpu_ms "$solar" analyze --device "$dev" $small "$f")
-  # shellcheck disable=SC2086
-  t3=$(cpu_ms "$solar" analyze --device "$dev" $big "$f")
-  echo "| $name | $t1 | $t2 | $t3 |"
-done
+# shellcheck source=bench/each_example.sh
+. "$here/each_example.sh"
+each_example "$solar" "$here" cpu_ms "CPU ms"
