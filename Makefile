@@ -43,7 +43,16 @@ build-asan: deps-test
 # import after a redo is removed and built from scratch.  A venv whose python is gone loses
 # its marker.  PIP_FLAGS passes options to pip, e.g. PIP_FLAGS='--find-links /tmp/whl'.
 VENV_CHECK = import torch, numpy, sympy, jax; assert tuple(map(int, torch.__version__.split(".")[:2])) >= (2, 5)
-VENV_PIP = $(VENV)/bin/python -m pip install -q --disable-pip-version-check $(PIP_FLAGS) -r translate/requirements.txt
+# The install peaks at about 12 GB on the disk of build/ (wheels and their unpacked copies;
+# 7.6 GB stays, measured 2026-12-01), so it first checks the free space: a full disk would
+# otherwise fail minutes in, in pip's words.  No wheel cache is kept (--no-cache-dir): the
+# venv itself is the cache.
+VENV_NEED_GB ?= 12
+VENV_PIP = $(VENV)/bin/python -m pip install -q --no-cache-dir --disable-pip-version-check $(PIP_FLAGS) -r translate/requirements.txt
+VENV_SPACE = free=$$(df -Pk $(dir $(VENV)) | awk 'NR==2 {print int($$4 / 1000000)}'); \
+  if [ "$${free:-0}" -lt $(VENV_NEED_GB) ]; then \
+    echo "venv: $(dir $(VENV)) has $${free:-?} GB free; installing the pinned torch and jax there needs about $(VENV_NEED_GB) GB (7.6 GB stays): free some space, or set VENV=DIR/venv elsewhere (VENV_NEED_GB=N to override the check)" >&2; \
+    exit 1; fi
 venv:
 	@test -x $(VENV)/bin/python || rm -f $(VENV)/.installed
 	@$(MAKE) -s $(VENV)/.installed
@@ -51,6 +60,7 @@ venv:
 $(VENV)/.installed: translate/requirements.txt
 	@rm -f $@
 	@mkdir -p $(dir $(VENV))
+	@$(VENV_SPACE)
 	@test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	@echo "venv: installing translate/requirements.txt into $(VENV) (torch pulls ~3 GB once)"
 	@$(VENV_PIP)
