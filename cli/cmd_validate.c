@@ -18,7 +18,6 @@
  * steps 3 to 5, which run under --timeout.
  */
 #include <cjson/cJSON.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -78,29 +77,6 @@ static char *find_harness(void)
 }
 
 /* Removes a directory tree that this command created. */
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			size_t n = strlen(path) + strlen(e->d_name) + 2;
-			char *child = solar_xmalloc(n);
-			snprintf(child, n, "%s/%s", path, e->d_name);
-			struct stat st;
-			if (lstat(child, &st) == 0 && S_ISDIR(st.st_mode))
-				remove_tree(child);
-			else
-				unlink(child);
-			free(child);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
-
 static char *join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
@@ -529,6 +505,7 @@ static char *make_dir(const solar_opts *o)
 		free(dir);
 		return NULL;
 	}
+	solar_out_scratch(dir); /* an interrupted run leaves nothing behind either */
 	return dir;
 }
 
@@ -667,8 +644,10 @@ int solar_cmd_validate(const solar_opts *o)
 	rc = cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) ? SOLAR_EXIT_OK : SOLAR_EXIT_ERRORS;
 
 done:
-	if (dir && !o->keep)
-		remove_tree(dir);
+	if (dir && !o->keep) {
+		solar_out_remove_tree(dir);
+		solar_out_scratch(NULL);
+	}
 	cJSON_Delete(ref);
 	cJSON_Delete(cmp);
 	cJSON_Delete(loc);

@@ -20,6 +20,8 @@
 
 extern char **environ;
 
+volatile pid_t solar_proc_child;
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -75,6 +77,8 @@ int solar_proc_run(char *const argv[], bool capture_out, int stdout_fd, bool cap
 	pid_t pid;
 	int rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	if (rc == 0)
+		solar_proc_child = pid;
 	if (po[1] >= 0)
 		close(po[1]);
 	if (pe[1] >= 0)
@@ -141,6 +145,7 @@ int solar_proc_run(char *const argv[], bool capture_out, int stdout_fd, bool cap
 		struct timespec ts = {0, 20 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
+	solar_proc_child = 0;
 	r->seconds = now_s() - start;
 	r->timed_out = killed;
 	if (WIFEXITED(status))

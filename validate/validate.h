@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "analysis/analysis.h"
 #include "ir/ir.h"
@@ -185,5 +186,8 @@ typedef struct {
 int solar_proc_run(char *const argv[], bool capture_out, int stdout_fd, bool capture_err,
 		   double timeout_s, solar_proc *r);
 void solar_proc_free(solar_proc *r);
+/* The child solar_proc_run is waiting for, 0 when none: a signal handler kills it before it
+ * removes the working folder the child writes into (cli/output.c). */
+extern volatile pid_t solar_proc_child;
 
 #endif
