@@ -217,7 +217,7 @@ def bad_line(path):
         return type(exc).__name__, lines[-1] if lines else None
     for node in ep.graph.nodes:
         target = str(node.target)
-        if node.op == "call_function" and re.search(r"sort|topk|nonzero", target):
+        if node.op == "call_function" and re.search(r"sort|topk|nonzero|dropout", target):
             trace = node.meta.get("stack_trace") or ""
             found = re.findall(r'File "%s", line (\d+)' % re.escape(path), trace)
             return "exports, calls %s" % target, int(found[-1]) if found else None

@@ -242,13 +242,7 @@ class Emitter:
 
         ia = operand_idx(a, ra, ([m_it] if ra >= 2 else []) + [kk])
         ib = operand_idx(b, rb, [kk] + ([n_it] if rb >= 2 else []))
-        acc_t = None
-        if out.dtype in LOW or out.dtype in ("i64", "i32", "i8", "u8"):
-            acc_t = self.new_tmp(op.name + "_acc", out.shape, "f32" if out.dtype in LOW else out.dtype,
-                                 "the accumulator: f32 inside the kernel, rounded once")
-            acc = k.tref(acc_t, its)
-        else:
-            acc = k.ref(out, its)
+        acc_t, acc = self.accumulator(k, op, its)
         k.assign(acc, "=", "0")
         k.open_for([kk], [(0, K)])
         k.assign(acc, "+=", f"{k.ref(a, ia)} * {k.ref(b, ib)}")
@@ -261,6 +255,46 @@ class Emitter:
             expr = f"{expr} + {k.ref(bias, bidx(bias, its))}"
         if acc_t is not None or expr != acc:
             k.assign(k.ref(out, its), "=", expr)
+        k.close(n)
+
+    def accumulator(self, k, op, its):
+        """(tmp or None, the AIR text of the accumulator at its) of a contraction: bf16/f16
+        outputs sum in an f32 tmp and integer outputs in a tmp of their own type, each stored
+        to the output once; f32 and f64 outputs sum in place."""
+        out = op.out
+        if out.dtype in LOW or out.dtype in ("i64", "i32", "i8", "u8"):
+            acc_t = self.new_tmp(op.name + "_acc", out.shape, "f32" if out.dtype in LOW else out.dtype,
+                                 "the accumulator: f32 inside the kernel, rounded once")
+            return acc_t, k.tref(acc_t, its)
+        return None, k.ref(out, its)
+
+    def k_einsum(self, k, op):
+        """torch.einsum of one or two operands: out[output labels] = the sum over the other
+        labels of the operands' product, each operand read at its labels' iterators (a label
+        repeated in one operand reads its diagonal; a size-1 dim that broadcasts reads 0)."""
+        labs, outl, size = op.attrs["labels"], op.attrs["out"], op.attrs["size"]
+        out = op.out
+        red = [c for c in dict.fromkeys(c for ls in labs for c in ls) if c not in outl]
+        its = k.iters(len(outl))
+        rits = k.iters(len(red), "r")
+        it_of = dict(zip(outl, its))
+        it_of.update(zip(red, rits))
+        n = k.open_for(its, [(0, size[c]) for c in outl])
+
+        def at(x, ls):
+            return [sympy.Integer(0) if sympy.sympify(d) == 1 and sympy.sympify(size[c]) != 1
+                    else it_of[c] for d, c in zip(x.shape, ls)]
+        prod = " * ".join(k.ref(x, at(x, ls)) for x, ls in zip(op.ins, labs))
+        if not red:
+            k.assign(k.ref(out, its), "=", prod)
+        else:
+            acc_t, acc = self.accumulator(k, op, its)
+            k.assign(acc, "=", "0")
+            k.open_for(rits, [(0, size[c]) for c in red])
+            k.assign(acc, "+=", prod)
+            k.close()
+            if acc_t is not None:
+                k.assign(k.ref(out, its), "=", acc)
         k.close(n)
 
     def k_reduce(self, k, op):

@@ -533,13 +533,7 @@ class JaxEmitter(Emitter):
                     q += 1
         for j, (x, y) in enumerate(zip(lc, rc)):
             ia[x], ib[y] = red[j], red[j]
-        acc_t = None
-        if out.dtype in LOW or out.dtype in ("i64", "i32", "i8", "u8"):
-            acc_t = self.new_tmp(op.name + "_acc", out.shape, "f32" if out.dtype in LOW else out.dtype,
-                                 "the accumulator (f32 for bf16/f16), rounded once")
-            acc = k.tref(acc_t, its)
-        else:
-            acc = k.ref(out, its)
+        acc_t, acc = self.accumulator(k, op, its)
         k.assign(acc, "=", "0")
         nr = k.open_for(red, [(0, a.shape[x]) for x in lc])
         k.assign(acc, "+=", f"{k.ref(a, ia)} * {k.ref(b, ib)}")

@@ -361,6 +361,8 @@ def _dispatch(fe, node, name, val):
         beta = kw.get("beta", 1)
         alpha = kw.get("alpha", 1)
         return matmul(fe, node, x, y, val, c=c, alpha=alpha, beta=beta)
+    if name == "einsum":
+        return einsum(fe, node, a[0], [V(fe, x) for x in a[1]], val)
     if name == "linear":
         x, w = V(fe, a[0]), V(fe, a[1])
         b = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
@@ -897,6 +899,153 @@ def matmul(fe, node, x, y, val, c=None, alpha=1, beta=1, bias=None):
     shape = batch + ([x.shape[-2]] if ra >= 2 else []) + ([y.shape[-1]] if rb >= 2 else [])
     attrs = {"c": c, "alpha": alpha, "beta": beta, "bias": bias, "math": _math(fe, x)}
     return _kernel(fe, node, "matmul", [x, y], shape, attrs)
+
+
+def _einsum_parse(fe, node, eq, xs):
+    """(labels of each operand, output labels) of an einsum equation.  The dims an ellipsis
+    covers get the labels '.0' (rightmost), '.1', ..., aligned from the right across operands;
+    without '->' the output is the ellipsis dims, then the labels used once, in ASCII order
+    (uppercase first), as torch.einsum does."""
+    eq = eq.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(xs):
+        raise fe.err(node, f"einsum '{eq}': {len(terms)} operand terms for {len(xs)} operands")
+
+    def split(term, rank, what):
+        if term.count("...") > 1 or term.replace("...", "").count("."):
+            raise fe.err(node, f"einsum '{eq}': {what} '{term}' is not letters and one '...'")
+        pre, ell, post = term.partition("...")
+        if not all(c.isalpha() and c.isascii() for c in pre + post):
+            raise fe.err(node, f"einsum '{eq}': {what} '{term}' is not letters and one '...'")
+        n = rank - len(pre) - len(post) if ell else 0
+        if n < 0 or (not ell and len(term) != rank):
+            raise fe.err(node, f"einsum '{eq}': {what} '{term}' does not match its rank {rank}")
+        return list(pre) + [f".{n - 1 - j}" for j in range(n)] + list(post), n
+
+    labs, nell = [], 0
+    for term, x in zip(terms, xs):
+        ls, n = split(term, len(x.shape), "operand")
+        labs.append(ls)
+        nell = max(nell, n)
+    ell_out = [f".{nell - 1 - j}" for j in range(nell)]
+    if arrow:
+        out, _ = split(rhs, len(rhs.replace("...", "")) + (nell if "..." in rhs else 0), "output")
+        if len(set(out)) != len(out):
+            raise fe.err(node, f"einsum '{eq}': an output label is repeated")
+        used = {c for ls in labs for c in ls}
+        if any(c not in used for c in out):
+            raise fe.err(node, f"einsum '{eq}': an output label appears in no operand")
+    else:
+        count = {}
+        for ls in labs:
+            for c in ls:
+                count[c] = count.get(c, 0) + 1
+        out = ell_out + sorted(c for c, m in count.items() if m == 1 and not c.startswith("."))
+    return labs, out
+
+
+def _einsum_sizes(fe, node, eq, xs, labs):
+    """label -> its size expression: an operand's dim of that label whose size is not 1 (a
+    size-1 dim broadcasts, as torch.einsum allows), else 1."""
+    size = {}
+    for x, ls in zip(xs, labs):
+        for d, c in zip(x.shape, ls):
+            v = fe.sizes.value(d)
+            if c not in size or fe.sizes.value(size[c]) == 1:
+                size[c] = d
+            elif v != 1 and fe.sizes.value(size[c]) != v:
+                raise fe.err(node, f"einsum '{eq}': label '{c}' has sizes {fe.sizes.value(size[c])} and {v}")
+    return size
+
+
+def _einsum_plan(labs, out, value):
+    """The pairwise contraction order of fewest flops.  Each operand first has the labels no
+    other operand and not the output has summed out (one add per element), then pairs are
+    contracted, each over the labels nothing later needs (a multiply and an add per point of
+    the pair's labels; a multiply only when nothing is summed): opt_einsum's flop count.
+    Every order is tried (at most 6 operands), so the AIR's work is at most that of the path
+    torch.einsum takes (opt_einsum's, or left to right without it): the bound stays a lower
+    bound.  Returns (flops, steps): steps are ('sum', i, keep) and ('pair', i, j, keep) over
+    a list where a step's result replaces operand i (and j is removed)."""
+    import itertools
+    best = [None, None]
+
+    def vol(ls):
+        v = 1
+        for c in ls:
+            v *= value(c)
+        return v
+
+    def keep_of(ls, others):
+        need = set(out).union(*others) if others else set(out)
+        return [c for c in dict.fromkeys(ls) if c in need]
+
+    def presum(cur, steps, cost):
+        for i in range(len(cur)):
+            others = [cur[j] for j in range(len(cur)) if j != i]
+            keep = keep_of(cur[i], others)
+            if (len(cur) > 1 or not steps) and len(keep) < len(set(cur[i])):
+                cost += vol(set(cur[i]))
+                steps = steps + [("sum", i, keep)]
+                cur = cur[:i] + [keep] + cur[i + 1:]
+        return cur, steps, cost
+
+    def go(cur, steps, cost):
+        cur, steps, cost = presum(cur, steps, cost)
+        if best[0] is not None and cost >= best[0]:
+            return
+        if len(cur) == 1:
+            best[0], best[1] = cost, steps
+            return
+        for i, j in itertools.combinations(range(len(cur)), 2):
+            others = [cur[m] for m in range(len(cur)) if m not in (i, j)]
+            union = list(dict.fromkeys(cur[i] + cur[j]))
+            keep = keep_of(union, others)
+            nxt = [keep if m == i else cur[m] for m in range(len(cur)) if m != j]
+            go(nxt, steps + [("pair", i, j, keep)], cost + vol(union) * (2 if len(keep) < len(union) else 1))
+    go([list(ls) for ls in labs], [], 0)
+    return best[0], best[1]
+
+
+def einsum(fe, node, eq, xs, val):
+    """torch.einsum (docs/translate.md): one kernel per step of _einsum_plan, or a view when
+    one operand is only permuted or has its diagonal taken (torch returns a view there)."""
+    if not xs or len(xs) > 6:
+        raise fe.err(node, f"unsupported operator aten.einsum with {len(xs)} operands (1 to 6)")
+    labs, out = _einsum_parse(fe, node, eq, xs)
+    size = _einsum_sizes(fe, node, eq, xs, labs)
+    shape = [size[c] for c in out]
+    if [fe.sizes.value(d) for d in shape] != [int(d) for d in val.shape]:
+        raise fe.err(node, f"einsum '{eq}': internal error: output shape {shape} is not "
+                     f"PyTorch's {list(val.shape)}")
+    if len(xs) == 1 and set(labs[0]) == set(out):
+        x, ls = xs[0], labs[0]
+        pos = {c: j for j, c in enumerate(out)}
+        return Value(shape, x.dtype, base=x, fn=lambda idx: [idx[pos[c]] for c in ls])
+    _, steps = _einsum_plan(labs, out, lambda c: fe.sizes.value(size[c]))
+    cur = list(zip(xs, labs))
+    dtype = fe.dtype(node)
+    r = None
+    for k, st in enumerate(steps):
+        last = k == len(steps) - 1
+        if st[0] == "sum":
+            i, keep = st[1], st[2]
+            ins = [cur[i]]
+        else:
+            i, j, keep = st[1], st[2], st[3]
+            ins = [cur[i], cur[j]]
+        if last:
+            keep = out
+        contracts = st[0] == "pair" and len(set(ins[0][1] + ins[1][1])) > len(keep)
+        attrs = {"labels": [ls for _, ls in ins], "out": list(keep), "size": size,
+                 "math": _math(fe, ins[0][0]) if contracts else None}
+        r = _kernel(fe, node, "einsum", [x for x, _ in ins], [size[c] for c in keep], attrs,
+                    dtype=dtype)
+        cur[i] = (r.value, list(keep))
+        if st[0] == "pair":
+            del cur[st[2]]
+    return r
 
 
 def _ints(v, n, default):
