@@ -651,31 +651,72 @@ def write_taps(air, dirp, found, to_numpy, describe_dtype):
 TORCH_DTYPE_NAME = lambda dt: str(dt).replace("torch.", "")   # noqa: E731
 
 
-def draw_constant_parameters(torch, air, bound, named):
-    """Every floating-point parameter or buffer bound to an AIR input whose elements are all
-    equal (nn.LayerNorm's and nn.BatchNorm's weight 1, bias 0, running mean 0 and variance 1 as
-    constructed) is drawn at random, in place, before the model runs: with ones and zeros an AIR
-    that leaves out the gain or swaps the mean and the bias computes the same numbers and would
-    pass.  c becomes c * U(0.5, 1.5), 0 becomes U(-0.5, 0.5), from a generator of its own, so the
-    inputs drawn before are unchanged.  Says which on stderr."""
-    mine = {id(s) for s in named.values()}
-    gen = torch.Generator().manual_seed(SEED + 1)
+def draw_constant_parameters(air, bound, named, constant, draw):
+    """Every floating-point parameter or buffer (or get_params() entry) bound to an AIR input
+    whose elements are all equal (nn.LayerNorm's and nn.BatchNorm's weight 1, bias 0, running
+    mean 0 and variance 1 as constructed) is drawn at random before the model runs: with ones
+    and zeros an AIR that leaves out the gain or swaps the mean and the bias computes the same
+    numbers and would pass.  constant(x) is the value c all of x's elements have, or None;
+    draw(name, side, c) replaces it (c * U(0.5, 1.5), 0 by U(-0.5, 0.5), from a generator of
+    its own, so the inputs drawn before are unchanged).  Says which on stderr."""
+    name_of = {id(s): n for n, s in named.items()}
     drawn = []
     for t in air.role("in", "inout"):
         side = bound.get(t.name)
-        x = side.value if side is not None and id(side) in mine else None
-        if not isinstance(x, torch.Tensor) or not x.is_floating_point() or x.numel() == 0:
+        if side is None or id(side) not in name_of:
             continue
-        c = x.detach().flatten()[0].item()
-        if c != c or abs(c) == float("inf") or not bool((x == c).all()):
+        c = constant(side.value)
+        if c is None or c != c or abs(c) == float("inf"):
             continue
-        u = torch.rand(tuple(x.shape), generator=gen, dtype=torch.float32)
-        with torch.no_grad():
-            x.copy_((u - 0.5 if c == 0 else c * (0.5 + u)).to(x.dtype))
+        draw(name_of[id(side)], side, c)
         drawn.append(f"{side.what} (all {c:g})")
     if drawn:
         warn(f"{', '.join(drawn)} drawn at random for the check: an AIR that ignored "
              f"{'it' if len(drawn) == 1 else 'them'} would pass on equal values")
+
+
+def draw_torch_parameters(torch, air, bound, named):
+    """draw_constant_parameters for PyTorch: the tensors are changed in place."""
+    gen = torch.Generator().manual_seed(SEED + 1)
+
+    def constant(x):
+        if not isinstance(x, torch.Tensor) or not x.is_floating_point() or x.numel() == 0:
+            return None
+        c = x.detach().flatten()[0].item()
+        return c if bool((x == c).all()) else None
+
+    def draw(name, side, c):
+        x = side.value
+        u = torch.rand(tuple(x.shape), generator=gen, dtype=torch.float32)
+        with torch.no_grad():
+            x.copy_((u - 0.5 if c == 0 else c * (0.5 + u)).to(x.dtype))
+    draw_constant_parameters(air, bound, named, constant, draw)
+
+
+def draw_array_parameters(np, air, bound, named, weights, jnp):
+    """draw_constant_parameters for numpy or JAX: the get_params() entry is replaced by a new
+    array of its type (JAX arrays are immutable), in weights and in its binding."""
+    rng = np.random.default_rng(SEED + 1)
+
+    def constant(x):
+        if not (hasattr(x, "shape") and hasattr(x, "dtype")):
+            return None
+        a = np.asarray(x)
+        if a.size == 0 or a.dtype.kind != "f" and "bfloat16" not in str(a.dtype):
+            return None
+        a = a.astype(np.float64)
+        c = float(a.flat[0])
+        return c if bool((a == c).all()) else None
+
+    def draw(name, side, c):
+        x = side.value
+        u = rng.random(tuple(int(d) for d in x.shape), dtype=np.float32)
+        v = u - np.float32(0.5) if c == 0 else np.float32(c) * (np.float32(0.5) + u)
+        new = jnp.asarray(v, dtype=x.dtype) if jnp is not None and not isinstance(x, np.ndarray) \
+            else np.asarray(v).astype(np.asarray(x).dtype)
+        weights[name] = new
+        side.value = new
+    draw_constant_parameters(air, bound, named, constant, draw)
 
 
 def torch_side(torch, what, x):
@@ -736,7 +777,7 @@ def run_torch(args, air, mod, defines):
     bound = bind(air, in_sides, named)
     for n in unbound_names(named, bound):
         warn(f"binding: {named[n].what} of the model binds to no AIR tensor")
-    draw_constant_parameters(torch, air, bound, named)
+    draw_torch_parameters(torch, air, bound, named)
     dirp = pathlib.Path(args.dir)
     for t in air.role("in", "inout"):
         arr = torch_to_numpy(torch, bound[t.name].value)
@@ -868,6 +909,7 @@ def run_function(args, air, mod, defines, use_jax):
     weights = call_model_fn(mod, "get_params", default={})
     if not isinstance(weights, dict):
         raise HarnessError(f"model: get_params() returned {type(weights).__name__}, not a dict")
+    weights = dict(weights)   # entries drawn at random replace the copy's, not the model's
 
     def side(what, x):
         if hasattr(x, "shape") and hasattr(x, "dtype"):
@@ -879,6 +921,7 @@ def run_function(args, air, mod, defines, use_jax):
     bound = bind(air, in_sides, named, named_kind="get_params() entry")
     for n in unbound_names(named, bound):
         warn(f"binding: get_params() entry '{n}' binds to no AIR tensor")
+    draw_array_parameters(np, air, bound, named, weights, jax.numpy if jax is not None else None)
     dirp = pathlib.Path(args.dir)
     for t in air.role("in", "inout"):
         arr = np.array(bound[t.name].value)   # a copy: numpy models may update inout in place

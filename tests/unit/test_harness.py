@@ -802,7 +802,48 @@ def get_params():
 '''
 
 
+NUMPY_NORM = '''
+import numpy as np
+
+M, N = 4, 8
+PARAMS = {"g": np.ones(N, np.float32), "b": np.zeros(N, np.float32), "s": np.full(N, 2.0)}
+
+
+def forward(x, g, b, s):
+    return x * g + b + s
+
+
+def get_inputs():
+    return [np.ones((M, N), np.float32)]
+
+
+def get_params():
+    return PARAMS
+'''
+
+
 class Functions(TempDir):
+    def test_numpy_constant_params_drawn(self):
+        """get_params() entries bound to AIR inputs whose elements are all equal are drawn at
+        random (as PyTorch's parameters are): a missing gain or bias would pass on ones and
+        zeros.  Forward arguments stay as get_inputs() made them; the model's dict is not
+        changed; the reference runs with the drawn values."""
+        ref = self.model(NUMPY_NORM)
+        air = {"program": "p", "params": {"M": 4, "N": 8}, "tensors": [
+            t("x", "in", "f32", [4, 8]), t("g", "in", "f32", [8]), t("b", "in", "f32", [8]),
+            t("s", "in", "f64", [8]), t("y", "out", "f64", [4, 8])]}
+        err = self.run_ref(ref, air)
+        self.assertIn("drawn at random", err)
+        for name in ("g (all 1)", "b (all 0)", "s (all 2)"):
+            self.assertIn(f"get_params() entry '{name.split()[0]}' {name.split(' ', 1)[1]}", err)
+        x = np.load(self.dir / "in_x.npy")
+        g, b, sv = (np.load(self.dir / f"in_{n}.npy") for n in ("g", "b", "s"))
+        self.assertTrue(np.all(x == 1), "a forward argument was drawn")
+        self.assertEqual(len(set(g.tolist())), 8)
+        self.assertTrue(np.all((g >= 0.5) & (g <= 1.5)) and np.all(np.abs(b) <= 0.5))
+        self.assertTrue(np.all((sv >= 1.0) & (sv <= 3.0)) and sv.dtype == np.float64)
+        np.testing.assert_allclose(np.load(self.dir / "ref_y.npy"), x * g + b + sv, rtol=1e-6)
+
     def test_numpy_model(self):
         ref = self.model(NUMPY_MODEL)
         air = {"program": "p", "params": {"M": 3, "N": 8}, "tensors": [
