@@ -500,6 +500,8 @@ def _dispatch(fe, node, name, val):
         shape = list(xs[0].shape)
         shape[d] = sum((x.shape[d] for x in xs), sympy.Integer(0))
         return _kernel(fe, node, "cat", xs, shape, {"dim": d})
+    if name in ("repeat", "roll", "tile", "repeat_interleave"):
+        return repeat_roll(fe, node, name, V(fe, a[0]), a, kw)
     if name in ("pad", "constant_pad_nd"):
         x = V(fe, a[0])
         pads = list(a[1])
@@ -576,6 +578,69 @@ def pad_index(fe, node, x, pads, mode):
                 a = sympy.Max(e, -e)
                 idx[d] = (H - 1) - sympy.Max(H - 1 - a, a - (H - 1))
         return idx
+    v = Value(out_shape, x.dtype, base=x, fn=fn)
+    return _kernel(fe, node, "pointwise", [v], out_shape, {"f": lambda vv, i: vv[0]})
+
+
+def repeat_roll(fe, node, name, x, a, kw):
+    """x.repeat(sizes), torch.tile, torch.roll(x, shifts, dims) and x.repeat_interleave(n, dim):
+    the copy eager makes, read through an index map: repeat and roll wrap with % (the wrapped
+    dims' sizes become consts, as circular padding's), repeat_interleave divides by n."""
+    shape = list(x.shape)
+    r = len(shape)
+    if name in ("repeat", "tile"):
+        reps = list(a[1])
+        if name == "tile":   # fewer repeats than dims: 1s in front
+            reps = [1] * max(0, r - len(reps)) + reps
+        lead = len(reps) - r
+        if lead < 0:
+            raise fe.err(node, "unsupported operator aten.repeat with fewer repeats than dims")
+        for d in range(r):
+            if reps[lead + d] != 1:
+                fe.sizes.freeze_syms(shape[d])
+        out_shape = [sympy.Integer(n) for n in reps[:lead]] + \
+            [shape[d] * reps[lead + d] if reps[lead + d] != 1 else shape[d] for d in range(r)]
+
+        def fn(idx):
+            return [sympy.Mod(idx[lead + d], shape[d]) if reps[lead + d] != 1 else idx[lead + d]
+                    for d in range(r)]
+    elif name == "repeat_interleave":
+        reps = a[1] if len(a) > 1 else kw.get("repeats")
+        dim = a[2] if len(a) > 2 else kw.get("dim")
+        if not isinstance(reps, int) or dim is None:
+            raise fe.err(node, "unsupported operator aten.repeat_interleave "
+                         + ("with a tensor of repeats (data-dependent sizes)" if not isinstance(reps, int)
+                            else "without dim (of the flattened tensor); give dim"))
+        dim = _nd(dim, r)
+        out_shape = list(shape)
+        out_shape[dim] = shape[dim] * reps
+
+        def fn(idx):
+            idx = list(idx)
+            idx[dim] = fdiv(idx[dim], reps)
+            return idx
+    else:
+        shifts = a[1] if len(a) > 1 else kw.get("shifts")
+        dims = a[2] if len(a) > 2 else kw.get("dims", [])
+        shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+        dims = [dims] if isinstance(dims, int) else list(dims or [])
+        if not dims:
+            raise fe.err(node, "unsupported operator aten.roll without dims (a roll of the "
+                         "flattened tensor); give dims")
+        by = {}
+        for sh, d in zip(shifts, dims):
+            d = _nd(d, r)
+            by[d] = by.get(d, 0) + sh
+        for d in by:
+            fe.sizes.freeze_syms(shape[d])
+        out_shape = shape
+
+        def fn(idx):
+            idx = list(idx)
+            for d, sh in by.items():
+                H = shape[d]
+                idx[d] = sympy.Mod(idx[d] + (H - sh % fe.sizes.value(H)), H)
+            return idx
     v = Value(out_shape, x.dtype, base=x, fn=fn)
     return _kernel(fe, node, "pointwise", [v], out_shape, {"f": lambda vv, i: vv[0]})
 

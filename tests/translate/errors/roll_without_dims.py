@@ -1,0 +1,16 @@
+"""torch.roll without dims rolls the flattened tensor: not translated (give dims)."""
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.roll(x, 3)
+
+
+def get_inputs():
+    return [torch.randn(4, 5)]
+
+
+def get_init_inputs():
+    return []
