@@ -262,7 +262,13 @@ def main(argv):
         print(f"{out}: not validated (--no-validate)")
         return 0
     from . import validate
-    return (translate if o["jax"] else validate).run(solar, path, out, res, o)
+    try:
+        return (translate if o["jax"] else validate).run(solar, path, out, res, o)
+    except Exception as e:  # noqa: BLE001 - a bug in the validation: still one located line
+        from .source import first_line, model_line
+        say(path, model_line(e, path), "error", f"internal error in solar translate's validation: "
+            f"{first_line(e)} ({out} is kept, not validated)")
+        return 1
 
 
 if __name__ == "__main__":

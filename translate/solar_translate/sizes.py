@@ -222,6 +222,8 @@ def pr(e):
             v = _const_factor(f) if len(fs) > 1 else None
             parts.append(v if v is not None else _atom(f, "mul"))
         return " * ".join(parts)
+    if isinstance(e, sympy.Pow) and e.exp.is_Integer and int(e.exp) > 0:
+        return " * ".join([_atom(e.base, "mul")] * int(e.exp))   # B**3: B * B * B
     if isinstance(e, sympy.floor):
         num, den = sympy.fraction(sympy.together(e.args[0]))
         return _atom(num, "mul") + " // " + _divisor(den)

@@ -261,6 +261,13 @@ def prepare(path, out, res, work, frontend="torch"):
         again = importlib.import_module("." + f["module"], __package__).translate_file(path, dict(small))
     except TranslateError as e:
         raise TranslateError(f"at the validation sizes ({sizes}): {e.message}", e.line, e.status)
+    except RecursionError:
+        raise TranslateError(f"at the validation sizes ({sizes}): the model is too deep to "
+                             f"translate (recursion limit)")
+    except Exception as e:  # noqa: BLE001 - a bug in the translator: one located line
+        from .source import first_line, model_line
+        raise TranslateError(f"internal error in solar translate at the validation sizes "
+                             f"({sizes}): {first_line(e)}", model_line(e, path))
     air = os.path.join(work, "validate.air")
     with open(air, "w") as fh:
         fh.write(again.text)
@@ -297,7 +304,10 @@ def run(solar, path, out, res, o, frontend="torch"):
     try:
         air, ref, how = prepare(path, out, res, work, frontend)
     except TranslateError as e:
-        sys.stderr.write(f"{path}:{e.line or ''}: error: {e.message}\n")
+        where = f"{path}:{e.line}" if e.line else path
+        sys.stderr.write(f"{where}: error: {e.message} ({out} is kept, not validated)\n")
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
         return 1
     cmd = [solar, "validate", air, "--ref", ref, "--backend", "cpu", "--timeout",
            str(o.get("timeout", 600))]
