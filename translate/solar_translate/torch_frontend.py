@@ -342,6 +342,27 @@ class Frontend:
             self.outs.append(t)
 
 
+FACTORIES = ("ones", "zeros", "full", "empty", "empty_strided", "arange", "range", "eye",
+             "linspace", "logspace", "tril_indices", "triu_indices", "rand", "randn", "randint",
+             "randperm")
+
+
+def meta_factories(torch):
+    """A mode under which forward's factories without a device (torch.ones(S, S) for a mask,
+    torch.arange(S)) make meta tensors, as the model and its inputs are: on the CPU beside meta
+    inputs they fail the export ('found two different devices meta, cpu').  Tensors made from
+    data (torch.tensor(0.5)) stay on the CPU, so their values can be read."""
+    table = {getattr(torch, n) for n in FACTORIES if hasattr(torch, n)}
+
+    class Mode(torch.overrides.TorchFunctionMode):
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = dict(kwargs or {})
+            if func in table and kwargs.get("device") is None:
+                kwargs["device"] = "meta"
+            return func(*args, **kwargs)
+    return Mode()
+
+
 def translate_module(torch, path, mod):
     """The op graph of the model file's forward pass."""
     model, inputs = build(torch, mod, path)
@@ -350,7 +371,8 @@ def translate_module(torch, path, mod):
     exprs = leaf_sizes(mod, base, lambda: leaf_shapes(torch, *build(torch, mod, path)), sizes)
     # user inputs: tensors only
     try:
-        ep = torch.export.export(model, tuple(inputs))
+        with meta_factories(torch):
+            ep = torch.export.export(model, tuple(inputs))
     except Exception as e:  # noqa: BLE001
         msg = first_line(e)
         if "data-dependent" in str(e) or "GuardOnDataDependent" in type(e).__name__:
