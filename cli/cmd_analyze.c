@@ -182,6 +182,19 @@ static void print_math_overrides(FILE *out, const solar_opts *o, const solar_pro
 	fprintf(out, ": %s)", m == SOLAR_MATH_TF32 ? "tf32" : "strict");
 }
 
+/* The consts after the params, as "  const KH=3 KW=3": sizes -D cannot change are sizes of the
+ * problem too (a translated model's batch may be one).  Past eight the rest are counted. */
+static void print_consts(FILE *out, const solar_program *p)
+{
+	if (!p->nconsts)
+		return;
+	fputs("  const", out);
+	for (int i = 0; i < p->nconsts && i < 8; i++)
+		fprintf(out, " %s=%lld", p->consts[i].name, (long long)p->consts[i].value);
+	if (p->nconsts > 8)
+		fprintf(out, " and %d more", p->nconsts - 8);
+}
+
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
 			const solar_measured *m, bool md)
@@ -192,6 +205,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	for (int i = 0; i < p->nparams; i++)
 		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
 			(long long)p->params[i].value);
+	print_consts(out, p);
 	fprintf(out, "   on %s, math %s", dev->name, o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 	print_math_overrides(out, o, p, SOLAR_MATH_TF32);
 	print_math_overrides(out, o, p, SOLAR_MATH_STRICT);
