@@ -925,7 +925,15 @@ def splits(fe, node, name, a, kw, val):
     d = _nd((a[2] if len(a) > 2 else kw.get("dim", 0)) if name != "unbind" else (a[1] if len(a) > 1 else 0), r)
     outs = []
     off = 0
-    if len(val) > 1:
+    # Equal pieces whose size is the dim's size over their count with integer coefficients
+    # (chunk(3) of 3 * DIM: DIM) stay symbolic, offsets k * DIM; other splits freeze the dim.
+    piece = None
+    if name != "unbind" and len(val) > 1 and len({int(v.shape[d]) for v in val}) == 1:
+        e = sympy.expand(sympy.sympify(x.shape[d]) / len(val))
+        if all(c.is_Integer for c in sympy.Poly(e, *sorted(e.free_symbols, key=str)).coeffs()) \
+                if e.free_symbols else e.is_Integer:
+            piece = e
+    if len(val) > 1 and piece is None:
         fe.sizes.freeze_syms(x.shape[d])
     for v in val:
         n = int(v.shape[d]) if name != "unbind" else 1
@@ -933,13 +941,14 @@ def splits(fe, node, name, a, kw, val):
             k = off
             outs.append(Value(x.shape[:d] + x.shape[d + 1:], x.dtype, base=x,
                               fn=lambda idx, k=k: idx[:d] + [sympy.Integer(k)] + idx[d:]))
-        else:
-            shape = list(x.shape)
-            shape[d] = sympy.Integer(n) if len(val) > 1 else x.shape[d]
-            o = off
-            outs.append(Value(shape, x.dtype, base=x,
-                              fn=lambda idx, o=o: idx[:d] + [idx[d] + o] + idx[d + 1:]))
-        off += n
+            off += n
+            continue
+        shape = list(x.shape)
+        shape[d] = piece if piece is not None else sympy.Integer(n) if len(val) > 1 else x.shape[d]
+        o = off
+        outs.append(Value(shape, x.dtype, base=x,
+                          fn=lambda idx, o=o: idx[:d] + [idx[d] + o] + idx[d + 1:]))
+        off = off + (piece if piece is not None else n)
     return outs
 
 
