@@ -426,6 +426,12 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 	for (int i = 0; i < p->nparams; i++)
 		cJSON_AddItemToObject(ps, p->params[i].name,
 				      solar_json_int((long long)p->params[i].value));
+	if (p->nconsts) { /* sizes -D cannot change: present only when the program has some */
+		cJSON *cs = cJSON_AddObjectToObject(j, "consts");
+		for (int i = 0; i < p->nconsts; i++)
+			cJSON_AddItemToObject(cs, p->consts[i].name,
+					      solar_json_int((long long)p->consts[i].value));
+	}
 	return j;
 }
 
