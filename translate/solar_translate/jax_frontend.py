@@ -185,8 +185,7 @@ class JaxFrontend:
         from .torch_frontend import Frontend
         self.env.update({o: o.value for o in outs})
         Frontend.outputs(self, outs)
-        order = {"in": 0, "out": 1, "tmp": 2}
-        self.g.tensors.sort(key=lambda t: order[t.role])
+        Frontend.sort_tensors(self)
         return self.g
 
     def consts(self, vars_, vals):

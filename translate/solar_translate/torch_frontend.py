@@ -287,11 +287,15 @@ class Frontend:
             read.add(t.name)
         self.g.tensors = [t for t in self.g.tensors if t.role != "in" or t.name in read
                           or t.name in self.user_inputs]
-        # order: inputs, parameters, outputs, then tmps
-        order = {"in": 0, "out": 1, "tmp": 2}
-        outs = {t.name: k for k, t in enumerate(self.outs)}   # outputs in forward()'s order
-        self.g.tensors.sort(key=lambda t: (order[t.role], outs.get(t.name, 0)))
+        self.sort_tensors()
         return self.g
+
+    def sort_tensors(self):
+        """Declaration order: inputs, parameters, outputs in the order forward() (or fn)
+        returns them, which is the order the harness binds them in; then tmps."""
+        order = {"in": 0, "out": 1, "tmp": 2}
+        outs = {t.name: k for k, t in enumerate(self.outs)}
+        self.g.tensors.sort(key=lambda t: (order[t.role], outs.get(t.name, 0)))
 
     def outputs(self, user):
         """Binds the forward outputs to `out` tensors: a tmp becomes the out tensor; a view of
