@@ -76,7 +76,6 @@ static char *find_harness(void)
 	return NULL;
 }
 
-/* Removes a directory tree that this command created. */
 static char *join(const char *dir, const char *name)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;

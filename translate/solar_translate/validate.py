@@ -258,8 +258,9 @@ def prepare(path, out, res, work, frontend="torch"):
                          f"which may take long on the CPU; a constant computed from others "
                          f"(HEAD_DIM = DIM // N_HEADS) follows them, any other must divide as "
                          f"the others do (--no-validate skips the validation)\n")
+    translate_file = importlib.import_module("." + f["module"], __package__).translate_file
     try:
-        again = importlib.import_module("." + f["module"], __package__).translate_file(path, dict(small))
+        again = translate_file(path, dict(small))
     except TranslateError as e:
         raise TranslateError(f"at the validation sizes ({sizes}): {e.message}", e.line, e.status)
     except RecursionError:
@@ -287,7 +288,7 @@ def prepare(path, out, res, work, frontend="torch"):
         other = follow({n: 2 * v for n, v in own.items()}, int_constants(res.module),
                        derived_constants(path))
         try:
-            twice = importlib.import_module("." + f["module"], __package__).translate_file(path, dict(other))
+            twice = translate_file(path, dict(other))
             theirs = body(twice.text)
             label = " ".join(f"{k}={v}" for k, v in other.items())
         except Exception:  # noqa: BLE001 - the model does not build there: nothing to compare
