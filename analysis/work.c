@@ -143,16 +143,21 @@ static bool reuses(const solar_program *p, const solar_stmt *s, const solar_expr
 	return false;
 }
 
-/* Tensor-unit precision for a contraction whose narrowest operand has dtype t. */
-static solar_prec tensor_prec(solar_dtype t, solar_math math, bool *on_tensor)
+/* Tensor-unit precision for a contraction whose narrowest operand has dtype t, and the unit
+ * products each multiply-accumulate takes (*products: 3 for tf32x3, whose f32-grade result is
+ * big*big + big*small + small*big of the operands split into two TF32 halves; else 1). */
+static solar_prec tensor_prec(solar_dtype t, solar_math math, bool *on_tensor, int *products)
 {
 	*on_tensor = true;
+	*products = 1;
 	switch (t) {
 	case SOLAR_DT_F64:
 		return SOLAR_PREC_F64;
 	case SOLAR_DT_F32:
-		if (math == SOLAR_MATH_TF32)
+		if (math == SOLAR_MATH_TF32 || math == SOLAR_MATH_TF32X3) {
+			*products = math == SOLAR_MATH_TF32X3 ? 3 : 1;
 			return SOLAR_PREC_TF32;
+		}
 		*on_tensor = false;
 		return SOLAR_PREC_F32;
 	case SOLAR_DT_BF16:
@@ -486,7 +491,8 @@ static void count_node(op_count *c, int i)
  * above) in *groups (malloc'd, the caller frees it); returns their number.  The combine of a
  * reduction is not in them (rule "identity combine", counted on the dataflow). */
 static int stmt_groups(const solar_program *p, const solar_stmt *s, solar_math math,
-		       bool *contraction, int *reduction_dims, solar_op_group **groups)
+		       bool *contraction, int *reduction_dims, bool *f32_mma,
+		       solar_op_group **groups)
 {
 	const solar_tensor *out = &p->tensors[s->tensor];
 	int red = 0;
@@ -498,6 +504,7 @@ static int stmt_groups(const solar_program *p, const solar_stmt *s, solar_math m
 	}
 	*reduction_dims = red;
 	*contraction = false;
+	*f32_mma = false;
 	op_count c = {.p = p, .s = s, .prec = simt_prec(out->dtype), .ngroups = 1, .cap_groups = 4};
 	c.groups = solar_xcalloc((size_t)c.cap_groups, sizeof *c.groups);
 	c.group_node = solar_xcalloc((size_t)c.cap_groups, sizeof *c.group_node);
@@ -522,9 +529,11 @@ static int stmt_groups(const solar_program *p, const solar_stmt *s, solar_math m
 		int ta = expr_dtype(p, v->args[0]), tb = expr_dtype(p, v->args[1]);
 		solar_dtype t = (solar_dtype)(dtype_width(ta) <= dtype_width(tb) ? ta : tb);
 		bool on_tensor;
-		solar_prec tp = tensor_prec(t, math, &on_tensor);
+		int products;
+		solar_prec tp = tensor_prec(t, math, &on_tensor, &products);
 		*contraction = true;
-		c.groups[0].mix.n[on_tensor ? SOLAR_UNIT_TENSOR : SOLAR_UNIT_SIMT][tp] += 2;
+		*f32_mma = !on_tensor && tp == SOLAR_PREC_F32;
+		c.groups[0].mix.n[on_tensor ? SOLAR_UNIT_TENSOR : SOLAR_UNIT_SIMT][tp] += 2 * products;
 		count_node(&c, vi + 1);
 		count_node(&c, vi + 1 + c.info[vi + 1].size);
 	} else {
@@ -542,7 +551,8 @@ solar_op_mix solar_stmt_op_mix(const solar_program *p, const solar_stmt *s, sola
 			       bool *contraction, int *reduction_dims)
 {
 	solar_op_group *g;
-	stmt_groups(p, s, math, contraction, reduction_dims, &g);
+	bool f32_mma;
+	stmt_groups(p, s, math, contraction, reduction_dims, &f32_mma, &g);
 	solar_op_mix mix = g[0].mix;
 	free(g);
 	return mix;
@@ -563,6 +573,8 @@ static void ops_add(solar_ops *o, const solar_ops *src)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
 			if (src->v[u][q])
 				val_add(&o->v[u][q], isl_val_copy(src->v[u][q]));
+	if (src->f32_mma)
+		val_add(&o->f32_mma, isl_val_copy(src->f32_mma));
 }
 
 static void ops_free(solar_ops *o)
@@ -570,6 +582,7 @@ static void ops_free(solar_ops *o)
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
 			o->v[u][q] = isl_val_free(o->v[u][q]);
+	o->f32_mma = isl_val_free(o->f32_mma);
 }
 
 isl_val *solar_ops_sum(isl_ctx *ctx, const solar_ops *o)
@@ -1090,7 +1103,8 @@ static void stmt_ops(const solar_model *m, solar_count_memo *memo, isl_union_map
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
 	solar_op_group *g;
-	int ng = stmt_groups(p, s, math, &sw->contraction, &sw->reduction_dims, &g);
+	bool f32_mma;
+	int ng = stmt_groups(p, s, math, &sw->contraction, &sw->reduction_dims, &f32_mma, &g);
 	sw->mix = g[0].mix;
 	if (ng > 1) {
 		sw->hoisted = solar_xcalloc((size_t)ng - 1, sizeof *sw->hoisted);
@@ -1112,6 +1126,8 @@ static void stmt_ops(const solar_model *m, solar_count_memo *memo, isl_union_map
 		ops_add_mul(&sw->ops, &g[k].mix, n);
 	}
 	ops_add_mul(&sw->ops, &sw->mix, sw->instances);
+	if (f32_mma) /* rule "f32 emulation": the 2 ops of each strict f32 multiply-accumulate */
+		sw->ops.f32_mma = isl_val_mul_ui(isl_val_copy(sw->instances), 2);
 	free(g);
 	if (s->op != SOLAR_ASSIGN && !sw->contraction && !*failed) {
 		sw->combines = combine_count(m, memo, dep, i, sw->instances, d, failed);

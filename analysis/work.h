@@ -37,6 +37,10 @@ typedef struct {
 
 typedef struct {
 	solar_count *v[SOLAR_UNIT_COUNT][SOLAR_PREC_COUNT];
+	/* the part of v[SIMT][F32] that is the 2 ops of strict f32 multiply-accumulates of
+	 * contractions, which a library may run on the matrix unit by an f32-exact emulation where
+	 * the device gives a tensor.f32 peak (docs/bounds.md, "f32 emulation"); NULL is zero */
+	solar_count *f32_mma;
 } solar_ops; /* exact totals; NULL entries are zero */
 
 typedef struct {

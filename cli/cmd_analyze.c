@@ -74,7 +74,9 @@ static void print_peaks(FILE *out, const solar_device *dev, const solar_work *w)
 	bool first = true;
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++)
-			if (w->total.ops.v[u][q] && dev->peak[u][q].present) {
+			if ((w->total.ops.v[u][q] ||
+			     (u == SOLAR_UNIT_TENSOR && q == SOLAR_PREC_F32 && w->total.ops.f32_mma)) &&
+			    dev->peak[u][q].present) {
 				fprintf(out, "%s %s%s/s %s.%s", first ? "" : ",",
 					solar_fmt_si(a, sizeof a, solar_device_peak(dev, u, q)),
 					q >= SOLAR_PREC_I64 ? "OP" : "FLOP", solar_unit_name(u),
@@ -179,7 +181,7 @@ static void print_math_overrides(FILE *out, const solar_opts *o, const solar_pro
 			fprintf(out, "%s%s", shown++ ? ", " : "", p->kernels[k].name);
 	if (n > 3)
 		fprintf(out, " and %d more", n - 3);
-	fprintf(out, ": %s)", m == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	fprintf(out, ": %s)", solar_math_name(m));
 }
 
 /* The consts after the params, as "  const KH=3 KW=3": sizes -D cannot change are sizes of the
@@ -208,6 +210,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	print_consts(out, p);
 	fprintf(out, "   on %s, math %s", dev->name, o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 	print_math_overrides(out, o, p, SOLAR_MATH_TF32);
+	print_math_overrides(out, o, p, SOLAR_MATH_TF32X3);
 	print_math_overrides(out, o, p, SOLAR_MATH_STRICT);
 	fputs("\n", out);
 	if (!md)
@@ -368,6 +371,11 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			solar_fmt_si(t2, sizeof t2, b->dram_capacity_bytes));
 	if (b->capacity_dram_bytes <= 0)
 		fputs("Note: the descriptor lacks on-chip capacities; cache-aware = fused.\n", out);
+	if (b->f32_emulation)
+		fputs("f32 emulation: a library may run strict f32 contractions on the matrix unit "
+		      "(tensor.f32, as cuBLAS's BF16x9 does); the bound splits them between simt.f32 "
+		      "and tensor.f32 where that takes least time (docs/bounds.md#f32-emulation).\n",
+		      out);
 	if (b->missing_peak)
 		fputs("Note: some work has no peak in the descriptor and was charged at its fastest "
 		      "peak (docs/bounds.md#missing-peak).\n",
@@ -385,6 +393,8 @@ static cJSON *json_roof(const solar_roof *r, double measured_s)
 	else
 		cJSON_AddNullToObject(j, "limited_by"); /* no work: nothing limits it */
 	cJSON_AddNumberToObject(j, "ops", r->ops);
+	if (r->emulated_ops > 0) /* rule "f32 emulation" */
+		cJSON_AddNumberToObject(j, "f32_emulated_ops", r->emulated_ops);
 	cJSON *bytes = cJSON_AddObjectToObject(j, "bytes");
 	cJSON_AddNumberToObject(bytes, "dram", r->dram_bytes);
 	cJSON_AddNumberToObject(bytes, "l2", r->l2_bytes);

@@ -1280,7 +1280,7 @@ static void kernel_attrs(sema *s, solar_kernel *k, const ast_node *n)
 			solar_diag_error(
 			    s->d, at->key_span,
 			    "unknown kernel attribute '%s'; the only attribute is `math` "
-			    "(strict or tf32)",
+			    "(strict, tf32 or tf32x3)",
 			    at->key);
 			continue;
 		}
@@ -1292,9 +1292,11 @@ static void kernel_attrs(sema *s, solar_kernel *k, const ast_node *n)
 			k->math = SOLAR_MATH_STRICT;
 		else if (!strcmp(at->value, "tf32"))
 			k->math = SOLAR_MATH_TF32;
+		else if (!strcmp(at->value, "tf32x3"))
+			k->math = SOLAR_MATH_TF32X3;
 		else
 			solar_diag_error(s->d, at->value_span,
-					 "unknown math mode '%s'; expected strict or tf32",
+					 "unknown math mode '%s'; expected strict, tf32 or tf32x3",
 					 at->value);
 	}
 }

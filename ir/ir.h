@@ -153,7 +153,18 @@ struct solar_node {
 	};
 };
 
-typedef enum { SOLAR_MATH_DEFAULT, SOLAR_MATH_STRICT, SOLAR_MATH_TF32 } solar_math;
+/* The math mode of a kernel's f32 contractions (docs/bounds.md, "Contraction"): strict f32,
+ * one-pass TF32, or three TF32 passes (f32-grade accuracy: CUTLASS's OpMultiplyAddFastF32, which
+ * PyTorch's memory-efficient attention runs f32 in on sm80+). */
+typedef enum {
+	SOLAR_MATH_DEFAULT,
+	SOLAR_MATH_STRICT,
+	SOLAR_MATH_TF32,
+	SOLAR_MATH_TF32X3
+} solar_math;
+
+/* "strict", "tf32", "tf32x3" ("default" for SOLAR_MATH_DEFAULT). */
+const char *solar_math_name(solar_math m);
 
 typedef struct {
 	const char *name;

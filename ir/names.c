@@ -171,3 +171,9 @@ uint32_t solar_text_hash(const char *s)
 		h = (h ^ (unsigned char)*s) * 16777619u;
 	return h;
 }
+
+const char *solar_math_name(solar_math m)
+{
+	static const char *const names[] = {"default", "strict", "tf32", "tf32x3"};
+	return (unsigned)m < sizeof names / sizeof *names ? names[m] : "?";
+}

@@ -321,8 +321,7 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		}
 		fprintf(out, "kernel %s ", kn->name);
 		if (kn->math != SOLAR_MATH_DEFAULT)
-			fprintf(out, "[math = %s] ",
-				kn->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+			fprintf(out, "[math = %s] ", solar_math_name(kn->math));
 		fputs("{\n", out);
 		print_block(p, &kn->body, 1, out);
 		fputs("}\n", out);

@@ -70,6 +70,27 @@ static void finish(solar_roof *r)
 		}
 }
 
+/* Rule "f32 emulation": where the descriptor gives a tensor.f32 peak (an f32-exact contraction
+ * on the matrix unit, as cuBLAS's BF16x9 on Blackwell), a library may run any part x of the
+ * strict f32 multiply-accumulate ops M on it instead of the SIMT f32 pipes.  The scope's time is
+ * then max(other, (S - x) / s, x / e) for S simt.f32 ops at rate s and tensor.f32 rate e; the
+ * least over 0 <= x <= M is at x = S e / (s + e) (both sides equal), clamped to [0, M].  Every
+ * split a real run makes (one per contraction, or any finer) is one x, so the least is below it. */
+static void split_f32_mma(solar_roof *r, const solar_ops *ops, const solar_device *dev)
+{
+	double e = solar_device_peak(dev, SOLAR_UNIT_TENSOR, SOLAR_PREC_F32);
+	double s = solar_device_peak(dev, SOLAR_UNIT_SIMT, SOLAR_PREC_F32);
+	double m = ops->f32_mma ? solar_count_double(ops->f32_mma) : 0;
+	double *simt = &r->res_s[SOLAR_RES_OPS + SOLAR_UNIT_SIMT * SOLAR_PREC_COUNT + SOLAR_PREC_F32];
+	if (e <= 0 || s <= 0 || m <= 0)
+		return;
+	double n = *simt * s; /* the simt.f32 ops */
+	double x = fmin(m, n * e / (s + e));
+	*simt = (n - x) / s;
+	r->res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + SOLAR_PREC_F32] = x / e;
+	r->emulated_ops = x;
+}
+
 static void charge_ops(solar_roof *r, const solar_ops *ops, const solar_device *dev, bool *missing)
 {
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
@@ -82,6 +103,7 @@ static void charge_ops(solar_roof *r, const solar_ops *ops, const solar_device *
 			r->ops += n;
 			r->res_s[SOLAR_RES_OPS + u * SOLAR_PREC_COUNT + q] = n / rate(dev, u, q, missing);
 		}
+	split_f32_mma(r, ops, dev);
 }
 
 /* DRAM bytes at the DRAM bandwidth; rule "L2 bandwidth": l2 bytes (loads + stores that cross
@@ -166,6 +188,7 @@ static void unfused_sum(solar_bounds *b, const solar_device *dev)
 				other = fmax(other, r->res_s[i]);
 		slack += pos(other * bw - r->dram_bytes);
 		b->unfused.time_s += r->time_s;
+		b->unfused.emulated_ops += r->emulated_ops;
 		b->unfused.res_s[r->limiter] += r->time_s; /* time spent limited by each */
 	}
 	b->placed_bytes = pos(missing);
@@ -246,6 +269,9 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 		     fmax(b->fused.l2_bytes, seg_l2), fmax(ld, st), dev);
 	finish(&b->cache_aware);
 
+	b->f32_emulation = b->fused.emulated_ops > 0 || b->cache_aware.emulated_ops > 0;
+	for (int k = 0; k < p->nkernels; k++)
+		b->f32_emulation |= b->kernel[k].emulated_ops > 0;
 	/* Rule "unfused floor": the kernels as written are one execution of the program, so the
 	 * fused bound holds for them too.  unfused_sum already charges the fused DRAM traffic and
 	 * every kernel's ops, so this only guards against rounding. */

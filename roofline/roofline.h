@@ -28,6 +28,8 @@ typedef struct {
 	double res_s[SOLAR_RES_COUNT];   /* time each resource alone needs */
 	double dram_bytes, l2_bytes;     /* traffic charged at each level */
 	double ops;                      /* all operations */
+	double emulated_ops;             /* rule "f32 emulation": strict f32 multiply-accumulate
+					    ops charged to tensor.f32 instead of simt.f32 */
 } solar_roof;
 
 typedef struct {
@@ -46,6 +48,8 @@ typedef struct {
 	double capacity_l2_bytes;        /* S for L2 traffic (smem + regs); 0 if unknown */
 	int cache_rule_stmt;             /* statement whose segment rule set the DRAM traffic, or -1 */
 	bool missing_peak;               /* some work had no peak and used the fastest one */
+	bool f32_emulation;              /* some scope split its strict f32 multiply-accumulates
+					    between simt.f32 and tensor.f32 (rule "f32 emulation") */
 } solar_bounds;
 
 /* Computes all bounds.  Returns 0, or -1 after a message on diag (device lacks DRAM figures). */

@@ -217,8 +217,23 @@ class Frontend:
         if line and 0 < line <= len(self.lines):
             attrs["src"] = self.lines[line - 1].strip()
         op = Op(kind, name, ins, out, attrs, path, line, aten=self.aten(node))
+        self.check_library_math(node, op)
         self.g.ops.append(op)
         return op
+
+    def check_library_math(self, node, op):
+        """A kernel a library runs (library_math.LIBRARY_MATH) must carry the fastest math mode
+        the library may pick for f32 operands; a stricter one would make its bound unsound."""
+        from .library_math import LIBRARY_MATH, library_math, stricter
+        if op.kind not in LIBRARY_MATH or not op.ins or op.ins[0].dtype != "f32":
+            return
+        if op.kind == "einsum" and op.attrs.get("math") is None:
+            return  # a step that only sums or permutes: no contraction
+        want = library_math(self, op.kind, "f32")
+        if stricter(op.attrs.get("math"), want):
+            raise self.err(node, f"internal error: the {op.kind} kernel {op.name} has math mode "
+                           f"{op.attrs.get('math') or 'strict'}, stricter than the library may "
+                           f"use ({want}; docs/bounds.md#library-datapaths)")
 
     def short(self, node):
         t = node.target
