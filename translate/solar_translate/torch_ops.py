@@ -196,7 +196,14 @@ def pointwise_f(fe, node, name):
 VIEWS = {"view", "_unsafe_view", "reshape", "flatten", "unflatten", "permute", "transpose", "t",
          "expand", "expand_as", "broadcast_to", "unsqueeze", "squeeze", "slice", "select",
          "narrow", "alias", "detach", "lift_fresh_copy", "view_as", "contiguous", "dropout",
-         "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "diagonal"}
+         "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "diagonal", "numpy_T",
+         "mT", "adjoint"}
+# ATen's other names of an operator (torch.multiply is aten.multiply, not aten.mul)
+ALIASES = {"multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
+           "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
+           "not_equal": "ne", "absolute": "abs", "negative": "neg",
+           "fix": "trunc", "special_expit": "sigmoid", "special_erf": "erf", "moveaxis": "movedim",
+           "concat": "cat", "concatenate": "cat", "swapdims": "swapaxes"}
 IGNORED = {"_assert_tensor_metadata", "_assert_scalar", "sym_size", "sym_constrain_range_for_size",
            "_assert_async", "_functional_assert_async"}
 
@@ -213,6 +220,7 @@ def handle(fe, node):
     pk = t._overloadpacket.__name__
     inplace = pk.endswith("_") and not pk.startswith("_")
     name = pk[:-1] if inplace else pk
+    name = ALIASES.get(name, name)
     if name in IGNORED:
         return None
     val = node.meta.get("val")
@@ -820,6 +828,10 @@ def view(fe, node, name, a, kw, val):
         return transpose_view(x, _nd(a[1], r), _nd(a[2], r))
     if name == "t":
         return transpose_view(x, 0, 1) if r == 2 else x
+    if name == "numpy_T":       # x.T: every dim reversed
+        return permute_view(x, list(range(r))[::-1])
+    if name in ("mT", "adjoint"):   # x.mT, x.mH of a real tensor: the last two dims swapped
+        return transpose_view(x, r - 2, r - 1)
     if name == "movedim":
         src = [a[1]] if isinstance(a[1], int) else list(a[1])
         dst = [a[2]] if isinstance(a[2], int) else list(a[2])
