@@ -768,7 +768,10 @@ def run_torch(args, air, mod, defines):
             raise HarnessError(f"model: Model(*get_init_inputs()) raised {type(e).__name__}: "
                                f"{one_line(e)}")
         inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
-    in_sides = [torch_side(torch, f"forward argument {i}", x) for i, x in enumerate(inputs)]
+    # A Python number among the forward arguments (forward(A, s)) binds to no AIR tensor: a
+    # translation holds its value as a literal (torch.export specializes it).
+    in_sides = [torch_side(torch, f"forward argument {i}", x) for i, x in enumerate(inputs)
+                if not isinstance(x, (bool, int, float))]
     named = {}
     for n, p in model.named_parameters():
         named[n] = torch_side(torch, f"parameter '{n}'", p)
@@ -837,8 +840,9 @@ def run_torch(args, air, mod, defines):
             val = out_sides[[o.name for o in air.role("out")].index(t.name)].value
         else:
             i = [o.name for o in air.role("in", "inout")].index(t.name)
-            if i < len(dev_inputs):
-                val = dev_inputs[i]
+            tensor_inputs = [x for x in dev_inputs if not isinstance(x, (bool, int, float))]
+            if i < len(tensor_inputs):
+                val = tensor_inputs[i]
             else:
                 key = next(n for n, s in named.items() if s is bound[t.name])
                 val = after[key]

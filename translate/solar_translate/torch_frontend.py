@@ -257,9 +257,19 @@ class Frontend:
             kind = spec.kind.name if spec is not None else "USER_INPUT"
             val = n.meta.get("val")
             if kind == "USER_INPUT":
+                if isinstance(val, (bool, int, float)) and not isinstance(val, self.torch.Tensor):
+                    # a Python number (forward(A, s)): torch.export specializes it, so the graph
+                    # reads its value as a literal, as eager passes it to each kernel; no tensor
+                    self.env[n] = val
+                    user_i += 1
+                    self.g.notes.append(f"note: forward() argument '{n.name}' is the Python "
+                                        f"{type(val).__name__} {val!r} of get_inputs(): the AIR "
+                                        "holds it as a literal")
+                    continue
                 if not isinstance(val, self.torch.Tensor):
                     raise TranslateError(f"forward() argument '{n.name}' is not a tensor "
-                                         f"({type(val).__name__}); only tensor inputs are supported")
+                                         f"({type(val).__name__}); only tensor and number inputs "
+                                         "are supported")
                 shape = self.leaf.get(("in", user_i)) or [sympy.Integer(int(s)) for s in val.shape]
                 user_i += 1
                 t = Tensor(self.tname(n.name), shape, self.dtype(n), "in")
