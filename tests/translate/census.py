@@ -307,8 +307,6 @@ def reference_ops():
 NOT_COVERED_REASONS = {
     "native_dropout": "random: the corpus forwards are deterministic (the translator must reject "
                       "or drop dropout; eval-mode dropout is covered as identity)",
-    "argmax": "the corpus is argmax-free by the issue's scope (index outputs, no AIR value)",
-    "argmin": "the corpus is argmax-free by the issue's scope (index outputs, no AIR value)",
     "sort": "data-dependent order; only as a rejected op (bad/unsupported_argsort.py)",
     "scatter": "level 3 only (Reformer); data-dependent write, not expressible in AIR",
 }

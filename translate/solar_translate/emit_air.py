@@ -324,6 +324,11 @@ class Emitter:
         else:
             acc = k.ref(out, oidx)
         args = lambda: [self.val(k, x, its) for x in op.ins]
+        if red in ("argmax", "argmin"):
+            self._arg_extreme(k, op, red, f(args(), its), outer, inner, rd, shape, kept_shape,
+                              "f64" if x0.dtype == "f64" else "f32", k.ref(out, oidx), oidx)
+            k.close(n)
+            return
         if red == "logsumexp":      # the max first, so that exp never overflows
             m = k.tref(self.new_tmp(op.name + "_max", kept_shape, accdt, "the max"), outer)
             k.assign(m, "=", "-inf")
@@ -365,6 +370,28 @@ class Emitter:
         if need_tmp or final != acc:   # a separate accumulator is always stored to the output
             k.assign(k.ref(out, oidx), "=", final)
         k.close(n)
+
+    def _arg_extreme(self, k, op, red, x, outer, inner, rd, shape, kept_shape, accdt, out, out_idx):
+        """argmax / argmin: the running extreme in a tmp and, where an element beats it
+        strictly, its index over the reduced dims (row-major, as PyTorch's index into the
+        flattened dims), so the first of equal extremes is kept, as PyTorch returns it."""
+        values = op.attrs.get("values")      # max.dim / min.dim: the values are an output
+        if values is not None:
+            m = k.ref(values, bidx(values, list(out_idx)))
+        else:
+            m = k.tref(self.new_tmp(op.name + "_max" if red == "argmax" else op.name + "_min",
+                                    kept_shape, accdt, "the running " + red[3:]), outer)
+        lin = sympy.Integer(0)
+        for d in rd:
+            lin = lin * shape[d] + inner[rd.index(d)]
+        self.affine(lin)
+        cmp, upd = (">", "max=") if red == "argmax" else ("<", "min=")
+        k.assign(m, "=", "-inf" if red == "argmax" else "inf")
+        k.assign(out, "=", "0")
+        k.open_for(inner, [(0, shape[d]) for d in rd])
+        k.assign(out, "=", f"select({x} {cmp} {m}, {pr(lin)}, {out})")
+        k.assign(m, upd, x)
+        k.close()
 
     def k_softmax(self, k, op):
         """softmax / log_softmax along one dim: the row max, the sum of exp, then the output."""

@@ -306,12 +306,14 @@ def _dispatch(fe, node, name, val):
     if name in ("max", "min") and isinstance(val, (tuple, list)):
         # values and indices: the indices are supported only when unused
         users = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
-        if users:
-            raise fe.err(node, f"unsupported operator aten.{name}.dim with its indices "
-                         "(argmax/argmin: AIR v1 has no data-dependent indices)")
         x = V(fe, a[0])
         dim = _nd(a[1], len(x.shape))
         keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
+        if users:   # values and indices from one kernel, as eager's: argmax writing its max
+            r = reduce_(fe, node, "arg" + name, x, [dim], keep, val[1])
+            values = fe.new_out(node, list(r.value.shape), r.op.name + "_values", fe.dtype(node, val[0]))
+            r.op.attrs["values"] = values
+            return [values, r.value]
         r = reduce_(fe, node, "amax" if name == "max" else "amin", x, [dim], keep, val[0])
         return [r.value, None]
     if name in ("max", "min") and len(a) == 2 and hasattr(a[1], "op"):     # max.other: binary
@@ -551,7 +553,14 @@ def _dispatch(fe, node, name, val):
         return loss(fe, node, name, a, kw, val)
     if name == "cosine_similarity":
         return cosine(fe, node, a, kw, val)
-    if name in ("embedding", "gather", "index_select", "index", "argmax", "argmin", "sort", "argsort",
+    if name in ("argmax", "argmin"):
+        x = V(fe, a[0])
+        dim = a[1] if len(a) > 1 else kw.get("dim")
+        keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
+        if dim is None and keep:
+            raise fe.err(node, f"unsupported operator {fe.aten(node)} without dim and with keepdim")
+        return reduce_(fe, node, name, x, [] if dim is None else [dim], keep, val)
+    if name in ("embedding", "gather", "index_select", "index", "sort", "argsort",
                 "topk", "scatter", "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot",
                 "take", "index_put", "nonzero", "masked_select", "unique", "bincount",
                 "embedding_bag", "multinomial", "searchsorted"):
