@@ -777,6 +777,13 @@ def run_torch(args, air, mod, defines):
         named[n] = torch_side(torch, f"parameter '{n}'", p)
     for n, b in model.named_buffers():
         named.setdefault(n, torch_side(torch, f"buffer '{n}'", b))
+    # Plain tensor attributes (self.hidden = torch.randn(...) in __init__): solar translate
+    # makes them buffers of the same path (torch.export would refuse or lift them).
+    for path, m in model.named_modules():
+        for k, v in vars(m).items():
+            if isinstance(v, torch.Tensor) and not k.startswith("__"):
+                n = f"{path}.{k}" if path else k
+                named.setdefault(n, torch_side(torch, f"tensor attribute '{n}'", v))
     bound = bind(air, in_sides, named)
     for n in unbound_names(named, bound):
         warn(f"binding: {named[n].what} of the model binds to no AIR tensor")

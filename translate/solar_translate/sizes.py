@@ -149,6 +149,8 @@ def fit(x, deps, consts, sizes):
         v1, v2 = consts[c1], consts[c2]
         if x == v1 * v2:
             return sizes.add(c1, v1) * sizes.add(c2, v2)
+        if x == v1 + v2 and y1 - x == v1 and y2 - x == v2:   # input_size + hidden_size
+            return sizes.add(c1, v1) + sizes.add(c2, v2)
         for (a, va), (b, vb) in (((c1, v1), (c2, v2)), ((c2, v2), (c1, v1))):
             if vb and x == va // vb and va % vb == 0:
                 return fdiv(sizes.add(a, va), sizes.add(b, vb))

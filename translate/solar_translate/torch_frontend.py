@@ -86,7 +86,26 @@ def build(torch, mod, path, device="meta"):
         raise TranslateError(f"get_inputs() returned {type(inputs).__name__}, not a list")
     if not isinstance(model, torch.nn.Module):
         raise TranslateError("Model(...) is not a torch.nn.Module")
+    attribute_buffers(torch, model)
     return model, list(inputs)
+
+
+def attribute_buffers(torch, model):
+    """Plain tensor attributes of the model's modules (`self.hidden = torch.randn(B, H)` in
+    __init__, neither parameter nor buffer) become non-persistent buffers of the same name:
+    torch.export refuses a tensor attribute that forward assigns ('must be registered as
+    buffers') and lifts one that forward only reads as a constant the harness cannot bind.  As
+    buffers they are `in` tensors named after their path, as the harness binds them.  Their
+    dotted paths are kept on the model (Frontend.state)."""
+    names = []
+    for path, m in model.named_modules():
+        for k, v in list(vars(m).items()):
+            if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter) \
+                    and not k.startswith("__"):
+                delattr(m, k)
+                m.register_buffer(k, v, persistent=False)
+                names.append(f"{path}.{k}" if path else k)
+    object.__setattr__(model, "_solar_attribute_buffers", names)
 
 
 def leaf_shapes(torch, model, inputs):
@@ -116,6 +135,8 @@ class Frontend:
         self.knames = {}
         self.tnames = set()
         self.dt = _dtypes(torch)
+        # AIR names of the tensor attributes made buffers (attribute_buffers)
+        self.state = {n.replace(".", "_") for n in getattr(model, "_solar_attribute_buffers", ())}
         self.matmul_tf32 = bool(torch.backends.cuda.matmul.allow_tf32)
         self.cudnn_tf32 = bool(torch.backends.cudnn.allow_tf32)
         try:

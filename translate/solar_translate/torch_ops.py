@@ -241,6 +241,17 @@ def handle(fe, node):
             fe.g.ops.remove(r.op)
             fe.g.tensors.remove(r.value.root().tensor)
             return dst
+        if root.role == "in" and root.name in fe.state and name == "copy":
+            if not node.users:
+                # `self.hidden = t` in forward: torch.export writes t back into the attribute at
+                # the end; eager only rebinds the name, no kernel (the attribute's new value is
+                # no output of forward, as batch norm's running statistics)
+                fe.g.ops.remove(r.op)
+                fe.g.tensors.remove(r.value.root().tensor)
+                fe.g.notes.append(f"note: forward() assigns the tensor attribute '{root.name}'; "
+                                  "the AIR keeps forward's outputs only")
+                return dst
+            return r.value     # self.hidden.copy_(x): eager's copy kernel, into a tmp
         if root.role == "in":
             raise fe.err(node, f"in-place update of an input or parameter (aten.{pk}) is not supported")
         r.op.out = dst
