@@ -564,6 +564,8 @@ def _dispatch(fe, node, name, val):
         return loss(fe, node, name, a, kw, val)
     if name == "cosine_similarity":
         return cosine(fe, node, a, kw, val)
+    if name == "im2col":
+        return im2col(fe, node, V(fe, a[0]), a, kw, val)
     if name in ("argmax", "argmin"):
         x = V(fe, a[0])
         dim = a[1] if len(a) > 1 else kw.get("dim")
@@ -671,6 +673,52 @@ def repeat_roll(fe, node, name, x, a, kw):
             return idx
     v = Value(out_shape, x.dtype, base=x, fn=fn)
     return _kernel(fe, node, "pointwise", [v], out_shape, {"f": lambda vv, i: vv[0]})
+
+
+def im2col(fe, node, x, a, kw, val):
+    """nn.Unfold (aten.im2col): out[b, (c*KH + ki)*KW + kj, oh*OW + ow] = x[b, c, oh*s + ki*d - p,
+    ow*s + kj*d - p], 0 in the padding; one copy kernel, as eager's, read through an index map
+    (the padded reads clamped into the tensor and discarded by a select on the iterators)."""
+    ks, dl, pd, st = (_ints(a[k] if len(a) > k else kw.get(n), 2, dflt) for k, n, dflt in
+                      ((1, "kernel_size", 1), (2, "dilation", 1), (3, "padding", 0), (4, "stride", 1)))
+    r = len(x.shape)
+    lead = list(x.shape[:r - 3])
+    C, H, W = x.shape[r - 3:]
+    fe.sizes.freeze_syms(H)
+    fe.sizes.freeze_syms(W)
+    OH = fdiv(H + 2 * pd[0] - dl[0] * (ks[0] - 1) - 1, st[0]) + 1
+    OW = fdiv(W + 2 * pd[1] - dl[1] * (ks[1] - 1) - 1, st[1]) + 1
+    shape = lead + [C * ks[0] * ks[1], OH * OW]
+    if [fe.sizes.value(e) for e in shape] != [int(v) for v in val.shape]:
+        raise fe.err(node, f"internal error: im2col shape {shape} is not PyTorch's {list(val.shape)}")
+    nb = len(lead)
+
+    def hw(idx):
+        q, l = idx[nb], idx[nb + 1]
+        h = fdiv(l, OW) * st[0] + sympy.Mod(fdiv(q, ks[1]), ks[0]) * dl[0] - pd[0]
+        w = sympy.Mod(l, OW) * st[1] + sympy.Mod(q, ks[1]) * dl[1] - pd[1]
+        return h, w
+
+    def fn(idx):
+        h, w = hw(idx)
+        if pd[0]:
+            h = sympy.Min(sympy.Max(h, 0), H - 1)
+        if pd[1]:
+            w = sympy.Min(sympy.Max(w, 0), W - 1)
+        return list(idx[:nb]) + [fdiv(idx[nb], ks[0] * ks[1]), h, w]
+
+    def f(v, i):
+        if not (pd[0] or pd[1]):
+            return v[0]
+        h, w = hw(list(i))
+        conds = []
+        if pd[0]:
+            conds += [f"{pr(h)} >= 0", f"{pr(h)} < {pr(H)}"]
+        if pd[1]:
+            conds += [f"{pr(w)} >= 0", f"{pr(w)} < {pr(W)}"]
+        return f"select({' and '.join(conds)}, {v[0]}, 0.0)"
+    v = Value(shape, x.dtype, base=x, fn=fn)
+    return _kernel(fe, node, "pointwise", [v], shape, {"f": f})
 
 
 def _no_indices(fe, node):
