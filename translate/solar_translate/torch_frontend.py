@@ -75,11 +75,25 @@ def build(torch, mod, path, device="meta"):
     """(model, inputs) built on the meta device, the model in the mode it was constructed in
     (nn.Module's default is training mode; KernelBench runs models as constructed, and so does
     validate's harness): batch norm then uses batch statistics, dropout with p > 0 is refused."""
-    try:
-        with torch.device(device):
+    def make(dev):
+        with torch.device(dev):
             init = mod.get_init_inputs() if callable(getattr(mod, "get_init_inputs", None)) else []
-            model = mod.Model(*init)
-            inputs = mod.get_inputs()
+            return mod.Model(*init), mod.get_inputs()
+    try:
+        try:
+            model, inputs = make(device)
+        except Exception as e:  # noqa: BLE001
+            # A value read from a tensor while building (Swin: `.item()` of a torch.linspace
+            # for the drop rates, a size from a tensor): meta tensors have no values, so the
+            # model is built for real on the CPU and then moved to meta.  The memory is the
+            # model's parameters, once per build.
+            if device != "meta" or "meta" not in str(e):
+                raise
+            model, inputs = make("cpu")
+            attribute_buffers(torch, model)
+            model = model.to("meta")
+            inputs = [x.to("meta") if isinstance(x, torch.Tensor) else x for x in inputs] \
+                if isinstance(inputs, (list, tuple)) else inputs
     except Exception as e:  # noqa: BLE001
         raise TranslateError(f"building the model raised {first_line(e)}", model_line(e, path))
     if not isinstance(inputs, (list, tuple)):
@@ -97,7 +111,7 @@ def attribute_buffers(torch, model):
     buffers') and lifts one that forward only reads as a constant the harness cannot bind.  As
     buffers they are `in` tensors named after their path, as the harness binds them.  Their
     dotted paths are kept on the model (Frontend.state)."""
-    names = []
+    names = list(getattr(model, "_solar_attribute_buffers", ()))
     for path, m in model.named_modules():
         for k, v in list(vars(m).items()):
             if isinstance(v, torch.Tensor) and not isinstance(v, torch.nn.Parameter) \
