@@ -89,12 +89,14 @@ def aten_ops(graph_module):
 
 def export_model(path):
     import torch
+    import types
     ns = load_source(path, shrunk=False)
-    with torch.device("meta"):
-        model = ns["Model"](*ns["get_init_inputs"]())
-        inputs = tuple(ns["get_inputs"]())
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "translate"))
-    from solar_translate.torch_frontend import meta_factories   # as solar translate exports
+    # built and exported as solar translate does (meta, or for real when the constructor reads
+    # a tensor's value; tensor attributes made buffers)
+    from solar_translate.torch_frontend import build, meta_factories
+    model, inputs = build(torch, types.SimpleNamespace(**ns), path)
+    inputs = tuple(inputs)
     with meta_factories(torch):
         ep = torch.export.export(model, inputs)
     export_ops = aten_ops(ep.graph_module)

@@ -12,7 +12,7 @@ IMG = 48
 P = 8
 D = 96
 HEADS = 3
-DH = D // HEADS
+# census: D=24
 
 
 class Model(nn.Module):
@@ -27,7 +27,7 @@ class Model(nn.Module):
         x = self.patches(img)
         cls = repeat(self.cls, "1 1 d -> b 1 d", b=x.shape[0])
         x = torch.cat((cls, x), dim=1)
-        q = rearrange(x, "b n (h d) -> b h n d", h=HEADS, d=DH)
+        q = rearrange(x, "b n (h d) -> b h n d", h=HEADS)
         att = (q @ q.transpose(-1, -2)).softmax(dim=-1) @ q
         y = rearrange(att, "b h n d -> b n (h d)")
         return reduce(y, "b n d -> b d", "mean")
