@@ -1,6 +1,7 @@
 # The two set-up commands of the README:
 #   make demo   installs what is missing, builds, and analyses an example
-#   make test   installs what is missing, builds (plain and ASan+UBSan+libFuzzer), runs every test
+#   make test   installs what is missing, builds (plain and ASan+UBSan+libFuzzer), runs every test;
+#               also compiles a Release + FORTIFY build (build-release), warnings as errors
 #   make venv   the Python environment of `solar translate` (build/venv, pinned PyPI packages)
 #   make install   PREFIX (default /usr/local) and DESTDIR: bin/solar, share/solar/{devices,
 #                  validate,translate,examples}, share/man/man1/solar.1
@@ -15,7 +16,7 @@ PIP_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps deps-test build build-asan demo test clean venv install
+.PHONY: all deps deps-test build build-asan build-release demo test clean venv install
 all: build
 
 deps:
@@ -26,15 +27,26 @@ deps-test:
 
 # Build output goes to build*/build.log and is shown only when the build fails.
 build: deps
-	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSOLAR_WERROR=ON >/dev/null
 	@cmake --build build -j $(JOBS) >build/build.log 2>&1 || { tail -n 60 build/build.log; exit 1; }
 	@echo "built build/solar"
 
 build-asan: deps-test
 	@cmake -S . -B build-asan -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
-	  -DSOLAR_SANITIZE=ON -DSOLAR_FUZZ=ON >/dev/null
+	  -DSOLAR_SANITIZE=ON -DSOLAR_FUZZ=ON -DSOLAR_WERROR=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS) >build-asan/build.log 2>&1 || { tail -n 60 build-asan/build.log; exit 1; }
 	@echo "built build-asan (ASan+UBSan, libFuzzer)"
+
+# What a packager builds: Release (-O3) with glibc's FORTIFY checks and the stack protector,
+# warnings as errors, so CI sees the warnings only the optimiser finds (a restrict overlap, a
+# truncation, an ignored warn_unused_result) before a user's compiler does.  Compiled only,
+# not tested: the plain and ASan builds run the suite.
+RELEASE_CFLAGS ?= -D_FORTIFY_SOURCE=3 -fstack-protector-strong
+build-release: deps
+	@cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release -DSOLAR_WERROR=ON \
+	  -DCMAKE_C_FLAGS="$(RELEASE_CFLAGS)" >/dev/null
+	@cmake --build build-release -j $(JOBS) >build-release/build.log 2>&1 || { tail -n 60 build-release/build.log; exit 1; }
+	@echo "built build-release (Release, $(RELEASE_CFLAGS))"
 
 # `solar translate` runs PyTorch: a virtual environment with the pinned packages of
 # translate/requirements.txt, built once (a second run does nothing until the list changes).
@@ -74,7 +86,7 @@ demo: build
 	./build/solar check examples/*.air
 	./build/solar analyze $(DEMO) --device $(DEMO_DEVICE)
 
-test: deps-test build build-asan venv
+test: deps-test build build-asan build-release venv
 	cd build && ctest --output-on-failure -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
@@ -88,4 +100,4 @@ install: deps
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/solar (man solar; solar device list)"
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-release

@@ -52,8 +52,15 @@ int solar_device_measured_rates(SOLAR_KEEP const solar_device *dev);
 int solar_quantity_parse(const char *s, double *value, const char **unit);
 /* A time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_quantity_parse_time(const char *s);
-/* Applies one `--set PATH=VALUE` to d after checking the value's unit against the path's.
- * Returns 0, or -1 after a message on diag. */
+/* The one unit-checked setter of a descriptor figure: sets PATH to TEXT (a number, or a
+ * quantity whose unit is the path's: "8TB/s" for a bandwidth, "16MiB" for a capacity) with
+ * solar_device_set.  Every place that reads a setting goes through it (--set, a manifest's
+ * "set").  Messages name the setting as `file: where: ...` (a JSON path of file) or, for a
+ * NULL file, `solar: where: ...` ("--set PATH").  Returns 0, or -1 after a message. */
+int solar_quantity_set_value(SOLAR_KEEP solar_device *d, const char *path, const char *text,
+			     const char *file, const char *where, solar_diag *diag);
+/* Applies one `--set PATH=VALUE` to d (solar_quantity_set_value).  Returns 0, or -1 after a
+ * message on diag. */
 int solar_quantity_set(SOLAR_KEEP solar_device *d, const char *set, solar_diag *diag);
 
 #endif

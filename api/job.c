@@ -252,8 +252,9 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	r->nkernels = p->nkernels;
 	if (!x->dev)
 		return;
-	if (solar_bounds_compute(w, x->dev, &x->bounds, diag) < 0) {
-		r->status = SOLAR_JOB_USAGE;
+	int brc = solar_bounds_compute(w, x->dev, &x->bounds, diag);
+	if (brc < 0) { /* -2: the program's counts overflow a time, an error of the input */
+		r->status = brc == -2 ? SOLAR_JOB_INPUT_ERRORS : SOLAR_JOB_USAGE;
 		return;
 	}
 	x->have_bounds = r->has_bounds = true;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +51,14 @@ int solar_quantity_parse(const char *s, double *value, const char **unit)
 			if (!strcmp(end + pl, units[u])) {
 				*value = v * prefix[i].scale;
 				*unit = canon[u];
-				return 0;
+				return isfinite(*value) ? 0 : -1; /* 1e300TB/s */
 			}
 	}
 	return -1;
 }
 
-/* The unit a figure path is measured in. */
+/* The unit a figure path is measured in: "" for a count (sm_count), NULL for a path that names
+ * no figure (solar_device_set says what is wrong with it). */
 static const char *path_unit(const char *path)
 {
 	size_t n = strlen(path);
@@ -68,7 +70,9 @@ static const char *path_unit(const char *path)
 		return "Hz";
 	if (!strncmp(path, "peak.", 5) || !strncmp(path, "sparse_peak.", 12))
 		return strstr(path, ".i") ? "OP/s" : "FLOP/s";
-	return "";
+	if (!strcmp(path, "sm_count"))
+		return "";
+	return NULL;
 }
 
 /* "4.57ms", "120us", "0.002s", "3e-3" (seconds without a unit). */
@@ -84,35 +88,64 @@ double solar_quantity_parse_time(const char *s)
 		double scale;
 	} units[] = {{"", 1}, {"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9}};
 	for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-		if (!strcmp(end, units[i].unit))
-			return v * units[i].scale;
+		if (!strcmp(end, units[i].unit)) {
+			double t = v * units[i].scale;
+			return t > 0 && isfinite(t) ? t : -1; /* not a time that rounds to 0 */
+		}
 	return -1;
+}
+
+SOLAR_PRINTF(4, 5)
+static void set_error(solar_diag *diag, const char *file, const char *where, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (file)
+		solar_diag_path_error_in(diag, file, where, "%s", msg);
+	else
+		solar_diag_tool_error(diag, "%s: %s", where, msg);
+}
+
+/* The one unit-checked setter: every setting of a descriptor figure from text (the command
+ * line's --set, a manifest's "set", the job API's sets) comes through here, so a value whose
+ * unit is not its path's ("4TB/s" for a capacity) is refused the same way everywhere. */
+int solar_quantity_set_value(solar_device *d, const char *path, const char *text, const char *file,
+			     const char *where, solar_diag *diag)
+{
+	double v;
+	const char *unit;
+	if (solar_quantity_parse(text, &v, &unit) < 0) {
+		set_error(diag, file, where,
+			  "'%s' is not a positive number (units: B, B/s, FLOP/s, OP/s, Hz with k M G "
+			  "T P or Ki Mi Gi Ti)",
+			  text);
+		return -1;
+	}
+	const char *want = path_unit(path);
+	if (want && unit[0] && strcmp(unit, want)) {
+		if (want[0])
+			set_error(diag, file, where, "expected a value in %s, not '%s'", want, text);
+		else
+			set_error(diag, file, where, "expected a plain number (a count), not '%s'",
+				  text);
+		return -1;
+	}
+	return solar_device_set(d, path, v, diag);
 }
 
 int solar_quantity_set(solar_device *d, const char *set, solar_diag *diag)
 {
 	const char *eq = strchr(set, '=');
-	char path[128];
-	double v;
-	const char *unit;
+	char path[128], where[160];
 	if (!eq || eq == set || (size_t)(eq - set) >= sizeof path) {
 		solar_diag_tool_error(diag, "--set expects PATH=VALUE, not '%s'", set);
 		return -1;
 	}
 	memcpy(path, set, (size_t)(eq - set));
 	path[eq - set] = '\0';
-	if (solar_quantity_parse(eq + 1, &v, &unit) < 0) {
-		solar_diag_tool_error(diag,
-				      "--set %s: '%s' is not a positive number (units: B, "
-				      "B/s, FLOP/s, OP/s, Hz with k M G T P or Ki Mi Gi Ti)",
-				      path, eq + 1);
-		return -1;
-	}
-	const char *want = path_unit(path);
-	if (unit[0] && want[0] && strcmp(unit, want) && strcmp(path, "sm_count")) {
-		solar_diag_tool_error(diag, "--set %s: expected a value in %s, not '%s'", path,
-				      want, eq + 1);
-		return -1;
-	}
-	return solar_device_set(d, path, v, diag);
+	snprintf(where, sizeof where, "--set %s", path);
+	return solar_quantity_set_value(d, path, eq + 1, NULL, where, diag);
 }

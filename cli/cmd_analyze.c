@@ -478,34 +478,36 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	return j;
 }
 
+/* One CSV row: the scope and the limiter through the one field writer (RFC 4180). */
+static void csv_row(FILE *out, const char *scope, const solar_roof *r, double measured_s)
+{
+	char rb[48];
+	solar_fmt_csv_field(out, scope);
+	fprintf(out, ",%.9g,", r->time_s);
+	solar_fmt_csv_field(out, r->time_s > 0 ? res_label(r, rb, sizeof rb) : "");
+	fprintf(out, ",%.17g,%.17g,%.17g,", r->dram_bytes, r->l2_bytes, r->ops);
+	if (measured_s > 0)
+		fprintf(out, "%.9g,%.6g\n", measured_s, measured_s / r->time_s);
+	else
+		fputs(",\n", out);
+}
+
 /* prefix: "" for the bound's rows, "estimate:" for the estimate's (--ceilings both). */
 static void print_csv(FILE *out, const solar_program *p, const solar_bounds *b, const solar_measured *m,
 		      const char *prefix)
 {
-	char rb[48];
 	if (!prefix[0])
 		fputs("scope,time_s,limited_by,dram_bytes,l2_bytes,ops,measured_s,headroom\n", out);
+	char scope[160];
 	for (int k = 0; k < p->nkernels; k++) {
-		const solar_roof *r = &b->kernel[k];
-		fprintf(out, "%skernel:%s,%.9g,%s,%.17g,%.17g,%.17g,", prefix, p->kernels[k].name,
-			r->time_s, r->time_s > 0 ? res_label(r, rb, sizeof rb) : "", r->dram_bytes,
-			r->l2_bytes, r->ops);
-		if (m->kernel_s[k] > 0)
-			fprintf(out, "%.9g,%.6g\n", m->kernel_s[k], m->kernel_s[k] / r->time_s);
-		else
-			fputs(",\n", out);
+		snprintf(scope, sizeof scope, "%skernel:%s", prefix, p->kernels[k].name);
+		csv_row(out, scope, &b->kernel[k], m->kernel_s[k]);
 	}
 	const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
 	const char *names[3] = {"unfused", "cache_aware", "fused"};
 	for (int i = 0; i < 3; i++) {
-		fprintf(out, "%s%s,%.9g,%s,%.17g,%.17g,%.17g,", prefix, names[i], rows[i]->time_s,
-			rows[i]->time_s > 0 ? res_label(rows[i], rb, sizeof rb) : "",
-			rows[i]->dram_bytes,
-			rows[i]->l2_bytes, rows[i]->ops);
-		if (m->total_s > 0)
-			fprintf(out, "%.9g,%.6g\n", m->total_s, m->total_s / rows[i]->time_s);
-		else
-			fputs(",\n", out);
+		snprintf(scope, sizeof scope, "%s%s", prefix, names[i]);
+		csv_row(out, scope, rows[i], m->total_s);
 	}
 }
 

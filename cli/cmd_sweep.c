@@ -287,8 +287,15 @@ static void heat_maps(FILE *out, const solar_opts *o, const solar_device *dev, c
 static void print_csv(FILE *out, const axis *ax, int nax, const point *pt, int n)
 {
 	char rb[48];
-	for (int v = 0; v < nax; v++)
-		fprintf(out, "%s,%s_factor,", ax[v].knob.name, ax[v].knob.name);
+	char name[sizeof ax->knob.name + 8];
+	for (int v = 0; v < nax; v++) {
+		solar_fmt_csv_field(out, ax[v].knob.name);
+		if (snprintf(name, sizeof name, "%s_factor", ax[v].knob.name) >= (int)sizeof name)
+			name[sizeof name - 1] = '\0'; /* cannot happen: knob names are short */
+		fputc(',', out);
+		solar_fmt_csv_field(out, name);
+		fputc(',', out);
+	}
 	fputs("unfused_s,unfused_limited_by,cache_aware_s,cache_aware_limited_by,fused_s,"
 	      "fused_limited_by\n",
 	      out);
@@ -301,10 +308,11 @@ static void print_csv(FILE *out, const axis *ax, int nax, const point *pt, int n
 				fputs(",", out);
 			fprintf(out, "%.6g,", ax[v].f[idx[v]]);
 		}
-		for (int k = 0; k < SOLAR_BOUND_COUNT; k++)
-			fprintf(out, "%.6g,%s%s", pt[p].t[k],
-				solar_resource_name(pt[p].lim[k], rb, sizeof rb),
-				k + 1 < SOLAR_BOUND_COUNT ? "," : "\n");
+		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
+			fprintf(out, "%.6g,", pt[p].t[k]);
+			solar_fmt_csv_field(out, solar_resource_name(pt[p].lim[k], rb, sizeof rb));
+			fputs(k + 1 < SOLAR_BOUND_COUNT ? "," : "\n", out);
+		}
 	}
 }
 

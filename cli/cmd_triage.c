@@ -240,17 +240,6 @@ static cJSON *json_triage(const solar_pool *p, const solar_device *dev, const ch
 	return j;
 }
 
-static void csv_field(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void print_csv(FILE *out, const solar_pool *p)
 {
 	fputs("rank,name,source,bound_s,bound_kind,prune_bound_s,predicted_s,low_s,high_s,"
@@ -260,13 +249,20 @@ static void print_csv(FILE *out, const solar_pool *p)
 		const solar_triage_cand *x = nth(p, k);
 		if (x->rank)
 			fprintf(out, "%d", x->rank);
-		fprintf(out, ",%s,%s,%.6g,%s,%.6g,%.6g,%.6g,%.6g,", x->name,
-			source_name(x->source), x->bound_s, x->bound_kind, x->prune_bound_s,
-			x->predicted_s, x->lo_s, x->hi_s);
+		fputc(',', out);
+		solar_fmt_csv_field(out, x->name); /* a file name: may hold a comma or a quote */
+		fputc(',', out);
+		solar_fmt_csv_field(out, source_name(x->source));
+		fprintf(out, ",%.6g,", x->bound_s);
+		solar_fmt_csv_field(out, x->bound_kind);
+		fprintf(out, ",%.6g,%.6g,%.6g,%.6g,", x->prune_bound_s, x->predicted_s, x->lo_s,
+			x->hi_s);
 		if (x->measured_s > 0)
 			fprintf(out, "%.6g", x->measured_s);
-		fprintf(out, ",%s,", solar_decision_name(x->decision));
-		csv_field(out, x->reason);
+		fputc(',', out);
+		solar_fmt_csv_field(out, solar_decision_name(x->decision));
+		fputc(',', out);
+		solar_fmt_csv_field(out, x->reason);
 		fputc('\n', out);
 	}
 }

@@ -29,6 +29,7 @@
 #include "analysis/analysis.h"
 #include "api/detail.h"
 #include "analysis/work.h"
+#include "devices/json.h"
 #include "cli.h"
 #include "output.h"
 #include "roofline/roofline.h"
@@ -165,7 +166,9 @@ static cJSON *read_json(const char *path)
 	char *text = solar_read_file(path, &len, solar_cli_diag());
 	if (!text)
 		return NULL;
-	cJSON *j = cJSON_Parse(text);
+	solar_diag *d = solar_diag_new_file(solar_cli_diag(), path, text, len);
+	cJSON *j = solar_json_parse(text, (size_t)len, d); /* syntax, duplicate keys, 1e400 */
+	solar_diag_free(d);
 	free(text);
 	return j;
 }
@@ -251,6 +254,12 @@ static cJSON *harness_verdict(const ctx *c, const char *cmd, const char *key)
 		return NULL;
 	}
 	cJSON *j = pr.out ? cJSON_Parse(pr.out) : NULL;
+	solar_diag *jd = solar_diag_new_file(solar_cli_diag(), "the harness's result", NULL, 0);
+	if (j && solar_json_check(j, -1, jd)) { /* a key twice, a number past a double */
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	solar_diag_free(jd);
 	if (!cJSON_IsObject(j) || !cJSON_IsArray(cJSON_GetObjectItem(j, key))) {
 		if (pr.status != 2) /* 2: its stderr said why */
 			fprintf(stderr, "solar: the harness's %s (exit %d%s) printed no JSON result\n",

@@ -7,7 +7,7 @@
 
 #include "analysis/exact.h"
 #include "cli.h"
-#include "report/format.h" /* solar_fmt_si, solar_fmt_time, solar_fmt_quantity */
+#include "report/format.h" /* solar_fmt_si, _time, _quantity, solar_fmt_csv_field */
 
 /* Outputs (cli/output.c): stdout, or a temporary file beside the -o file (or path) that
  * solar_out_finish renames into place; NULL after a message when it cannot be created or names

@@ -30,6 +30,7 @@
 #include "../diag/alloc.h"
 #include "../diag/diag.h"
 #include "../diag/hint.h"
+#include "json.h"
 
 #define MAX_BASE_DEPTH 16
 #define MAX_FILE_BYTES (16L << 20)
@@ -274,13 +275,6 @@ static void ectx_close(ectx *e)
 
 static int nerr(const ectx *e) { return solar_diag_errors(e->d); }
 
-/* `FILE:LINE:COL: error: invalid JSON`, then the line and a caret under the column. */
-static void fail_syntax(ectx *e, size_t len, size_t off)
-{
-	solar_diag_error(e->d, (solar_span){(int32_t)off, 0}, "invalid JSON%s",
-			 len == 0 ? " (the file is empty)" : "");
-}
-
 /* "a, b, c or d" from a name table, into buf. */
 static const char *name_list(char *buf, size_t n, const char *const *names, int count)
 {
@@ -322,19 +316,14 @@ static const char *join(char *buf, const char *path, const char *key)
 	return buf;
 }
 
-/* Reports keys of `obj` that are not in `allowed` (as "unknown <what>"), and keys given
- * twice (JSON allows it; a descriptor must not, the second would silently win). */
+/* Reports keys of `obj` that are not in `allowed` (as "unknown <what>"); keys given twice
+ * were refused when the text was parsed (solar_json_parse). */
 static void check_keys(ectx *e, const cJSON *obj, const char *path, const char *what,
 		       const char *const *allowed, int count)
 {
 	char p[PATH_BYTES];
 	for (const cJSON *c = obj->child; c; c = c->next) {
 		join(p, path, c->string);
-		for (const cJSON *o = obj->child; o != c; o = o->next)
-			if (strcmp(o->string, c->string) == 0) {
-				fail(e, p, "duplicate key");
-				break;
-			}
 		if (lookup(allowed, count, c->string) < 0)
 			fail_unknown(e, p, what, c->string, allowed, count);
 	}
@@ -912,21 +901,8 @@ static solar_device *load_text(const char *file, const char *text, size_t len, c
 			       chain *ch, solar_diag *diag)
 {
 	ectx e = ectx_open(file, text, len, diag);
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	if (root) {
-		/* Only white space may follow the value. */
-		size_t at = (size_t)(end - text);
-		while (at < len && strchr(" \t\r\n", text[at]))
-			at++;
-		if (at < len) {
-			cJSON_Delete(root);
-			root = NULL;
-			end = text + at;
-		}
-	}
+	cJSON *root = solar_json_parse(text, len, e.d); /* syntax, duplicate keys, 1e400 */
 	if (!root) {
-		fail_syntax(&e, len, end ? (size_t)(end - text) : 0);
 		ectx_close(&e);
 		return NULL;
 	}

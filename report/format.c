@@ -2,7 +2,8 @@
  *
  * Three significant digits everywhere ("34.4 G", "341 us", "4.19 MB", "205 GB/s"): what a
  * reader compares at a glance, and stable across builds; the exact numbers are in the JSON.
- * The renderers of report/ and every command of cli/ share them.
+ * The renderers of report/ and every command of cli/ share them, and the one CSV field writer
+ * (RFC 4180 quoting) of every CSV output.
  */
 #include <math.h>
 #include <stdio.h>
@@ -59,4 +60,19 @@ const char *solar_fmt_quantity(char *buf, size_t n, double v, const char *unit)
 	else
 		snprintf(buf, n, "%s %s", si, unit);
 	return buf;
+}
+
+void solar_fmt_csv_field(FILE *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
 }

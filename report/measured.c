@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "api/detail.h"
+#include "devices/json.h"
 #include "frontend/frontend.h"
 #include "report/measured.h"
 
@@ -41,13 +42,9 @@ cJSON *solar_report_parse_json(const char *file, solar_diag *diag)
 	char *text = solar_read_file(file, &len, diag);
 	if (!text)
 		return NULL;
-	const char *end = NULL;
-	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
-	if (!j) {
-		solar_diag *d = solar_diag_new_file(diag, file, text, len);
-		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0}, "invalid JSON");
-		solar_diag_free(d);
-	}
+	solar_diag *d = solar_diag_new_file(diag, file, text, len);
+	cJSON *j = solar_json_parse(text, (size_t)len, d); /* syntax, duplicate keys, 1e400 */
+	solar_diag_free(d);
 	free(text);
 	return j;
 }

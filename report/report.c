@@ -389,16 +389,28 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		return;
 	}
 	cJSON *sets = cJSON_GetObjectItemCaseSensitive(ej, "set");
+	if (sets && !cJSON_IsObject(sets)) {
+		char where[96];
+		snprintf(where, sizeof where, "%s.set", path);
+		input_error(c, c->file, where, "expected an object {\"PATH\": VALUE}");
+		sets = NULL;
+	}
 	cJSON_ArrayForEach(it, sets)
 	{
-		char where[160];
+		char where[160], num[32];
 		snprintf(where, sizeof where, "%s.set.%s", path, it->string);
-		double v = cJSON_IsNumber(it) ? it->valuedouble : -1;
-		const char *unit;
-		if (cJSON_IsString(it) && solar_quantity_parse(it->valuestring, &v, &unit) < 0)
-			v = -1;
-		if (v <= 0 || solar_device_set(e->dev, it->string, v, c->diag) < 0)
-			input_error(c, c->file, where, "expected a positive figure for a descriptor path");
+		if (cJSON_IsNumber(it))
+			snprintf(num, sizeof num, "%.17g", it->valuedouble);
+		else if (!cJSON_IsString(it)) {
+			input_error(c, c->file, where,
+				    "expected a number or a quantity string (\"8TB/s\", \"64MiB\")");
+			continue;
+		}
+		/* the one unit-checked setter, as `solar analyze --set` */
+		if (solar_quantity_set_value(e->dev, it->string,
+					     cJSON_IsNumber(it) ? num : it->valuestring, c->file,
+					     where, c->diag) < 0)
+			c->error = true;
 	}
 	e->dev->l2_cold = e->l2_cold;
 	e->device_name = solar_xstrdup(e->dev->name);

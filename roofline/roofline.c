@@ -204,6 +204,34 @@ static void unfused_sum(solar_bounds *b, const solar_device *dev)
 			b->unfused.limiter = i;
 }
 
+/* A time is a double, the counts it comes from are exact: counts whose time is past the largest
+ * double (a deep enough nest) have no bound to print, only "inf s".  True after a message. */
+static bool overflowed(const solar_bounds *b, const solar_program *p, solar_diag *diag)
+{
+	char res[48];
+	for (int k = 0; k < b->nkernels; k++)
+		if (!isfinite(b->kernel[k].time_s)) {
+			solar_diag_tool_error(
+			    diag,
+			    "kernel '%s': its bound overflows a double (%s alone takes more than "
+			    "1.8e308 s); its counts are exact (solar count prints them), a time "
+			    "from them is not",
+			    p->kernels[k].name,
+			    solar_resource_name(b->kernel[k].limiter, res, sizeof res));
+			return true;
+		}
+	const solar_roof *whole[] = {&b->unfused, &b->fused, &b->cache_aware};
+	for (int i = 0; i < 3; i++)
+		if (!isfinite(whole[i]->time_s)) {
+			solar_diag_tool_error(diag,
+					      "the program's bound overflows a double (more than "
+					      "1.8e308 s); its counts are exact (solar count prints "
+					      "them), a time from them is not");
+			return true;
+		}
+	return false;
+}
+
 int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bounds *b,
 			 solar_diag *diag)
 {
@@ -278,6 +306,10 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	if (b->fused.time_s > b->unfused.time_s) {
 		b->unfused.time_s = b->fused.time_s;
 		b->unfused.limiter = b->fused.limiter;
+	}
+	if (overflowed(b, p, diag)) {
+		solar_bounds_free(b);
+		return -2;
 	}
 	return 0;
 }

@@ -52,7 +52,8 @@ typedef struct {
 					    between simt.f32 and tensor.f32 (rule "f32 emulation") */
 } solar_bounds;
 
-/* Computes all bounds.  Returns 0, or -1 after a message on diag (device lacks DRAM figures). */
+/* Computes all bounds.  Returns 0; -1 after a message on diag (the device lacks DRAM figures);
+ * -2 after a message when a time overflows a double (the program's counts are too large). */
 int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
 			 solar_bounds *out, solar_diag *diag);
 void solar_bounds_free(solar_bounds *b);

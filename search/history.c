@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "frontend/frontend.h"
+#include "devices/json.h"
 #include "search/triage.h"
 
 /* [0, 0.25), [0.25, 0.5), [0.5, 0.8), [0.8, 1), [1, 1.25), [1.25, 2), [2, 4), [4, inf) */
@@ -72,6 +73,8 @@ static void each_line(reader *r, char *text, void (*fn)(reader *, int, cJSON *, 
 						   (int)(end - s) + 1);
 				else if (!cJSON_IsObject(j))
 					line_error(r, line, "expected a JSON object per line");
+				else if (solar_json_check(j, r->line_off, r->d))
+					r->errors++; /* a key twice, a number past a double */
 				else
 					fn(r, line, j, ctx);
 			}

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devices/json.h"
 #include "frontend/frontend.h"
 #include "roofline/roofline.h"
 
@@ -76,7 +77,8 @@ SOLAR_PRINTF(3, 4) static void bad(reader *r, const char *path, const char *fmt,
 static double get_time(reader *r, cJSON *o, const char *key, const char *path, bool required)
 {
 	char where[160];
-	snprintf(where, sizeof where, "%s.%s", path, key);
+	if (snprintf(where, sizeof where, "%s.%s", path, key) >= (int)sizeof where)
+		where[sizeof where - 1] = '\0'; /* a path that long is only ever printed */
 	cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	if (!v || cJSON_IsNull(v)) {
 		if (required)
@@ -228,6 +230,12 @@ int solar_memory_load(const char *file, solar_memory *m, solar_diag *diag)
 	if (!j) {
 		solar_diag_error(r.d, (solar_span){end ? (int32_t)(end - text) : 0, 0},
 				 "invalid JSON (a truncated or hand-edited memory file?)");
+		solar_diag_free(r.d);
+		free(text);
+		return -1;
+	}
+	if (solar_json_check(j, -1, r.d)) { /* a key twice, a number past a double */
+		cJSON_Delete(j);
 		solar_diag_free(r.d);
 		free(text);
 		return -1;

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "frontend/frontend.h"
+#include "devices/json.h"
 #include "search/triage.h"
 
 #define TRANSLATE_TIMEOUT_S 600
@@ -400,11 +401,16 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 		return -1;
 	const char *end = NULL;
 	cJSON *j = cJSON_ParseWithOpts(text, &end, true);
-	if (!j) { /* `FILE:LINE:COL: error: invalid JSON`, the line and a caret */
-		solar_diag *d = solar_diag_new_file(diag, file, text, len);
-		solar_diag_error(d, (solar_span){end ? (int32_t)(end - text) : 0, 0},
+	solar_diag *jd = solar_diag_new_file(diag, file, text, len);
+	if (!j) /* `FILE:LINE:COL: error: invalid JSON`, the line and a caret */
+		solar_diag_error(jd, (solar_span){end ? (int32_t)(end - text) : 0, 0},
 				 "invalid JSON");
-		solar_diag_free(d);
+	else if (solar_json_check(j, -1, jd)) { /* a key twice, a number past a double */
+		cJSON_Delete(j);
+		j = NULL;
+	}
+	solar_diag_free(jd);
+	if (!j) {
 		free(text);
 		return -1;
 	}

@@ -174,7 +174,8 @@ static void assign_bounds(solar_pool *p, solar_triage_cand *c)
 	} else {
 		c->bound_s = problem;
 		c->bound_kind = "problem-cache-aware";
-		snprintf(c->limiter, sizeof c->limiter, "%s", p->ref.limiter);
+		if (c != &p->ref) /* the reference's own: no copy onto itself (overlap is UB) */
+			snprintf(c->limiter, sizeof c->limiter, "%s", p->ref.limiter);
 	}
 	c->prune_bound_s = problem;
 	if (c->own_structure && c->unfused_s > problem)

@@ -185,6 +185,17 @@ malformed)
   printf '[1, 2]\n' >"$t/bad3.json"
   expect 1 "bad3.json: expected an object" "$solar" advise "$E/softmax.air" \
     --measured 1ms --device "$D" --memory "$t/bad3.json"
+  # cJSON keeps both of a key given twice and reads 1e400 as infinity: both refused, named
+  printf '{"schema": "solar.advise-memory/1", "steps": [], "steps": [{"before": {"measured_s": 1e400}}]}\n' >"$t/bad4.json"
+  expect 1 "bad4.json: steps: duplicate key 'steps'" "$solar" advise "$E/softmax.air" \
+    --measured 1ms --device "$D" --memory "$t/bad4.json"
+  grep -q "bad4.json: steps\[0\].before.measured_s: number out of range" "$t/err" ||
+    no "memory: 1e400 not refused: $(cat "$t/err")"
+  printf '{"total": 1e400, "kernels": {"softmax": 1e-3, "softmax": 2e-3}}\n' >"$t/k.json"
+  expect 1 "k.json: total: number out of range" "$solar" advise "$E/softmax.air" \
+    --measured "$t/k.json" --device "$D"
+  grep -q "k.json: kernels.softmax: duplicate key 'softmax'" "$t/err" ||
+    no "--measured FILE: a duplicate kernel not refused: $(cat "$t/err")"
   ;;
 below)
   expect 1 "below the speed of light, so either the benchmark is broken" "$solar" advise \

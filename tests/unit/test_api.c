@@ -181,6 +181,49 @@ static void test_errors(void)
 	free(text);
 }
 
+/* Quantities and times: finite and positive, or refused (1e400 and 1e300TB/s overflow a
+ * double; a time that rounds to 0 is none); the one unit-checked setter, as --set and a
+ * manifest use it, names the setting in its messages. */
+static void test_quantities(void)
+{
+	double v = 0;
+	const char *unit = NULL;
+	CHECK(solar_quantity_parse("8TB/s", &v, &unit) == 0 && v == 8e12 && !strcmp(unit, "B/s"));
+	CHECK(solar_quantity_parse("16MiB", &v, &unit) == 0 && v == 16777216 && !strcmp(unit, "B"));
+	CHECK(solar_quantity_parse("1e400", &v, &unit) < 0);
+	CHECK(solar_quantity_parse("1e300TB/s", &v, &unit) < 0);
+	CHECK(solar_quantity_parse("1e308PFLOP/s", &v, &unit) < 0);
+	CHECK(solar_quantity_parse("inf", &v, &unit) < 0 && solar_quantity_parse("nan", &v, &unit) < 0);
+	CHECK(solar_quantity_parse_time("4.57ms") == 4.57e-3);
+	CHECK(solar_quantity_parse_time("1e400") < 0 && solar_quantity_parse_time("1e400ms") < 0);
+	CHECK(solar_quantity_parse_time("inf") < 0 && solar_quantity_parse_time("infs") < 0);
+	CHECK(solar_quantity_parse_time("1e-310ns") < 0); /* rounds to 0 s */
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&text, &len);
+	solar_diag *tool = solar_diag_new_tool(err);
+	solar_device *d = solar_device_load("devices/h100-sxm.json", tool);
+	CHECK(d != NULL);
+	CHECK(solar_quantity_set_value(d, "memory.l2.capacity_bytes", "4TB/s", "m.json",
+				       "entries[0].set.memory.l2.capacity_bytes", tool) < 0);
+	CHECK(solar_quantity_set(d, "memory.l2.capacity_bytes=4TB/s", tool) < 0);
+	CHECK(solar_quantity_set(d, "sm_count=132Hz", tool) < 0);
+	CHECK(solar_quantity_set(d, "memory.l2.capacity_bytes=64MiB", tool) == 0);
+	CHECK(solar_quantity_set(d, "sm_count=132", tool) == 0 && d->sm_count == 132);
+	fflush(err);
+	CHECKF(!strcmp(text, "m.json: entries[0].set.memory.l2.capacity_bytes: expected a value in "
+			     "B, not '4TB/s'\n"
+			     "solar: --set memory.l2.capacity_bytes: expected a value in B, not "
+			     "'4TB/s'\n"
+			     "solar: --set sm_count: expected a plain number (a count), not '132Hz'\n"),
+	       "%s", text);
+	solar_device_free(d);
+	solar_diag_free(tool);
+	fclose(err);
+	free(text);
+}
+
 /* A file, counts only (no device), and a loaded device shared by many jobs. */
 static void test_many_jobs(void)
 {
@@ -230,6 +273,7 @@ int main(void)
 	test_options();
 	test_warnings();
 	test_errors();
+	test_quantities();
 	test_many_jobs();
 	printf("test_api: %d checks, %d failures\n", checks, failures);
 	return failures != 0;

@@ -490,7 +490,11 @@ static void test_errors(void)
 			       "\"source\": \"s\", \"note\": \"n\"}}",
 		      "x.json: clock_hz.note: unknown key 'note' (expected value, status or "
 		      "source)\n");
-	EXPECT_ERRORS(MIN_HEAD ", \"name\": \"again\"}", "x.json: name: duplicate key\n");
+	EXPECT_ERRORS(MIN_HEAD ", \"name\": \"again\"}", "x.json: name: duplicate key 'name'\n");
+	/* anywhere in the file, even where no key is known (solar_json_parse) */
+	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": {\"value\": 1e9, \"status\": \"derived\", "
+			       "\"source\": \"s\", \"value\": 2e9}}",
+		      "x.json: clock_hz.value: duplicate key 'value'\n");
 	/* Units and precisions. */
 	EXPECT_ERRORS(MIN_HEAD ", \"sparse_peak\": {\"tensr\": {}}}",
 		      "x.json: sparse_peak.tensr: unknown unit 'tensr' (did you mean 'tensor'?)\n");
@@ -512,7 +516,8 @@ static void test_errors(void)
 	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": " FIG(0) "}",
 		      "x.json: clock_hz.value: expected a positive number\n");
 	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": " FIG(1e999) "}",
-		      "x.json: clock_hz.value: expected a positive number\n");
+		      "x.json: clock_hz.value: number out of range (beyond 1.8e308, the largest "
+		      "double)\n");
 	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": " FIG("1e9") "}",
 		      "x.json: clock_hz.value: expected a positive number\n");
 	EXPECT_ERRORS(MIN_HEAD ", \"clock_hz\": {\"value\": 1e9, \"status\": \"guessed\", "
@@ -552,7 +557,7 @@ static void test_errors(void)
 	    "x.json: memory[4].level: missing (required)\n"
 	    "x.json: memory[5]: expected an object {\"level\", \"capacity_bytes\", "
 	    "\"bandwidth_bytes_per_s\"}\n");
-	EXPECT_ERRORS(MIN_HEAD ", \"memory\": {}}", "x.json: memory: duplicate key\n");
+	EXPECT_ERRORS(MIN_HEAD ", \"memory\": {}}", "x.json: memory: duplicate key 'memory'\n");
 	EXPECT_ERRORS("{\"schema\": 1, \"memory\": {}}",
 		      "x.json: memory: expected an array of levels\n");
 	/* Required fields, checked on the merged result. */
