@@ -17,6 +17,7 @@
 #include "analysis/work.h"
 #include "validate/validate.h"
 #include "../diag/alloc.h"
+#include "../diag/file.h"
 
 /* ---- output files ----------------------------------------------------------------------
  *
@@ -150,10 +151,11 @@ void solar_out_input(const char *path)
 	inputs[ninputs++].path = solar_xstrdup(path);
 }
 
-/* A small file's text, or NULL (quietly: the command reads it again and reports). */
+/* A small regular file's text, or NULL (quietly: the command reads it again and reports). */
 static char *read_small(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	char why[128];
+	FILE *f = solar_fopen_regular(path, why, sizeof why); /* never a FIFO: it would block */
 	if (!f)
 		return NULL;
 	size_t cap = 1 << 20;

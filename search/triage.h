@@ -160,6 +160,23 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 
 const char *solar_decision_name(solar_decision d);
 
+/* One learning point of the history: r = log(measured / bound) and its class (docs/triage.md
+ * "Learning the efficiency"). */
+typedef struct {
+	double r;
+	int kind;            /* 0: the candidate's own unfused bound, 1: the problem's bound */
+	const char *limiter; /* the bound's limiting resource, never NULL */
+	const char *cls;     /* op class, NULL when none */
+} solar_triage_point;
+
+/* Adaptive conformal inference over the points in history order (docs/triage.md "Adaptive"):
+ * each point whose class has a qualifying level among the points before it is predicted from
+ * them at the current alpha, and alpha moves by its hit or miss.  Returns the final alpha;
+ * *steps is the number of points that moved it.  O(n log^2 n) for n points (search/triage.c
+ * says why it gives the same alpha as refitting every prefix). */
+double solar_triage_aci(SOLAR_KEEP const solar_triage_point *pts, int npts, double alpha0,
+			int *steps);
+
 /* The bounds of one AIR file on dev in dev's L2 state, and the resource limiting the unfused
  * one: the one place triage asks for bounds (a job of api/solar.h).  Returns 0, or -1 after
  * diagnostics on diag. */
