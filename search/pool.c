@@ -698,6 +698,48 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache,
 	return 0;
 }
 
+double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
+				const char *cache, const char **bound_name)
+{
+	char *slash = strrchr(candidate, '/');
+	char *dir = slash ? solar_xstrndup(candidate, (size_t)(slash - candidate)) : solar_xstrdup(".");
+	char *ref = join(dir, "ref.air"), *own = NULL;
+	size_t n = strlen(candidate);
+	if (ends_with(candidate, ".air"))
+		own = solar_xstrdup(candidate);
+	else if (ends_with(candidate, ".py")) { /* cand_x.py bounded by cand_x.air beside it */
+		own = solar_xmalloc(n + 2);
+		snprintf(own, n + 2, "%.*s.air", (int)(n - 3), candidate);
+	}
+	uint64_t dh = device_hash(dev);
+	double bound = -1;
+	solar_triage_cand c;
+	char why[128];
+	FILE *f;
+	if ((f = solar_fopen_regular(ref, why, sizeof why))) {
+		fclose(f);
+		cand_init(&c, ref);
+		if (cached_bounds(ref, dev, dh, cache, &c, NULL) == 0) {
+			bound = fmax(c.fused_s, c.cache_aware_s);
+			*bound_name = "the problem's cache-aware bound";
+		}
+		cand_free(&c);
+	}
+	if (own && (f = solar_fopen_regular(own, why, sizeof why))) {
+		fclose(f);
+		cand_init(&c, own);
+		if (cached_bounds(own, dev, dh, cache, &c, NULL) == 0 && c.unfused_s > bound) {
+			bound = c.unfused_s;
+			*bound_name = "its own unfused bound";
+		}
+		cand_free(&c);
+	}
+	free(own);
+	free(ref);
+	free(dir);
+	return bound;
+}
+
 int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const char *exe,
 			   const char *cache, const solar_device *dev, solar_pool **out)
 {

@@ -146,6 +146,14 @@ int solar_pool_load_others(SOLAR_KEEP const solar_history *h, SOLAR_KEEP const s
 			   const char *exe, const char *cache, SOLAR_KEEP const solar_device *dev,
 			   SOLAR_GIVE solar_pool **out);
 
+/* The largest true lower bound of one candidate on dev that its folder gives, for a record:
+ * the problem's max(fused, cache-aware) from the folder's ref.air, raised to the candidate's
+ * own unfused bound when it is an .air (or a .py with a cand_x.air beside it); bounds kept in
+ * cache (NULL: none).  Sets *bound_name ("the problem's cache-aware bound", "its own unfused
+ * bound"); returns the bound in seconds, or -1 when neither can be computed. */
+double solar_triage_lower_bound(const char *candidate, SOLAR_KEEP const solar_device *dev,
+				const char *cache, const char **bound_name);
+
 /* Bounds of every candidate with AIR and of the reference on dev (rule "L2 state": dev's
  * l2_cold), kept in cache_dir (NULL: none) by a hash of the AIR, the resolved device, the L2
  * state and solar's version.  Returns 0, or -1 when the reference's bounds cannot be computed. */
