@@ -282,38 +282,8 @@ static double default_tol(const solar_program *p)
 	return 1e-4;
 }
 
-/* Writes text to DIR/NAME through a temporary file renamed into place. */
-static int write_file(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 16];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	snprintf(tmp, sizeof tmp, "%s.tmpXXXXXX", path);
-	int fd = mkstemp(tmp);
-	if (fd < 0)
-		return -1;
-	size_t len = strlen(text), off = 0;
-	while (off < len) {
-		ssize_t w = write(fd, text + off, len - off);
-		if (w <= 0) {
-			close(fd);
-			unlink(tmp);
-			return -1;
-		}
-		off += (size_t)w;
-	}
-	if (fsync(fd) < 0 && errno != EINVAL) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	chmod(tmp, 0644);
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
-}
-
+/* Writes each rewrite to DIR/NAME as every output is written (cli/output.c: a temporary
+ * file renamed into place, never over an input of the run: DIR may hold the program). */
 static int emit_all(const char *dir, solar_advice *adv)
 {
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -325,11 +295,14 @@ static int emit_all(const char *dir, solar_advice *adv)
 			solar_strategy *s = &adv->dir[d].strat[i];
 			if (!s->air)
 				continue;
-			if (write_file(dir, s->emit_name, s->air) < 0) {
-				fprintf(stderr, "solar advise: error: --emit: cannot write %s/%s: %s\n",
-					dir, s->emit_name, strerror(errno));
+			char path[PATH_MAX];
+			snprintf(path, sizeof path, "%s/%s", dir, s->emit_name);
+			FILE *f = solar_out_open_path(path);
+			if (!f)
 				return -1;
-			}
+			fputs(s->air, f);
+			if (solar_out_commit(f) < 0)
+				return -1;
 		}
 	return 0;
 }
@@ -495,11 +468,23 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 
 /* ---- the command --------------------------------------------------------------------------- */
 
+/* Adds the step to the memory: under the store's lock, the steps are read again (another
+ * record may have added one since), the step added and the store renamed into place; only
+ * then is it said recorded.  An --after below the speed of light is refused as --measured is
+ * (unless --wrong: a wrong output may well be that fast). */
 static int record_step(const advise_opts *a, const solar_program *p, const solar_advice *adv)
 {
-	solar_memory mem;
-	if (solar_memory_load(a->record, &mem, solar_cli_diag()) < 0)
+	if (!a->wrong && solar_advise_below_sol(a->o.files[0], "--after: ", a->after_s, adv->sol_s,
+				   "the speed of light", solar_cli_diag()))
 		return SOLAR_EXIT_ERRORS;
+	int lock = solar_memory_lock(a->record, solar_cli_diag());
+	if (lock < 0)
+		return SOLAR_EXIT_USAGE;
+	solar_memory mem;
+	if (solar_memory_load(a->record, &mem, solar_cli_diag()) < 0) {
+		close(lock);
+		return SOLAR_EXIT_ERRORS;
+	}
 	solar_memory_step s = {0};
 	const char *base = strrchr(a->o.files[0], '/');
 	s.problem = (char *)(a->problem ? a->problem : base ? base + 1 : a->o.files[0]);
@@ -531,21 +516,28 @@ static int record_step(const advise_opts *a, const solar_program *p, const solar
 	cJSON_Delete(s.sizes);
 	FILE *f = solar_out_open_path(a->record);
 	if (!f) {
+		close(lock);
 		solar_memory_free(&mem);
 		return SOLAR_EXIT_USAGE;
 	}
 	cJSON *j = solar_memory_to_json(&mem);
 	cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "directions"),
 					solar_direction_name(a->direction));
+	int paid = (int)cJSON_GetObjectItem(st, "paid")->valuedouble;
+	int tried = (int)cJSON_GetObjectItem(st, "tried")->valuedouble;
+	solar_json_print(f, j);
+	int written = solar_out_commit(f);
+	close(lock); /* after the rename: the next record reads this store */
+	if (written < 0) {
+		solar_memory_free(&mem);
+		return SOLAR_EXIT_USAGE;
+	}
 	char t1[32], t2[32];
 	printf("recorded step %d in %s: %s / %s, %s -> %s (%s); %s: paid %d of %d\n", mem.n,
 	       a->record, solar_direction_name(a->direction), a->strategy,
 	       solar_fmt_time(t1, sizeof t1, a->o.measured_s),
 	       solar_fmt_time(t2, sizeof t2, a->after_s), why, solar_direction_name(a->direction),
-	       (int)cJSON_GetObjectItem(st, "paid")->valuedouble,
-	       (int)cJSON_GetObjectItem(st, "tried")->valuedouble);
-	solar_json_print(f, j);
-	solar_out_close(NULL, f);
+	       paid, tried);
 	solar_memory_free(&mem);
 	return SOLAR_EXIT_OK;
 }

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "output.h"
+#include "search/advise.h" /* solar_advise_below_sol */
 #include "search/triage.h"
 
 static const char triage_usage[] =
@@ -24,7 +25,7 @@ static const char triage_usage[] =
 	"                    [--forecasts F.jsonl] [--format table|md|json|csv] [--json]\n"
 	"                    [--l2 warm|cold] [--coverage C] [--cache DIR] [--trust-translation]\n"
 	"       solar triage --record H.jsonl --candidate FILE --device D --ms T\n"
-	"                    [--l2 warm|cold] [--wrong]\n"
+	"                    [--l2 warm|cold] [--wrong] [--cache DIR]\n"
 	"\n"
 	"Ranks the candidates of POOL (a folder with ref.py|ref.air and cand_*.py|cand_*.air, or\n"
 	"a JSON manifest) by their speed-of-light bounds and the efficiency learned from the\n"
@@ -267,10 +268,29 @@ static void print_csv(FILE *out, const solar_pool *p)
 	}
 }
 
-static int record(const triage_opts *t)
+/* Appends the measurement, unless the file named is an input (the candidate, the device) or
+ * the time is below the candidate's lower bound (refused as advise refuses --measured). */
+static int record(const triage_opts *t, const char *cache)
 {
 	if (!t->candidate || !t->device || t->ms <= 0)
 		return usage_error("%s", "--record needs --candidate FILE, --device D and --ms T");
+	solar_out_input(t->candidate);
+	solar_out_input_device(t->device);
+	if (solar_out_refuse_input(t->record))
+		return SOLAR_EXIT_USAGE;
+	/* a line may name its device as solar cannot load it ("NVIDIA H200 SXM"): then no check */
+	solar_device *dev = solar_device_load(t->device, NULL);
+	const char *bound_name = "";
+	double bound_s = -1;
+	if (dev) {
+		dev->l2_cold = t->l2_cold;
+		bound_s = solar_triage_lower_bound(t->candidate, dev, cache, &bound_name);
+		solar_device_free(dev);
+	}
+	if (!t->wrong && bound_s > 0 &&
+	    solar_advise_below_sol(t->candidate, "--ms: ", t->ms * 1e-3, bound_s, bound_name,
+				   solar_cli_diag()))
+		return SOLAR_EXIT_ERRORS;
 	if (solar_history_append(t->record, t->candidate, t->device, t->ms, t->l2_cold, !t->wrong,
 				 solar_cli_diag()) < 0)
 		return SOLAR_EXIT_USAGE;
@@ -352,11 +372,16 @@ int solar_cmd_triage(int argc, char **argv)
 		if (takes)
 			i++;
 	}
+	char cache[PATH_MAX];
+	if (t.cache)
+		snprintf(cache, sizeof cache, "%s", t.cache);
+	else
+		default_cache(cache, sizeof cache);
 	if (t.record) {
 		if (t.pool || t.history || t.forecasts || t.budget || t.trust)
-			return usage_error("%s", "--record takes --candidate, --device, --ms, --l2 "
-						 "and --wrong only");
-		return record(&t);
+			return usage_error("%s", "--record takes --candidate, --device, --ms, --l2, "
+						 "--wrong and --cache only");
+		return record(&t, cache);
 	}
 	if (t.candidate || t.ms > 0 || t.wrong)
 		return usage_error("%s", "--candidate, --ms and --wrong go with --record");
@@ -378,11 +403,6 @@ int solar_cmd_triage(int argc, char **argv)
 		else
 			budget_n = (long)x;
 	}
-	char cache[PATH_MAX];
-	if (t.cache)
-		snprintf(cache, sizeof cache, "%s", t.cache);
-	else
-		default_cache(cache, sizeof cache);
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';

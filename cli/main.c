@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "diag/hint.h"
+#include "validate/validate.h" /* solar_proc_limit_pause */
 
 static const char *usage_cmd; /* the command being parsed, for "Try 'solar CMD --help'" */
 
@@ -698,19 +699,16 @@ static void arm_time_limit(void)
 	setitimer(ITIMER_REAL, &t, NULL);
 }
 
-static struct itimerval time_limit_left; /* while paused: what was left of the limit */
-
+/* The pause itself is the process launcher's (validate/proc.c), so that search/ can pause the
+ * limit around the translator it runs, as the commands do around theirs. */
 void solar_cli_time_limit_pause(void)
 {
-	struct itimerval off = {{0, 0}, {0, 0}};
-	setitimer(ITIMER_REAL, &off, &time_limit_left);
+	solar_proc_limit_pause();
 }
 
 void solar_cli_time_limit_resume(void)
 {
-	if (time_limit_left.it_value.tv_sec || time_limit_left.it_value.tv_usec)
-		setitimer(ITIMER_REAL, &time_limit_left, NULL);
-	time_limit_left = (struct itimerval){{0, 0}, {0, 0}};
+	solar_proc_limit_resume();
 }
 
 int main(int argc, char **argv)
@@ -733,8 +731,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "translate")) /* its own options: it runs the Python translator */
 		return solar_cmd_translate(argc - 2, argv + 2);
-	if (!strcmp(argv[1], "triage")) /* its own options: it runs the translator for .py files */
+	if (!strcmp(argv[1], "triage")) { /* its own options: it runs the translator for .py files */
+		arm_time_limit(); /* paused while the translator runs (search/pool.c) */
 		return solar_out_finish(solar_cmd_triage(argc - 2, argv + 2));
+	}
 	if (!strcmp(argv[1], "advise")) { /* its own options (cli/cmd_advise.c) */
 		arm_time_limit();
 		return solar_out_finish(solar_cmd_advise(argc - 2, argv + 2));

@@ -17,6 +17,7 @@
 #include "analysis/work.h"
 #include "validate/validate.h"
 #include "../diag/alloc.h"
+#include "../diag/file.h"
 
 /* ---- output files ----------------------------------------------------------------------
  *
@@ -150,10 +151,11 @@ void solar_out_input(const char *path)
 	inputs[ninputs++].path = solar_xstrdup(path);
 }
 
-/* A small file's text, or NULL (quietly: the command reads it again and reports). */
+/* A small regular file's text, or NULL (quietly: the command reads it again and reports). */
 static char *read_small(const char *path)
 {
-	FILE *f = fopen(path, "rb");
+	char why[128];
+	FILE *f = solar_fopen_regular(path, why, sizeof why); /* never a FIFO: it would block */
 	if (!f)
 		return NULL;
 	size_t cap = 1 << 20;
@@ -201,7 +203,7 @@ static const char *names_input(const char *path)
 	return NULL;
 }
 
-static bool refuse_input(const char *path)
+bool solar_out_refuse_input(const char *path)
 {
 	const char *in = names_input(path);
 	if (!in)
@@ -219,7 +221,7 @@ FILE *solar_out_open_path(const char *path)
 {
 	if (!path || !strcmp(path, "-"))
 		return stdout;
-	if (refuse_input(path))
+	if (solar_out_refuse_input(path))
 		return NULL;
 	/* through a symbolic link: the file it names is the one replaced */
 	struct stat st;
@@ -304,6 +306,43 @@ void solar_out_close(const solar_opts *o, FILE *f)
 		}
 }
 
+static int close_checked(FILE *f, int err);
+
+int solar_out_commit(FILE *f)
+{
+	if (f == stdout)
+		return 0;
+	for (int i = 0; i < noutputs; i++) {
+		pending_output *p = &outputs[i];
+		if (p->f != f)
+			continue;
+		int err = close_checked(f, p->err);
+		bool failed = err != 0;
+		if (failed)
+			fprintf(stderr, "solar: error: writing %s: %s\n", p->path, strerror(err));
+		else if (solar_out_refuse_input(p->path))
+			failed = true;
+		else if (p->temp && rename(p->temp, p->path) < 0) {
+			fprintf(stderr, "solar: error: cannot rename %s to %s: %s\n", p->temp,
+				p->path, strerror(errno));
+			failed = true;
+		}
+		if (p->temp && failed)
+			unlink(p->temp);
+		/* out of the table: the last entry takes its place (the handler's names first, so
+		 * a signal in between finds every temporary still pending) */
+		int last = noutputs - 1;
+		temp_names[i] = temp_names[last];
+		temp_names[last] = NULL;
+		free(p->temp);
+		free(p->path);
+		outputs[i] = outputs[last];
+		noutputs--;
+		return failed ? -1 : 0;
+	}
+	return -1;
+}
+
 /* Flushes and closes one output; its errno (err: one seen before), or 0. */
 static int close_checked(FILE *f, int err)
 {
@@ -334,7 +373,7 @@ int solar_out_finish(int rc)
 			keep = false; /* the command stopped before it finished this output */
 	}
 	for (int i = 0; i < noutputs; i++) /* inputs named again since (report's entries) */
-		if (keep && !failed && refuse_input(outputs[i].path))
+		if (keep && !failed && solar_out_refuse_input(outputs[i].path))
 			failed = true;
 	for (int i = 0; i < noutputs; i++) {
 		pending_output *p = &outputs[i];

@@ -13,8 +13,16 @@
  * solar_out_finish renames into place; NULL after a message when it cannot be created or names
  * an input.  solar_out_close marks it complete; an output never closed is discarded. */
 FILE *solar_out_open(const solar_opts *o);
+/* The one check of every file solar writes (-o, --emit, --record, the outputs above): true
+ * after `solar: error: refusing to write PATH: it is the input IN` when path names an input of
+ * the run (the same inode; solar_out_input). */
+bool solar_out_refuse_input(const char *path);
 FILE *solar_out_open_path(const char *path);
 void solar_out_close(const solar_opts *o, FILE *f);
+/* Closes f now and renames it into place (what solar_out_finish does at the end), for a
+ * command that must say it wrote a file only once it has: returns 0, or -1 after
+ * `solar: error: writing FILE: ...` (the old file stays).  stdout: 0, nothing done. */
+int solar_out_commit(FILE *f);
 
 /* "file.air  B=8 H=16 S=2048" */
 void solar_out_header(FILE *out, const char *file, const solar_program *p);

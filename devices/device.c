@@ -29,6 +29,7 @@
 
 #include "../diag/alloc.h"
 #include "../diag/diag.h"
+#include "../diag/file.h"
 #include "../diag/hint.h"
 #include "json.h"
 
@@ -568,10 +569,11 @@ static void walk_top(ectx *e, const cJSON *root, solar_device *d)
 
 /* ---- files and the base chain --------------------------------------------------------- */
 
-/* Reads a whole file (NUL-terminated).  NULL with errno set on failure. */
-static char *read_text(const char *path, size_t *len)
+/* Reads a whole regular file (NUL-terminated): a FIFO or a device named as a descriptor or
+ * a base would block or stream forever.  NULL with the reason in why on failure. */
+static char *read_text(const char *path, size_t *len, char *why, size_t nwhy)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = solar_fopen_regular(path, why, nwhy);
 	if (!f)
 		return NULL;
 	size_t cap = 4096, n = 0;
@@ -581,7 +583,7 @@ static char *read_text(const char *path, size_t *len)
 			if (cap >= (size_t)MAX_FILE_BYTES) {
 				free(buf);
 				fclose(f);
-				errno = EFBIG;
+				snprintf(why, nwhy, "%s", strerror(EFBIG));
 				return NULL;
 			}
 			buf = solar_xrealloc(buf, cap * 2);
@@ -596,7 +598,7 @@ static char *read_text(const char *path, size_t *len)
 	fclose(f);
 	if (bad) {
 		free(buf);
-		errno = EIO;
+		snprintf(why, nwhy, "%s", strerror(EIO));
 		return NULL;
 	}
 	buf[n] = 0;
@@ -861,9 +863,11 @@ static solar_device *load_base(ectx *e, const char *ref, const char *dir, chain 
 	char *canon = realpath(path, NULL);
 	solar_device *d = NULL;
 	size_t len = 0;
-	char *text = canon ? read_text(path, &len) : NULL;
+	char why[128];
+	snprintf(why, sizeof why, "%s", strerror(errno)); /* realpath's */
+	char *text = canon ? read_text(path, &len, why, sizeof why) : NULL;
 	if (!text) {
-		fail(e, "base", "cannot read '%s': %s", path, strerror(errno));
+		fail(e, "base", "cannot read '%s': %s", path, why);
 		goto out;
 	}
 	for (int i = 0; i < ch->n; i++)
@@ -1015,10 +1019,11 @@ solar_device *solar_device_load(const char *path, solar_diag *diag)
 	}
 	path = file;
 	size_t len = 0;
-	char *text = path ? read_text(path, &len) : NULL;
+	char why[128] = "no file";
+	char *text = path ? read_text(path, &len, why, sizeof why) : NULL;
 	if (!text) {
 		ectx e = ectx_open(path, NULL, 0, diag);
-		fail(&e, NULL, "cannot read: %s", strerror(errno));
+		fail(&e, NULL, "cannot read: %s", why);
 		ectx_close(&e);
 		free(file);
 		return NULL;
@@ -1301,7 +1306,8 @@ int solar_device_write_json(const solar_device *d, FILE *out)
 char *solar_device_base_file(const char *path)
 {
 	size_t len = 0;
-	char *text = path ? read_text(path, &len) : NULL;
+	char why[128];
+	char *text = path ? read_text(path, &len, why, sizeof why) : NULL;
 	cJSON *root = text ? cJSON_ParseWithLength(text, len) : NULL;
 	const cJSON *base = cJSON_GetObjectItemCaseSensitive(root, "base");
 	char *out = NULL;

@@ -964,6 +964,21 @@ static int cmp_strat(const void *a, const void *b)
 	return x->gain_s < y->gain_s ? 1 : x->gain_s > y->gain_s ? -1 : 0;
 }
 
+bool solar_advise_below_sol(const char *file, const char *what, double measured_s,
+			    double bound_s, const char *bound_name, solar_diag *diag)
+{
+	if (!(measured_s < bound_s * (1 - 1e-6)))
+		return false;
+	solar_diag_tool_error(
+	    diag,
+	    "%s: %smeasured %.4g s is %.3gx %s (%.4g s): below the speed of light, so either the "
+	    "benchmark is broken (it skipped work, timed asynchronously or timed a cached "
+	    "result) or the bound is wrong (the AIR is not the program that was timed, or a "
+	    "descriptor figure is too low)",
+	    file, what, measured_s, measured_s / bound_s, bound_name, bound_s);
+	return true;
+}
+
 int solar_advise_compute(const char *file, const solar_program *p, const solar_device *dev,
 			 const solar_advise_input *in, solar_advice *out, solar_diag *diag)
 {
@@ -982,17 +997,8 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 	const solar_advise_eval *b = &out->base;
 	double T = in->measured_s;
 	/* a measured time below a bound of the program as written is impossible */
-	if (T < b->cache_aware_s * (1 - 1e-6)) {
-		solar_diag_tool_error(
-		    diag,
-		    "%s: measured %.4g s is %.3gx the cache-aware bound (%.4g s): "
-		    "below the speed of light, so either the benchmark is broken (it skipped "
-		    "work, timed asynchronously or timed a cached result) or the bound is "
-		    "wrong (the AIR is not the program that was timed, or a descriptor figure "
-		    "is too low)",
-		    file, T, T / b->cache_aware_s, b->cache_aware_s);
+	if (solar_advise_below_sol(file, "", T, b->cache_aware_s, "the cache-aware bound", diag))
 		return 1;
-	}
 	for (int k = 0; in->kernel_measured_s && k < p->nkernels; k++)
 		if (in->kernel_measured_s[k] > 0 &&
 		    in->kernel_measured_s[k] < b->kernel_s[k] * (1 - 1e-6)) {

@@ -96,6 +96,13 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 			   solar_diag *diag, solar_advise_eval *out);
 void solar_advise_eval_free(solar_advise_eval *e);
 
+/* A measured time below a true lower bound (the speed of light) is refused, the same way
+ * wherever it comes from (--measured, --after, triage --ms): true after `FILE: WHAT measured
+ * T s is Rx BOUND_NAME (B s): below the speed of light, so either the benchmark is broken
+ * ... or the bound is wrong ...` on diag; false when measured_s >= bound_s (1e-6 slack). */
+bool solar_advise_below_sol(const char *file, const char *what, double measured_s,
+			    double bound_s, const char *bound_name, solar_diag *diag);
+
 /* The decomposition and the strategies of program p (loaded from `file`, whose text is
  * p->src) against in->measured_s.  Returns 0; 1 when the measured time is below a bound of
  * the program as written (a message on diag); -1 when the program does not analyse. */

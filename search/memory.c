@@ -11,12 +11,16 @@
  * predicted gain, first over all similar steps, then over those that followed the same
  * previous direction.
  */
+#define _DEFAULT_SOURCE /* realpath, flock */
 #include "memory.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "devices/json.h"
@@ -277,6 +281,25 @@ int solar_memory_load(const char *file, solar_memory *m, solar_diag *diag)
 }
 
 /* ---- statistics and writing --------------------------------------------------------------- */
+
+int solar_memory_lock(const char *file, solar_diag *diag)
+{
+	char *real = realpath(file, NULL);
+	const char *path = real ? real : file, *slash = strrchr(path, '/');
+	char *dir = slash ? solar_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : solar_xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		solar_diag_tool_error(diag, "%s: cannot lock its folder %s: %s", file, dir,
+				      strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	free(dir);
+	free(real);
+	return fd;
+}
 
 static bool paid(const solar_memory_step *s)
 {

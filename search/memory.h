@@ -41,6 +41,11 @@ typedef struct {
 /* Loads a store; a missing file is an empty store.  Returns 0, or -1 after `FILE: JSON.PATH:
  * message` (or `FILE:LINE:COL: error: invalid JSON` with the line and a caret) on diag. */
 int solar_memory_load(const char *file, solar_memory *m, solar_diag *diag);
+/* Takes the store's lock for a read-add-write (flock, exclusive, on the folder the file is in,
+ * through a symbolic link: the file itself is replaced by a rename, its folder stays), waiting
+ * for another record to finish.  Returns the lock's descriptor (close it after the rename), or
+ * -1 after `FILE: cannot lock its folder DIR: ...` on diag. */
+int solar_memory_lock(const char *file, solar_diag *diag);
 /* The store as JSON, with the statistics (a new tree). */
 SOLAR_GIVE cJSON *solar_memory_to_json(const solar_memory *m);
 /* Appends a copy of s (strings duplicated, sizes copied). */

@@ -23,9 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "diag/file.h"
 #include "frontend/frontend.h"
 #include "devices/json.h"
 #include "search/triage.h"
+#include "validate/validate.h"
 
 #define TRANSLATE_TIMEOUT_S 600
 
@@ -225,6 +227,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 		return;
 	}
 	fflush(NULL);
+	solar_proc_limit_pause(); /* the translator has its own limit */
 	pid_t pid = fork();
 	if (pid == 0) {
 		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -238,7 +241,9 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 		_exit(127);
 	}
 	int status = 0;
-	if (pid < 0 || waitpid(pid, &status, 0) < 0) {
+	int waited = pid < 0 ? -1 : waitpid(pid, &status, 0);
+	solar_proc_limit_resume();
+	if (waited < 0) {
 		snprintf(note, sizeof note, "cannot run the translator: %s", strerror(errno));
 		c->note = solar_xstrdup(note);
 		return;
@@ -280,11 +285,27 @@ static void cand_init(solar_triage_cand *c, const char *file)
 				 .forecast_s = -1};
 }
 
-/* Gives c its AIR: air_file when set (its own structure), the file itself when .air, else
- * a translation. */
-static void cand_air(solar_triage_cand *c, const char *air_file, bool own, const char *exe,
-		     const char *cache, solar_diag *diag)
+/* 0 when path is a regular file solar can read; else -1 after `FILE: cannot read: WHY`: a
+ * FIFO named cand_x.air would block the run forever. */
+static int regular(const char *path, solar_diag *diag)
 {
+	char why[128];
+	FILE *f = solar_fopen_regular(path, why, sizeof why);
+	if (!f) {
+		solar_diag_tool_error(diag, "%s: cannot read: %s", path, why);
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Gives c its AIR: air_file when set (its own structure), the file itself when .air, else
+ * a translation.  Returns 0, or -1 after a message when a file is not a regular file. */
+static int cand_air(solar_triage_cand *c, const char *air_file, bool own, const char *exe,
+		    const char *cache, solar_diag *diag)
+{
+	if (regular(c->file, diag) < 0 || (air_file && regular(air_file, diag) < 0))
+		return -1;
 	if (air_file) {
 		c->air = solar_xstrdup(air_file);
 		c->source = SOLAR_CAND_AIR;
@@ -297,6 +318,7 @@ static void cand_air(solar_triage_cand *c, const char *air_file, bool own, const
 		translate(c, exe, cache, diag);
 		c->own_structure = false;
 	}
+	return 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -346,7 +368,7 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		rc = -1;
 	} else {
 		cand_init(&p->ref, exists(rp) ? rp : ra);
-		cand_air(&p->ref, exists(ra) ? ra : NULL, true, exe, cache, diag);
+		rc = cand_air(&p->ref, exists(ra) ? ra : NULL, true, exe, cache, diag);
 	}
 	for (int i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(names[i]);
@@ -369,7 +391,7 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		}
 		char *file = join(dir, names[i]), *af = paired ? join(dir, airname) : NULL;
 		cand_init(&p->cand[k], file);
-		cand_air(&p->cand[k], af, true, exe, cache, diag);
+		rc = cand_air(&p->cand[k], af, true, exe, cache, diag);
 		free(file);
 		free(af);
 	}
@@ -453,10 +475,11 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 		goto out;
 	}
 	cand_init(&p->ref, rf);
-	cand_air(&p->ref, ra, true, exe, cache, diag);
+	rc = cand_air(&p->ref, ra, true, exe, cache, diag);
 	free(rf);
 	free(ra);
-	rc = 0;
+	if (rc < 0)
+		goto out;
 	if (cfolder) {
 		char *cd = join(p->dir, cfolder);
 		rc = load_folder(cd, false, exe, cache, p, diag);
@@ -496,8 +519,8 @@ static int load_manifest(const char *file, const char *exe, const char *cache, s
 					x->note = solar_xstrdup(
 					    "not translated (manifest: \"translate\": "
 					    "false); ranked with the problem's bounds");
-				} else {
-					cand_air(x, ap, own, exe, cache, diag);
+				} else if (cand_air(x, ap, own, exe, cache, diag) < 0) {
+					rc = -1;
 				}
 				if (cJSON_IsFalse(ok)) {
 					x->wrong = true;
@@ -679,6 +702,48 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache,
 		}
 	}
 	return 0;
+}
+
+double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
+				const char *cache, const char **bound_name)
+{
+	char *slash = strrchr(candidate, '/');
+	char *dir = slash ? solar_xstrndup(candidate, (size_t)(slash - candidate)) : solar_xstrdup(".");
+	char *ref = join(dir, "ref.air"), *own = NULL;
+	size_t n = strlen(candidate);
+	if (ends_with(candidate, ".air"))
+		own = solar_xstrdup(candidate);
+	else if (ends_with(candidate, ".py")) { /* cand_x.py bounded by cand_x.air beside it */
+		own = solar_xmalloc(n + 2);
+		snprintf(own, n + 2, "%.*s.air", (int)(n - 3), candidate);
+	}
+	uint64_t dh = device_hash(dev);
+	double bound = -1;
+	solar_triage_cand c;
+	char why[128];
+	FILE *f;
+	if ((f = solar_fopen_regular(ref, why, sizeof why))) {
+		fclose(f);
+		cand_init(&c, ref);
+		if (cached_bounds(ref, dev, dh, cache, &c, NULL) == 0) {
+			bound = fmax(c.fused_s, c.cache_aware_s);
+			*bound_name = "the problem's cache-aware bound";
+		}
+		cand_free(&c);
+	}
+	if (own && (f = solar_fopen_regular(own, why, sizeof why))) {
+		fclose(f);
+		cand_init(&c, own);
+		if (cached_bounds(own, dev, dh, cache, &c, NULL) == 0 && c.unfused_s > bound) {
+			bound = c.unfused_s;
+			*bound_name = "its own unfused bound";
+		}
+		cand_free(&c);
+	}
+	free(own);
+	free(ref);
+	free(dir);
+	return bound;
 }
 
 int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const char *exe,

@@ -146,6 +146,14 @@ int solar_pool_load_others(SOLAR_KEEP const solar_history *h, SOLAR_KEEP const s
 			   const char *exe, const char *cache, SOLAR_KEEP const solar_device *dev,
 			   SOLAR_GIVE solar_pool **out);
 
+/* The largest true lower bound of one candidate on dev that its folder gives, for a record:
+ * the problem's max(fused, cache-aware) from the folder's ref.air, raised to the candidate's
+ * own unfused bound when it is an .air (or a .py with a cand_x.air beside it); bounds kept in
+ * cache (NULL: none).  Sets *bound_name ("the problem's cache-aware bound", "its own unfused
+ * bound"); returns the bound in seconds, or -1 when neither can be computed. */
+double solar_triage_lower_bound(const char *candidate, SOLAR_KEEP const solar_device *dev,
+				const char *cache, const char **bound_name);
+
 /* Bounds of every candidate with AIR and of the reference on dev (rule "L2 state": dev's
  * l2_cold), kept in cache_dir (NULL: none) by a hash of the AIR, the resolved device, the L2
  * state and solar's version.  Returns 0, or -1 when the reference's bounds cannot be computed. */
@@ -159,6 +167,23 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 		      const solar_forecasts *f, const char *device_arg, const solar_device *dev);
 
 const char *solar_decision_name(solar_decision d);
+
+/* One learning point of the history: r = log(measured / bound) and its class (docs/triage.md
+ * "Learning the efficiency"). */
+typedef struct {
+	double r;
+	int kind;            /* 0: the candidate's own unfused bound, 1: the problem's bound */
+	const char *limiter; /* the bound's limiting resource, never NULL */
+	const char *cls;     /* op class, NULL when none */
+} solar_triage_point;
+
+/* Adaptive conformal inference over the points in history order (docs/triage.md "Adaptive"):
+ * each point whose class has a qualifying level among the points before it is predicted from
+ * them at the current alpha, and alpha moves by its hit or miss.  Returns the final alpha;
+ * *steps is the number of points that moved it.  O(n log^2 n) for n points (search/triage.c
+ * says why it gives the same alpha as refitting every prefix). */
+double solar_triage_aci(SOLAR_KEEP const solar_triage_point *pts, int npts, double alpha0,
+			int *steps);
 
 /* The bounds of one AIR file on dev in dev's L2 state, and the resource limiting the unfused
  * one: the one place triage asks for bounds (a job of api/solar.h).  Returns 0, or -1 after

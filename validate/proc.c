@@ -11,6 +11,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,6 +22,21 @@
 extern char **environ;
 
 volatile pid_t solar_proc_child;
+
+static struct itimerval limit_left; /* while paused: what was left of the limit */
+
+void solar_proc_limit_pause(void)
+{
+	struct itimerval off = {{0, 0}, {0, 0}};
+	setitimer(ITIMER_REAL, &off, &limit_left);
+}
+
+void solar_proc_limit_resume(void)
+{
+	if (limit_left.it_value.tv_sec || limit_left.it_value.tv_usec)
+		setitimer(ITIMER_REAL, &limit_left, NULL);
+	limit_left = (struct itimerval){{0, 0}, {0, 0}};
+}
 
 static double now_s(void)
 {

@@ -189,5 +189,10 @@ void solar_proc_free(solar_proc *r);
 /* The child solar_proc_run is waiting for, 0 when none: a signal handler kills it before it
  * removes the working folder the child writes into (cli/output.c). */
 extern volatile pid_t solar_proc_child;
+/* The wall-clock limit of solar's own analysis (SOLAR_TIME_LIMIT, a real-time interval timer
+ * the command line arms) stops while a child with a limit of its own runs (the harness, the
+ * translator): pause, then resume with what was left.  No effect when no limit is armed. */
+void solar_proc_limit_pause(void);
+void solar_proc_limit_resume(void);
 
 #endif

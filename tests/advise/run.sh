@@ -5,6 +5,8 @@
 #   memory     --record builds the store and its statistics; --memory re-ranks as the formula says
 #   malformed  a malformed memory file: FILE: JSON.PATH: message (one spelling, solar_diag_path_error), exit 1, the file untouched
 #   below      a measured time below the bound is an error (exit 1) that says what it means
+#   record     concurrent records keep every step; a full disk says no 'recorded'; --after below
+#              the speed of light is refused; --emit never writes over the program
 #   stop       the stop verdict at the stated factor
 #   usage      bad flags exit 2; a failed translation exits 1 with a message
 solar=$1 case=$2 root=$3
@@ -204,6 +206,44 @@ below)
   printf '{"total": 0.002, "kernels": {"softmax": 1e-6}}\n' >"$t/k.json"
   expect 1 "kernel softmax: measured .* below the speed of light" "$solar" advise \
     "$E/attention_causal.air" --measured "$t/k.json" --device "$D"
+  ;;
+record)
+  # twenty concurrent records: every step kept (the store is locked and read again under the lock)
+  M=$t/c.json k=0
+  while [ $k -lt 20 ]; do
+    k=$((k + 1))
+    "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" --record "$M" --direction fusion \
+      --strategy "s$k" --after 0.9ms >"$t/out$k" 2>"$t/err$k" &
+  done
+  wait
+  n=$(py "import json; print(len(json.load(open('$M'))['steps']))")
+  [ "$n" = 20 ] || no "20 concurrent records kept $n steps"
+  [ "$(cat "$t"/out* | grep -c '^recorded step')" = 20 ] || no "not 20 'recorded': $(cat "$t"/err*)"
+  # a full disk (here a file size limit, SIGXFSZ ignored so the write fails with EFBIG): an
+  # error, exit 2, the store unchanged, and no 'recorded'
+  cp "$M" "$t/c.orig"
+  (trap '' XFSZ; ulimit -f 4; "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" \
+    --record "$M" --direction fusion --strategy full --after 0.9ms >"$t/out" 2>"$t/err"); rc=$?
+  [ "$rc" = 2 ] || no "record on a full disk: exit $rc, expected 2"
+  grep -q "writing $M: File too large" "$t/err" || no "record on a full disk: $(cat "$t/err")"
+  grep -q recorded "$t/out" && no "record on a full disk said: $(cat "$t/out")"
+  cmp -s "$M" "$t/c.orig" || no "record on a full disk changed the store"
+  ls -a "$t" | grep -q '^\.c\.json\.' && no "record on a full disk left its temporary file"
+  # --after below the speed of light: refused as --measured is, the store unchanged
+  expect 1 "softmax.air: --after: measured 1e-09 s is .*x the speed of light (.* s): below the speed of light, so either the benchmark is broken" \
+    "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" --record "$M" --direction fusion \
+    --strategy x --after 1ns
+  cmp -s "$M" "$t/c.orig" || no "a refused --after changed the store"
+  # ... but recorded with --wrong (a wrong output may be that fast)
+  "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" --record "$M" --direction fusion \
+    --strategy x --after 1ns --wrong "skipped the work" >/dev/null 2>"$t/err" || no "--wrong below SOL: $(cat "$t/err")"
+  # --emit into the folder that holds the program, where a rewrite has the program's name
+  mkdir "$t/em"
+  cp "$E/matmul_f32.air" "$t/em/tf32.air"
+  cp "$t/em/tf32.air" "$t/tf32.orig"
+  expect 2 "refusing to write $t/em/tf32.air: it is an input of this run" "$solar" advise \
+    "$t/em/tf32.air" --measured 20ms --tol 1e-2 --device "$D" --emit "$t/em"
+  cmp -s "$t/em/tf32.air" "$t/tf32.orig" || no "--emit overwrote the program"
   ;;
 stop)
   sol=$("$solar" advise "$E/layernorm.air" --measured 1ms --device "$D" --json | py "import json,sys; print(json.load(sys.stdin)['sol_s'])")

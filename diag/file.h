@@ -1,0 +1,16 @@
+/* file.h - opening the files solar finds named in other files or folders (a descriptor's
+ * "base", a pool's candidates), which must be regular files: a FIFO or a device there would
+ * block the run forever, or feed it a stream nobody meant as input.
+ */
+#ifndef SOLAR_FILE_H
+#define SOLAR_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Opens path for reading without blocking (O_NONBLOCK, then fstat) and returns it as a
+ * FILE (blocking again), or NULL with the reason in why: strerror(errno), or "not a regular
+ * file (a FIFO)", "(a directory)", "(a device)", "(a socket)". */
+FILE *solar_fopen_regular(const char *path, char *why, size_t nwhy);
+
+#endif
