@@ -84,7 +84,7 @@ static void split_f32_mma(solar_roof *r, const solar_ops *ops, const solar_devic
 	double *simt = &r->res_s[SOLAR_RES_OPS + SOLAR_UNIT_SIMT * SOLAR_PREC_COUNT + SOLAR_PREC_F32];
 	if (e <= 0 || s <= 0 || m <= 0)
 		return;
-	double n = *simt * s; /* the simt.f32 ops */
+	double n = solar_count_double(ops->v[SOLAR_UNIT_SIMT][SOLAR_PREC_F32]);
 	double x = fmin(m, n * e / (s + e));
 	*simt = (n - x) / s;
 	r->res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + SOLAR_PREC_F32] = x / e;

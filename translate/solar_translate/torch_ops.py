@@ -282,10 +282,6 @@ def _kernel(fe, node, kind, ins, shape, attrs=None, dtype=None):
     return Op_(op, out)
 
 
-def _math(fe, x, kind):
-    return library_math(fe, kind, x.dtype)
-
-
 def _nd(d, r):
     return d + r if d < 0 else d
 
@@ -558,7 +554,7 @@ def _dispatch(fe, node, name, val):
         shape = list(q.shape[:-1]) + [v.shape[-1]]
         return _kernel(fe, node, "sdpa", [q, k, v], shape,
                        {"mask": mask, "causal": causal, "scale": scale, "gqa": g,
-                        "math": _math(fe, q, "sdpa")})
+                        "math": library_math(fe, "sdpa", q.dtype)})
     if name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
                 "binary_cross_entropy", "kl_div", "hinge_embedding_loss"):
         return loss(fe, node, name, a, kw, val)
@@ -1051,7 +1047,7 @@ def matmul(fe, node, x, y, val, c=None, alpha=1, beta=1, bias=None):
         sb = bb[jb] if jb >= 0 else sympy.Integer(1)
         batch.append(sa if fe.sizes.value(sa) != 1 else sb)
     shape = batch + ([x.shape[-2]] if ra >= 2 else []) + ([y.shape[-1]] if rb >= 2 else [])
-    attrs = {"c": c, "alpha": alpha, "beta": beta, "bias": bias, "math": _math(fe, x, "matmul")}
+    attrs = {"c": c, "alpha": alpha, "beta": beta, "bias": bias, "math": library_math(fe, "matmul", x.dtype)}
     return _kernel(fe, node, "matmul", [x, y], shape, attrs)
 
 
@@ -1193,7 +1189,7 @@ def einsum(fe, node, eq, xs, val):
             keep = out
         contracts = st[0] == "pair" and len(set(ins[0][1] + ins[1][1])) > len(keep)
         attrs = {"labels": [ls for _, ls in ins], "out": list(keep), "size": size,
-                 "math": _math(fe, ins[0][0], "einsum") if contracts else None}
+                 "math": library_math(fe, "einsum", ins[0][0].dtype) if contracts else None}
         r = _kernel(fe, node, "einsum", [x for x, _ in ins], [size[c] for c in keep], attrs,
                     dtype=dtype)
         cur[i] = (r.value, list(keep))
@@ -1255,7 +1251,7 @@ def conv(fe, node, name, a, kw, val):
     if tr and G > 1:
         fe.sizes.freeze_syms(w.shape[1])
     attrs = {"bias": b, "stride": st, "padding": pd, "dilation": dl, "groups": G,
-             "transposed": bool(tr), "math": _math(fe, x, "conv")}
+             "transposed": bool(tr), "math": library_math(fe, "conv", x.dtype)}
     return _kernel(fe, node, "conv", [x, w], shape, attrs)
 
 
