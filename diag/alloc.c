@@ -42,6 +42,19 @@ void *solar_xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *solar_xgrow(void *p, int *cap, int n, size_t elem)
+{
+	if (n < *cap)
+		return p;
+	size_t c = *cap < 8 ? 8 : (size_t)*cap;
+	while (c <= (size_t)n)
+		c *= 2;
+	if (c > INT32_MAX || (elem && c > SIZE_MAX / elem))
+		solar_out_of_memory();
+	*cap = (int)c;
+	return solar_xrealloc(p, c * elem);
+}
+
 char *solar_xstrdup(const char *s)
 {
 	return s ? solar_xstrndup(s, strlen(s)) : NULL;

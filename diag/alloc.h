@@ -35,6 +35,10 @@ void *solar_xmalloc(size_t n);
 void *solar_xcalloc(size_t n, size_t size);
 /* realloc(p, n) (n = 0 allowed). */
 void *solar_xrealloc(void *p, size_t n);
+/* p (an array of *cap elements of elem bytes, or NULL with *cap 0) with room for n + 1; the
+ * capacity doubles, so appending n elements one at a time copies O(n) bytes, not the O(n^2) of
+ * a realloc per element wherever realloc copies (ASan's always does). */
+void *solar_xgrow(void *p, int *cap, int n, size_t elem);
 /* A malloc'd copy of s, or NULL for NULL. */
 char *solar_xstrdup(const char *s);
 /* A malloc'd, NUL-terminated copy of the first n bytes of s. */

@@ -128,8 +128,7 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 		line_error(r, line, "\"correct\": expected true or false");
 	if (r->errors != before)
 		return;
-	solar_hist_entry *e = solar_xrealloc(h->e, (size_t)(h->n + 1) * sizeof *e);
-	h->e = e;
+	h->e = solar_xgrow(h->e, &h->cap, h->n, sizeof *h->e);
 	h->e[h->n++] = (solar_hist_entry){.candidate = solar_xstrdup(cand),
 					  .device = solar_xstrdup(dev),
 					  .op_class = dup_or_null(cls),
@@ -250,8 +249,7 @@ static void forecast_line(reader *r, int line, cJSON *j, void *ctx)
 		f.p[i] /= sum;
 	if (r->errors != before)
 		return;
-	solar_forecast *a = solar_xrealloc(fs->f, (size_t)(fs->n + 1) * sizeof *a);
-	fs->f = a;
+	fs->f = solar_xgrow(fs->f, &fs->cap, fs->n, sizeof *fs->f);
 	f.candidate = solar_xstrdup(cand);
 	fs->f[fs->n++] = f;
 }

@@ -345,19 +345,17 @@ static int load_folder(const char *dir, bool with_ref, const char *exe, const ch
 		return -1;
 	}
 	char **names = NULL;
-	int n = 0;
+	int n = 0, cap = 0;
 	for (struct dirent *e; (e = readdir(d));) {
 		if (strncmp(e->d_name, "cand_", 5) || !(ends_with(e->d_name, ".py") ||
 							ends_with(e->d_name, ".air")))
 			continue;
-		char **a = solar_xrealloc(names, (size_t)(n + 1) * sizeof *a);
-		if (!a)
-			break;
-		names = a;
+		names = solar_xgrow(names, &cap, n, sizeof *names);
 		names[n++] = solar_xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, (size_t)n, sizeof *names, cmp_str);
+	if (n > 1) /* qsort's base must not be NULL, even for no names */
+		qsort(names, (size_t)n, sizeof *names, cmp_str);
 	char *ra = join(dir, "ref.air"), *rp = join(dir, "ref.py");
 	int rc = 0;
 	if (!with_ref) {

@@ -41,7 +41,7 @@ typedef struct {
 
 typedef struct {
 	solar_hist_entry *e;
-	int n;
+	int n, cap;
 } solar_history;
 
 /* One forecast: probabilities over speedup bins of the candidate over the reference. */
@@ -56,7 +56,7 @@ typedef struct {
 
 typedef struct {
 	solar_forecast *f;
-	int n;
+	int n, cap;
 } solar_forecasts;
 
 /* The default bin edges of a forecast without "bin_edges" (docs/triage.md#forecasts). */
