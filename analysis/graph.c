@@ -173,26 +173,6 @@ static const char *combine_op(const solar_expr *e)
 	return "const";
 }
 
-static bool reads(const solar_expr *e, int tensor)
-{
-	if (e->kind == SOLAR_E_ACCESS && e->sym == tensor)
-		return true;
-	for (int i = 0; i < e->nargs; i++)
-		if (reads(e->args[i], tensor))
-			return true;
-	return false;
-}
-
-static bool uses(const solar_expr *e, int it)
-{
-	if (e->kind == SOLAR_E_ITER && e->sym == it)
-		return true;
-	for (int i = 0; i < e->nargs; i++)
-		if (uses(e->args[i], it))
-			return true;
-	return false;
-}
-
 static void node_label(const solar_program *p, const solar_stmt *s, FILE *out, bool dot)
 {
 	const solar_tensor *t = &p->tensors[s->tensor];
@@ -206,7 +186,7 @@ static void node_label(const solar_program *p, const solar_stmt *s, FILE *out, b
 	for (int k = 0; k < s->depth; k++) {
 		bool used = false;
 		for (int i = 0; i < t->rank; i++)
-			used |= uses(s->index[i], s->loops[k]);
+			used |= solar_ir_expr_uses_iter(s->index[i], s->loops[k]);
 		if (!used)
 			fprintf(out, "%s%s", red++ ? "," : (dot ? "\\nreduce over " : "  reduce over "),
 				p->iters[s->loops[k]].name);
@@ -242,7 +222,7 @@ void solar_graph_print(const solar_graph *g, bool dot, FILE *out)
 		/* inputs: reads of tensors classed as inputs */
 		for (int i = 0; i < p->nstmts; i++)
 			for (int t = 0; t < p->ntensors; t++)
-				if (g->tclass[t] == SOLAR_TC_INPUT && reads(p->stmts[i]->value, t))
+				if (g->tclass[t] == SOLAR_TC_INPUT && solar_ir_expr_reads(p->stmts[i]->value, t))
 					fprintf(out, "  \"in_%s\" -> S%d;\n", p->tensors[t].name, i);
 		fputs("}\n", out);
 		return;

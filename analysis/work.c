@@ -114,16 +114,6 @@ static bool has_access(const solar_expr *e)
 	return false;
 }
 
-static bool uses_iter(const solar_expr *e, int iter)
-{
-	if (e->kind == SOLAR_E_ITER && e->sym == iter)
-		return true;
-	for (int i = 0; i < e->nargs; i++)
-		if (uses_iter(e->args[i], iter))
-			return true;
-	return false;
-}
-
 /* Whether an operand reads a tensor and is reused across the output: some iterator of the
  * output index does not appear in it (A[i, k] is reused along j in C[i, j]).  A matrix unit
  * needs reuse on both sides; a product whose operand changes with every output element (a
@@ -136,8 +126,8 @@ static bool reuses(const solar_program *p, const solar_stmt *s, const solar_expr
 	for (int k = 0; k < s->depth; k++) {
 		bool in_out = false;
 		for (int j = 0; j < out->rank && !in_out; j++)
-			in_out = uses_iter(s->index[j], s->loops[k]);
-		if (in_out && !uses_iter(operand, s->loops[k]))
+			in_out = solar_ir_expr_uses_iter(s->index[j], s->loops[k]);
+		if (in_out && !solar_ir_expr_uses_iter(operand, s->loops[k]))
 			return true;
 	}
 	return false;
@@ -499,7 +489,7 @@ static int stmt_groups(const solar_program *p, const solar_stmt *s, solar_math m
 	for (int k = 0; k < s->depth; k++) {
 		bool used = false;
 		for (int j = 0; j < out->rank && !used; j++)
-			used = uses_iter(s->index[j], s->loops[k]);
+			used = solar_ir_expr_uses_iter(s->index[j], s->loops[k]);
 		red += !used;
 	}
 	*reduction_dims = red;

@@ -272,6 +272,9 @@ SOLAR_GIVE char *solar_ir_stmt_text(SOLAR_KEEP const solar_program *p, SOLAR_KEE
 int solar_ir_verify(SOLAR_KEEP const solar_program *p, solar_diag *d);
 
 /* Structural equality of two expressions, ignoring spans. */
+/* Whether e reads tensor t (an access to it anywhere in e), or uses iterator `iter`. */
+bool solar_ir_expr_reads(SOLAR_KEEP const solar_expr *e, int t);
+bool solar_ir_expr_uses_iter(SOLAR_KEEP const solar_expr *e, int iter);
 bool solar_ir_expr_equal(SOLAR_KEEP const solar_expr *a, SOLAR_KEEP const solar_expr *b);
 
 /* Structural equality of two programs, ignoring spans (for the fmt round-trip test). */

@@ -803,10 +803,175 @@ static void copy_strategies(ctx *c)
 	free(copy_k);
 }
 
+/* Structural zeros (rule "zero operand", docs/advise.md): a tmp X written by one statement
+ * `X[i, j, ..] = select(COND, V, 0)` (plain iterators as indices, COND and V on iterators and
+ * other tensors, not X) and read as a factor of sums `T[..] += X[e..] * Y[..]`: eager PyTorch
+ * materialises X (torch.diag, a mask, tril) and runs the dense contraction, whose terms outside
+ * COND add 0 * Y.  The rewrite reads V in place of X and puts the sum under
+ * `if COND[i := e] { .. }`, so only the terms that can be nonzero are charged; X's kernel goes
+ * when nothing reads X any more.  Exact for finite Y (0 * inf is NaN, which the dense product
+ * would have produced and the rewrite does not). */
+typedef struct {
+	const solar_stmt *def; /* X[i..] = select(COND, V, 0) */
+	const solar_expr *const *at; /* the access's index expressions, by X's dimension */
+} zero_sub;
+
+static bool is_zero_literal(const solar_expr *e)
+{
+	return (e->kind == SOLAR_E_INT && e->ival == 0) ||
+	       (e->kind == SOLAR_E_FLOAT && e->fval == 0);
+}
+
+/* e with X's iterators replaced by the access's indices (NULL: e uses another iterator or
+ * reads X itself, so it is not a function of X's element alone). */
+static solar_expr *substitute(solar_arena *a, const solar_expr *e, const zero_sub *z)
+{
+	const solar_stmt *d = z->def;
+	if (e->kind == SOLAR_E_ITER) {
+		for (int k = 0; k < d->depth; k++)
+			if (d->index[k]->sym == e->sym)
+				return solar_arena_memdup(a, z->at[k], sizeof *z->at[k]);
+		return NULL;
+	}
+	if (e->kind == SOLAR_E_ACCESS && e->sym == d->tensor)
+		return NULL;
+	solar_expr *c = solar_arena_memdup(a, e, sizeof *e);
+	if (e->nargs) {
+		c->args = solar_arena_alloc(a, sizeof *c->args * (size_t)e->nargs);
+		for (int i = 0; i < e->nargs; i++)
+			if (!(c->args[i] = substitute(a, e->args[i], z)))
+				return NULL;
+	}
+	return c;
+}
+
+/* The one defining statement of a zero-pattern tmp, or NULL. */
+static const solar_stmt *zero_def(const solar_program *p, int tensor)
+{
+	const solar_stmt *def = NULL;
+	if (p->tensors[tensor].role != SOLAR_ROLE_TMP)
+		return NULL;
+	for (int i = 0; i < p->nstmts; i++)
+		if (p->stmts[i]->tensor == tensor) {
+			if (def)
+				return NULL;
+			def = p->stmts[i];
+		}
+	const solar_tensor *t = &p->tensors[tensor];
+	if (!def || def->op != SOLAR_ASSIGN || def->depth != t->rank || !t->rank)
+		return NULL;
+	for (int k = 0; k < t->rank; k++)
+		if (def->index[k]->kind != SOLAR_E_ITER || def->index[k]->sym != def->loops[k])
+			return NULL;
+	const solar_expr *v = def->value;
+	if (v->kind != SOLAR_E_CALL || v->fn != SOLAR_FN_SELECT || v->nargs != 3 ||
+	    !expr_is_free(v->args[0]) || !is_zero_literal(v->args[2]))
+		return NULL;
+	return def;
+}
+
+/* s is a sum T += X * Y (either order) with X the tmp t: one zero_strategies rewrites. */
+static bool rewritten_sum(const solar_stmt *s, int t)
+{
+	const solar_expr *v = s->value;
+	if (s->op != SOLAR_ADD_TO || v->kind != SOLAR_E_BIN || v->binop != SOLAR_OP_MUL)
+		return false;
+	for (int side = 0; side < 2; side++)
+		if (v->args[side]->kind == SOLAR_E_ACCESS && v->args[side]->sym == t &&
+		    !solar_ir_expr_reads(v->args[1 - side], t))
+			return true;
+	return false;
+}
+
+static void zero_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	rewrite r;
+	rw_begin(&r, p, c->in->math);
+	int nsum = 0;
+	bool *gone = solar_xcalloc((size_t)p->ntensors + 1, 1);
+	for (int i = 0; i < p->nstmts; i++) {
+		solar_stmt *s = p->stmts[i];
+		const solar_expr *v = s->value;
+		if (s->op != SOLAR_ADD_TO || v->kind != SOLAR_E_BIN || v->binop != SOLAR_OP_MUL)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			const solar_expr *x = v->args[side];
+			const solar_stmt *def = x->kind == SOLAR_E_ACCESS ? zero_def(p, x->sym) : NULL;
+			if (!def)
+				continue;
+			zero_sub z = {def, (const solar_expr *const *)x->args};
+			const solar_expr *sel = def->value;
+			solar_expr *cond = substitute(r.a, sel->args[0], &z);
+			solar_expr *val = substitute(r.a, sel->args[1], &z);
+			if (!cond || !val)
+				continue;
+			solar_expr *prod = solar_arena_memdup(r.a, v, sizeof *v);
+			prod->args = solar_arena_alloc(r.a, 2 * sizeof *prod->args);
+			prod->args[side] = val;
+			prod->args[1 - side] = v->args[1 - side];
+			solar_stmt *ns = solar_arena_memdup(r.a, s, sizeof *s);
+			ns->value = prod;
+			solar_node *sn = solar_arena_alloc(r.a, sizeof *sn);
+			sn->kind = SOLAR_N_STMT;
+			sn->stmt = ns;
+			solar_node *ifn = solar_arena_alloc(r.a, sizeof *ifn);
+			ifn->kind = SOLAR_N_IF;
+			ifn->cond.cond = cond;
+			ifn->cond.then.items = solar_arena_alloc(r.a, sizeof(solar_node *));
+			ifn->cond.then.items[0] = sn;
+			ifn->cond.then.n = 1;
+			if (replace_stmt(r.a, &r.q.kernels[s->kernel].body, s, ifn)) {
+				nsum++;
+				gone[x->sym] = true;
+			}
+			break;
+		}
+	}
+	if (!nsum) {
+		free(gone);
+		solar_arena_free(r.a);
+		return;
+	}
+	/* a zero-pattern tmp nobody reads any more: its kernel goes, when that is all it does */
+	char dropped[96] = "";
+	for (int t = 0; t < p->ntensors; t++) {
+		if (!gone[t])
+			continue;
+		bool read = false;
+		for (int i = 0; i < p->nstmts && !read; i++)
+			read = p->stmts[i]->value != NULL && !rewritten_sum(p->stmts[i], t) &&
+			       solar_ir_expr_reads(p->stmts[i]->value, t);
+		int k = zero_def(p, t)->kernel;
+		if (read || p->kernels[k].nstmts != 1)
+			continue;
+		for (int j = 0; j < r.q.nkernels; j++)
+			if (r.q.kernels[j].name == p->kernels[k].name) {
+				if (!dropped[0])
+					snprintf(dropped, sizeof dropped, "%s", p->kernels[k].name);
+				memmove(&r.q.kernels[j], &r.q.kernels[j + 1],
+					sizeof *r.q.kernels * (size_t)(r.q.nkernels - j - 1));
+				r.q.nkernels--;
+				break;
+			}
+	}
+	free(gone);
+	char name[160], why[320];
+	snprintf(name, sizeof name, "skip structural zeros (%d sum%s over a select(COND, V, 0) "
+				    "operand%s%s)",
+		 nsum, nsum == 1 ? "" : "s", dropped[0] ? "; drop kernel " : "", dropped);
+	snprintf(why, sizeof why, "AIR rewrite: T += X * Y with X = select(COND, V, 0) becomes "
+				  "if COND { T += V * Y }: the terms that add 0 * Y are not computed, "
+				  "and X need not be built (rule \"zero operand\"; exact for finite Y)");
+	file_rewrite(c, SOLAR_DIR_REDUNDANT, rw_text(&r, c->file, name), name, "skip_zeros.air",
+		     why);
+}
+
 static void redundant_strategies(ctx *c)
 {
 	const solar_program *p = c->p;
 	copy_strategies(c);
+	zero_strategies(c);
 	rewrite r;
 	rw_begin(&r, p, c->in->math);
 	int nsplit = 0;
@@ -1075,19 +1240,23 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 			 "no f32 contraction or intermediate that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
 			 "(>= %.0e); limited by %s",
 			 in->tol, TF32_TOL, BF16_TOL, out->limiter);
-	int ncopy = 0, nmask = 0;
+	int ncopy = 0, nmask = 0, nzero = 0;
 	for (int i = 0; i < out->dir[SOLAR_DIR_REDUNDANT].nstrat; i++) {
-		ncopy += !strncmp(out->dir[SOLAR_DIR_REDUNDANT].strat[i].name, "drop the copy", 13);
-		nmask += !strncmp(out->dir[SOLAR_DIR_REDUNDANT].strat[i].name, "skip masked", 11);
+		const char *name = out->dir[SOLAR_DIR_REDUNDANT].strat[i].name;
+		ncopy += !strncmp(name, "drop the copy", 13);
+		nmask += !strncmp(name, "skip masked", 11);
+		nzero += !strncmp(name, "skip structural zeros", 21);
 	}
-	if (ncopy || nmask)
+	if (ncopy || nmask || nzero)
 		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
 			 "%d copy kernel%s that only move%s data; %d masked select rewrite%s (work "
-			 "computed and discarded)",
-			 ncopy, ncopy == 1 ? "" : "s", ncopy == 1 ? "s" : "", nmask, nmask == 1 ? "" : "s");
+			 "computed and discarded)%s",
+			 ncopy, ncopy == 1 ? "" : "s", ncopy == 1 ? "s" : "", nmask, nmask == 1 ? "" : "s",
+			 nzero ? "; sums over a built zero pattern (terms that add 0)" : "");
 	else
 		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
-			 "no copy kernel and no masked select found (recomputation is not measured)");
+			 "no copy kernel, masked select or zero-pattern operand found (recomputation "
+			 "is not measured)");
 	/* stop: measured within the factor of the reachable speed of light (the cache-aware
 	 * bound, or a datapath or redundant-work rewrite's when one is lower) */
 	double reach = dmin(b->cache_aware_s,

@@ -65,7 +65,8 @@ rewrites)
   for args in "$E/attention_causal.air --measured 1.2ms" "$E/matmul_f32.air --measured 20ms --tol 1e-2" \
               "$A/masked.air --measured 3us" "$E/mlp_block.air --measured 5ms --l2 cold" \
               "$E/linear_bias_gelu.air --measured 2ms -D S=1024" "$A/f32_chain.air --measured 3ms --math tf32" \
-              "$A/f32_elementwise.air --measured 400us" "$A/f64_chain.air --measured 200us"; do
+              "$A/f32_elementwise.air --measured 400us" "$A/f64_chain.air --measured 200us" \
+              "$A/diag_matmul.air --measured 6ms --l2 cold"; do
     rm -rf "$t/emit"
     # shellcheck disable=SC2086
     "$solar" advise $args --device "$D" --emit "$t/emit" --json >"$t/a.json" || { no "advise $args failed"; continue; }
@@ -113,6 +114,24 @@ d = {x['name']: x for x in j['directions']}
 assert [s['name'][:13] for s in d['redundant work']['strategies']] == ['drop the copy'], d['redundant work']
 assert d['fusion']['strategies'] == [], d['fusion']['strategies']
 " || no "copy: the copy kernel is not (only) redundant work"
+  # rule "zero operand": the GEMM over torch.diag's matrix reads a[r] under `if i == r`, the
+  # diag kernel goes; the sum over select(.., 1.0) (not a zero pattern) is left as written
+  rm -rf "$t/emit"
+  "$solar" advise "$A/diag_matmul.air" --measured 6ms --l2 cold --device "$D" --emit "$t/emit" \
+    --json >"$t/a.json" || no "advise diag_matmul failed"
+  py "
+import json, sys
+j = json.load(open('$t/a.json'))
+d = [d for d in j['directions'] if d['name'] == 'redundant work'][0]
+z = [s for s in d['strategies'] if s['name'].startswith('skip structural zeros')]
+if len(z) != 1 or 'drop kernel diag' not in z[0]['name']:
+    sys.exit('zero operand: %s' % [s['name'] for s in d['strategies']])
+if not z[0]['what_if_bound_s'] < 0.55 * j['bounds']['unfused_s']:  # the neg GEMM stays: half
+    sys.exit('zero operand: what-if %g vs as written %g' % (z[0]['what_if_bound_s'], j['bounds']['unfused_s']))
+" || no "zero operand rewrite"
+  grep -q 'if i0 == r2' "$t/emit/skip_zeros.air" && grep -q 'a\[r2\] \* b\[r2, i1\]' "$t/emit/skip_zeros.air" &&
+    grep -q 'b\[r2, i1\] \* ones\[i0, r2\]' "$t/emit/skip_zeros.air" && ! grep -q '^kernel diag' "$t/emit/skip_zeros.air" ||
+    no "zero operand: $(cat "$t/emit/skip_zeros.air")"
   ;;
 memory)
   M=$t/m.json
