@@ -228,9 +228,12 @@ def pr(e):
         return " * ".join([_atom(e.base, "mul")] * int(e.exp))   # B**3: B * B * B
     if isinstance(e, sympy.floor):
         num, den = sympy.fraction(sympy.together(e.args[0]))
-        return _atom(num, "mul") + " // " + _divisor(den)
+        d = _divisor(den)
+        # a divisor of consts whose value is 1 (IMG // 8 at IMG = 8): no division at all
+        return pr(num) if d == "1" else _atom(num, "mul") + " // " + d
     if isinstance(e, sympy.Mod):
-        return _atom(e.args[0], "mul") + " % " + _divisor(e.args[1])
+        d = _divisor(e.args[1])
+        return "0" if d == "1" else _atom(e.args[0], "mul") + " % " + d
     if isinstance(e, (sympy.Max, sympy.Min)):
         name = "max" if isinstance(e, sympy.Max) else "min"
         return name + "(" + ", ".join(pr(a) for a in e.args) + ")"

@@ -197,7 +197,7 @@ VIEWS = {"view", "_unsafe_view", "reshape", "flatten", "unflatten", "permute", "
          "expand", "expand_as", "broadcast_to", "unsqueeze", "squeeze", "slice", "select",
          "narrow", "alias", "detach", "lift_fresh_copy", "view_as", "contiguous", "dropout",
          "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "diagonal", "numpy_T",
-         "mT", "adjoint"}
+         "mT", "adjoint", "unfold"}
 # ATen's other names of an operator (torch.multiply is aten.multiply, not aten.mul)
 ALIASES = {"multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
            "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
@@ -973,6 +973,18 @@ def view(fe, node, name, a, kw, val):
             fe.sizes.freeze_syms(x.shape[d])
         shape = x.shape[:d] + x.shape[d + 1:]
         return Value(shape, x.dtype, base=x, fn=lambda idx: idx[:d] + [sympy.Integer(k)] + idx[d:])
+    if name == "unfold":
+        # Tensor.unfold(d, size, step): out[.., w, .., j] = x[.., w*step + j, ..], the window
+        # index w in dim d and the offset j a new last dim (ViT patches: a view, no kernel)
+        d, size, step = _nd(a[1], r), int(a[2]), int(a[3])
+        L = x.shape[d]
+        if (fe.sizes.value(L) - size) % step:
+            fe.sizes.freeze_syms(L)
+        shape = list(x.shape)
+        shape[d] = fdiv(L - size, step) + 1
+        shape.append(sympy.Integer(size))
+        return Value(shape, x.dtype, base=x,
+                     fn=lambda idx: idx[:d] + [idx[d] * step + idx[r]] + idx[d + 1:r])
     raise fe.err(node, f"unsupported operator {fe.aten(node)}")
 
 
