@@ -417,12 +417,19 @@ def meta_factories(torch):
     inputs they fail the export ('found two different devices meta, cpu').  Tensors made from
     data (torch.tensor(0.5)) stay on the CPU, so their values can be read."""
     table = {getattr(torch, n) for n in FACTORIES if hasattr(torch, n)}
+    from_data = {torch.tensor, torch.as_tensor, torch.scalar_tensor}
 
     class Mode(torch.overrides.TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = dict(kwargs or {})
             if func in table and kwargs.get("device") is None:
                 kwargs["device"] = "meta"
+            elif func in from_data and str(kwargs.get("device")) == "meta" and args and \
+                    isinstance(args[0], (int, float, bool)):
+                # torch.tensor(1 / 0.01, device=x.device) with x on meta (Swin V2's logit
+                # clamp): a number, kept on the CPU (a 0-d CPU tensor mixes with meta ones as a
+                # scalar), so the translation reads its value as a literal
+                kwargs["device"] = "cpu"
             return func(*args, **kwargs)
     return Mode()
 
