@@ -47,7 +47,8 @@ static void print_mix(FILE *out, const solar_op_mix *m)
 }
 
 /* Rule "random tensors" (docs/bounds.md): the draws of each rand tensor the scope reads, which
- * the generator makes on the chip (no bytes; no ops in the bound). */
+ * the generator makes on the chip (no bytes; no ops in the bound), and the 32-bit words
+ * PyTorch's Philox generator takes for them (one per element, two for f64), for comparison. */
 static void print_draws(FILE *out, const solar_program *p, const solar_scope_work *s)
 {
 	for (int i = 0; i < s->ntensors; i++) {
@@ -55,9 +56,12 @@ static void print_draws(FILE *out, const solar_program *p, const solar_scope_wor
 		if (t->role != SOLAR_ROLE_RAND || solar_count_is_zero(s->tensor[i].read))
 			continue;
 		char *n = solar_count_str(s->tensor[i].read);
+		char *words = solar_count_str_times(s->tensor[i].read, t->dtype == SOLAR_DT_F64 ? 2 : 1);
 		fprintf(out,
-			"  draws: %s %s %s from rand '%s', made on the chip (no bytes, no ops)\n",
-			n, solar_dist_name(t->dist), solar_dtype_name(t->dtype), t->name);
+			"  draws: %s %s %s from rand '%s', made on the chip (no bytes, no ops; "
+			"PyTorch's Philox takes %s 32-bit words)\n",
+			n, solar_dist_name(t->dist), solar_dtype_name(t->dtype), t->name, words);
+		free(words);
 		free(n);
 	}
 }

@@ -1408,15 +1408,16 @@ def cosine(fe, node, a, kw, val):
 RANDOM = ("rand", "rand_like", "randn", "randn_like", "randint", "bernoulli", "normal", "uniform")
 
 
-def rand_value(fe, node, shape, dist):
+def rand_value(fe, node, shape, dist, dtype="f32"):
     """A fresh `rand` tensor of the given shape and distribution ('uniform' in [0, 1), or
-    'normal'), f32, as a Value."""
-    t = Tensor(fe.tname(("u_" if dist == "uniform" else "z_") + fe.short(node)), shape, "f32",
+    'normal'), f32 (f64 for an f64 result, as PyTorch draws doubles), as a Value."""
+    dtype = "f64" if dtype == "f64" else "f32"
+    t = Tensor(fe.tname(("u_" if dist == "uniform" else "z_") + fe.short(node)), shape, dtype,
                "rand")
     t.dist = dist
     t.comment = f"the draws of {fe.aten(node)}"
     fe.g.add_tensor(t)
-    return Value(shape, "f32", tensor=t)
+    return Value(shape, dtype, tensor=t)
 
 
 def _affine_of(mul, add, x):
@@ -1436,7 +1437,7 @@ def dropout_train(fe, node, name, x, p, val):
                     dtype=fe.dtype(node, outs[0]))
         u = None
     else:
-        u = rand_value(fe, node, list(x.shape), "uniform")
+        u = rand_value(fe, node, list(x.shape), "uniform", x.dtype)
         r = _kernel(fe, node, "pointwise", [u, x], list(x.shape),
                     {"f": lambda v, i: f"select({v[0]} < {flit(keep)}, {v[1]} * {flit(1 / keep)}, 0.0)"},
                     dtype=fe.dtype(node, outs[0]))
@@ -1463,7 +1464,7 @@ def random_op(fe, node, name, a, kw, val):
     if name == "randint":
         ints = [x for x in a if isinstance(x, int)]
         lo, hi = (0, ints[0]) if len(ints) < 2 else (ints[0], ints[1])
-        u = rand_value(fe, node, shape, "uniform")
+        u = rand_value(fe, node, shape, "uniform", dt)
         f = lambda v, i: (f"{lo} + " if lo else "") + f"({v[0]} * {flit(hi - lo)}) // 1.0"  # noqa: E731
         return _kernel(fe, node, "pointwise", [u], shape, {"f": f}, dtype=dt)
     if dt not in ("f32", "f64", "bf16", "f16"):
@@ -1471,7 +1472,7 @@ def random_op(fe, node, name, a, kw, val):
     if name == "bernoulli":
         p = a[1] if len(a) > 1 else kw.get("p", a[0] if node.target._overloadpacket.__name__
                                              == "bernoulli" else 0.5)
-        u = rand_value(fe, node, shape, "uniform")
+        u = rand_value(fe, node, shape, "uniform", dt)
         if hasattr(p, "op"):
             return _kernel(fe, node, "pointwise", [u, V(fe, p)], shape,
                            {"f": lambda v, i: f"{v[0]} < {v[1]}"}, dtype=dt)
@@ -1480,7 +1481,7 @@ def random_op(fe, node, name, a, kw, val):
     if name == "uniform":
         lo = a[1] if len(a) > 1 else kw.get("from", 0.0)
         hi = a[2] if len(a) > 2 else kw.get("to", 1.0)
-        u = rand_value(fe, node, shape, "uniform")
+        u = rand_value(fe, node, shape, "uniform", dt)
         return _kernel(fe, node, "pointwise", [u], shape,
                        {"f": lambda v, i: _affine_of(hi - lo, lo, v[0])}, dtype=dt)
     if name == "normal":
@@ -1489,9 +1490,9 @@ def random_op(fe, node, name, a, kw, val):
             raise fe.err(node, f"unsupported operator {fe.aten(node)} (a tensor mean or std)")
         mean = kw.get("mean", nums[0] if nums else 0.0)
         std = kw.get("std", nums[1] if len(nums) > 1 else 1.0)
-        z = rand_value(fe, node, shape, "normal")
+        z = rand_value(fe, node, shape, "normal", dt)
         return _kernel(fe, node, "pointwise", [z], shape,
                        {"f": lambda v, i: _affine_of(std, mean, v[0])}, dtype=dt)
     dist = "normal" if name.startswith("randn") else "uniform"
-    u = rand_value(fe, node, shape, dist)
+    u = rand_value(fe, node, shape, dist, dt)
     return _kernel(fe, node, "pointwise", [u], shape, {"f": lambda v, i: v[0]}, dtype=dt)
