@@ -749,11 +749,15 @@ RAND_SEED = 20261202
 
 
 class FixedDraws:
-    # ATen random operators by the distribution of the draw they take; the rest of
-    # those tagged nondeterministic_seeded are refused (the harness cannot fix them)
+    # ATen random operators by the distribution of the draw they take, and those the harness
+    # cannot fix (refused).  (Not the tag nondeterministic_seeded: attention kernels carry it
+    # for their dropout_p, also at 0.)
     UNIFORM = ("rand", "rand_like", "randint", "randint_like", "bernoulli", "bernoulli_",
                "native_dropout", "uniform_")
     NORMAL = ("randn", "randn_like", "normal", "normal_")
+    UNFIXED = ("randperm", "multinomial", "exponential_", "geometric_", "cauchy_",
+               "log_normal_", "random_", "poisson", "binomial", "_standard_gamma",
+               "_sample_dirichlet", "rrelu_with_noise", "_fused_dropout")
 
     def __init__(self, torch, air, dirp, device):
         import numpy as np
@@ -786,15 +790,16 @@ class FixedDraws:
         return self.values[t.name].to(like.device).reshape(like.shape)
 
     def mode(self):
+        """The dispatch mode serving the draws; none (every operator as it is, as before rand
+        tensors existed) when the AIR has no rand tensor."""
         torch = self.torch
+        if not self.rand:
+            return contextlib.nullcontext()
         try:
             from torch.utils._python_dispatch import TorchDispatchMode
         except ImportError:
-            if self.rand:
-                raise HarnessError(f"environment: PyTorch {torch.__version__} has no "
-                                   "TorchDispatchMode: rand tensors cannot be fixed")
-            return contextlib.nullcontext()
-        tag = getattr(getattr(torch, "Tag", None), "nondeterministic_seeded", None)
+            raise HarnessError(f"environment: PyTorch {torch.__version__} has no "
+                               "TorchDispatchMode: rand tensors cannot be fixed")
         serve = self.serve
 
         class Mode(TorchDispatchMode):
@@ -803,7 +808,7 @@ class FixedDraws:
                 name = func.overloadpacket.__name__
                 if name in FixedDraws.UNIFORM or name in FixedDraws.NORMAL:
                     return serve(func, name, list(args), kwargs)
-                if tag is not None and tag in getattr(func, "tags", ()):
+                if name in FixedDraws.UNFIXED:
                     raise HarnessError(f"binding: forward() draws random numbers with {func}, "
                                        "which the harness cannot fix (docs/validate.md)")
                 return func(*args, **kwargs)
