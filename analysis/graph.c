@@ -18,7 +18,7 @@
 
 const char *solar_tensor_class_name(solar_tensor_class c)
 {
-	static const char *names[] = {"input", "output", "intermediate", "unused"};
+	static const char *names[] = {"input", "output", "intermediate", "random", "unused"};
 	return names[c];
 }
 
@@ -117,6 +117,7 @@ solar_graph *solar_graph_build(const solar_program *p, solar_diag *d)
 			g->tclass[t] = role == SOLAR_ROLE_OUT || role == SOLAR_ROLE_INOUT
 					       ? SOLAR_TC_OUTPUT
 				       : role == SOLAR_ROLE_IN ? (read[t] ? SOLAR_TC_INPUT : SOLAR_TC_UNUSED)
+				       : role == SOLAR_ROLE_RAND ? (read[t] ? SOLAR_TC_RANDOM : SOLAR_TC_UNUSED)
 				       : written[t] ? SOLAR_TC_INTERMEDIATE
 						    : SOLAR_TC_UNUSED;
 		}
@@ -200,9 +201,10 @@ void solar_graph_print(const solar_graph *g, bool dot, FILE *out)
 		fputs("digraph einsum {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
 		      out);
 		for (int t = 0; t < p->ntensors; t++)
-			if (g->tclass[t] == SOLAR_TC_INPUT)
-				fprintf(out, "  \"in_%s\" [label=\"%s\", shape=ellipse];\n",
-					p->tensors[t].name, p->tensors[t].name);
+			if (g->tclass[t] == SOLAR_TC_INPUT || g->tclass[t] == SOLAR_TC_RANDOM)
+				fprintf(out, "  \"in_%s\" [label=\"%s%s\", shape=ellipse];\n",
+					p->tensors[t].name, p->tensors[t].name,
+					g->tclass[t] == SOLAR_TC_RANDOM ? " (rand)" : "");
 		for (int i = 0; i < p->nstmts; i++) {
 			fprintf(out, "  S%d [label=\"S%d [%s]\\n", i, i,
 				p->kernels[p->stmts[i]->kernel].name);
@@ -222,7 +224,8 @@ void solar_graph_print(const solar_graph *g, bool dot, FILE *out)
 		/* inputs: reads of tensors classed as inputs */
 		for (int i = 0; i < p->nstmts; i++)
 			for (int t = 0; t < p->ntensors; t++)
-				if (g->tclass[t] == SOLAR_TC_INPUT && solar_ir_expr_reads(p->stmts[i]->value, t))
+				if ((g->tclass[t] == SOLAR_TC_INPUT || g->tclass[t] == SOLAR_TC_RANDOM) &&
+				    solar_ir_expr_reads(p->stmts[i]->value, t))
 					fprintf(out, "  \"in_%s\" -> S%d;\n", p->tensors[t].name, i);
 		fputs("}\n", out);
 		return;

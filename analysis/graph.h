@@ -13,7 +13,14 @@ typedef struct {
 	int tensor;
 } solar_edge;
 
-typedef enum { SOLAR_TC_INPUT, SOLAR_TC_OUTPUT, SOLAR_TC_INTERMEDIATE, SOLAR_TC_UNUSED } solar_tensor_class;
+/* RANDOM: a `rand` tensor that some statement reads (its draws, made on the chip). */
+typedef enum {
+	SOLAR_TC_INPUT,
+	SOLAR_TC_OUTPUT,
+	SOLAR_TC_INTERMEDIATE,
+	SOLAR_TC_RANDOM,
+	SOLAR_TC_UNUSED
+} solar_tensor_class;
 
 typedef struct {
 	const solar_program *prog;

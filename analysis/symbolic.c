@@ -238,8 +238,9 @@ static void report_totals(const solar_program *p, const solar_model *m, const so
 	for (int k = 0; k < 4; k++)
 		bnum[k] = isl_val_zero(m->ctx);
 	for (int t = 0; t < p->ntensors; t++) {
-		long size = solar_dtype_bytes(p->tensors[t].dtype);
 		solar_role role = p->tensors[t].role;
+		/* rule "random tensors": the draws of a rand tensor move no bytes */
+		long size = role == SOLAR_ROLE_RAND ? 0 : solar_dtype_bytes(p->tensors[t].dtype);
 		isl_set *const fp[4] = {read_fp[t], write_fp[t],
 					role == SOLAR_ROLE_IN || role == SOLAR_ROLE_INOUT ? read_fp[t]
 											  : NULL,
@@ -257,7 +258,9 @@ static void report_totals(const solar_program *p, const solar_model *m, const so
 	}
 	for (int k = 0; k < w->total.ntensors; k++) {
 		const solar_tensor_data *td = &w->total.tensor[k];
-		long size = solar_dtype_bytes(p->tensors[td->tensor].dtype);
+		long size = p->tensors[td->tensor].role == SOLAR_ROLE_RAND
+				? 0
+				: solar_dtype_bytes(p->tensors[td->tensor].dtype);
 		isl_val *const v[4] = {td->read, td->written, td->load, td->store};
 		for (int j = 0; j < 4; j++)
 			if (v[j])

@@ -591,7 +591,8 @@ isl_val *solar_scope_bytes(const solar_work *w, const solar_scope_work *s, solar
 	for (int i = 0; i < s->ntensors; i++) {
 		const solar_tensor_data *td = &s->tensor[i];
 		isl_val *v = solar_tensor_data_get(td, field);
-		if (v)
+		/* rule "random tensors": a rand tensor's draws are made on the chip */
+		if (v && w->prog->tensors[td->tensor].role != SOLAR_ROLE_RAND)
 			sum = isl_val_add(sum, isl_val_mul_ui(isl_val_copy(v),
 				(unsigned long)solar_dtype_bytes(w->prog->tensors[td->tensor].dtype)));
 	}
@@ -848,7 +849,9 @@ static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_b
 		td->written =
 		    writes ? elements_count(m, memo, t, order + i, j - i, true, NULL, d, failed)
 			   : isl_val_zero(m->ctx);
-		if (reads && fed)
+		if (p->tensors[t].role == SOLAR_ROLE_RAND) /* rule "random tensors": not loaded */
+			td->load = isl_val_zero(m->ctx);
+		else if (reads && fed)
 			td->load =
 			    elements_count(m, memo, t, order + i, j - i, false, loaded, d, failed);
 		else

@@ -277,6 +277,7 @@ static double default_tol(const solar_program *p)
 {
 	for (int t = 0; t < p->ntensors; t++)
 		if (p->tensors[t].role != SOLAR_ROLE_IN && p->tensors[t].role != SOLAR_ROLE_TMP &&
+		    p->tensors[t].role != SOLAR_ROLE_RAND &&
 		    (p->tensors[t].dtype == SOLAR_DT_BF16 || p->tensors[t].dtype == SOLAR_DT_F16))
 			return 1e-2;
 	return 1e-4;

@@ -46,6 +46,26 @@ static void print_mix(FILE *out, const solar_op_mix *m)
 		fputs("0", out);
 }
 
+/* Rule "random tensors" (docs/bounds.md): the draws of each rand tensor the scope reads, which
+ * the generator makes on the chip (no bytes; no ops in the bound), and the 32-bit words
+ * PyTorch's Philox generator takes for them (one per element, two for f64), for comparison. */
+static void print_draws(FILE *out, const solar_program *p, const solar_scope_work *s)
+{
+	for (int i = 0; i < s->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[s->tensor[i].tensor];
+		if (t->role != SOLAR_ROLE_RAND || solar_count_is_zero(s->tensor[i].read))
+			continue;
+		char *n = solar_count_str(s->tensor[i].read);
+		char *words = solar_count_str_times(s->tensor[i].read, t->dtype == SOLAR_DT_F64 ? 2 : 1);
+		fprintf(out,
+			"  draws: %s %s %s from rand '%s', made on the chip (no bytes, no ops; "
+			"PyTorch's Philox takes %s 32-bit words)\n",
+			n, solar_dist_name(t->dist), solar_dtype_name(t->dtype), t->name, words);
+		free(words);
+		free(n);
+	}
+}
+
 static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *s)
 {
 	const solar_program *p = w->prog;
@@ -78,6 +98,7 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 	solar_count *rb = solar_scope_bytes(w, s, SOLAR_DATA_READ), *wb = solar_scope_bytes(w, s, SOLAR_DATA_WRITTEN);
 	char *rs = solar_count_str(rb), *ws = solar_count_str(wb);
 	fprintf(out, "  bytes: %s read, %s written; DRAM: %s loaded + %s stored\n", rs, ws, ls, ss);
+	print_draws(out, p, s);
 	free(rs);
 	free(ws);
 	solar_count_free(rb);
@@ -164,7 +185,10 @@ static cJSON *json_scope(const solar_work *w, const solar_scope_work *s, const c
 		cJSON_AddItemToObject(e, "written_elements", solar_json_count(td->written));
 		cJSON_AddItemToObject(e, "loaded_elements", solar_json_count(td->load));
 		cJSON_AddItemToObject(e, "stored_elements", solar_json_count(td->store));
-		unsigned long eb = (unsigned long)solar_dtype_bytes(p->tensors[t].dtype);
+		/* rule "random tensors": a rand tensor's draws move no bytes */
+		unsigned long eb = p->tensors[t].role == SOLAR_ROLE_RAND
+				       ? 0
+				       : (unsigned long)solar_dtype_bytes(p->tensors[t].dtype);
 		cJSON_AddNumberToObject(e, "bytes_per_element", (double)eb);
 		const char *keys[] = {"read_bytes", "written_bytes", "loaded_bytes", "stored_bytes"};
 		for (solar_data_field f = 0; f < SOLAR_DATA_COUNT; f++) {

@@ -119,6 +119,9 @@ static cJSON *air_json(const char *file, const solar_program *p, solar_math math
 		cJSON_AddStringToObject(e, "name", t->name);
 		cJSON_AddStringToObject(e, "role", solar_role_name(t->role));
 		cJSON_AddStringToObject(e, "dtype", solar_dtype_name(t->dtype));
+		/* the harness draws a rand tensor's values (docs/validate.md) */
+		if (t->role == SOLAR_ROLE_RAND)
+			cJSON_AddStringToObject(e, "dist", solar_dist_name(t->dist));
 		cJSON *sh = cJSON_AddArrayToObject(e, "shape");
 		for (int k = 0; k < t->rank; k++)
 			cJSON_AddItemToArray(sh, solar_json_int((long long)t->extent[k]));
@@ -355,6 +358,24 @@ static void print_localised(FILE *out, cJSON *loc, const char *backend)
 	      out);
 }
 
+/* What the comparison of a program with rand tensors checks (docs/validate.md, "Random
+ * numbers"): the same fixed draws on both sides, so not their distribution. */
+static void print_random(FILE *out, const solar_program *p, const cJSON *ref)
+{
+	int n = 0;
+	for (int t = 0; t < p->ntensors; t++)
+		n += p->tensors[t].role == SOLAR_ROLE_RAND;
+	if (!n)
+		return;
+	const cJSON *served = cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "random"), "served");
+	fprintf(out,
+		"\nrandom:       %d rand tensor%s, fixed draws served to %d random call%s of "
+		"the reference, in order;\n              checked: everything computed from the "
+		"draws; not checked: their distribution\n",
+		n, n == 1 ? "" : "s", cJSON_GetArraySize(served),
+		cJSON_GetArraySize(served) == 1 ? "" : "s");
+}
+
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const char *backend, const solar_run *r, cJSON *ref, cJSON *cmp,
 			cJSON *loc, const solar_device *dev, const solar_bounds *b, const char *dir)
@@ -395,6 +416,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	}
 	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")))
 		print_localised(out, loc, backend);
+	print_random(out, p, ref);
 	fprintf(out, "\nAIR program:  compile %s, run %s", solar_fmt_time(t1, sizeof t1, r->compile_s),
 		solar_fmt_time(t2, sizeof t2, r->run_s));
 	if (p->nkernels > 1) {
@@ -459,6 +481,9 @@ static cJSON *json_result(const solar_opts *o, const solar_program *p, const cha
 	}
 	cJSON *rf = cJSON_AddObjectToObject(j, "reference");
 	cJSON_AddStringToObject(rf, "file", o->ref);
+	if (cJSON_GetObjectItem(ref, "random")) /* the fixed draws (docs/validate.md) */
+		cJSON_AddItemToObject(rf, "random",
+				      cJSON_Duplicate(cJSON_GetObjectItem(ref, "random"), true));
 	cJSON_AddStringToObject(rf, "device", str_or(ref, "device", "?"));
 	double ref_s = num_or(ref, "time_s", -1);
 	if (ref_s > 0)

@@ -109,6 +109,8 @@ struct ast_node {
 	solar_role role;
 	const char *dtype;
 	solar_span dtype_span;
+	const char *dist; /* TENSORS: the distribution of `rand` tensors, or NULL */
+	solar_span dist_span;
 	/* KERNEL, ASSIGN: name */
 	const char *name;
 	solar_span name_span;

@@ -86,7 +86,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, solar_pstate *ps, const char
 %token <ival> INT "integer"
 %token <str> FLOAT "number"
 %token AIR "'air'" PARAM "'param'" CONST "'const'" IN "'in'" OUT "'out'" INOUT "'inout'"
-%token TMP "'tmp'" KERNEL "'kernel'" FOR "'for'" STEP "'step'" IF "'if'" ELSE "'else'"
+%token TMP "'tmp'" RAND "'rand'" KERNEL "'kernel'" FOR "'for'" STEP "'step'" IF "'if'" ELSE "'else'"
 %token AND "'and'" OR "'or'" NOT "'not'" INF "'inf'"
 %token DOTDOT "'..'" FLOORDIV "'//'" ADDEQ "'+='" SUBEQ "'-='" MULEQ "'*='" MAXEQ "'max='"
 %token MINEQ "'min='"
@@ -144,6 +144,16 @@ item
 		$$->dtype = $4;
 		$$->dtype_span = @4;
 	}
+	| role tensors ':' NAME NAME ';' {   /* rand: the distribution after the dtype */
+		$$ = NODE(AST_TENSORS, @$);
+		$$->role = $1;
+		$$->decls = (ast_decl **)$2->items;
+		$$->ndecls = $2->n;
+		$$->dtype = $4;
+		$$->dtype_span = @4;
+		$$->dist = $5;
+		$$->dist_span = @5;
+	}
 	| KERNEL NAME kattrs block {
 		$$ = NODE(AST_KERNEL, @$);
 		$$->name = $2;
@@ -161,6 +171,7 @@ role
 	| OUT                           { $$ = SOLAR_ROLE_OUT; }
 	| INOUT                         { $$ = SOLAR_ROLE_INOUT; }
 	| TMP                           { $$ = SOLAR_ROLE_TMP; }
+	| RAND                          { $$ = SOLAR_ROLE_RAND; }
 	;
 
 /* param: NAME [= expr] */
@@ -477,7 +488,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner, sola
 		phrase[np++] = "a declaration or a statement";
 		has[YYSYMBOL_AIR] = has[YYSYMBOL_PARAM] = has[YYSYMBOL_CONST] = false;
 		has[YYSYMBOL_IN] = has[YYSYMBOL_OUT] = has[YYSYMBOL_INOUT] = false;
-		has[YYSYMBOL_TMP] = has[YYSYMBOL_KERNEL] = has[YYSYMBOL_YYEOF] = false;
+		has[YYSYMBOL_TMP] = has[YYSYMBOL_RAND] = has[YYSYMBOL_KERNEL] = false;
+		has[YYSYMBOL_YYEOF] = false;
 		has[YYSYMBOL_FOR] = has[YYSYMBOL_IF] = has[YYSYMBOL_NAME] = false;
 	} else if (has[YYSYMBOL_FOR] && has[YYSYMBOL_IF] && has[YYSYMBOL_NAME]) {
 		phrase[np++] = "a statement";

@@ -992,11 +992,14 @@ static solar_node *lower_assign(sema *s, const ast_node *n)
 							: "a const");
 	} else if (!g) {
 		undeclared(s, n->name, n->name_span);
-	} else if (t->role == SOLAR_ROLE_IN) {
-		solar_diag_error(s->d, n->name_span,
-				 "cannot write '%s': it is declared `in`; declare it `inout` to "
-				 "update it in place, or `out` if the program only writes it",
-				 n->name);
+	} else if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_RAND) {
+		solar_diag_error(
+		    s->d, n->name_span, "cannot write '%s': it is declared %s", n->name,
+		    t->role == SOLAR_ROLE_IN
+			? "`in`; declare it `inout` to update it in place, or `out` if "
+			  "the program only writes it"
+			: "`rand`, the values of a random generator; write the draws "
+			  "into a `tmp` or `out` tensor instead");
 		solar_diag_note(s->d, t->span, "'%s' is declared here", n->name);
 		t = NULL;
 	} else if (t->rank != n->nindex) {
@@ -1093,6 +1096,44 @@ static void check_header(sema *s)
 	}
 }
 
+/* The distribution of a tensor declaration (docs/air.md, "Random tensors"): a `rand` tensor
+ * must name one after its dtype, which must be a float type; no other role may name one. */
+static solar_dist declared_dist(sema *s, const ast_node *n, int dt)
+{
+	if (n->role != SOLAR_ROLE_RAND) {
+		if (n->dist)
+			solar_diag_error(
+			    s->d, n->dist_span,
+			    "only `rand` tensors have a distribution; a `%s` declaration "
+			    "ends with its dtype",
+			    solar_role_name(n->role));
+		return SOLAR_DIST_NONE;
+	}
+	if (!n->dist) {
+		solar_diag_error(s->d, n->dtype_span,
+				 "a `rand` declaration names its distribution after the dtype: "
+				 "`: %s uniform;` or `: %s normal;`",
+				 n->dtype, n->dtype);
+		return SOLAR_DIST_UNIFORM;
+	}
+	int d = solar_dist_parse(n->dist);
+	if (d < 0) {
+		solar_diag_error(
+		    s->d, n->dist_span,
+		    "unknown distribution '%s'; a `rand` tensor is uniform (in [0, 1)) "
+		    "or normal (mean 0, standard deviation 1)",
+		    n->dist);
+		return SOLAR_DIST_UNIFORM;
+	}
+	if (dt >= 0 && !solar_dtype_is_float((solar_dtype)dt))
+		solar_diag_error(
+		    s->d, n->dtype_span,
+		    "a `rand` tensor holds floats; '%s' is not a float dtype (convert a "
+		    "uniform draw, e.g. i64(u[i] * 10.0))",
+		    n->dtype);
+	return (solar_dist)d;
+}
+
 /* Enters every declared name, in order, into the tables; reports duplicates. */
 static void declare(sema *s)
 {
@@ -1120,12 +1161,14 @@ static void declare(sema *s)
 		if (n->kind != AST_PARAM && n->kind != AST_CONST && n->kind != AST_TENSORS)
 			continue;
 		int dt = 0;
+		solar_dist dist = SOLAR_DIST_NONE;
 		if (n->kind == AST_TENSORS) {
 			dt = solar_dtype_parse(n->dtype);
 			if (dt < 0) {
 				solar_diag_error(s->d, n->dtype_span, "unknown dtype '%s'%s",
 						 n->dtype, suggest_dtype(s, n->dtype));
 			}
+			dist = declared_dist(s, n, dt);
 		}
 		for (int j = 0; j < n->ndecls; j++) {
 			const ast_decl *dc = n->decls[j];
@@ -1156,6 +1199,7 @@ static void declare(sema *s)
 				t->span = dc->span;
 				t->role = n->role;
 				t->dtype = dt < 0 ? SOLAR_DT_F32 : (solar_dtype)dt;
+				t->dist = dist;
 				t->rank = dc->rank;
 				t->dims =
 				    solar_arena_alloc(s->a, (size_t)dc->rank * sizeof *t->dims);

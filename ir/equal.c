@@ -123,7 +123,7 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 	for (int i = 0; i < a->ntensors; i++) {
 		const solar_tensor *x = &a->tensors[i], *y = &b->tensors[i];
 		if (!str_eq(x->name, y->name) || x->role != y->role || x->dtype != y->dtype ||
-		    x->rank != y->rank || x->decl_group != y->decl_group)
+		    x->dist != y->dist || x->rank != y->rank || x->decl_group != y->decl_group)
 			return false;
 		for (int d = 0; d < x->rank; d++)
 			if (x->extent[d] != y->extent[d] || !solar_ir_expr_equal(x->dims[d], y->dims[d]))

@@ -35,7 +35,23 @@ typedef enum {
 	SOLAR_DT_COUNT
 } solar_dtype;
 
-typedef enum { SOLAR_ROLE_IN, SOLAR_ROLE_OUT, SOLAR_ROLE_INOUT, SOLAR_ROLE_TMP } solar_role;
+/* RAND: the values of a random generator (docs/air.md, "Random tensors"): read only, drawn on
+ * the chip, never loaded from memory; `dist` says which distribution its elements follow. */
+typedef enum {
+	SOLAR_ROLE_IN,
+	SOLAR_ROLE_OUT,
+	SOLAR_ROLE_INOUT,
+	SOLAR_ROLE_TMP,
+	SOLAR_ROLE_RAND
+} solar_role;
+
+/* The distribution of a `rand` tensor's elements (NONE for every other role). */
+typedef enum {
+	SOLAR_DIST_NONE,
+	SOLAR_DIST_UNIFORM,
+	SOLAR_DIST_NORMAL,
+	SOLAR_DIST_COUNT
+} solar_dist;
 
 typedef enum {
 	SOLAR_E_INT,    /* ival */
@@ -196,6 +212,7 @@ typedef struct {
 	solar_span span;
 	solar_role role;
 	solar_dtype dtype;
+	solar_dist dist; /* rand tensors: the distribution; NONE otherwise */
 	int rank;
 	solar_expr **dims;   /* rank extents, expressions of params and consts */
 	int64_t *extent;     /* rank extents evaluated with the current param values */
@@ -236,6 +253,8 @@ bool solar_dtype_is_float(solar_dtype t);
 /* Returns -1 when `name` is no dtype. */
 int solar_dtype_parse(const char *name);
 const char *solar_role_name(solar_role r);
+const char *solar_dist_name(solar_dist d); /* "uniform", "normal" ("" for NONE) */
+int solar_dist_parse(const char *name);	   /* -1 when no distribution is called name */
 const char *solar_fn_name(solar_fn f);
 int solar_fn_parse(const char *name);        /* -1 when unknown */
 /* How many arguments a function takes: at least solar_fn_min_args, at most

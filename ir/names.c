@@ -42,10 +42,14 @@ static const char *const assigns[] = {
 };
 
 static const char *const roles[] = {
-    [SOLAR_ROLE_IN] = "in",
-    [SOLAR_ROLE_OUT] = "out",
-    [SOLAR_ROLE_INOUT] = "inout",
-    [SOLAR_ROLE_TMP] = "tmp",
+    [SOLAR_ROLE_IN] = "in",   [SOLAR_ROLE_OUT] = "out",	  [SOLAR_ROLE_INOUT] = "inout",
+    [SOLAR_ROLE_TMP] = "tmp", [SOLAR_ROLE_RAND] = "rand",
+};
+
+static const char *const dists[SOLAR_DIST_COUNT] = {
+    [SOLAR_DIST_NONE] = "",
+    [SOLAR_DIST_UNIFORM] = "uniform",
+    [SOLAR_DIST_NORMAL] = "normal",
 };
 
 const char *solar_dtype_name(solar_dtype t)
@@ -71,6 +75,19 @@ int solar_dtype_parse(const char *name)
 const char *solar_role_name(solar_role r)
 {
 	return (unsigned)r < sizeof roles / sizeof *roles ? roles[r] : "?";
+}
+
+const char *solar_dist_name(solar_dist d)
+{
+	return (unsigned)d < SOLAR_DIST_COUNT ? dists[d] : "?";
+}
+
+int solar_dist_parse(const char *name)
+{
+	for (int i = SOLAR_DIST_NONE + 1; i < SOLAR_DIST_COUNT; i++)
+		if (!strcmp(name, dists[i]))
+			return i;
+	return -1;
 }
 
 const char *solar_fn_name(solar_fn f) { return (unsigned)f < SOLAR_FN_COUNT ? fns[f] : "?"; }

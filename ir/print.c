@@ -309,7 +309,11 @@ void solar_ir_print(const solar_program *p, FILE *out)
 			print_tensor(p, &p->tensors[j], out);
 			j++;
 		} while (j < p->ntensors && p->tensors[j].decl_group == t->decl_group);
-		fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
+		if (t->dist != SOLAR_DIST_NONE)
+			fprintf(out, ": %s %s;\n", solar_dtype_name(t->dtype),
+				solar_dist_name(t->dist));
+		else
+			fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
 		i = j;
 	}
 	for (int k = 0; k < p->nkernels; k++) {

@@ -301,8 +301,9 @@ int solar_ir_verify(const solar_program *p, solar_diag *diag)
 		const solar_tensor *t = &p->tensors[i];
 		if (!t->name)
 			bad(&v, "tensor %d has no name", i);
-		if ((unsigned)t->dtype >= SOLAR_DT_COUNT || (unsigned)t->role > SOLAR_ROLE_TMP)
-			bad(&v, "tensor '%s': bad dtype or role", t->name);
+		if ((unsigned)t->dtype >= SOLAR_DT_COUNT || (unsigned)t->role > SOLAR_ROLE_RAND ||
+		    (t->role == SOLAR_ROLE_RAND) != (t->dist != SOLAR_DIST_NONE))
+			bad(&v, "tensor '%s': bad dtype, role or distribution", t->name);
 		if (t->rank < 0 || (t->rank && (!t->dims || !t->extent))) {
 			bad(&v, "tensor '%s': bad rank or dims", t->name);
 			continue;

@@ -111,7 +111,7 @@ char *solar_codegen_c_checked(const solar_program *p, const char *file,
 	for (int i = 0; i < p->ntensors; i++) {
 		const solar_tensor *t = &p->tensors[i];
 		bool chk = checked(checks, nchecks, i);
-		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT || chk)
+		if (solar_validate_from_file(t) || chk)
 			load_fn(out, t, i);
 		if (t->role == SOLAR_ROLE_OUT || t->role == SOLAR_ROLE_INOUT || chk)
 			save_fn(out, t, i);
@@ -136,7 +136,7 @@ char *solar_codegen_c_checked(const solar_program *p, const char *file,
 		const solar_tensor *t = &p->tensors[i];
 		int64_t n = solar_tensor_elements(t);
 		fprintf(out, "\tt_%s = rt_alloc(%" PRId64 "LL, sizeof *t_%s);\n", t->name, n, t->name);
-		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT)
+		if (solar_validate_from_file(t))
 			fprintf(out, "\tload_%d(\"in_%s\");\n", i, t->name);
 		else
 			fprintf(out, "\tfor (int64_t i = 0; i < %" PRId64 "LL; i++)\n\t\tt_%s[i] = %s;\n",

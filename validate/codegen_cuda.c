@@ -277,7 +277,7 @@ char *solar_codegen_cuda(const solar_program *p, const char *file, const solar_p
 		const char *st = solar_emit_storage(t->dtype);
 		char n[48];
 		snprintf(n, sizeof n, "%" PRId64 "LL", solar_tensor_elements(t));
-		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT) {
+		if (solar_validate_from_file(t)) {
 			solar_npy_type nt = in_type[i];
 			fprintf(out, "extern \"C\" __global__ void solar_in_%s(const %s *__restrict__ src, "
 				     "%s *__restrict__ dst)\n{\n",

@@ -350,7 +350,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 	/* Inputs first: their .npy element types shape the conversion kernels. */
 	for (int i = 0; i < nt; i++) {
 		const solar_tensor *t = &p->tensors[i];
-		if (t->role != SOLAR_ROLE_IN && t->role != SOLAR_ROLE_INOUT)
+		if (!solar_validate_from_file(t))
 			continue;
 		char *path = path_in(dir, "in_", t->name, ".npy");
 		int bad = solar_npy_read(path, &in[i], diag);
@@ -414,7 +414,7 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 			 n * solar_dtype_bytes(t->dtype));
 		if (check(&g, x.MemAlloc(&buf[i], (size_t)(n * solar_dtype_bytes(t->dtype))), what))
 			goto done;
-		if (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT) {
+		if (solar_validate_from_file(t)) {
 			CUdeviceptr stage = 0;
 			size_t bytes = (size_t)n * (size_t)solar_npy_size(in_type[i]);
 			if (check(&g, x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an input") ||

@@ -86,10 +86,14 @@ class AirTensor:
             self.shape = [int(x) for x in d["shape"]]
         except (KeyError, TypeError, ValueError) as e:
             raise HarnessError(f"usage: air.json tensor {i} is malformed ({one_line(e)})")
-        if self.role not in ("in", "out", "inout", "tmp"):
+        self.dist = d.get("dist") if isinstance(d, dict) else None   # rand tensors only
+        if self.role not in ("in", "out", "inout", "tmp", "rand"):
             raise HarnessError(f"usage: air.json tensor '{self.name}' has unknown role '{self.role}'")
         if self.dtype not in AIR_DTYPES:
             raise HarnessError(f"usage: air.json tensor '{self.name}' has unknown dtype '{self.dtype}'")
+        if self.role == "rand" and self.dist not in ("uniform", "normal"):
+            raise HarnessError(f"usage: air.json rand tensor '{self.name}' has no distribution "
+                               "(uniform or normal)")
 
     @property
     def type_name(self):   # numpy / torch name of the dtype
@@ -732,6 +736,146 @@ def torch_to_numpy(torch, x):
     return x.numpy()
 
 
+# ---------------------------------------------------------------------------------------------
+# Random numbers in forward (docs/validate.md, "Random numbers").  Every AIR `rand` tensor gets
+# a fixed draw, written as DIR/in_<name>.npy, which the AIR program reads like an input.  During
+# the reference forward a dispatch mode serves the k-th random ATen call (dropout's bernoulli_
+# or native_dropout, rand, randn, randint, normal_, ...) from the k-th rand tensor's draw, in
+# declaration order (solar translate declares them in the order forward draws them), and
+# computes what the call computes from those numbers.  So both sides use the same numbers and
+# everything made from them is checked exactly; the distribution itself is not checked.
+
+RAND_SEED = 20261202
+
+
+class FixedDraws:
+    # ATen random operators by the distribution of the draw they take, and those the harness
+    # cannot fix (refused).  (Not the tag nondeterministic_seeded: attention kernels carry it
+    # for their dropout_p, also at 0.)
+    UNIFORM = ("rand", "rand_like", "randint", "randint_like", "bernoulli", "bernoulli_",
+               "native_dropout", "uniform_")
+    NORMAL = ("randn", "randn_like", "normal", "normal_")
+    UNFIXED = ("randperm", "multinomial", "exponential_", "geometric_", "cauchy_",
+               "log_normal_", "random_", "poisson", "binomial", "_standard_gamma",
+               "_sample_dirichlet", "rrelu_with_noise", "_fused_dropout")
+
+    def __init__(self, torch, air, dirp, device):
+        import numpy as np
+        self.torch, self.device = torch, device
+        self.rand = air.role("rand")
+        self.served, self.values = [], {}
+        rng = np.random.default_rng(RAND_SEED)
+        for t in self.rand:
+            if t.dist == "normal":
+                a = rng.standard_normal(t.shape).astype(np.float32)
+            else:   # multiples of 2^-24 in [0, 1), as PyTorch's f32 uniform draws
+                a = (rng.integers(0, 1 << 24, size=t.shape) / float(1 << 24)).astype(np.float32)
+            # rounded to the tensor's dtype, as the AIR program's load rounds it
+            v = torch.from_numpy(a).to(getattr(torch, t.type_name)).to(torch.float32)
+            self.values[t.name] = v
+            save_npy(dirp / f"in_{t.name}.npy", file_array(t, v.numpy()))
+
+    def take(self, func, dist, like):
+        """The next rand tensor's draw, float32, shaped like `like`, on its device."""
+        k = len(self.served)
+        what = f"random draw {k} of forward() ({func}, {like.numel()} elements)"
+        if k >= len(self.rand):
+            raise HarnessError(f"binding: {what} <- nothing: the AIR declares {len(self.rand)} "
+                               "rand tensors, forward() draws random numbers more often")
+        t = self.rand[k]
+        if t.dist != dist or math.prod(t.shape) != like.numel():
+            raise HarnessError(f"binding: {what} <- {t.describe()} {t.dist}: it takes "
+                               f"{dist} draws of {like.numel()} elements")
+        self.served.append({"call": str(func), "rand": t.name, "elements": like.numel()})
+        return self.values[t.name].to(like.device).reshape(like.shape)
+
+    def mode(self):
+        """The dispatch mode serving the draws; none (every operator as it is, as before rand
+        tensors existed) when the AIR has no rand tensor."""
+        torch = self.torch
+        if not self.rand:
+            return contextlib.nullcontext()
+        try:
+            from torch.utils._python_dispatch import TorchDispatchMode
+        except ImportError:
+            raise HarnessError(f"environment: PyTorch {torch.__version__} has no "
+                               "TorchDispatchMode: rand tensors cannot be fixed")
+        serve = self.serve
+
+        class Mode(TorchDispatchMode):
+            def __torch_dispatch__(self, func, types_, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                name = func.overloadpacket.__name__
+                if name in FixedDraws.UNIFORM or name in FixedDraws.NORMAL:
+                    return serve(func, name, list(args), kwargs)
+                if name in FixedDraws.UNFIXED:
+                    raise HarnessError(f"binding: forward() draws random numbers with {func}, "
+                                       "which the harness cannot fix (docs/validate.md)")
+                return func(*args, **kwargs)
+        return Mode()
+
+    def serve(self, func, name, a, kw):
+        """What func computes from the next draw (the AIR's formulas, in its real type: f64
+        for f64 tensors, else f32)."""
+        torch = self.torch
+
+        def real(x):
+            return torch.float64 if x.dtype == torch.float64 else torch.float32
+
+        def scalar(v, like):
+            return torch.tensor(v, dtype=real(like), device=like.device)
+        if name == "native_dropout":
+            x, p, train = a[0], a[1], a[2] if len(a) > 2 else kw.get("train", True)
+            if train is False or p == 0 or p >= 1:
+                return func(*a, **kw)      # no draw (the AIR has none either)
+            d = self.take(func, "uniform", x)
+            mask = d.to(real(x)) < scalar(1 - p, x)
+            out = torch.where(mask, x.to(real(x)) * scalar(1 / (1 - p), x), scalar(0.0, x))
+            return out.to(x.dtype), mask
+        out = func(*a, **kw)               # the real call: shape, dtype and device of the result
+        dest = out
+        if name in ("bernoulli", "bernoulli_"):
+            d = self.take(func, "uniform", out)
+            p = a[1] if len(a) > 1 else kw.get("p", a[0] if name == "bernoulli" else 0.5)
+            p = p.to(real(out)) if isinstance(p, torch.Tensor) else scalar(p, out)
+            val = d.to(real(out)) < p
+        elif name in ("randint", "randint_like"):
+            d = self.take(func, "uniform", out)
+            ints = [x for x in a if isinstance(x, int)]
+            lo, hi = (0, ints[0]) if len(ints) < 2 else (ints[0], ints[1])
+            val = lo + torch.floor(d.to(torch.float64) * (hi - lo))
+        elif name == "uniform_":
+            d = self.take(func, "uniform", out)
+            lo = a[1] if len(a) > 1 else kw.get("from", 0.0)
+            hi = a[2] if len(a) > 2 else kw.get("to", 1.0)
+            val = scalar(lo, out) + scalar(hi - lo, out) * d.to(real(out))
+        elif name in ("normal", "normal_"):
+            d = self.take(func, "normal", out)
+            nums = [x for x in (a[1:] if name == "normal_" else a) if isinstance(x, (int, float))]
+            mean = kw.get("mean", nums[0] if nums else 0.0)
+            std = kw.get("std", nums[1] if len(nums) > 1 else 1.0)
+            val = scalar(mean, out) + scalar(std, out) * d.to(real(out))
+        else:                              # rand, rand_like, randn, randn_like
+            val = self.take(func, "normal" if name in FixedDraws.NORMAL else "uniform", out)
+        dest.copy_(val.to(out.dtype))
+        return out
+
+    def check_all_served(self):
+        if len(self.served) < len(self.rand):
+            t = self.rand[len(self.served)]
+            raise HarnessError(f"binding: {t.describe()} <- nothing: forward() drew random "
+                               f"numbers {len(self.served)} times, the AIR declares "
+                               f"{len(self.rand)} rand tensors")
+
+    def record(self):
+        if not self.rand:
+            return {}
+        return {"random": {"served": self.served,
+                           "checked": "everything computed from the draws, with the same draws "
+                                      "on both sides",
+                           "not_checked": "the distribution of the draws (they are fixed)"}}
+
+
 def pick_torch_device(torch, want):
     if want is None:   # auto: the GPU when there is one
         want = "cuda" if torch.cuda.is_available() else "cpu"
@@ -800,6 +944,7 @@ def run_torch(args, air, mod, defines):
     dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
     tmp_names = {t.name for t in air.role("tmp")}
     found, hooks = {}, []
+    draws = FixedDraws(torch, air, dirp, device)
 
     def hook_for(path, key):
         def hook(module, args_, result):
@@ -820,14 +965,18 @@ def run_torch(args, air, mod, defines):
     try:
         with ctx, torch.no_grad(), capture_locals(fwd_code, tmp_names - set(found), local_vals):
             try:
-                out = model(*dev_inputs)
+                with draws.mode():
+                    out = model(*dev_inputs)
                 if not cpu:
                     torch.cuda.synchronize()
+            except HarnessError:
+                raise
             except Exception as e:
                 raise HarnessError(f"model: forward() raised {type(e).__name__}: {one_line(e)}")
     finally:
         for h in hooks:
             h.remove()
+    draws.check_all_served()
     found = {k: v[:3] for k, v in found.items()}
     for k, v in local_vals.items():
         v = v.detach().clone() if isinstance(v, torch.Tensor) else v
@@ -869,7 +1018,8 @@ def run_torch(args, air, mod, defines):
                 model_flags=model_flags,
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
                 params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
-                compat_installed=compat, taps=taps, taps_skipped=taps_skipped)
+                compat_installed=compat, taps=taps, taps_skipped=taps_skipped,
+                **draws.record())
 
 
 def time_torch_cuda(torch, fn, warmup, runs, flush_l2=True):
@@ -913,6 +1063,9 @@ def run_function(args, air, mod, defines, use_jax):
                            "function forward, model or fn")
     if not use_jax and args.device == "cuda":
         raise HarnessError("usage: a numpy model runs on the CPU only; use --device cpu")
+    if air.role("rand"):
+        raise HarnessError("usage: AIR rand tensors are fixed for PyTorch models only "
+                           "(docs/validate.md, \"Random numbers\")")
     params, unset, skipped = apply_params(mod, air, defines)
     np.random.seed(SEED)
     random.seed(SEED)

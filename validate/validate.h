@@ -54,6 +54,15 @@ const char *solar_npy_descr(solar_npy_type t); /* "<f4", "|b1", ... */
 int solar_npy_size(solar_npy_type t);          /* bytes per element */
 bool solar_npy_is_float(solar_npy_type t);
 
+/* Whether the generated program reads tensor t's values from DIR/in_<name>.npy: `in` and
+ * `inout` tensors, and `rand` tensors, whose draws the harness fixes (docs/validate.md,
+ * "Random numbers"). */
+static inline bool solar_validate_from_file(const solar_tensor *t)
+{
+	return t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_INOUT ||
+	       t->role == SOLAR_ROLE_RAND;
+}
+
 /* The element type solar writes an AIR output of dtype t in: the dtype itself where numpy
  * has it (f64 f32 f16 i64 i32 i8 u8 bool); f32 for bf16 and the f8 types (*widened set). */
 solar_npy_type solar_npy_out_type(solar_dtype t, bool *widened);

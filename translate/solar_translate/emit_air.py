@@ -22,7 +22,7 @@ from .sizes import cdiv, fdiv, pr
 
 LOW = ("bf16", "f16", "f8e4m3", "f8e5m2")
 KEYWORDS = {"air", "param", "const", "in", "out", "inout", "tmp", "kernel", "for", "step", "if",
-            "else", "and", "or", "not", "inf"}
+            "else", "and", "or", "not", "inf", "rand"}
 
 
 def flit(v):
@@ -192,7 +192,8 @@ class Emitter:
                 continue      # never read or written (torch.empty whose values no op reads)
             dims = "[" + ", ".join(pr(e) for e in t.shape) + "]" if t.shape else ""
             c = f"   # {t.comment}" if t.comment else ""
-            out.append(f"{t.role:<3} {t.name}{dims}: {t.dtype};{c}")
+            dist = f" {t.dist}" if t.role == "rand" else ""     # docs/air.md, random tensors
+            out.append(f"{t.role:<3} {t.name}{dims}: {t.dtype}{dist};{c}")
         for k in self.kernels:
             op = k.op
             out.append("")

@@ -353,7 +353,7 @@ class Frontend:
     def sort_tensors(self):
         """Declaration order: inputs, parameters, outputs in the order forward() (or fn)
         returns them, which is the order the harness binds them in; then tmps."""
-        order = {"in": 0, "out": 1, "tmp": 2}
+        order = {"in": 0, "out": 1, "rand": 2, "tmp": 3}
         outs = {t.name: k for k, t in enumerate(self.outs)}
         self.g.tensors.sort(key=lambda t: (order[t.role], outs.get(t.name, 0)))
 

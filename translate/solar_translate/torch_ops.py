@@ -11,7 +11,7 @@ import sympy
 
 from .emit_air import flit
 from .library_math import library_math
-from .opgraph import TranslateError, Value
+from .opgraph import Tensor, TranslateError, Value
 from .sizes import cdiv, fdiv, pr
 
 # --------------------------------------------------------------------------------------------
@@ -294,11 +294,17 @@ def _dispatch(fe, node, name, val):
     if name in ("dropout", "feature_dropout", "alpha_dropout", "native_dropout"):
         p = a[1] if len(a) > 1 else kw.get("p", 0.5)
         train = a[2] if len(a) > 2 else kw.get("train", True)
+        if train and p and name in ("dropout", "native_dropout"):
+            return dropout_train(fe, node, name, V(fe, a[0]), p, val)
         if train and p:   # random: the model is in training mode (as constructed)
             raise fe.err(node, f"unsupported operator aten.{name} with p={p} in training mode "
                          "(random numbers inside forward; eval() or p=0 is the identity)")
-        if name == "native_dropout":
-            raise fe.err(node, f"unsupported operator aten.{name}")
+        if name == "native_dropout":   # eval: the input, and a mask of ones if forward uses it
+            x = V(fe, a[0])
+            used = [n for n in node.users if n.target is operator.getitem and n.args[1] == 1 and n.users]
+            ones = _kernel(fe, node, "pointwise", [], list(x.shape), {"f": lambda v, i: "1"},
+                           dtype="bool").value if used else None
+            return [x, ones]
         return view(fe, node, "alias", a[:1], {}, val)
     if name in VIEWS:
         return view(fe, node, name, a, kw, val)
@@ -341,6 +347,8 @@ def _dispatch(fe, node, name, val):
         if name != "clone" and name != "copy" and fe.dtype(node) == x.dtype:
             return x
         return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    if name in RANDOM:
+        return random_op(fe, node, name, a, kw, val)
     # ---- creation -----------------------------------------------------------------------
     if name in ("zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
                 "empty_like", "new_zeros", "new_ones", "new_full", "new_empty", "scalar_tensor",
@@ -1401,3 +1409,102 @@ def cosine(fe, node, a, kw, val):
     # one kernel: the dot product and the two squared norms, then the quotient
     return _kernel(fe, node, "cosine", [x, y], [full.shape[j] for j in range(len(full.shape)) if j != d],
                    {"dim": d, "eps": eps, "shape": list(full.shape)})
+
+
+# --------------------------------------------------------------------------------------------
+# random numbers in forward (docs/translate.md, "Random numbers"): each random call draws into
+# a `rand` tensor of its own (docs/air.md), declared in the order forward draws (the order in
+# which validate's harness serves its fixed draws), and one pointwise kernel computes the
+# call's result from the draws, as PyTorch's generator kernel writes it.
+
+RANDOM = ("rand", "rand_like", "randn", "randn_like", "randint", "bernoulli", "normal", "uniform")
+
+
+def rand_value(fe, node, shape, dist, dtype="f32"):
+    """A fresh `rand` tensor of the given shape and distribution ('uniform' in [0, 1), or
+    'normal'), f32 (f64 for an f64 result, as PyTorch draws doubles), as a Value."""
+    dtype = "f64" if dtype == "f64" else "f32"
+    t = Tensor(fe.tname(("u_" if dist == "uniform" else "z_") + fe.short(node)), shape, dtype,
+               "rand")
+    t.dist = dist
+    t.comment = f"the draws of {fe.aten(node)}"
+    fe.g.add_tensor(t)
+    return Value(shape, dtype, tensor=t)
+
+
+def _affine_of(mul, add, x):
+    """AIR text of add + mul * x, leaving out a 0 and a 1."""
+    s = x if mul == 1 else f"{flit(mul)} * {x}"
+    return s if add == 0 else f"{flit(add)} + {s}"
+
+
+def dropout_train(fe, node, name, x, p, val):
+    """dropout / native_dropout with 0 < p in training mode: out = x / (1 - p) where the
+    uniform draw u < 1 - p, else 0 (one kernel, as PyTorch's fused dropout); native_dropout's
+    bool mask (u < 1 - p) is a kernel of its own when forward uses it."""
+    outs = val if isinstance(val, (list, tuple)) else [val]
+    keep = 1.0 - p
+    if keep <= 0:
+        r = _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: f"{v[0]} * 0.0"},
+                    dtype=fe.dtype(node, outs[0]))
+        u = None
+    else:
+        u = rand_value(fe, node, list(x.shape), "uniform", x.dtype)
+        r = _kernel(fe, node, "pointwise", [u, x], list(x.shape),
+                    {"f": lambda v, i: f"select({v[0]} < {flit(keep)}, {v[1]} * {flit(1 / keep)}, 0.0)"},
+                    dtype=fe.dtype(node, outs[0]))
+    if name != "native_dropout":
+        return r
+    used = [n for n in node.users if n.target is operator.getitem and n.args[1] == 1 and n.users]
+    mask = None
+    if used:
+        f = (lambda v, i: f"{v[0]} < {flit(keep)}") if u is not None else (lambda v, i: "0")
+        mask = _kernel(fe, node, "pointwise", [u] if u is not None else [], list(x.shape),
+                       {"f": f}, dtype="bool").value
+    return [r.value, mask]
+
+
+def random_op(fe, node, name, a, kw, val):
+    """rand, randn (and _like), randint, bernoulli (and _), normal_ / normal(float, float,
+    size), uniform_: a rand tensor and the kernel that computes the call's result from it."""
+    dt = fe.dtype(node)
+    if name in ("rand_like", "randn_like") or (name in ("bernoulli", "normal", "uniform")
+                                               and hasattr(a[0], "op")):
+        shape = list(V(fe, a[0]).shape)
+    else:
+        shape = fe.generic_shape(node, [])
+    if name == "randint":
+        ints = [x for x in a if isinstance(x, int)]
+        lo, hi = (0, ints[0]) if len(ints) < 2 else (ints[0], ints[1])
+        u = rand_value(fe, node, shape, "uniform", dt)
+        f = lambda v, i: (f"{lo} + " if lo else "") + f"({v[0]} * {flit(hi - lo)}) // 1.0"  # noqa: E731
+        return _kernel(fe, node, "pointwise", [u], shape, {"f": f}, dtype=dt)
+    if dt not in ("f32", "f64", "bf16", "f16"):
+        raise fe.err(node, f"unsupported operator aten.{name} of dtype {dt} (random floats only)")
+    if name == "bernoulli":
+        p = a[1] if len(a) > 1 else kw.get("p", a[0] if node.target._overloadpacket.__name__
+                                             == "bernoulli" else 0.5)
+        u = rand_value(fe, node, shape, "uniform", dt)
+        if hasattr(p, "op"):
+            return _kernel(fe, node, "pointwise", [u, V(fe, p)], shape,
+                           {"f": lambda v, i: f"{v[0]} < {v[1]}"}, dtype=dt)
+        return _kernel(fe, node, "pointwise", [u], shape,
+                       {"f": lambda v, i: f"{v[0]} < {flit(p)}"}, dtype=dt)
+    if name == "uniform":
+        lo = a[1] if len(a) > 1 else kw.get("from", 0.0)
+        hi = a[2] if len(a) > 2 else kw.get("to", 1.0)
+        u = rand_value(fe, node, shape, "uniform", dt)
+        return _kernel(fe, node, "pointwise", [u], shape,
+                       {"f": lambda v, i: _affine_of(hi - lo, lo, v[0])}, dtype=dt)
+    if name == "normal":
+        nums = a[1:] if hasattr(a[0], "op") else a[:2]
+        if any(hasattr(x, "op") for x in nums) or not all(isinstance(x, (int, float)) for x in nums):
+            raise fe.err(node, f"unsupported operator {fe.aten(node)} (a tensor mean or std)")
+        mean = kw.get("mean", nums[0] if nums else 0.0)
+        std = kw.get("std", nums[1] if len(nums) > 1 else 1.0)
+        z = rand_value(fe, node, shape, "normal", dt)
+        return _kernel(fe, node, "pointwise", [z], shape,
+                       {"f": lambda v, i: _affine_of(std, mean, v[0])}, dtype=dt)
+    dist = "normal" if name.startswith("randn") else "uniform"
+    u = rand_value(fe, node, shape, dist, dt)
+    return _kernel(fe, node, "pointwise", [u], shape, {"f": lambda v, i: v[0]}, dtype=dt)
