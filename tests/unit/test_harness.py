@@ -189,6 +189,14 @@ class Compare(TempDir):
         self.assertAlmostEqual(o["tol_f64"], 4e-4)   # 4 x the reference's own, up to tol
         self.assertIn("against float64: rel_l2 0.0004", o["check"])
 
+    def test_float64_errors_reported_when_within_tol(self):
+        self.float64_case(2e-5, 3e-5)
+        rc, v, _ = self.compare(expect=0)
+        o = v["outputs"][0]
+        self.assertAlmostEqual(o["rel_l2_f64"], 3e-5, delta=2e-6)
+        self.assertAlmostEqual(o["ref_rel_l2_f64"], 2e-5, delta=2e-6)
+        self.assertNotIn("check", o)   # the first test decided
+
     def test_float64_rule_fails_beyond_the_multiple(self):
         self.float64_case(2e-5, 2e-4)   # 10 x the reference's own error: wrong
         rc, v, _ = self.compare(expect=1)
@@ -215,6 +223,11 @@ class Compare(TempDir):
         self.float64_case(3e-5, 2e-3, air64_off=1e-13)  # own error above 10 x tol: still wrong
         rc, v, _ = self.compare(expect=1)
         self.assertIn("but its own error 0.002 > 10 x tol", v["outputs"][0]["reason"])
+        # an ill-conditioned model, where f32 is noise: the reference 0.9 off its float64 run,
+        # the AIR 0.25, its float64 run right (KernelBench's EfficientNet-B2 at batch 2)
+        self.float64_case(0.9, 0.25, air64_off=1e-7)
+        rc, v, _ = self.compare(expect=0)
+        self.assertIn("its own error 0.25 <= 4 x the reference's own 0.9", v["outputs"][0]["check"])
 
     def test_without_a_float64_reference_says_so(self):
         self.setup_pair(self.r, self.r * np.float32(1 + 1e-3), ref_json={
@@ -538,6 +551,15 @@ class Run(TempDir):
         np.testing.assert_allclose(y64, x @ w.T + b, rtol=1e-12, atol=1e-12)
         info = json.loads((self.dir / "ref.json").read_text())
         self.assertEqual(info["float64"], {"written": ["y"], "not_written": {}})
+
+    def test_float64_run_removes_stale_files(self):
+        ref = self.model(LINEAR)
+        np.save(self.dir / "air64_y.npy", np.zeros((4, 128)))   # from an earlier run in DIR
+        np.save(self.dir / "ref64_old.npy", np.zeros(1))
+        self.run_ref(ref, linear_air())
+        self.assertFalse((self.dir / "air64_y.npy").exists())
+        self.assertFalse((self.dir / "ref64_old.npy").exists())
+        self.assertTrue((self.dir / "ref64_y.npy").exists())
 
     def test_float64_run_of_a_model_that_casts(self):
         ref = self.model(LINEAR.replace("return F.linear(x, self.weight, self.bias)",
