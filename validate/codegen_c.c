@@ -12,6 +12,9 @@
  *      "solar-kernel NAME SECONDS" on stdout;
  *   5. writes DIR/air_<name>.npy for every `out` and `inout` tensor, in the dtype itself
  *      where numpy has it, widened to float32 for bf16 and the f8 types.
+ * The float64 run (solar_codegen_c_f64) is the same program with every f32 tensor held and
+ * computed in f64, writing DIR/air64_<name>.npy: the harness's float64 rule compares it with
+ * the reference run in float64 (docs/validate.md, "Comparison").
  * The runtime it carries (rt.c) holds the rounding and the .npy code.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -21,6 +24,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "../diag/alloc.h"
 
 static void header(FILE *out, const solar_program *p, const char *file, const char *what)
 {
@@ -81,8 +85,9 @@ static bool checked(const solar_check *checks, int nchecks, int tensor)
 	return false;
 }
 
-char *solar_codegen_c_checked(const solar_program *p, const char *file,
-			      const solar_check *checks, int nchecks)
+/* The program text; the outputs are written to DIR/<out_stem>_<name>.npy. */
+static char *codegen(const solar_program *p, const char *file, const solar_check *checks,
+		     int nchecks, const char *out_stem)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -160,14 +165,37 @@ char *solar_codegen_c_checked(const solar_program *p, const char *file,
 	for (int i = 0; i < p->ntensors; i++) {
 		const solar_tensor *t = &p->tensors[i];
 		if (!nchecks && (t->role == SOLAR_ROLE_OUT || t->role == SOLAR_ROLE_INOUT))
-			fprintf(out, "\tsave_%d(\"air_%s\");\n", i, t->name);
+			fprintf(out, "\tsave_%d(\"%s_%s\");\n", i, out_stem, t->name);
 	}
 	fputs("\treturn 0;\n}\n", out);
 	fclose(out);
 	return text;
 }
 
+char *solar_codegen_c_checked(const solar_program *p, const char *file,
+			      const solar_check *checks, int nchecks)
+{
+	return codegen(p, file, checks, nchecks, "air");
+}
+
 char *solar_codegen_c(const solar_program *p, const char *file)
 {
-	return solar_codegen_c_checked(p, file, NULL, 0);
+	return codegen(p, file, NULL, 0, "air");
+}
+
+/* The same program with every f32 tensor declared f64: a shallow copy of p whose tensor
+ * array is its own, so p stays as loaded. */
+char *solar_codegen_c_f64(const solar_program *p, const char *file)
+{
+	solar_program wide = *p;
+	solar_tensor *ts = solar_xcalloc((size_t)p->ntensors + 1, sizeof *ts);
+	for (int i = 0; i < p->ntensors; i++) {
+		ts[i] = p->tensors[i];
+		if (ts[i].dtype == SOLAR_DT_F32)
+			ts[i].dtype = SOLAR_DT_F64;
+	}
+	wide.tensors = ts;
+	char *text = codegen(&wide, file, NULL, 0, "air64");
+	free(ts);
+	return text;
 }

@@ -54,6 +54,14 @@ AIR_DTYPES = {
 # Relative L2 tolerance by AIR dtype (ints and bool compare exactly).
 TOLERANCE = {"f64": 1e-9, "f32": 1e-4, "bf16": 2e-2, "f16": 2e-2, "f8e4m3": 1e-1, "f8e5m2": 1e-1}
 TF32_TOLERANCE = 1e-3   # f32 outputs of a program with a contraction, when TF32 is in play
+# The float64 rule (docs/validate.md, "Comparison"): an output outside tol of the reference
+# passes when its error against the reference's float64 run is at most REF_ERROR_MULTIPLE times
+# the reference's own error there (counted up to tol), or when the AIR program run in float64
+# is within tol of it and the AIR's own error is at most AIR_ERROR_CEILING * tol (for f32:
+# 1e-3, the TF32 tolerance, the most an f32 output is allowed to be off already) or at most
+# REF_ERROR_MULTIPLE times the reference's own (a model where f32 itself is noise).
+REF_ERROR_MULTIPLE = 4.0
+AIR_ERROR_CEILING = 10.0
 NARROW_FLOATS = ("bf16", "f16", "f8e4m3", "f8e5m2")   # stored as float32 in the .npy files
 
 
@@ -650,6 +658,78 @@ def write_taps(air, dirp, found, to_numpy, describe_dtype):
 
 
 # ---------------------------------------------------------------------------------------------
+# The float64 run (docs/validate.md, "Comparison": the float64 rule).  After the reference's own
+# run, the model runs once more on the same inputs with every floating value in float64: its
+# result is the exact one up to float64's rounding, against which compare measures both the
+# reference's own error and the AIR's.  The run writes DIR/ref64_<name>.npy (float64) for every
+# float out/inout tensor narrower than f64 that the float64 run computes in float64, and records
+# in ref.json's "float64" which it wrote and, for the others, why not (the model raised in
+# float64, an op has no float64 kernel, forward casts an output back to a narrower type).
+
+def float64_targets(air):
+    """The AIR outputs the float64 run is for: float out/inout tensors narrower than f64."""
+    return [t for t in air.role("out", "inout") if t.kind == "float" and t.dtype != "f64"]
+
+
+def is_floating_array(np, x):
+    """Whether x is a numpy-like array of a floating type (ml_dtypes' bf16 and f8 included)."""
+    dt = getattr(x, "dtype", None)
+    if dt is None:
+        return False
+    name = str(dt)
+    return name.startswith(("float", "bfloat")) or getattr(dt, "kind", "") == "f"
+
+
+def write_float64(air, dirp, results, failed=None):
+    """Writes ref64_<name>.npy for every float64_targets tensor that results (AIR name ->
+    numpy array, or a reason string) holds in float64; returns ref.json's "float64" entry.
+    failed: the reason the whole run did not happen, for every target."""
+    import numpy as np
+    written, why_not = [], {}
+    for t in float64_targets(air):
+        v = failed if failed is not None else results.get(t.name, "not computed by the float64 run")
+        if isinstance(v, str):
+            why_not[t.name] = v
+        elif v.dtype != np.float64:
+            why_not[t.name] = (f"the float64 run gives it as {v.dtype} (the model casts it "
+                               "inside forward)")
+        elif list(v.shape) != t.shape:
+            why_not[t.name] = f"the float64 run gives it the shape {fmt_index(v.shape)}"
+        else:
+            save_npy(dirp / f"ref64_{t.name}.npy", v)
+            written.append(t.name)
+    return {"written": written, "not_written": why_not}
+
+
+def torch_float64_copy(torch, model, inputs):
+    """(model64, inputs64): a deep copy of model with its floating parameters, buffers and
+    tensor attributes cast to float64, and copies of the inputs with the floating tensors
+    cast to float64 (the others copied as they are: forward may update them in place).
+    Taken before the reference's forward, which may update buffers and inputs.
+    bench/pools (pools.exact_output) uses it too."""
+    import copy
+    m64 = copy.deepcopy(model).double()
+    for m in m64.modules():
+        for k, v in list(vars(m).items()):
+            if isinstance(v, torch.Tensor) and v.is_floating_point() and not k.startswith("_"):
+                setattr(m, k, v.detach().double())
+    x64 = [(x.detach().clone().double() if x.is_floating_point() else x.detach().clone())
+           if isinstance(x, torch.Tensor) else x for x in inputs]
+    return m64, x64
+
+
+def torch_float64_forward(torch, m64, x64, ctx=None):
+    """forward() of the float64 copy (torch_float64_copy) under no_grad, as a list of outputs;
+    raises HarnessError with the reason when it raises."""
+    try:
+        with ctx if ctx is not None else contextlib.nullcontext(), torch.no_grad():
+            out = m64(*x64)
+    except Exception as e:   # noqa: BLE001 - e.g. an op without a float64 kernel
+        raise HarnessError(f"forward() in float64 raised {type(e).__name__}: {one_line(e, 200)}")
+    return [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+# ---------------------------------------------------------------------------------------------
 # run: PyTorch
 
 TORCH_DTYPE_NAME = lambda dt: str(dt).replace("torch.", "")   # noqa: E731
@@ -942,6 +1022,13 @@ def run_torch(args, air, mod, defines):
     # Move to the device; parameters and buffers are looked up again by name afterwards.
     model = model.to(device)   # in the mode it was constructed in (nn.Module: training)
     dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
+    copy64 = failed64 = None
+    if float64_targets(air):   # copied before the forward, which may update buffers and inputs
+        try:
+            copy64 = torch_float64_copy(torch, model, dev_inputs)
+        except Exception as e:   # noqa: BLE001 - a model that cannot be copied or cast
+            failed64 = f"the model cannot be copied in float64: {type(e).__name__}: {one_line(e, 200)}"
+    rng = (torch.random.get_rng_state(), None if cpu else torch.cuda.get_rng_state(device))
     tmp_names = {t.name for t in air.role("tmp")}
     found, hooks = {}, []
     draws = FixedDraws(torch, air, dirp, device)
@@ -989,22 +1076,30 @@ def run_torch(args, air, mod, defines):
         outs = [out]
     out_sides = [torch_side(torch, f"forward output {i}", x) for i, x in enumerate(outs)]
     bind(air, in_sides, named, outputs=out_sides)
-    after = dict(model.named_parameters())
-    after.update(dict(model.named_buffers()))
-    for t in air.role("out", "inout"):
-        if t.role == "out":
-            val = out_sides[[o.name for o in air.role("out")].index(t.name)].value
-        else:
-            i = [o.name for o in air.role("in", "inout")].index(t.name)
-            tensor_inputs = [x for x in dev_inputs if not isinstance(x, (bool, int, float))]
-            if i < len(tensor_inputs):
-                val = tensor_inputs[i]
-            else:
-                key = next(n for n, s in named.items() if s is bound[t.name])
-                val = after[key]
+    keys = {t.name: next((n for n, s in named.items() if s is bound[t.name]), None)
+            for t in air.role("inout")}
+    for name, val in torch_results(air, outs, dev_inputs, model, keys).items():
+        t = next(t for t in air.tensors if t.name == name)
         save_npy(dirp / f"ref_{t.name}.npy", file_array(t, torch_to_numpy(torch, val)))
     taps, taps_skipped = write_taps(air, dirp, found, lambda v: torch_to_numpy(torch, v),
                                     lambda v: TORCH_DTYPE_NAME(v.dtype))
+    results64 = {}
+    if copy64 is not None:
+        with torch.random.fork_rng(devices=[] if cpu else [device]):
+            torch.random.set_rng_state(rng[0])   # the reference's random numbers, if it draws any
+            if not cpu:
+                torch.cuda.set_rng_state(rng[1], device)
+            try:
+                outs64 = torch_float64_forward(torch, *copy64, ctx)
+                if len(outs64) != len(outs):
+                    raise HarnessError(f"forward() in float64 returned {len(outs64)} outputs")
+                results64 = {k: torch_to_numpy(torch, v) if isinstance(v, torch.Tensor) else
+                             "not a tensor in the float64 run" for k, v in
+                             torch_results(air, outs64, copy64[1], copy64[0], keys).items()}
+            except HarnessError as e:
+                failed64 = str(e)
+        copy64 = outs64 = None   # (GPU memory, before the timed runs)
+    float64 = write_float64(air, dirp, results64, failed64)
 
     timing = {"time_s": None, "min_s": None, "runs": 0}
     if not cpu and args.runs > 0:
@@ -1018,8 +1113,27 @@ def run_torch(args, air, mod, defines):
                 model_flags=model_flags,
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
                 params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
-                compat_installed=compat, taps=taps, taps_skipped=taps_skipped,
+                compat_installed=compat, taps=taps, taps_skipped=taps_skipped, float64=float64,
                 **draws.record())
+
+
+def torch_results(air, outs, inputs, model, keys):
+    """AIR name -> the value of every out and inout tensor after a forward: outs are its
+    outputs, inputs its arguments (an inout tensor bound to one reads it back), model the
+    module (an inout bound to a parameter or buffer reads it back by its name in keys)."""
+    after = dict(model.named_parameters())
+    after.update(dict(model.named_buffers()))
+    out_names = [o.name for o in air.role("out")]
+    in_names = [o.name for o in air.role("in", "inout")]
+    tensor_inputs = [x for x in inputs if not isinstance(x, (bool, int, float))]
+    vals = {}
+    for t in air.role("out", "inout"):
+        if t.role == "out":
+            vals[t.name] = outs[out_names.index(t.name)]
+        else:
+            i = in_names.index(t.name)
+            vals[t.name] = tensor_inputs[i] if i < len(tensor_inputs) else after[keys[t.name]]
+    return vals
 
 
 def time_torch_cuda(torch, fn, warmup, runs, flush_l2=True):
@@ -1098,6 +1212,15 @@ def run_function(args, air, mod, defines, use_jax):
         if jax is not None:
             r = jax.block_until_ready(r)
         return r
+    failed64 = None
+    if jax is not None:
+        failed64 = ("a JAX model is not run in float64 (JAX computes in float64 only with "
+                    "jax_enable_x64 set before it starts)")
+    else:   # copies, taken before the call, which may update inout arrays in place
+        inputs64 = [np.array(x, dtype=np.float64) if is_floating_array(np, x) else
+                    np.array(x) if hasattr(x, "dtype") else x for x in inputs]
+        weights64 = {k: np.array(v, dtype=np.float64) if is_floating_array(np, v) else v
+                     for k, v in weights.items()}
     if jax is not None:
         dev = jax.devices()[0]
         inputs = [jax.device_put(x, dev) for x in inputs]
@@ -1123,6 +1246,14 @@ def run_function(args, air, mod, defines, use_jax):
                 next(n for n, s in named.items() if s is bound[t.name])]
         save_npy(dirp / f"ref_{t.name}.npy", file_array(t, np.asarray(val)))
     taps, taps_skipped = write_taps(air, dirp, found, np.asarray, lambda v: np.dtype(v.dtype).name)
+    results64 = {}
+    if failed64 is None and float64_targets(air):
+        try:
+            results64 = numpy_float64_results(np, air, fn, fname, inputs64, weights64, named,
+                                              bound)
+        except HarnessError as e:
+            failed64 = str(e)
+    float64 = write_float64(air, dirp, results64, failed64)
 
     on_gpu = jax is not None and jax.devices()[0].platform == "gpu"
     timing = {"time_s": None, "min_s": None, "runs": 0}
@@ -1145,7 +1276,7 @@ def run_function(args, air, mod, defines, use_jax):
         tf32 = prec not in ("highest", "float32")
     info = dict(timing, torch=None, convention="jax" if jax else "numpy", params=params,
                 params_not_in_model=unset, params_not_set=skipped, taps=taps,
-                taps_skipped=taps_skipped, flags={"matmul_allow_tf32": tf32,
+                taps_skipped=taps_skipped, float64=float64, flags={"matmul_allow_tf32": tf32,
                                                   "cudnn_allow_tf32": tf32}, compat=[])
     if jax is not None:
         info["jax"] = jax.__version__
@@ -1153,6 +1284,29 @@ def run_function(args, air, mod, defines, use_jax):
     else:
         info["device"] = "cpu"
     return info
+
+
+def numpy_float64_results(np, air, fn, fname, inputs64, weights64, named, bound):
+    """The float64 run of a numpy model: fn on the float64 copies of its arguments and
+    get_params() entries; AIR name -> the value of every out and inout tensor afterwards."""
+    try:
+        out = fn(*inputs64, **weights64)
+    except Exception as e:   # noqa: BLE001
+        raise HarnessError(f"{fname}() in float64 raised {type(e).__name__}: {one_line(e, 200)}")
+    outs = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+    out_names = [o.name for o in air.role("out")]
+    if len(outs) != len(out_names):
+        raise HarnessError(f"{fname}() in float64 returned {len(outs)} outputs")
+    in_names = [o.name for o in air.role("in", "inout")]
+    vals = {}
+    for t in air.role("out", "inout"):
+        if t.role == "out":
+            vals[t.name] = np.asarray(outs[out_names.index(t.name)])
+        else:
+            i = in_names.index(t.name)
+            vals[t.name] = np.asarray(inputs64[i] if i < len(inputs64) else weights64[
+                next(n for n, s in named.items() if s is bound[t.name])])
+    return vals
 
 
 def default_math_flags():
@@ -1194,8 +1348,8 @@ def cmd_run(args):
     ref_json = dirp / "ref.json"
     if ref_json.exists():
         ref_json.unlink()
-    for stale in dirp.glob("tap_*.npy"):   # (a kept DIR: only this run's taps count)
-        stale.unlink()
+    for stale in (*dirp.glob("tap_*.npy"), *dirp.glob("ref64_*.npy"), *dirp.glob("air64_*.npy")):
+        stale.unlink()   # (a kept DIR: only this run's taps and float64 runs count)
     try:
         if "torch" in need:
             default_math_flags()
@@ -1257,9 +1411,47 @@ def finite_or_none(x):
     return x if math.isfinite(x) else None
 
 
-def compare_arrays(a, r, tol, exact):
-    """Compares the AIR result a with the reference r.  Returns the verdict entry (without
-    its name)."""
+def rel_l2_over(x, y, np):
+    """||x - y|| / ||y|| over the elements where both are finite (||y|| = 0: ||x - y||)."""
+    x, y = x.astype(np.float64), y.astype(np.float64)
+    both = np.isfinite(x) & np.isfinite(y)
+    d = np.where(both, x - y, 0.0)
+    yy = np.where(both, y, 0.0)
+    num, den = float(np.sqrt(np.sum(d * d))), float(np.sqrt(np.sum(yy * yy)))
+    return num / den if den > 0 else num
+
+
+def float64_rule(a, r, tol, r64, a64, np):
+    """The float64 rule for an output outside tol of the reference r: r64 is the reference's
+    float64 run, a64 the AIR program's (or None).  Returns (passes, fields for the verdict,
+    a sentence on what decided)."""
+    k = REF_ERROR_MULTIPLE
+    e_air, e_ref = rel_l2_over(a, r64, np), rel_l2_over(r, r64, np)
+    limit = max(tol, k * min(e_ref, tol))
+    f = {"rel_l2_f64": e_air, "ref_rel_l2_f64": e_ref, "tol_f64": limit, "air64_rel_l2": None}
+    if e_air <= limit:
+        return True, f, (f"against float64: rel_l2 {e_air:.3g} <= {k:g} x the reference's own "
+                         f"{e_ref:.3g}")
+    why = (f"against float64 rel_l2 {e_air:.3g} > {limit:.3g} = max(tol, {k:g} x the "
+           f"reference's own {e_ref:.3g}" + (", counted up to tol" if e_ref > tol else "") + ")")
+    if a64 is None:
+        return False, f, why
+    e64 = f["air64_rel_l2"] = rel_l2_over(a64, r64, np)
+    c = AIR_ERROR_CEILING
+    own = (f"{c:g} x tol" if c * tol >= k * e_ref else
+           f"{k:g} x the reference's own {e_ref:.3g}")
+    if e64 <= tol and e_air <= max(c * tol, k * e_ref):
+        return True, f, (f"against float64: the AIR's float64 run within tol, rel_l2 {e64:.3g}; "
+                         f"its own error {e_air:.3g} <= {own}")
+    why += (f"; the AIR run in float64: rel_l2 {e64:.3g}" +
+            (f" > tol {tol:g}" if e64 > tol else f", but its own error {e_air:.3g} > {own}"))
+    return False, f, why
+
+
+def compare_arrays(a, r, tol, exact, ref_f64=None, air_f64=None):
+    """Compares the AIR result a with the reference r; ref_f64 (the reference's float64 run)
+    and air_f64 (the AIR program's) decide by the float64 rule where a is outside tol of r.  Returns
+    the verdict entry (without its name)."""
     import numpy as np
     res = {"rel_l2": None, "max_abs": None, "tol": tol, "pass": False, "reason": ""}
     if a.shape != r.shape:
@@ -1304,6 +1496,18 @@ def compare_arrays(a, r, tol, exact):
         err_bad = num > 0
     else:
         err_bad = not (res["rel_l2"] <= tol)
+    why64 = None
+    if not exact and ref_f64 is not None and ref_f64.size == r.size:   # (reported always)
+        if air_f64 is not None and air_f64.size != r.size:
+            air_f64 = None
+        ok64, fields, why64 = float64_rule(a, r, tol, ref_f64.reshape(r.shape), None if
+                                           air_f64 is None else air_f64.reshape(r.shape), np)
+        res.update(fields)
+        if not err_bad:
+            why64 = None
+        elif ok64:
+            err_bad = False
+            res["check"] = why64
     if err_bad:
         rms = den / np.sqrt(max(int(fr.sum()), 1))
         thr = 0.0 if exact else tol * (rms if rms > 0 else 1.0)
@@ -1322,10 +1526,32 @@ def compare_arrays(a, r, tol, exact):
                 f"reference {fmt_num(r64[worst])}")
         res["worst"] = {"index": [int(i) for i in worst], "air": finite_or_none(a64[worst]),
                         "reference": finite_or_none(r64[worst])}
+        if why64:
+            msg = f"{head}; {why64}{msg[len(head):]}"
         reasons.insert(0, msg)
     res["pass"] = not reasons
     res["reason"] = "; ".join(reasons)
     return res
+
+
+def float64_files(np, dirp, t, ref):
+    """(the reference's float64 run of tensor t, the AIR program's float64 run or None, why
+    there is no float64 reference or None): DIR/ref64_<name>.npy and DIR/air64_<name>.npy,
+    for a float tensor narrower than f64 (ref.json's "float64" says why one is missing)."""
+    if t.kind != "float" or t.dtype == "f64":
+        return None, None, None
+    arrays = []
+    for stem in ("ref64", "air64"):
+        p = dirp / f"{stem}_{t.name}.npy"
+        try:
+            arrays.append(np.load(p, allow_pickle=False) if p.exists() else None)
+        except Exception:   # noqa: BLE001 - an unreadable file judges nothing
+            arrays.append(None)
+    if arrays[0] is None:
+        info = ref.get("float64") if isinstance(ref.get("float64"), dict) else {}
+        why = (info.get("not_written") or {}).get(t.name) or "the reference has no float64 run"
+        return None, None, f"no float64 run of the reference ({why})"
+    return arrays[0], arrays[1], None
 
 
 def cmd_compare(args):
@@ -1380,7 +1606,11 @@ def cmd_compare(args):
                 if list(r.shape) != t.shape:
                     raise HarnessError(f"usage: {rp.name} has shape {fmt_index(r.shape)}, "
                                        f"but {t.describe()}: rerun `harness.py run`")
-                entry.update(compare_arrays(a, r, tol, exact=t.kind != "float"))
+                ref_f64, air_f64, no64 = float64_files(np, dirp, t, ref)
+                entry.update(compare_arrays(a, r, tol, t.kind != "float", ref_f64, air_f64))
+                if no64 and not entry["pass"]:
+                    entry["no_float64"] = no64
+                    entry["reason"] += f"; judged against the reference alone: {no64}"
         entry["dtype"] = t.dtype
         entry["shape"] = t.shape
         outputs.append(entry)

@@ -68,8 +68,8 @@ static char *tail_of(const char *text)
 /* Writes DIR/<stem>.c (the program with the check points), compiles it to DIR/<stem> and
  * runs it on DIR. */
 static int build_and_run(const solar_program *p, const char *file, const char *dir,
-			 const char *stem, const solar_check *checks, int nchecks, double timeout_s,
-			 solar_run *r, solar_diag *diag)
+			 const char *stem, const solar_check *checks, int nchecks, bool f64,
+			 double timeout_s, solar_run *r, solar_diag *diag)
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
@@ -83,7 +83,7 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 	char *src = solar_xmalloc(dl), *exe = solar_xmalloc(dl);
 	snprintf(src, dl, "%s/%s.c", dir, stem);
 	snprintf(exe, dl, "%s/%s", dir, stem);
-	char *text = solar_codegen_c_checked(p, file, checks, nchecks);
+	char *text = f64 ? solar_codegen_c_f64(p, file) : solar_codegen_c_checked(p, file, checks, nchecks);
 	int rc = write_text(src, text, diag) < 0 ? 2 : 0;
 	free(text);
 	if (rc)
@@ -144,14 +144,24 @@ done:
 int solar_run_c(const solar_program *p, const char *file, const char *dir, double timeout_s,
 		solar_run *r, solar_diag *diag)
 {
-	return build_and_run(p, file, dir, "air_prog", NULL, 0, timeout_s, r, diag);
+	return build_and_run(p, file, dir, "air_prog", NULL, 0, false, timeout_s, r, diag);
+}
+
+int solar_run_c_f64(const solar_program *p, const char *file, const char *dir, double timeout_s,
+		    solar_diag *diag)
+{
+	solar_run r;
+	int rc = build_and_run(p, file, dir, "air_f64", NULL, 0, true, timeout_s, &r, diag);
+	solar_run_free(&r);
+	return rc;
 }
 
 int solar_run_c_checked(const solar_program *p, const char *file, const char *dir,
 			const solar_check *checks, int nchecks, double timeout_s, solar_diag *diag)
 {
 	solar_run r;
-	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, timeout_s, &r, diag);
+	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, false, timeout_s, &r,
+			       diag);
 	solar_run_free(&r);
 	return rc;
 }

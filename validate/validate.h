@@ -132,6 +132,10 @@ typedef struct {
 SOLAR_GIVE char *solar_codegen_c_checked(SOLAR_KEEP const solar_program *p, const char *file,
 					 SOLAR_KEEP const solar_check *checks, int nchecks);
 
+/* The float64 run's C program: as solar_codegen_c with every f32 tensor held and computed
+ * in f64 (casts to f32 and the narrower types still round), writing DIR/air64_<name>.npy. */
+SOLAR_GIVE char *solar_codegen_c_f64(SOLAR_KEEP const solar_program *p, const char *file);
+
 /* The CUDA source (malloc'd text): per input tensor t a kernel solar_in_<t> that converts
  * the .npy data (element type in_type[t]) to the tensor's storage, per poisoned tensor
  * solar_poison_<t>, per widened output solar_out_<t>, and per launch solar_launch_<n>. */
@@ -158,6 +162,10 @@ int solar_run_c(SOLAR_KEEP const solar_program *p, const char *file, const char 
 int solar_run_c_checked(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
 			SOLAR_KEEP const solar_check *checks, int nchecks, double timeout_s,
 			solar_diag *diag);
+
+/* The float64 run (solar_codegen_c_f64) as DIR/air_f64.c, on DIR: DIR/air64_<name>.npy. */
+int solar_run_c_f64(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
+		    double timeout_s, solar_diag *diag);
 
 /* The same on the GPU: writes DIR/air_prog.cu and DIR/plan.txt.  Returns 2 with "the CUDA
  * backend is unavailable: ..." when libcuda or NVRTC cannot be loaded or no GPU is present. */

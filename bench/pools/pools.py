@@ -120,16 +120,13 @@ def exact_output(torch, model, inputs):
     its floating parameters and buffers and the floating inputs cast to float64.  None when the
     reference does not run in float64 or does not return float64 (it casts inside forward), so
     there is nothing exact to compare with."""
-    import copy
+    import sys
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "validate"))
+    import harness   # the float64 run of `solar validate`'s float64 rule, shared
     try:
-        m64 = copy.deepcopy(model).double()
-        x64 = [x.double() if isinstance(x, torch.Tensor) and x.is_floating_point() else x
-               for x in inputs]
-        with torch.no_grad():
-            out = m64(*x64)
+        outs = harness.torch_float64_forward(torch, *harness.torch_float64_copy(torch, model, inputs))
     except Exception:   # noqa: BLE001 - no float64 kernel for some op: the old rule alone
         return None
-    outs = list(out) if isinstance(out, (list, tuple)) else [out]
     if not all(isinstance(o, torch.Tensor) and o.dtype == torch.float64 for o in outs):
         return None
     return [o.detach() for o in outs]

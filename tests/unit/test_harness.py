@@ -162,6 +162,83 @@ class Compare(TempDir):
         self.assertTrue(o["pass"])
         self.assertEqual(o["reason"], "")
 
+    # The float64 rule: ref64_y.npy (the reference run in float64), air64_y.npy (the AIR
+    # program run in float64).  x is the exact result; the reference and the AIR are 3e-4 and
+    # 4e-4 off it in independent directions, so they are 5e-4 apart (tol 1e-4).
+    def float64_case(self, ref_off, air_off, air64_off=None, ref_json=None):
+        g = np.random.default_rng(1)
+        x = self.r.astype(np.float64)
+        n = np.linalg.norm(x)
+
+        def off(e):
+            d = g.standard_normal(x.shape)
+            return x + d * (e * n / np.linalg.norm(d))
+        self.setup_pair(off(ref_off).astype(np.float32), off(air_off).astype(np.float32),
+                        ref_json=ref_json)
+        np.save(self.dir / "ref64_y.npy", x)
+        if air64_off is not None:
+            np.save(self.dir / "air64_y.npy", off(air64_off))
+
+    def test_float64_rule_passes_within_the_multiple_of_the_references_error(self):
+        self.float64_case(3e-4, 4e-4)   # failed before the float64 rule: rel_l2 5e-4 > 1e-4
+        rc, v, _ = self.compare(expect=0)
+        o = v["outputs"][0]
+        self.assertGreater(o["rel_l2"], 1e-4)
+        self.assertAlmostEqual(o["rel_l2_f64"], 4e-4, delta=2e-5)
+        self.assertAlmostEqual(o["ref_rel_l2_f64"], 3e-4, delta=2e-5)
+        self.assertAlmostEqual(o["tol_f64"], 4e-4)   # 4 x the reference's own, up to tol
+        self.assertIn("against float64: rel_l2 0.0004", o["check"])
+
+    def test_float64_errors_reported_when_within_tol(self):
+        self.float64_case(2e-5, 3e-5)
+        rc, v, _ = self.compare(expect=0)
+        o = v["outputs"][0]
+        self.assertAlmostEqual(o["rel_l2_f64"], 3e-5, delta=2e-6)
+        self.assertAlmostEqual(o["ref_rel_l2_f64"], 2e-5, delta=2e-6)
+        self.assertNotIn("check", o)   # the first test decided
+
+    def test_float64_rule_fails_beyond_the_multiple(self):
+        self.float64_case(2e-5, 2e-4)   # 10 x the reference's own error: wrong
+        rc, v, _ = self.compare(expect=1)
+        o = v["outputs"][0]
+        self.assertAlmostEqual(o["tol_f64"], 1e-4)
+        self.assertIn("against float64 rel_l2 0.0002 > 0.0001 = max(tol, 4 x the reference's "
+                      "own 2e-05)", o["reason"])
+
+    def test_float64_rule_counts_the_references_error_up_to_tol(self):
+        # a reference far off its float64 run (random numbers in forward) loosens no further
+        self.float64_case(0.5, 5e-4)
+        rc, v, _ = self.compare(expect=1)
+        self.assertAlmostEqual(v["outputs"][0]["tol_f64"], 4e-4)
+        self.assertIn("counted up to tol", v["outputs"][0]["reason"])
+
+    def test_float64_rule_with_the_air_run_in_float64(self):
+        # the AIR's own error 3e-4 is 10 x the reference's, but its float64 run matches
+        self.float64_case(3e-5, 3e-4, air64_off=1e-13)
+        rc, v, _ = self.compare(expect=0)
+        self.assertIn("the AIR's float64 run within tol", v["outputs"][0]["check"])
+        self.float64_case(3e-5, 3e-4, air64_off=2e-4)   # its float64 run is off: a wrong AIR
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("the AIR run in float64: rel_l2 0.0002 > tol", v["outputs"][0]["reason"])
+        self.float64_case(3e-5, 2e-3, air64_off=1e-13)  # own error above 10 x tol: still wrong
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("but its own error 0.002 > 10 x tol", v["outputs"][0]["reason"])
+        # an ill-conditioned model, where f32 is noise: the reference 0.9 off its float64 run,
+        # the AIR 0.25, its float64 run right (KernelBench's EfficientNet-B2 at batch 2)
+        self.float64_case(0.9, 0.25, air64_off=1e-7)
+        rc, v, _ = self.compare(expect=0)
+        self.assertIn("its own error 0.25 <= 4 x the reference's own 0.9", v["outputs"][0]["check"])
+
+    def test_without_a_float64_reference_says_so(self):
+        self.setup_pair(self.r, self.r * np.float32(1 + 1e-3), ref_json={
+            "ok": True, "float64": {"written": [], "not_written": {"y": "forward() in float64 "
+                                                                 "raised RuntimeError: no kernel"}}})
+        rc, v, _ = self.compare(expect=1)
+        o = v["outputs"][0]
+        self.assertIn("judged against the reference alone: no float64 run of the reference "
+                      "(forward() in float64 raised RuntimeError: no kernel)", o["reason"])
+        self.assertNotIn("rel_l2_f64", o)
+
     def test_planted_mismatch_names_where(self):
         a = self.r.copy()
         a[3, 2, :] += 1.0          # one row wrong: an off-by-one in a bound does this
@@ -462,6 +539,35 @@ class Run(TempDir):
         self.assertEqual(info["flags"], {"matmul_allow_tf32": False, "cudnn_allow_tf32": False})
         self.assertEqual(info["runs"], 0)
         self.assertEqual(info["params"], {"B": 4, "DIN": 64, "DOUT": 128})
+
+    def test_float64_run(self):
+        ref = self.model(LINEAR)
+        self.run_ref(ref, linear_air())
+        x = np.load(self.dir / "in_x.npy").astype(np.float64)
+        w = np.load(self.dir / "in_weight.npy").astype(np.float64)
+        b = np.load(self.dir / "in_bias.npy").astype(np.float64)
+        y64 = np.load(self.dir / "ref64_y.npy")
+        self.assertEqual(y64.dtype, np.float64)
+        np.testing.assert_allclose(y64, x @ w.T + b, rtol=1e-12, atol=1e-12)
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(info["float64"], {"written": ["y"], "not_written": {}})
+
+    def test_float64_run_removes_stale_files(self):
+        ref = self.model(LINEAR)
+        np.save(self.dir / "air64_y.npy", np.zeros((4, 128)))   # from an earlier run in DIR
+        np.save(self.dir / "ref64_old.npy", np.zeros(1))
+        self.run_ref(ref, linear_air())
+        self.assertFalse((self.dir / "air64_y.npy").exists())
+        self.assertFalse((self.dir / "ref64_old.npy").exists())
+        self.assertTrue((self.dir / "ref64_y.npy").exists())
+
+    def test_float64_run_of_a_model_that_casts(self):
+        ref = self.model(LINEAR.replace("return F.linear(x, self.weight, self.bias)",
+                                        "return F.linear(x, self.weight, self.bias).float()"))
+        self.run_ref(ref, linear_air())
+        self.assertFalse((self.dir / "ref64_y.npy").exists())
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertIn("the float64 run gives it as float32", info["float64"]["not_written"]["y"])
 
     def test_seeded_and_reproducible(self):
         ref = self.model(LINEAR)
