@@ -810,7 +810,8 @@ class Emitter:
         k.close(n)
 
     def k_rnn(self, k, op):
-        """nn.LSTM / nn.GRU / nn.RNN as one kernel (docs/bounds.md, rule "recurrent layers"):
+        """nn.LSTM (with proj_size: h = W_hr (o tanh c)) / nn.GRU / nn.RNN as one kernel
+        (docs/bounds.md, rule "recurrent layers"):
         per layer and direction, a loop over the time steps whose body computes every gate's
         pre-activation (both biases, then the input and the recurrent GEMM accumulated onto
         them, as cuDNN's GEMMs accumulate onto C), then the cell update.  The state after step
@@ -835,37 +836,40 @@ class Emitter:
         output sequences ([B, T, .] when batch_first, else [T, B, .])."""
         a = op.attrs
         mode, D, bf, H, T, B = a["mode"], a["dirs"], a["batch_first"], a["H"], a["T"], a["B"]
-        w_ih, w_hh, b_ih, b_hh = a["weights"][l][d]
+        P = a["P"]                  # the size of h: H, or an LSTM's proj_size
+        w_ih, w_hh, b_ih, b_hh, w_hr = a["weights"][l][d]
         h0, c0 = a["h0"], a.get("c0")
         G = {"lstm": 4, "gru": 3}.get(mode, 1)
         sdt = op.out.dtype
         base = f"{op.name}_l{l}" + ("_reverse" if d else "")
-        st = self.new_tmp(base + "_h", [T + 1, B, H], sdt, "the hidden state after each step")
+        st = self.new_tmp(base + "_h", [T + 1, B, P], sdt, "the hidden state after each step")
         cs = self.new_tmp(base + "_c", [T + 1, B, H], sdt, "the cell state") if mode == "lstm" else None
         pre = self.new_tmp(base + "_gates", [T, B, (2 if mode == "gru" else G) * H], "f32",
                            "gate pre-activations: biases + W_ih x + W_hh h")
         seq = (lambda t, b, e: [b, t, e]) if bf else (lambda t, b, e: [t, b, e])
         lay = l * D + d
-        b_it, j = k.iters(2)
-        n = k.open_for([b_it, j], [(0, B), (0, H)])
-        k.assign(k.tref(st, [0, b_it, j]), "=", k.ref(h0, [lay, b_it, j]))
-        if cs is not None:
-            k.assign(k.tref(cs, [0, b_it, j]), "=", k.ref(c0, [lay, b_it, j]))
-        k.close(n)
+        inits = [(st, h0, P)] + ([(cs, c0, H)] if cs is not None else [])
+        for size in dict.fromkeys(sz for _, _, sz in inits):    # one nest per state size
+            b_it, j = k.iters(2)
+            n = k.open_for([b_it, j], [(0, B), (0, size)])
+            for state, init, sz in inits:
+                if sz == size:
+                    k.assign(k.tref(state, [0, b_it, j]), "=", k.ref(init, [lay, b_it, j]))
+            k.close(n)
         (t,) = k.iters(1, "t")
         ts = t if d == 0 else T - 1 - t             # the time step the iteration reads
         k.open_for([t], [(0, T)])
 
         # the two GEMMs of a step: (the operand at (b, r), its width, the weight)
         x_part = (lambda bb, r: inp(seq(ts, bb, r)), width, w_ih)
-        h_part = (lambda bb, r: k.tref(st, [t, bb, r]), H, w_hh)
+        h_part = (lambda bb, r: k.tref(st, [t, bb, r]), P, w_hh)
 
-        def gemms(acc, rows, biases, parts, off=0):
-            """acc[t, b, g] = the biases' sum + sum over each part of operand[b, r] * W[off + g, r]:
-            the accumulator starts at the biases, as a GEMM with C (beta = 1)."""
+        def gemms(acc, rows, biases, parts, off=0, step=0):
+            """acc[t + step, b, g] = the biases' sum + sum over each part of operand[b, r] *
+            W[off + g, r]: the accumulator starts at the biases, as a GEMM with C (beta = 1)."""
             bb, g = k.iters(2)
             n = k.open_for([bb, g], [(0, B), (0, rows)])
-            ix = k.tref(acc, [t, bb, g])
+            ix = k.tref(acc, [t + step, bb, g])
             k.assign(ix, "=", " + ".join(k.ref(v, [g + off]) for v in biases if v is not None) or "0")
             for operand, w_len, w in parts:
                 (r,) = k.iters(1, "r")
@@ -885,6 +889,9 @@ class Emitter:
         n = k.open_for([bb, jj], [(0, B), (0, H)])
         gate = lambda q: k.tref(pre, [t, bb, q * H + jj])
         h_prev, h_next = k.tref(st, [t, bb, jj]), k.tref(st, [t + 1, bb, jj])
+        if w_hr is not None:     # o tanh(c') first, then projected: h' = W_hr (o tanh(c'))
+            hf = self.new_tmp(base + "_hc", [T, B, H], "f32", "o * tanh(c) before the projection")
+            h_next = k.tref(hf, [t, bb, jj])
         if mode == "lstm":       # gates i, f, g, o (PyTorch's order); c' = f c + i g, h' = o tanh(c')
             c_next = k.tref(cs, [t + 1, bb, jj])
             k.assign(c_next, "=", f"sigmoid({gate(1)}) * {k.tref(cs, [t, bb, jj])} + "
@@ -897,15 +904,21 @@ class Emitter:
             k.assign(h_next, "=", f"tanh({gate(0)})")
         else:
             k.assign(h_next, "=", f"max({gate(0)}, 0.0)")
-        k.assign(out(seq(ts, bb, d * H + jj)), "=", h_next)
+        if w_hr is not None:
+            k.close(n)
+            gemms(st, P, [], [(lambda bb, r: k.tref(hf, [t, bb, r]), H, w_hr)], step=1)
+            bb, jj = k.iters(2)
+            n = k.open_for([bb, jj], [(0, B), (0, P)])
+            h_next = k.tref(st, [t + 1, bb, jj])
+        k.assign(out(seq(ts, bb, d * P + jj)), "=", h_next)
         k.close(n)
         k.close()
-        for key, state in (("h_n", st), ("c_n", cs)):
+        for key, state, size in (("h_n", st, P), ("c_n", cs, H)):
             v = a.get(key)
             if v is None or state is None:
                 continue
             bb, jj = k.iters(2)
-            n = k.open_for([bb, jj], [(0, B), (0, H)])
+            n = k.open_for([bb, jj], [(0, B), (0, size)])
             k.assign(k.ref(v, [lay, bb, jj]), "=", k.tref(state, [T, bb, jj]))
             k.close(n)
 

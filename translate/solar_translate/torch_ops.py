@@ -1398,8 +1398,9 @@ RNN_GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
 
 
 def rnn(fe, node, name, a, val):
-    """nn.LSTM, nn.GRU, nn.RNN (aten.lstm/gru/rnn_tanh/rnn_relu.input: the input, the initial
-    state, the flat weight list of every layer and direction, has_biases, num_layers, dropout,
+    """nn.LSTM (also with proj_size), nn.GRU, nn.RNN (aten.lstm/gru/rnn_tanh/rnn_relu.input: the
+    input, the initial state, the flat weight list of every layer and direction, has_biases,
+    num_layers, dropout,
     train, bidirectional, batch_first): one `rnn` kernel for the whole call, as cuDNN's
     cudnnRNNForward is one library call (docs/bounds.md, rule "recurrent layers"); it writes
     the output sequence and, when forward uses them, the final states h_n (and c_n)."""
@@ -1418,36 +1419,42 @@ def rnn(fe, node, name, a, val):
     if p and train and L > 1:
         raise fe.err(node, f"unsupported operator {fe.aten(node)} with dropout={p} in training "
                      "mode (random numbers between layers; eval() or dropout=0 is exact)")
+    # per layer and direction: weight_ih, weight_hh[, bias_ih, bias_hh][, weight_hr] (an LSTM
+    # with proj_size projects o * tanh(c) from H down to P, PyTorch's and cuDNN's order)
     per = 2 + 2 * bool(has_b)
-    if len(params) != L * D * per:
-        raise fe.err(node, f"unsupported operator {fe.aten(node)} with proj_size "
-                     "(nn.LSTM's projection of the hidden state): not yet translated")
+    proj = name == "lstm" and len(params) == L * D * (per + 1)
+    if len(params) != L * D * (per + proj):
+        raise fe.err(node, f"internal error: {fe.aten(node)} has {len(params)} weights for "
+                     f"{L} layers and {D} directions")
+    per += proj
     for h in hx:     # one block of code per layer and direction: their number is fixed
         fe.sizes.freeze_syms(h.shape[0])
     G = RNN_GATES[name]
-    H = params[1].shape[1]                     # weight_hh_l0: [G*H, H]
+    P = params[1].shape[1]                     # weight_hh_l0: [G*H, P]; P = H without proj_size
+    H = params[per - 1].shape[1] if proj else P    # weight_hr_l0: [P, H]
     B, T = (x.shape[0], x.shape[1]) if bf else (x.shape[1], x.shape[0])
     weights = []
     for l in range(L):
         row = []
         for d in range(D):
             w = params[(l * D + d) * per:(l * D + d + 1) * per]
-            row.append((w[0], w[1], w[2] if has_b else None, w[3] if has_b else None))
+            row.append((w[0], w[1], w[2] if has_b else None, w[3] if has_b else None,
+                        w[-1] if proj else None))
             if fe.sizes.value(w[1].shape[0]) != G * fe.sizes.value(H):
                 raise fe.err(node, f"internal error: {fe.aten(node)} weight_hh of layer {l} has "
                              f"{fe.sizes.value(w[1].shape[0])} rows, not {G} x {fe.sizes.value(H)}")
         weights.append(row)
-    seq_shape = ([B, T] if bf else [T, B]) + [D * H if D > 1 else H]
-    state_shape = [sympy.Integer(L * D), B, H]
+    seq_shape = ([B, T] if bf else [T, B]) + [D * P if D > 1 else P]
+    state_shape = [sympy.Integer(L * D), B, P]
     vals = list(val)
     used = {u.args[1] for u in node.users if u.target is operator.getitem and u.users}
-    attrs = {"mode": name, "layers": L, "dirs": D, "batch_first": bool(bf), "H": H, "T": T,
+    attrs = {"mode": name, "layers": L, "dirs": D, "batch_first": bool(bf), "H": H, "P": P, "T": T,
              "B": B, "weights": weights, "h0": hx[0], "c0": hx[1] if len(hx) > 1 else None,
              "math": library_math(fe, "rnn", x.dtype)}
     for k, key in ((1, "h_n"), (2, "c_n")):
-        if k in used:
-            attrs[key] = fe.new_out(node, state_shape, fe.short(node) + "_" + key,
-                                    fe.dtype(node, vals[k]))
+        if k in used:     # c_n keeps the cell's size H
+            attrs[key] = fe.new_out(node, state_shape[:2] + [H if k == 2 else P],
+                                    fe.short(node) + "_" + key, fe.dtype(node, vals[k]))
     r = _kernel(fe, node, "rnn", [x] + hx + [w for row in weights for ws in row for w in ws
                                              if w is not None],
                 seq_shape, attrs, dtype=fe.dtype(node, vals[0]))
