@@ -1400,10 +1400,9 @@ RNN_GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
 def rnn(fe, node, name, a, val):
     """nn.LSTM (also with proj_size), nn.GRU, nn.RNN (aten.lstm/gru/rnn_tanh/rnn_relu.input: the
     input, the initial state, the flat weight list of every layer and direction, has_biases,
-    num_layers, dropout,
-    train, bidirectional, batch_first): one `rnn` kernel for the whole call, as cuDNN's
-    cudnnRNNForward is one library call (docs/bounds.md, rule "recurrent layers"); it writes
-    the output sequence and, when forward uses them, the final states h_n (and c_n)."""
+    num_layers, dropout, train, bidirectional, batch_first): one `rnn` kernel for the whole
+    call, as cuDNN's cudnnRNNForward is one library call (docs/bounds.md, rule "recurrent
+    layers"); it writes the output sequence and, when forward uses them, h_n (and c_n)."""
     if node.target._overloadname != "input":
         raise fe.err(node, f"unsupported operator {fe.aten(node)}",
                      "a packed sequence (nn.utils.rnn.pack_padded_sequence) has data-dependent "
