@@ -1,7 +1,7 @@
 """Library kernels carry the fastest math mode their library may use (docs/bounds.md, "Library
 datapaths").  Three checks:
   1. translate/solar_translate/library_math.py's table is the table of docs/bounds.md;
-  2. a model with an f32 matmul, einsum, convolution and SDPA, translated under each setting of
+  2. a model with an f32 matmul, einsum, convolution, SDPA and LSTM, translated under each setting of
      the two TF32 flags, writes each kernel's `[math = ...]` as the docs table says (KernelBench
      level1/97's f32 SDPA gets tf32x3, not strict: its 16.4 ms strict bound was beaten by 8.13 ms);
   3. the translator refuses a library kernel whose mode is stricter than the table's (the guard
@@ -36,10 +36,11 @@ class Model(nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.lstm = nn.LSTM(16, 8)
 
     def forward(self, a, b, x, q, k, v):
         return (a @ b, torch.einsum("ij,jk->ik", a, b), self.conv(x),
-                F.scaled_dot_product_attention(q, k, v))
+                F.scaled_dot_product_attention(q, k, v), self.lstm(a.unsqueeze(1))[0])
 
 def get_inputs():
     return [torch.randn(16, 16), torch.randn(16, 16), torch.randn(2, 4, 8, 8),
@@ -49,7 +50,7 @@ def get_init_inputs():
     return []
 '''
 
-FLAG = {"matmul": "matmul", "einsum": "matmul", "conv": "cudnn", "sdpa": "matmul"}
+FLAG = {"matmul": "matmul", "einsum": "matmul", "conv": "cudnn", "sdpa": "matmul", "rnn": "cudnn"}
 
 
 def docs_table():

@@ -810,6 +810,119 @@ class Emitter:
         k.close()
         k.close(n)
 
+    def k_rnn(self, k, op):
+        """nn.LSTM (with proj_size: h = W_hr (o tanh c)) / nn.GRU / nn.RNN as one kernel
+        (docs/bounds.md, rule "recurrent layers"):
+        per layer and direction, a loop over the time steps whose body computes every gate's
+        pre-activation (both biases, then the input and the recurrent GEMM accumulated onto
+        them, as cuDNN's GEMMs accumulate onto C), then the cell update.  The state after step
+        t is the tmp `..._h[t + 1]` (`..._h[0]` the initial state), so every read of the
+        previous step's state is affine; the reverse direction walks time from T - 1 down."""
+        L, D = op.attrs["layers"], op.attrs["dirs"]
+        seq_in = lambda v: (lambda idx: k.ref(v, idx))
+        inp, width = seq_in(op.ins[0]), op.ins[0].shape[2]
+        for l in range(L):
+            if l == L - 1:
+                out = seq_in(op.out)
+            else:        # a layer's output sequence, which the next layer reads in the kernel
+                y_t = self.new_tmp(f"{op.name}_l{l}_out", list(op.out.shape), op.out.dtype,
+                                   f"the output sequence of layer {l}")
+                out = lambda idx, y_t=y_t: k.tref(y_t, idx)
+            for d in range(D):
+                self._rnn_layer(k, op, l, d, inp, width, out)
+            inp, width = out, op.out.shape[2]
+
+    def _rnn_layer(self, k, op, l, d, inp, width, out):
+        """One layer and direction of k_rnn: inp(idx) and out(idx) read and write the input and
+        output sequences ([B, T, .] when batch_first, else [T, B, .])."""
+        a = op.attrs
+        mode, D, bf, H, T, B = a["mode"], a["dirs"], a["batch_first"], a["H"], a["T"], a["B"]
+        P = a["P"]                  # the size of h: H, or an LSTM's proj_size
+        w_ih, w_hh, b_ih, b_hh, w_hr = a["weights"][l][d]
+        h0, c0 = a["h0"], a.get("c0")
+        G = {"lstm": 4, "gru": 3}.get(mode, 1)
+        sdt = op.out.dtype
+        base = f"{op.name}_l{l}" + ("_reverse" if d else "")
+        st = self.new_tmp(base + "_h", [T + 1, B, P], sdt, "the hidden state after each step")
+        cs = self.new_tmp(base + "_c", [T + 1, B, H], sdt, "the cell state") if mode == "lstm" else None
+        pre = self.new_tmp(base + "_gates", [T, B, (2 if mode == "gru" else G) * H], "f32",
+                           "gate pre-activations: biases + W_ih x + W_hh h")
+        seq = (lambda t, b, e: [b, t, e]) if bf else (lambda t, b, e: [t, b, e])
+        lay = l * D + d
+        inits = [(st, h0, P)] + ([(cs, c0, H)] if cs is not None else [])
+        for size in dict.fromkeys(sz for _, _, sz in inits):    # one nest per state size
+            b_it, j = k.iters(2)
+            n = k.open_for([b_it, j], [(0, B), (0, size)])
+            for state, init, sz in inits:
+                if sz == size:
+                    k.assign(k.tref(state, [0, b_it, j]), "=", k.ref(init, [lay, b_it, j]))
+            k.close(n)
+        (t,) = k.iters(1, "t")
+        ts = t if d == 0 else T - 1 - t             # the time step the iteration reads
+        k.open_for([t], [(0, T)])
+
+        # the two GEMMs of a step: (the operand at (b, r), its width, the weight)
+        x_part = (lambda bb, r: inp(seq(ts, bb, r)), width, w_ih)
+        h_part = (lambda bb, r: k.tref(st, [t, bb, r]), P, w_hh)
+
+        def gemms(acc, rows, biases, parts, off=0, step=0):
+            """acc[t + step, b, g] = the biases' sum + sum over each part of operand[b, r] *
+            W[off + g, r]: the accumulator starts at the biases, as a GEMM with C (beta = 1)."""
+            bb, g = k.iters(2)
+            n = k.open_for([bb, g], [(0, B), (0, rows)])
+            ix = k.tref(acc, [t + step, bb, g])
+            k.assign(ix, "=", " + ".join(k.ref(v, [g + off]) for v in biases if v is not None) or "0")
+            for operand, w_len, w in parts:
+                (r,) = k.iters(1, "r")
+                k.open_for([r], [(0, w_len)])
+                k.assign(ix, "+=", f"{operand(bb, r)} * {k.ref(w, [g + off, r])}")
+                k.close()
+            k.close(n)
+        if mode == "gru":        # r and z sum both GEMMs; n keeps W_hn h + b_hn apart for r
+            gemms(pre, 2 * H, [b_ih, b_hh], [x_part, h_part])
+            xn = self.new_tmp(base + "_xn", [T, B, H], "f32", "W_in x + b_in")
+            hn = self.new_tmp(base + "_hn", [T, B, H], "f32", "W_hn h + b_hn (scaled by r)")
+            gemms(xn, H, [b_ih], [x_part], 2 * H)
+            gemms(hn, H, [b_hh], [h_part], 2 * H)
+        else:
+            gemms(pre, G * H, [b_ih, b_hh], [x_part, h_part])
+        bb, jj = k.iters(2)
+        n = k.open_for([bb, jj], [(0, B), (0, H)])
+        gate = lambda q: k.tref(pre, [t, bb, q * H + jj])
+        h_prev, h_next = k.tref(st, [t, bb, jj]), k.tref(st, [t + 1, bb, jj])
+        if w_hr is not None:     # o tanh(c') first, then projected: h' = W_hr (o tanh(c'))
+            hf = self.new_tmp(base + "_hc", [T, B, H], "f32", "o * tanh(c) before the projection")
+            h_next = k.tref(hf, [t, bb, jj])
+        if mode == "lstm":       # gates i, f, g, o (PyTorch's order); c' = f c + i g, h' = o tanh(c')
+            c_next = k.tref(cs, [t + 1, bb, jj])
+            k.assign(c_next, "=", f"sigmoid({gate(1)}) * {k.tref(cs, [t, bb, jj])} + "
+                                  f"sigmoid({gate(0)}) * tanh({gate(2)})")
+            k.assign(h_next, "=", f"sigmoid({gate(3)}) * tanh({c_next})")
+        elif mode == "gru":      # r, z, n: n = tanh(W_in x + b_in + r (W_hn h + b_hn)); h' = (h - n) z + n
+            nn_ = f"tanh({k.tref(xn, [t, bb, jj])} + {k.tref(hn, [t, bb, jj])} * sigmoid({gate(0)}))"
+            k.assign(h_next, "=", f"({h_prev} - {nn_}) * sigmoid({gate(1)}) + {nn_}")
+        elif mode == "rnn_tanh":
+            k.assign(h_next, "=", f"tanh({gate(0)})")
+        else:
+            k.assign(h_next, "=", f"max({gate(0)}, 0.0)")
+        if w_hr is not None:
+            k.close(n)
+            gemms(st, P, [], [(lambda bb, r: k.tref(hf, [t, bb, r]), H, w_hr)], step=1)
+            bb, jj = k.iters(2)
+            n = k.open_for([bb, jj], [(0, B), (0, P)])
+            h_next = k.tref(st, [t + 1, bb, jj])
+        k.assign(out(seq(ts, bb, d * P + jj)), "=", h_next)
+        k.close(n)
+        k.close()
+        for key, state, size in (("h_n", st, P), ("c_n", cs, H)):
+            v = a.get(key)
+            if v is None or state is None:
+                continue
+            bb, jj = k.iters(2)
+            n = k.open_for([bb, jj], [(0, B), (0, size)])
+            k.assign(k.ref(v, [lay, bb, jj]), "=", k.tref(state, [T, bb, jj]))
+            k.close(n)
+
 
 def _affine(k, v, w, b, idx):
     """v * w[idx] + b[idx], each factor when present (a norm's affine step)."""

@@ -21,6 +21,9 @@ ORDER = ("strict", "tf32x3", "tf32")
 #     torch.einsum contracts through bmm, the same library.
 #   conv: cuDNN; PyTorch sets CUDNN_TENSOR_OP_MATH (TF32) when torch.backends.cudnn.allow_tf32
 #     (True by default), else CUDNN_DEFAULT_MATH.
+#   rnn: cuDNN's cudnnRNNForward (nn.LSTM, nn.GRU, nn.RNN); PyTorch leaves the RNN descriptor at
+#     CUDNN_DEFAULT_MATH (TF32 allowed) for f32 when torch.backends.cudnn.allow_tf32, else
+#     CUDNN_FMA_MATH (aten/src/ATen/cudnn/Descriptors.h, RNNDescriptor::set).
 #   sdpa: f32 inputs take the math backend (bmm through cuBLAS: TF32 when allowed) or the
 #     memory-efficient backend, whose CUTLASS kernels run f32 on sm80+ with
 #     OpMultiplyAddFastF32 (three TF32 products) whatever the flag says
@@ -30,6 +33,7 @@ LIBRARY_MATH = {
     "matmul": ("matmul", "tf32", "strict"),
     "einsum": ("matmul", "tf32", "strict"),
     "conv": ("cudnn", "tf32", "strict"),
+    "rnn": ("cudnn", "tf32", "strict"),
     "sdpa": ("matmul", "tf32", "tf32x3"),
 }
 

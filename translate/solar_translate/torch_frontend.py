@@ -434,6 +434,49 @@ def meta_factories(torch):
     return Mode()
 
 
+class rnn_shapes:
+    """While torch.export traces, aten.lstm/gru/rnn_tanh/rnn_relu.input get their result shapes
+    without a loop over the time steps.  torch.export keeps these operators whole and runs
+    their decomposition (torch/_decomp/decompositions.py) on fake tensors only for the shapes:
+    one cell per time step, layer and direction, which took 35 s of CPU for KernelBench
+    level3/39 (512 steps, 6 layers).  And PyTorch 2.9's `one_layer_lstm` returns each layer's
+    final (h, c) as `hx.squeeze(1)` of a [1, B, H] tensor, so h_n and c_n were traced as
+    [L*D, 1, B, H] where eager returns [L*D, B, H], and every op after them was traced on that
+    shape.  Here one layer's output is a fresh [T, B, H] tensor and its final states have the
+    shapes of the initial ones (as eager's); the layers, directions, concatenation and the
+    batch_first transpose are still the decomposition's own.  No values are computed: the
+    exported graph holds the operator, which the translation and its validation read."""
+
+    def __init__(self, torch):
+        try:
+            import torch._decomp.decompositions as dd
+        except ImportError:
+            dd = None
+        names = ("one_layer_lstm", "one_layer_rnn")
+        self.dd = dd if dd is not None and all(hasattr(dd, n) for n in names) else None
+
+    def __enter__(self):
+        if self.dd is None:
+            return self
+        self.orig = (self.dd.one_layer_lstm, self.dd.one_layer_rnn)
+
+        def seq(inp, h):
+            return inp.new_empty((inp.shape[0],) + tuple(h.shape))
+
+        def one_layer_lstm(inp, hidden, params, has_biases, reverse=False):
+            return seq(inp, hidden[0]), (hidden[0].clone(), hidden[1].clone())
+
+        def one_layer_rnn(inp, hidden, params, has_biases, hidden_fn, reverse=False):
+            return seq(inp, hidden), hidden.clone()
+        self.dd.one_layer_lstm, self.dd.one_layer_rnn = one_layer_lstm, one_layer_rnn
+        return self
+
+    def __exit__(self, *exc):
+        if self.dd is not None:
+            self.dd.one_layer_lstm, self.dd.one_layer_rnn = self.orig
+        return False
+
+
 def translate_module(torch, path, mod):
     """The op graph of the model file's forward pass."""
     model, inputs = build(torch, mod, path)
@@ -442,7 +485,7 @@ def translate_module(torch, path, mod):
     exprs = leaf_sizes(mod, base, lambda: leaf_shapes(torch, *build(torch, mod, path)), sizes)
     # user inputs: tensors only
     try:
-        with meta_factories(torch):
+        with meta_factories(torch), rnn_shapes(torch):
             ep = torch.export.export(model, tuple(inputs))
     except Exception as e:  # noqa: BLE001
         msg = first_line(e)

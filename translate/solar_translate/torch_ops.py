@@ -577,6 +577,8 @@ def _dispatch(fe, node, name, val):
         if dim is None and keep:
             raise fe.err(node, f"unsupported operator {fe.aten(node)} without dim and with keepdim")
         return reduce_(fe, node, name, x, [] if dim is None else [dim], keep, val)
+    if name in ("lstm", "gru", "rnn_tanh", "rnn_relu"):
+        return rnn(fe, node, name, a, val)
     if name in ("embedding", "gather", "index_select", "index", "sort", "argsort",
                 "topk", "scatter", "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot",
                 "take", "index_put", "nonzero", "masked_select", "unique", "bincount",
@@ -974,13 +976,11 @@ def view(fe, node, name, a, kw, val):
         return Value([sh], x.dtype, base=x, fn=lambda idx: [idx[0], idx[0]])
     if name == "select":
         d = _nd(a[1], r)
-        k = a[2]
-        size = fe.sizes.value(x.shape[d])
-        if k < 0:
-            k += size
-            fe.sizes.freeze_syms(x.shape[d])
+        # x[:, -1] reads x[:, S - 1]: symbolic, so the dim stays a param (-D S=... reads the
+        # last element at any size)
+        k = sympy.Integer(a[2]) if a[2] >= 0 else x.shape[d] + a[2]
         shape = x.shape[:d] + x.shape[d + 1:]
-        return Value(shape, x.dtype, base=x, fn=lambda idx: idx[:d] + [sympy.Integer(k)] + idx[d:])
+        return Value(shape, x.dtype, base=x, fn=lambda idx: idx[:d] + [k] + idx[d:])
     if name == "unfold":
         # Tensor.unfold(d, size, step): out[.., w, .., j] = x[.., w*step + j, ..], the window
         # index w in dim d and the offset j a new last dim (ViT patches: a view, no kernel)
@@ -1508,3 +1508,75 @@ def random_op(fe, node, name, a, kw, val):
     dist = "normal" if name.startswith("randn") else "uniform"
     u = rand_value(fe, node, shape, dist, dt)
     return _kernel(fe, node, "pointwise", [u], shape, {"f": lambda v, i: v[0]}, dtype=dt)
+
+
+# recurrent layers
+
+RNN_GATES = {"lstm": 4, "gru": 3, "rnn_tanh": 1, "rnn_relu": 1}
+
+
+def rnn(fe, node, name, a, val):
+    """nn.LSTM (also with proj_size), nn.GRU, nn.RNN (aten.lstm/gru/rnn_tanh/rnn_relu.input: the
+    input, the initial state, the flat weight list of every layer and direction, has_biases,
+    num_layers, dropout, train, bidirectional, batch_first): one `rnn` kernel for the whole
+    call, as cuDNN's cudnnRNNForward is one library call (docs/bounds.md, rule "recurrent
+    layers"); it writes the output sequence and, when forward uses them, h_n (and c_n)."""
+    if node.target._overloadname != "input":
+        raise fe.err(node, f"unsupported operator {fe.aten(node)}",
+                     "a packed sequence (nn.utils.rnn.pack_padded_sequence) has data-dependent "
+                     "lengths; pass a padded tensor")
+    x = V(fe, a[0])
+    hx = [V(fe, h) for h in a[1]] if isinstance(a[1], (list, tuple)) else [V(fe, a[1])]
+    params = [V(fe, p) for p in a[2]]
+    has_b, L, p, train, bidi, bf = a[3:9]
+    D = 2 if bidi else 1
+    if len(x.shape) != 3:
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} with an unbatched input "
+                     f"(rank {len(x.shape)}); add a batch dimension")
+    if p and train and L > 1:
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} with dropout={p} in training "
+                     "mode (random numbers between layers; eval() or dropout=0 is exact)")
+    # per layer and direction: weight_ih, weight_hh[, bias_ih, bias_hh][, weight_hr] (an LSTM
+    # with proj_size projects o * tanh(c) from H down to P, PyTorch's and cuDNN's order)
+    per = 2 + 2 * bool(has_b)
+    proj = name == "lstm" and len(params) == L * D * (per + 1)
+    if len(params) != L * D * (per + proj):
+        raise fe.err(node, f"internal error: {fe.aten(node)} has {len(params)} weights for "
+                     f"{L} layers and {D} directions")
+    per += proj
+    for h in hx:     # one block of code per layer and direction: their number is fixed
+        fe.sizes.freeze_syms(h.shape[0])
+    G = RNN_GATES[name]
+    P = params[1].shape[1]                     # weight_hh_l0: [G*H, P]; P = H without proj_size
+    H = params[per - 1].shape[1] if proj else P    # weight_hr_l0: [P, H]
+    B, T = (x.shape[0], x.shape[1]) if bf else (x.shape[1], x.shape[0])
+    weights = []
+    for l in range(L):
+        row = []
+        for d in range(D):
+            w = params[(l * D + d) * per:(l * D + d + 1) * per]
+            row.append((w[0], w[1], w[2] if has_b else None, w[3] if has_b else None,
+                        w[-1] if proj else None))
+            if fe.sizes.value(w[1].shape[0]) != G * fe.sizes.value(H):
+                raise fe.err(node, f"internal error: {fe.aten(node)} weight_hh of layer {l} has "
+                             f"{fe.sizes.value(w[1].shape[0])} rows, not {G} x {fe.sizes.value(H)}")
+        weights.append(row)
+    seq_shape = ([B, T] if bf else [T, B]) + [D * P if D > 1 else P]
+    state_shape = [sympy.Integer(L * D), B, P]
+    vals = list(val)
+    used = {u.args[1] for u in node.users if u.target is operator.getitem and u.users}
+    attrs = {"mode": name, "layers": L, "dirs": D, "batch_first": bool(bf), "H": H, "P": P, "T": T,
+             "B": B, "weights": weights, "h0": hx[0], "c0": hx[1] if len(hx) > 1 else None,
+             "math": library_math(fe, "rnn", x.dtype)}
+    for k, key in ((1, "h_n"), (2, "c_n")):
+        if k in used:     # c_n keeps the cell's size H
+            attrs[key] = fe.new_out(node, state_shape[:2] + [H if k == 2 else P],
+                                    fe.short(node) + "_" + key, fe.dtype(node, vals[k]))
+    r = _kernel(fe, node, "rnn", [x] + hx + [w for row in weights for ws in row for w in ws
+                                             if w is not None],
+                seq_shape, attrs, dtype=fe.dtype(node, vals[0]))
+    for v, want in zip([r.value] + [attrs.get(k) for k in ("h_n", "c_n")], vals):
+        if v is not None and [fe.sizes.value(e) for e in v.shape] != [int(s) for s in want.shape]:
+            raise fe.err(node, f"internal error: {fe.aten(node)} result shape "
+                         f"{[fe.sizes.value(e) for e in v.shape]} is not PyTorch's {list(want.shape)}")
+    return [r.value, attrs.get("h_n"), attrs.get("c_n")][:len(vals)]
