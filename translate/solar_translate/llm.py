@@ -25,6 +25,9 @@ import subprocess
 import sys
 import time
 
+from . import limits
+from .limits import own_limits
+
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = ("rowsum", "softmax", "linear_bias_gelu")
 
@@ -145,8 +148,9 @@ def main(o):
             rec = {"attempt": attempt, "prompt_sha256": hashlib.sha256(text.encode()).hexdigest(),
                    "prompt_len": len(text)}
             try:
-                p = subprocess.run(o["llm"], shell=True, input=text, capture_output=True, text=True,
-                                   timeout=o["timeout"])
+                with own_limits():   # the LLM command runs under --timeout
+                    p = subprocess.run(o["llm"], shell=True, input=text, capture_output=True,
+                                       text=True, timeout=o["timeout"])
                 answer, rc, err = p.stdout, p.returncode, p.stderr
             except subprocess.TimeoutExpired:
                 answer, rc, err = "", None, f"timed out after {o['timeout']:g} s"
@@ -188,7 +192,8 @@ def check_and_validate(solar, path, out, air, o, env, rc, err, rec):
     cmd = [solar, "validate", out, "--ref", path, "--backend", "cpu", "--timeout", str(o["timeout"])]
     for k, v in defs.items():
         cmd += ["-D", f"{k}={v}"]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with own_limits():   # solar validate runs each step under --timeout
+        p = limits.run(cmd, env=env)
     last = (p.stdout.strip().splitlines() or [""])[-1]
     rec["validation"] = {"exit": p.returncode, "defines": defs, "verdict": last,
                          "output": (p.stdout + p.stderr)[-4000:]}
