@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -701,8 +700,7 @@ static void arm_time_limit_for(const char *what, const char *why)
 		 "and was stopped%s\n",
 		 what, why);
 	signal(SIGALRM, time_limit_hit);
-	struct itimerval t = {.it_value = {.tv_sec = seconds}};
-	setitimer(ITIMER_REAL, &t, NULL);
+	solar_proc_limit_arm(seconds);
 }
 
 static void arm_time_limit(void)

@@ -19,7 +19,8 @@
  * line arms) is paused while a child with a limit of its own runs, and a child given a control
  * pipe (SOLAR_LIMIT_FD) can itself say "p" (what runs now has limits of its own: the validation
  * under its --timeout) and "r" (back under ours): both solar's limit and the child's deadline
- * then count only the time outside those spans.
+ * then count only the time outside those spans.  "n" starts both afresh (a new step: each
+ * case of translate's --batch has the limits a single translation has).
  */
 #define _GNU_SOURCE /* struct dirent64, SYS_getdents64 */
 #include <dirent.h>
@@ -49,6 +50,21 @@ static const double GRACE_S = 3; /* from SIGTERM to SIGKILL */
 
 static struct itimerval limit_left; /* while paused: what was left of the limit */
 static int limit_paused;            /* pauses nest: only the outermost stops and restarts */
+static long limit_s;                /* the limit as armed, 0 when none */
+
+void solar_proc_limit_arm(long seconds)
+{
+	limit_s = seconds;
+	struct itimerval t = {.it_value = {.tv_sec = seconds}};
+	setitimer(ITIMER_REAL, &t, NULL);
+}
+
+/* The whole limit again, from now (a new case of translate's --batch). */
+static void limit_restart(void)
+{
+	if (limit_s > 0 && !limit_paused)
+		solar_proc_limit_arm(limit_s);
+}
 
 void solar_proc_limit_pause(void)
 {
@@ -269,6 +285,7 @@ static char **child_env(const char *const *env, int ctl_fd, char *extra, size_t 
 
 /* The span the child has paused its limits for (control "p" to "r"), in the run's clock. */
 typedef struct {
+	double start; /* of the run, or of its last step ("n") */
 	bool paused;
 	double paused_at, paused_s;
 } limit_span;
@@ -291,6 +308,10 @@ static void control(int fd, limit_span *ls, int *open_fd)
 			ls->paused = false;
 			ls->paused_s += now_s() - ls->paused_at;
 			solar_proc_limit_resume();
+		} else if (buf[i] == 'n' && !ls->paused) {
+			ls->start = now_s();
+			ls->paused_s = 0;
+			limit_restart();
 		}
 	}
 }
@@ -364,7 +385,7 @@ static int supervise(pid_t pid, int fd[3], const solar_proc_how *how, solar_proc
 		     grow_buf *bo, grow_buf *be)
 {
 	double start = now_s(), gone_at = -1, term_at = -1;
-	limit_span ls = {0};
+	limit_span ls = {.start = start};
 	for (;;) {
 		drain(fd, bo, be, &ls, 50);
 		double t = now_s();
@@ -372,7 +393,7 @@ static int supervise(pid_t pid, int fd[3], const solar_proc_how *how, solar_proc
 			kill(-pid, SIGKILL); /* what it left running in its group */
 			gone_at = t;
 		}
-		double ran = t - start - ls.paused_s - (ls.paused ? t - ls.paused_at : 0);
+		double ran = t - ls.start - ls.paused_s - (ls.paused ? t - ls.paused_at : 0);
 		if (gone_at < 0 && how->timeout_s > 0 && ran > how->timeout_s && term_at < 0) {
 			kill(-pid, SIGTERM);
 			term_at = t;

@@ -186,7 +186,7 @@ typedef struct {
  * child is stopped (its whole process group) after timeout_s (<= 0: no limit).  own_limit:
  * solar's time limit is paused while it runs (it has one of its own).  limit_control: the
  * child gets a control pipe, SOLAR_LIMIT_FD, on which "p" pauses solar's limit and its own
- * timeout and "r" resumes both (translate/solar_translate/limits.py).  env: NAME=VALUE
+ * timeout, "r" resumes both and "n" starts both afresh (translate/solar_translate/limits.py).  env: NAME=VALUE
  * strings set for the child (NULL-terminated; NULL for none). */
 typedef struct {
 	bool capture_out, capture_err;
@@ -219,6 +219,7 @@ void solar_proc_remove_tree(const char *path);
  * the command line arms) stops while a child with a limit of its own runs (the harness, the
  * translator): pause, then resume with what was left.  Pauses nest; no effect when no limit
  * is armed. */
+void solar_proc_limit_arm(long seconds);
 void solar_proc_limit_pause(void);
 void solar_proc_limit_resume(void);
 

@@ -7,7 +7,8 @@
 #   int term hup   solar translate, signalled while its translator runs
 #   time_limit     a translator that never ends, under SOLAR_TIME_LIMIT=2
 #   timeout        the same under --timeout 2 (SOLAR_TIME_LIMIT=0)
-#   pause          a translator that pauses the limits (its control pipe) for 3 s: not stopped
+#   pause          a translator that pauses the limits (its control pipe) for 3 s, and one
+#                  that starts them afresh each second (--batch's cases): not stopped
 #   triage         solar triage signalled while it translates a candidate
 #   advise         solar advise signalled while it translates the model
 #   fork           a triage candidate whose translator leaves a process running: gone after
@@ -38,6 +39,7 @@ echo \$! >>"$t/pids"
 case \$FAKE in
 hang) touch "$t/started"; while :; do sleep 1; done ;;
 pause) eval "printf p >&\$SOLAR_LIMIT_FD"; sleep 3; eval "printf r >&\$SOLAR_LIMIT_FD"; exit 0 ;;
+steps) for i in 1 2 3 4; do sleep 1; eval "printf n >&\$SOLAR_LIMIT_FD"; done; exit 0 ;;
 exit1) echo "cannot read it" >&2; exit 1 ;;
 esac
 EOF
@@ -102,6 +104,10 @@ time_limit|timeout)
 pause)
   SOLAR_TIME_LIMIT=1 SOLAR_PYTHON="$t/fake" FAKE=pause timeout 60 \
     "$solar" translate "$t/work/m.py" -o "$t/work/out.air" --timeout 1 >"$t/out" 2>"$t/err"
+  after $? 0
+  # 4 s in steps of 1 s, each a new step ("n", as --batch's cases): under 2 s limits
+  SOLAR_TIME_LIMIT=2 SOLAR_PYTHON="$t/fake" FAKE=steps timeout 60 \
+    "$solar" translate "$t/work/m.py" -o "$t/work/out.air" --timeout 2 >"$t/out" 2>"$t/err"
   after $? 0
   ;;
 triage|advise)

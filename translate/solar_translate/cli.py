@@ -14,6 +14,8 @@ import sys
 import tempfile
 import time
 
+from . import limits
+
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
          "                       [--keep DIR] [--timeout SECONDS] [--jax]\n"
          "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n")
@@ -154,6 +156,7 @@ def batch(listing, outdir):
             if os.path.exists(base + ext):
                 os.remove(base + ext)
         out, err = io.StringIO(), io.StringIO()
+        limits.new_step()   # each case under the limits of a single translation
         t0 = time.process_time()
         os.chdir(folder)
         try:
