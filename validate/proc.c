@@ -353,8 +353,8 @@ static void drain(int fd[3], grow_buf *bo, grow_buf *be, limit_span *ls, int wai
 			which[nf] = i;
 			fds[nf++] = (struct pollfd){.fd = fd[i], .events = POLLIN};
 		}
-	if (nf == 0) {
-		struct timespec ts = {0, (long)wait_ms * 1000 * 1000};
+	if (nf == 0) { /* nothing to read: only the exit to notice (as soon as before: 20 ms) */
+		struct timespec ts = {0, (long)(wait_ms < 20 ? wait_ms : 20) * 1000 * 1000};
 		nanosleep(&ts, NULL);
 		return;
 	}
