@@ -13,6 +13,8 @@
 #   advise         solar advise signalled while it translates the model
 #   fork           a triage candidate whose translator leaves a process running: gone after
 #   real_int       the real translator (torch) signalled in its validation: no traceback
+#   real_llm       --llm (jax): SIGTERM while the LLM command runs its second attempt: OUT is
+#                  the old file, not the first attempt's AIR (it used to be written per attempt)
 #   real_loop      the real translator on a model that loops forever, under SOLAR_TIME_LIMIT=45
 #                  (time for torch to start on a loaded machine: the loop must be reached)
 # The translator is a shell script (SOLAR_PYTHON) except in the real_* cases, skipped (77)
@@ -179,6 +181,24 @@ PY
     [ -f "$t/started" ] || no "the model's forward never ran"
     grep -q "the translation exceeded its time limit" "$t/err" || no "no time-limit message: $(cat "$t/err")"
   fi
+  ! grep -q Traceback "$t/err" || no "a traceback: $(cat "$t/err")"
+  ;;
+real_llm)
+  [ -n "$python" ] && "$python" -c 'import jax' 2>/dev/null || { echo "no Python with jax: skipped"; exit 77; }
+  # an LLM that answers garbage, then hangs: SIGTERM in its second call; OUT stays the old one
+  printf '#!/bin/sh\ncat >/dev/null\nif [ -f "%s/said" ]; then touch "%s/started"; sleep 300; fi\ntouch "%s/said"; echo garbage\n' \
+    "$t" "$t" "$t" >"$t/llm"
+  chmod +x "$t/llm"
+  echo old >"$t/work/out.air"
+  start env SOLAR_PYTHON="$python" "$solar" translate "$root/tests/translate_jax/llm/cummax.py" \
+    --llm "$t/llm" -o "$t/work/out.air" --log "$t/llm.jsonl"
+  pgrep -f "$t/llm" >>"$t/pids"
+  kill -TERM $pid
+  wait $pid
+  rc=$?
+  [ "$(cat "$t/work/out.air")" = old ] || no "OUT was rewritten: $(head -c 200 "$t/work/out.air")"
+  rm "$t/work/out.air"
+  after $rc 143
   ! grep -q Traceback "$t/err" || no "a traceback: $(cat "$t/err")"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
