@@ -86,15 +86,6 @@ void solar_out_input_device(const char *path);
  * temporary files into place (rc 0 or 1 and all complete) or removes them.  Returns rc, or 2
  * after a message when a write failed. */
 int solar_out_finish(int rc);
-/* Removes the temporary output files and the scratch folder (killing the child process
- * first); async-signal-safe (the signal and time-limit handlers). */
-void solar_out_remove_temps(void);
-/* The command's working folder (validate's own, not --keep's): removed by the handlers of
- * SIGINT, SIGTERM, SIGHUP and the time limit; NULL once the command has removed it. */
-void solar_out_scratch(const char *dir);
-/* Removes a folder and what it holds (16 levels deep at most); async-signal-safe. */
-void solar_out_remove_tree(const char *path);
-
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);
 

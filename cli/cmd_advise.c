@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,6 +24,7 @@
 #include "report/measured.h"
 #include "search/advise.h"
 #include "search/memory.h"
+#include "validate/validate.h"
 
 typedef struct {
 	solar_opts o;
@@ -214,9 +214,13 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 {
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, PATH_MAX, "%s/solar-advise-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	solar_proc_catch_signals();
+	solar_proc_temp(dir, true); /* before it exists: a signal may come at any time */
 	if (!mkdtemp(dir)) {
 		fprintf(stderr, "solar advise: error: cannot make a temporary folder: %s\n",
 			strerror(errno));
+		solar_proc_temp_done(dir);
+		dir[0] = '\0';
 		return SOLAR_EXIT_USAGE;
 	}
 	snprintf(air, n, "%s/model.air", dir);
@@ -238,38 +242,30 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 		snprintf(defs[i], dl, "-D%s=%lld", a->o.defs[i].name, (long long)a->o.defs[i].value);
 		args[k++] = defs[i];
 	}
-	fflush(stdout);
-	solar_cli_time_limit_pause();
-	pid_t pid = fork();
-	if (pid == 0) {
-		dup2(STDERR_FILENO, STDOUT_FILENO); /* its messages stay off advise's output */
-		execv(exe, args);
-		_exit(127);
-	}
-	int status = 0;
-	if (pid > 0)
-		waitpid(pid, &status, 0);
-	solar_cli_time_limit_resume();
+	fflush(NULL);
+	/* its messages stay off advise's output; it runs under its own SOLAR_TIME_LIMIT */
+	solar_proc pr;
+	int ran = solar_proc_run(args, &(solar_proc_how){.out_fd = 2, .own_limit = true}, &pr);
 	for (int i = 0; i < a->o.ndefs; i++)
 		free(defs[i]);
 	free(defs);
 	free(args);
-	if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) || access(air, R_OK)) {
+	if (ran < 0 || pr.status || access(air, R_OK)) {
 		fprintf(stderr, "solar advise: %s: error: the translation to AIR failed (solar "
 				"translate exit %d; its messages are above); advise needs the "
 				"program as AIR: fix the model or write the AIR by hand\n",
-			py, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			py, ran < 0 ? -1 : pr.status);
 		return SOLAR_EXIT_ERRORS;
 	}
 	return SOLAR_EXIT_OK;
 }
 
-static void remove_tree(const char *dir, const char *air)
+static void remove_tree(const char *dir)
 {
 	if (!dir[0])
 		return;
-	unlink(air);
-	rmdir(dir);
+	solar_proc_remove_tree(dir);
+	solar_proc_temp_done(dir);
 }
 
 /* The default tolerance: KernelBench's, by the outputs' dtype. */
@@ -665,7 +661,7 @@ done:
 	free(kernel_s);
 	solar_cli_unload(&l);
 	solar_device_free(dev);
-	remove_tree(dir, air);
+	remove_tree(dir);
 free_opts:
 	for (int i = 0; i < a.o.ndefs; i++)
 		free((void *)a.o.defs[i].name);

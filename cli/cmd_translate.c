@@ -6,17 +6,27 @@
  * $SOLAR_PYTHON, else the virtual environment that `make venv` builds beside the executable
  * (build/venv/bin/python) or in the source tree solar was built from; without one the
  * command says how to get it (exit 2).  The translator validates its output with this same
- * executable (`solar validate`), which it finds through $SOLAR_EXE.  Nothing else here: the
- * C commands never need Python.
+ * executable (`solar validate`), which it finds through $SOLAR_EXE.  The C commands never
+ * need Python.
+ *
+ * The translator runs as a child of the launcher (validate/proc.c), not in solar's place, so
+ * that it ends as validate's children do: in a process group of its own, stopped as a group
+ * on SIGINT, SIGTERM, SIGHUP, past SOLAR_TIME_LIMIT (armed by main) or past --timeout; its
+ * temporary files go in a folder of this command's own, $TMPDIR/solar-translate-XXXXXX (its
+ * TMPDIR), removed at the end whatever ends the run.  While it validates, the translator
+ * pauses both limits through its control pipe (the validation's steps run under --timeout
+ * each, in `solar validate`).
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "validate/validate.h"
 #include "../diag/alloc.h"
 
 static bool readable(const char *path)
@@ -49,6 +59,66 @@ static bool find(char *out, size_t n, const char *const *dirs, size_t ndirs, con
 			return true;
 	}
 	return false;
+}
+
+/* --timeout S of the arguments (the translator reports a bad one), else its default. */
+static double timeout_of(int argc, char **argv)
+{
+	double s = 600;
+	for (int i = 0; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--timeout")) {
+			char *end;
+			double v = strtod(argv[i + 1], &end);
+			if (end != argv[i + 1] && !*end && v > 0 && isfinite(v))
+				s = v;
+		}
+	return s;
+}
+
+/* Runs the translator in a scratch folder of its own, removed after; its exit status. */
+static int run_translator(char **args, double timeout_s)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *scratch = solar_xmalloc(PATH_MAX);
+	snprintf(scratch, PATH_MAX, "%s/solar-translate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	solar_proc_catch_signals();
+	solar_proc_temp(scratch, true); /* before it exists: a signal may come at any time */
+	if (!mkdtemp(scratch)) {
+		fprintf(stderr,
+			"solar translate: error: cannot make a temporary folder under %s: %s\n",
+			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		solar_proc_temp_done(scratch);
+		free(scratch);
+		return SOLAR_EXIT_USAGE;
+	}
+	char *tmpdir = solar_xmalloc(strlen(scratch) + 8);
+	sprintf(tmpdir, "TMPDIR=%s", scratch);
+	const char *env[] = {tmpdir, NULL};
+	solar_proc pr;
+	fflush(NULL);
+	int rc = solar_proc_run(
+	    args, &(solar_proc_how){.timeout_s = timeout_s, .limit_control = true, .env = env},
+	    &pr);
+	int err = errno;
+	solar_proc_remove_tree(scratch);
+	solar_proc_temp_done(scratch);
+	free(tmpdir);
+	free(scratch);
+	if (rc < 0) {
+		fprintf(stderr,
+			"solar translate: error: cannot run '%s': %s (set SOLAR_PYTHON or run "
+			"`make venv`)\n",
+			args[0], strerror(err));
+		return SOLAR_EXIT_USAGE;
+	}
+	if (pr.timed_out) {
+		fprintf(stderr,
+			"solar translate: error: the translation ran past --timeout (%g s) "
+			"and was stopped; nothing was written\n",
+			timeout_s);
+		return SOLAR_EXIT_USAGE;
+	}
+	return pr.status;
 }
 
 int solar_cmd_translate(int argc, char **argv)
@@ -88,11 +158,7 @@ int solar_cmd_translate(int argc, char **argv)
 	args[1] = script;
 	for (int i = 0; i < argc; i++)
 		args[2 + i] = argv[i];
-	fflush(stdout);
-	execvp(python, args);
-	fprintf(stderr, "solar translate: error: cannot run '%s': %s (set SOLAR_PYTHON or run "
-			"`make venv`)\n",
-		python, strerror(errno));
+	int rc = run_translator(args, timeout_of(argc, argv));
 	free(args);
-	return SOLAR_EXIT_USAGE;
+	return rc;
 }

@@ -218,7 +218,8 @@ static int harness_run(const ctx *c)
 	}
 	solar_proc pr;
 	int rc = 0;
-	if (solar_proc_run(argv, false, 2, false, c->timeout_s, &pr) < 0) {
+	solar_proc_how how = {.out_fd = 2, .timeout_s = c->timeout_s}; /* stdout off ours */
+	if (solar_proc_run(argv, &how, &pr) < 0) {
 		fprintf(stderr, "solar: cannot run the reference harness with '%s': %s (set "
 				"SOLAR_PYTHON)\n",
 			argv[0], strerror(errno));
@@ -252,7 +253,8 @@ static cJSON *harness_verdict(const ctx *c, const char *cmd, const char *key)
 		argv[8] = (char *)c->o->tol;
 	}
 	solar_proc pr;
-	if (solar_proc_run(argv, true, 1, false, c->timeout_s, &pr) < 0) {
+	if (solar_proc_run(argv, &(solar_proc_how){.capture_out = true, .timeout_s = c->timeout_s},
+			   &pr) < 0) {
 		fprintf(stderr, "solar: cannot run the reference harness: %s\n", strerror(errno));
 		return NULL;
 	}
@@ -543,7 +545,8 @@ static char *make_dir(const solar_opts *o)
 		free(dir);
 		return NULL;
 	}
-	solar_out_scratch(dir); /* an interrupted run leaves nothing behind either */
+	solar_proc_catch_signals();
+	solar_proc_temp(dir, true); /* an interrupted run leaves nothing behind either */
 	return dir;
 }
 
@@ -696,8 +699,8 @@ int solar_cmd_validate(const solar_opts *o)
 
 done:
 	if (dir && !o->keep) {
-		solar_out_remove_tree(dir);
-		solar_out_scratch(NULL);
+		solar_proc_remove_tree(dir);
+		solar_proc_temp_done(dir);
 	}
 	cJSON_Delete(ref);
 	cJSON_Delete(cmp);

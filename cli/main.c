@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -564,8 +563,8 @@ static void print_man(FILE *out)
 	static const char *const env[][2] = {
 		{"SOLAR_DEVICE_PATH", "colon-separated folders searched first for --device NAME "
 				      "(NAME.json)"},
-		{"SOLAR_TIME_LIMIT", "wall-clock limit of the analysis in seconds (default 120, "
-				     "0 for none)"},
+		{"SOLAR_TIME_LIMIT", "wall-clock limit of the analysis and the translation in "
+				     "seconds (default 120, 0 for none)"},
 		{"SOLAR_PYTHON", "the Python with PyTorch that validate and translate run"},
 		{"SOLAR_HARNESS", "validate/harness.py to use instead of the installed one"},
 	};
@@ -662,23 +661,25 @@ static unsigned option_bit(const char *a)
 /* The time limit: exact polyhedral analysis of a hostile program (thousands of kernels over
  * one tensor) can take super-linear time that ISL's operation budget does not catch, so every
  * command runs under a wall-clock limit, SOLAR_TIME_LIMIT seconds (default 120, 0 for none),
- * and ends with a clear error, exit 2.  The limit is for solar's own analysis: validate pauses
- * it while the reference and the AIR program run (they have their own --timeout). */
+ * and ends with a clear error, exit 2, after the child then running is stopped and the
+ * temporaries removed (validate/proc.c).  The limit is for solar's own work: validate pauses
+ * it while the reference and the AIR program run (they have their own --timeout), translate
+ * while its translator says it validates (the control pipe, validate/proc.c). */
+static char limit_msg[400]; /* written before the timer is armed: the handler only writes it */
+
 static void time_limit_hit(int sig)
 {
-	static const char msg[] =
-		"solar: error: the analysis exceeded its time limit (SOLAR_TIME_LIMIT seconds, "
-		"default 120) and was stopped; the program is too large or too irregular for exact "
-		"analysis in that time\n";
 	(void)sig;
-	solar_out_remove_temps(); /* the old outputs stay as they were */
-	if (write(STDERR_FILENO, msg, sizeof msg - 1) < 0) {
+	solar_proc_cleanup(); /* the child stopped, the old outputs as they were */
+	if (write(STDERR_FILENO, limit_msg, strlen(limit_msg)) < 0) {
 		/* nothing more can be done in a signal handler */
 	}
 	_exit(SOLAR_EXIT_USAGE); /* a limit of the environment, not an error in the input */
 }
 
-static void arm_time_limit(void)
+/* Arms the limit; what: what ran past it ("the analysis", "the translation"), why: what the
+ * message adds about the cause. */
+static void arm_time_limit_for(const char *what, const char *why)
 {
 	const char *env = getenv("SOLAR_TIME_LIMIT");
 	long seconds = 120;
@@ -694,9 +695,18 @@ static void arm_time_limit(void)
 	}
 	if (!seconds)
 		return;
+	snprintf(limit_msg, sizeof limit_msg,
+		 "solar: error: %s exceeded its time limit (SOLAR_TIME_LIMIT seconds, default 120) "
+		 "and was stopped%s\n",
+		 what, why);
 	signal(SIGALRM, time_limit_hit);
-	struct itimerval t = {.it_value = {.tv_sec = seconds}};
-	setitimer(ITIMER_REAL, &t, NULL);
+	solar_proc_limit_arm(seconds);
+}
+
+static void arm_time_limit(void)
+{
+	arm_time_limit_for("the analysis", "; the program is too large or too irregular for exact "
+					   "analysis in that time");
 }
 
 /* The pause itself is the process launcher's (validate/proc.c), so that search/ can pause the
@@ -729,8 +739,10 @@ int main(int argc, char **argv)
 		printf("solar %s\n", SOLAR_VERSION);
 		return solar_out_finish(SOLAR_EXIT_OK);
 	}
-	if (!strcmp(argv[1], "translate")) /* its own options: it runs the Python translator */
+	if (!strcmp(argv[1], "translate")) { /* its own options: it runs the Python translator */
+		arm_time_limit_for("the translation", ""); /* paused while it validates */
 		return solar_cmd_translate(argc - 2, argv + 2);
+	}
 	if (!strcmp(argv[1], "triage")) { /* its own options: it runs the translator for .py files */
 		arm_time_limit(); /* paused while the translator runs (search/pool.c) */
 		return solar_out_finish(solar_cmd_triage(argc - 2, argv + 2));

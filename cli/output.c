@@ -1,17 +1,13 @@
 /* output.c - every command's output (checked writes, atomic files) and the formatting they share. */
-#define _GNU_SOURCE /* realpath, fchmod; struct dirent64 and SYS_getdents64 */
+#define _GNU_SOURCE /* realpath, fchmod */
 #include "output.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "analysis/work.h"
@@ -31,8 +27,8 @@
  * same inode as a program, descriptor, manifest, ...) are refused.  Standard output is
  * checked too: a failed write ends the run with `solar: error: writing <stdout>: ...`, exit 2.
  *
- * The table of pending outputs is process-global: the signal handlers must find the temporary
- * files to remove them, and a handler has no other way in. */
+ * The temporary files are in the launcher's table of temporaries (validate/proc.c), which the
+ * signal and time-limit handlers remove. */
 
 enum { MAX_OUTPUTS = 8, MAX_INPUTS = 64 };
 
@@ -46,97 +42,12 @@ typedef struct {
 
 static pending_output outputs[MAX_OUTPUTS];
 static int noutputs;
-/* The temporary names again, for the signal handlers (plain pointers, set before use). */
-static char *volatile temp_names[MAX_OUTPUTS];
 static struct {
 	dev_t dev;
 	ino_t ino;
 	char *path;
 } inputs[MAX_INPUTS];
 static int ninputs;
-
-/* A working folder of the command's own (validate's), removed like the temporaries when a
- * signal or the time limit ends the run, after the child writing into it is killed. */
-static const char *volatile scratch_dir;
-
-/* Removes what the folder open as dfd holds, depth folders deep at most, with calls that are
- * async-signal-safe (getdents64, unlinkat, openat): a handler may run it.  Reads the folder
- * from its start again after each batch, until a read finds nothing more to remove. */
-static void remove_entries(int dfd, int depth)
-{
-	for (bool removed = true; removed;) {
-		removed = false;
-		char buf[4096] __attribute__((aligned(8)));
-		if (lseek(dfd, 0, SEEK_SET) < 0)
-			return;
-		long n = syscall(SYS_getdents64, dfd, buf, sizeof buf);
-		for (long at = 0; at < n;) {
-			struct dirent64 *e = (struct dirent64 *)(buf + at);
-			at += e->d_reclen;
-			const char *name = e->d_name;
-			if (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2])))
-				continue;
-			if (unlinkat(dfd, name, 0) == 0) {
-				removed = true;
-				continue;
-			}
-			int sub = depth > 0 ? openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
-					    : -1;
-			if (sub < 0)
-				continue;
-			remove_entries(sub, depth - 1);
-			close(sub);
-			if (unlinkat(dfd, name, AT_REMOVEDIR) == 0)
-				removed = true;
-		}
-	}
-}
-
-void solar_out_remove_tree(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-	if (fd >= 0) {
-		remove_entries(fd, 16);
-		close(fd);
-	}
-	rmdir(path);
-}
-
-void solar_out_remove_temps(void)
-{
-	for (int i = 0; i < MAX_OUTPUTS; i++)
-		if (temp_names[i])
-			unlink(temp_names[i]); /* async-signal-safe */
-	const char *dir = scratch_dir;
-	if (!dir)
-		return;
-	pid_t child = solar_proc_child;
-	if (child > 0 && kill(child, SIGKILL) == 0)
-		waitpid(child, NULL, 0);
-	solar_out_remove_tree(dir);
-}
-
-static void on_signal(int sig)
-{
-	solar_out_remove_temps();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void catch_signals(void)
-{
-	static bool handlers;
-	for (int i = 0, sig[] = {SIGINT, SIGTERM, SIGHUP}; !handlers && i < 3; i++)
-		if (signal(sig[i], on_signal) == SIG_IGN) /* ignored on entry (nohup, a & job) */
-			signal(sig[i], SIG_IGN);
-	handlers = true;
-}
-
-void solar_out_scratch(const char *dir)
-{
-	catch_signals();
-	scratch_dir = dir;
-}
 
 void solar_out_input(const char *path)
 {
@@ -268,12 +179,12 @@ FILE *solar_out_open_path(const char *path)
 	p->temp = solar_xmalloc(strlen(path) + 16);
 	memcpy(p->temp, path, dl);
 	sprintf(p->temp + dl, ".%s.XXXXXX", path + dl);
-	catch_signals();
-	temp_names[noutputs] = p->temp; /* before it exists: a signal may come at any time */
+	solar_proc_catch_signals();
+	solar_proc_temp(p->temp, false); /* before it exists: a signal may come at any time */
 	int fd = mkstemp(p->temp);
 	if (fd < 0 || !(p->f = fdopen(fd, "w"))) {
 		fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
-		temp_names[noutputs] = NULL;
+		solar_proc_temp_done(p->temp);
 		if (fd >= 0) {
 			close(fd);
 			unlink(p->temp);
@@ -329,11 +240,9 @@ int solar_out_commit(FILE *f)
 		}
 		if (p->temp && failed)
 			unlink(p->temp);
-		/* out of the table: the last entry takes its place (the handler's names first, so
-		 * a signal in between finds every temporary still pending) */
+		/* out of the table: the last entry takes its place */
 		int last = noutputs - 1;
-		temp_names[i] = temp_names[last];
-		temp_names[last] = NULL;
+		solar_proc_temp_done(p->temp);
 		free(p->temp);
 		free(p->path);
 		outputs[i] = outputs[last];
@@ -386,7 +295,7 @@ int solar_out_finish(int rc)
 	for (int i = 0; i < noutputs; i++) {
 		if (outputs[i].temp && (!keep || failed))
 			unlink(outputs[i].temp);
-		temp_names[i] = NULL;
+		solar_proc_temp_done(outputs[i].temp);
 		free(outputs[i].temp);
 		free(outputs[i].path);
 	}

@@ -15,12 +15,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "diag/file.h"
@@ -30,6 +28,8 @@
 #include "validate/validate.h"
 
 #define TRANSLATE_TIMEOUT_S 600
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static bool exists(const char *path)
 {
@@ -227,28 +227,33 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 		return;
 	}
 	fflush(NULL);
-	solar_proc_limit_pause(); /* the translator has its own limit */
-	pid_t pid = fork();
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		alarm(TRANSLATE_TIMEOUT_S); /* SIGALRM ends a translator that hangs */
-		execl(exe, exe, "translate", c->file, "-o", tmp, "--no-validate", (char *)NULL);
-		_exit(127);
-	}
-	int status = 0;
-	int waited = pid < 0 ? -1 : waitpid(pid, &status, 0);
-	solar_proc_limit_resume();
-	if (waited < 0) {
+	/* the translator's own limit, per file, in place of ours (paused meanwhile); the launcher's
+	 * deadline, a little later, only if that solar translate itself hangs */
+	static const char *const limit[] = {"SOLAR_TIME_LIMIT=" STR(TRANSLATE_TIMEOUT_S), NULL};
+	char *argv[] = {(char *)exe, "translate", c->file, "-o", tmp, "--no-validate", NULL};
+	solar_proc_temp(tmp, false); /* a signal now removes them, after the translator */
+	solar_proc_temp(log, false);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	solar_proc pr;
+	int ran = fd < 0 ? -1
+			 : solar_proc_run(argv,
+					  &(solar_proc_how){.out_fd = fd,
+							    .err_fd = fd,
+							    .timeout_s = TRANSLATE_TIMEOUT_S + 10,
+							    .own_limit = true,
+							    .env = limit},
+					  &pr);
+	if (fd >= 0)
+		close(fd);
+	if (ran < 0) {
 		snprintf(note, sizeof note, "cannot run the translator: %s", strerror(errno));
 		c->note = solar_xstrdup(note);
+		unlink(log);
+		solar_proc_temp_done(tmp);
+		solar_proc_temp_done(log);
 		return;
 	}
-	int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	int rc = pr.status >= 128 ? -1 : pr.status; /* -1: ended by a signal */
 	if (rc == 0 && exists(tmp) && rename(tmp, air) == 0) {
 		c->air = solar_xstrdup(air);
 		c->source = SOLAR_CAND_TRANSLATED;
@@ -265,13 +270,15 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 	} else { /* the environment, not the file: not cached, said once per candidate */
 		char *l = last_line(log);
 		snprintf(note, sizeof note, "translator failed (%s %d): %s",
-			 rc < 0 ? "signal" : "exit", rc < 0 ? WTERMSIG(status) : rc, l ? l : "");
+			 rc < 0 ? "signal" : "exit", rc < 0 ? pr.status - 128 : rc, l ? l : "");
 		free(l);
 		c->note = solar_xstrdup(note);
 		solar_diag_tool_warning(diag, "%s: warning: %s", c->file, note);
 	}
 	unlink(tmp);
 	unlink(log);
+	solar_proc_temp_done(tmp);
+	solar_proc_temp_done(log);
 }
 
 static void cand_init(solar_triage_cand *c, const char *file)

@@ -92,7 +92,8 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 	char *cargv[] = {(char *)cc, "-std=c17", "-O2", "-fno-fast-math", "-ffp-contract=off",
 			 "-w", "-o", exe, src, "-lm", NULL};
 	solar_proc pr;
-	if (solar_proc_run(cargv, false, 2, true, timeout_s, &pr) < 0) {
+	solar_proc_how how = {.out_fd = 2, .capture_err = true, .timeout_s = timeout_s};
+	if (solar_proc_run(cargv, &how, &pr) < 0) {
 		solar_diag_tool_error(diag,
 				      "the C backend needs a C compiler: cannot run '%s' (%s); set "
 				      "SOLAR_CC",
@@ -114,7 +115,8 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 	solar_proc_free(&pr);
 
 	char *rargv[] = {exe, (char *)dir, NULL};
-	if (solar_proc_run(rargv, true, 1, true, timeout_s, &pr) < 0) {
+	how.capture_out = true;
+	if (solar_proc_run(rargv, &how, &pr) < 0) {
 		solar_diag_tool_error(diag, "cannot run %s: %s", exe, strerror(errno));
 		rc = 2;
 		goto done;

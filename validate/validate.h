@@ -187,7 +187,7 @@ int solar_cuda_available(char *why, size_t nwhy);
  * did not (the log went to diag), -2 NVRTC cannot be loaded.  Needs no GPU (for the tests). */
 int solar_cuda_compile_check(const char *src, int major, int minor, solar_diag *diag);
 
-/* ---- child processes (proc.c) ---- */
+/* ---- child processes (proc.c): the one launcher ---- */
 
 typedef struct {
 	int status;     /* exit status; 128 + signal when killed by one; -1 when not started */
@@ -197,18 +197,46 @@ typedef struct {
 	double seconds; /* wall time */
 } solar_proc;
 
-/* Runs argv[0] (searched in PATH) with argv.  stdout is captured when capture_out, else it
- * goes to stdout_fd (e.g. 2 to keep our own stdout clean); stderr is captured when
- * capture_err, else inherited.  Kills the child after timeout_s (<= 0: no limit). */
-int solar_proc_run(char *const argv[], bool capture_out, int stdout_fd, bool capture_err,
-		   double timeout_s, solar_proc *r);
+/* How a child runs.  stdout is captured when capture_out, else it goes to out_fd (1 to pass it
+ * through, 2 to keep our own stdout clean, a log file's descriptor; 0 passes it through too);
+ * stderr likewise (0 or 2 pass it through).  The
+ * child is stopped (its whole process group) after timeout_s (<= 0: no limit).  own_limit:
+ * solar's time limit is paused while it runs (it has one of its own).  limit_control: the
+ * child gets a control pipe, SOLAR_LIMIT_FD, on which "p" pauses solar's limit and its own
+ * timeout, "r" resumes both and "n" starts both afresh (translate/solar_translate/limits.py).  env: NAME=VALUE
+ * strings set for the child (NULL-terminated; NULL for none). */
+typedef struct {
+	bool capture_out, capture_err;
+	int out_fd, err_fd;
+	double timeout_s;
+	bool own_limit, limit_control;
+	const char *const *env;
+} solar_proc_how;
+
+/* Runs argv[0] (searched in PATH) with argv as how says, in a process group of its own, and
+ * stops what is left of the group when it exits.  0, or -1 with errno when it cannot start. */
+int solar_proc_run(char *const argv[], const solar_proc_how *how, solar_proc *r);
 void solar_proc_free(solar_proc *r);
-/* The child solar_proc_run is waiting for, 0 when none: a signal handler kills it before it
- * removes the working folder the child writes into (cli/output.c). */
+/* The child solar_proc_run is waiting for (the leader of its group), 0 when none. */
 extern volatile pid_t solar_proc_child;
+/* The run's temporary files and folders (a folder goes with what it holds): removed when a
+ * signal or the time limit ends the run, after the child is stopped.  path is kept, not
+ * copied: it must stay valid until solar_proc_temp_done (renamed into place, or removed). */
+void solar_proc_temp(const char *path, bool dir);
+void solar_proc_temp_done(const char *path);
+/* Stops the child's process group (SIGTERM, then SIGKILL after a grace period) and removes
+ * the temporaries; async-signal-safe (the signal and time-limit handlers). */
+void solar_proc_cleanup(void);
+/* Installs the handlers of SIGINT, SIGTERM and SIGHUP (once): solar_proc_cleanup, then the
+ * run ends by the signal.  A signal ignored on entry (nohup) stays ignored. */
+void solar_proc_catch_signals(void);
+/* Removes a folder and what it holds (16 levels deep at most); async-signal-safe. */
+void solar_proc_remove_tree(const char *path);
 /* The wall-clock limit of solar's own analysis (SOLAR_TIME_LIMIT, a real-time interval timer
  * the command line arms) stops while a child with a limit of its own runs (the harness, the
- * translator): pause, then resume with what was left.  No effect when no limit is armed. */
+ * translator): pause, then resume with what was left.  Pauses nest; no effect when no limit
+ * is armed. */
+void solar_proc_limit_arm(long seconds);
 void solar_proc_limit_pause(void);
 void solar_proc_limit_resume(void);
 

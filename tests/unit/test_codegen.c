@@ -646,7 +646,9 @@ static bool have_cc(void)
 	const char *cc = getenv("SOLAR_CC");
 	char *argv[] = {(char *)(cc && *cc ? cc : "cc"), "--version", NULL};
 	solar_proc r;
-	if (solar_proc_run(argv, true, 1, true, 30, &r) < 0)
+	if (solar_proc_run(
+		argv, &(solar_proc_how){.capture_out = true, .capture_err = true, .timeout_s = 30},
+		&r) < 0)
 		return false;
 	bool ok = r.status == 0;
 	solar_proc_free(&r);

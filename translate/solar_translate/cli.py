@@ -5,6 +5,7 @@ operator, a tracer error, an error in the file) or the translation failed valida
 files are kept); 2 usage or environment (no PyTorch, no solar executable).  Every error is one
 located line, `MODEL.py:LINE: error: MESSAGE`, never a traceback.
 """
+import errno
 import os
 import re
 import shutil
@@ -12,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from . import limits
 
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
          "                       [--keep DIR] [--timeout SECONDS] [--jax]\n"
@@ -153,6 +156,7 @@ def batch(listing, outdir):
             if os.path.exists(base + ext):
                 os.remove(base + ext)
         out, err = io.StringIO(), io.StringIO()
+        limits.new_step()   # each case under the limits of a single translation
         t0 = time.process_time()
         os.chdir(folder)
         try:
@@ -210,6 +214,10 @@ def main(argv):
     if os.path.exists(out) and os.path.samefile(out, path):
         say(out, None, "error", "-o names the model file itself; it would be overwritten")
         return 2
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.access(folder, os.W_OK | os.X_OK):   # said now, not after the validation
+        say(out, None, "error", f"cannot write: {os.strerror(errno.EACCES if os.path.isdir(folder) else errno.ENOENT)}")
+        return 2
     if o["llm"] is not None:
         from . import llm
         return llm.main(o)
@@ -221,6 +229,10 @@ def main(argv):
         return 2
     else:
         from . import translate
+    solar = os.environ.get("SOLAR_EXE") or shutil.which("solar")
+    if not solar:
+        sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")
+        return 2
     from .opgraph import TranslateError
     t0 = time.time()
     try:
@@ -237,24 +249,36 @@ def main(argv):
         return 1
     t1 = time.time()
     LAST[:] = [res]
+    # OUT is written once, at the end, whole (write_atomic): an interrupted run, or one
+    # stopped by a time limit, leaves the old file as it was.  Until then the translation
+    # is checked and validated as a draft in a folder of its own.
+    draft_dir = tempfile.mkdtemp(prefix="solar-translate-")
     try:
-        write_atomic(out, res.text)
+        draft = os.path.join(draft_dir, os.path.basename(out))
+        with open(draft, "w") as f:
+            f.write(res.text)
+        nk = len(res.graph.ops)
+        print(f"{out}: {nk} kernels, {len(res.params)} params, {len(res.consts)} consts "
+              f"(translated in {t1 - t0:.2f} s)")
+        for n in res.graph.notes:   # what the header notes about the mode the model was traced in
+            if "in training mode" in n:
+                sys.stderr.write(f"{out}: {n}\n")
+        rc = check_and_validate(o, solar, translate, path, out, draft, res)
+    finally:
+        shutil.rmtree(draft_dir, ignore_errors=True)
+    try:
+        write_atomic(out, res.text)   # validated, or kept as the messages above say
     except OSError as e:
         say(out, None, "error", f"cannot write: {e.strerror}")
         return 2
-    nk = len(res.graph.ops)
-    print(f"{out}: {nk} kernels, {len(res.params)} params, {len(res.consts)} consts "
-          f"(translated in {t1 - t0:.2f} s)")
-    for n in res.graph.notes:   # what the header notes about the mode the model was traced in
-        if "in training mode" in n:
-            sys.stderr.write(f"{out}: {n}\n")
-    solar = os.environ.get("SOLAR_EXE") or shutil.which("solar")
-    if not solar:
-        sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")
-        return 2
-    chk = subprocess.run([solar, "check", out], capture_output=True, text=True)
+    return rc
+
+
+def check_and_validate(o, solar, frontend, path, out, draft, res):
+    """`solar check` and the validation of the draft of OUT; the exit status."""
+    chk = subprocess.run([solar, "check", draft], capture_output=True, text=True)
     if chk.returncode != 0:
-        sys.stderr.write(chk.stderr)
+        sys.stderr.write(chk.stderr.replace(draft, out))
         say(out, None, "error", "the translation does not pass `solar check` (a bug in solar "
             "translate); the file is kept")
         return 1
@@ -263,7 +287,7 @@ def main(argv):
         return 0
     from . import validate
     try:
-        return (translate if o["jax"] else validate).run(solar, path, out, res, o)
+        return (frontend if o["jax"] else validate).run(solar, path, out, res, o)
     except Exception as e:  # noqa: BLE001 - a bug in the validation: still one located line
         from .source import first_line, model_line
         say(path, model_line(e, path), "error", f"internal error in solar translate's validation: "

@@ -23,7 +23,11 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
+
+from . import limits
+from .limits import own_limits
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = ("rowsum", "softmax", "linear_bias_gelu")
@@ -108,6 +112,29 @@ def exporter(o, path):
 
 
 def main(o):
+    """The loop; OUT is written once, at the end (cli.write_atomic): the exporter's validated
+    translation, the attempt that validated, or the last AIR that came back.  Until then each
+    attempt is checked and validated as a draft in a folder of its own, so an interrupted run
+    leaves the old OUT as it was."""
+    from .cli import write_atomic
+    draft_dir = tempfile.mkdtemp(prefix="solar-translate-")
+    try:
+        o = dict(o, draft=os.path.join(draft_dir, "llm.air"))
+        rc, text = loop(o)
+    finally:
+        shutil.rmtree(draft_dir, ignore_errors=True)
+    if text:
+        out = o["out"] or re.sub(r"\.py$", "", o["model"]) + ".air"
+        try:
+            write_atomic(out, text)
+        except OSError as e:
+            sys.stderr.write(f"{out}: error: cannot write: {e.strerror}\n")
+            return 2
+    return rc
+
+
+def loop(o):
+    """(exit status, the AIR to write to OUT or None)."""
     from .cli import say
     path = o["model"]
     out = o["out"] or re.sub(r"\.py$", "", path) + ".air"
@@ -115,29 +142,23 @@ def main(o):
     solar = os.environ.get("SOLAR_EXE") or shutil.which("solar")
     if not solar:
         sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")
-        return 2
+        return 2, None
     res, note, jax_file = exporter(o, path)
     if res is not None:
-        try:
-            with open(out, "w") as f:
-                f.write(res.text)
-        except OSError as e:
-            say(out, None, "error", f"cannot write: {e.strerror}")
-            return 2
         print(f"{out}: translated by the exporter ({len(res.graph.ops)} kernels); the LLM was not asked")
         if not o["validate"]:
             print(f"{out}: not validated (--no-validate)")
-            return 0
+            return 0, res.text
         from . import jax_frontend, validate
-        return (jax_frontend if jax_file else validate).run(solar, path, out, res, o)
+        return (jax_frontend if jax_file else validate).run(solar, path, out, res, o), res.text
     print(f"{path}: {note}")
     try:
         log = open(log_path, "w")
     except OSError as e:
         say(log_path, None, "error", f"cannot write the log: {e.strerror}")
-        return 2
+        return 2, None
     env = dict(os.environ, SOLAR_PYTHON=os.environ.get("SOLAR_PYTHON") or sys.executable)
-    previous = feedback = None
+    previous = feedback = last = None
     with log:
         for attempt in range(1, o["attempts"] + 1):
             t0 = time.time()
@@ -145,14 +166,16 @@ def main(o):
             rec = {"attempt": attempt, "prompt_sha256": hashlib.sha256(text.encode()).hexdigest(),
                    "prompt_len": len(text)}
             try:
-                p = subprocess.run(o["llm"], shell=True, input=text, capture_output=True, text=True,
-                                   timeout=o["timeout"])
+                with own_limits():   # the LLM command runs under --timeout
+                    p = subprocess.run(o["llm"], shell=True, input=text, capture_output=True,
+                                       text=True, timeout=o["timeout"])
                 answer, rc, err = p.stdout, p.returncode, p.stderr
             except subprocess.TimeoutExpired:
                 answer, rc, err = "", None, f"timed out after {o['timeout']:g} s"
             rec["response"] = answer
             rec["llm_exit"] = rc
             air = strip_fence(answer) if answer.strip() else ""
+            last = air or last
             verdict, feedback = check_and_validate(solar, path, out, air, o, env, rc, err, rec)
             rec["verdict"] = verdict
             rec["seconds"] = round(time.time() - t0, 3)
@@ -162,11 +185,11 @@ def main(o):
             if verdict in ("PASS", "checked (--no-validate)"):
                 print(f"{out}: validated: PASS (attempt {attempt}; log {log_path})"
                       if verdict == "PASS" else f"{out}: not validated (--no-validate); log {log_path}")
-                return 0
+                return 0, air
             previous = air
     sys.stderr.write(f"{out}: error: no attempt of {o['attempts']} validated; the last AIR is kept in "
                      f"{out}, every attempt in {log_path}\n")
-    return 1
+    return 1, last
 
 
 def check_and_validate(solar, path, out, air, o, env, rc, err, rec):
@@ -175,9 +198,11 @@ def check_and_validate(solar, path, out, air, o, env, rc, err, rec):
         rec["check"] = None
         why = f"the command exited {rc}" if rc else "the command printed nothing"
         return "no answer", f"No AIR came back ({why}; its stderr: {err.strip()[-2000:]})."
-    with open(out, "w") as f:
+    draft = o["draft"]   # OUT's draft (main): its name is OUT's in what is said
+    with open(draft, "w") as f:
         f.write(air)
-    chk = subprocess.run([solar, "check", out], capture_output=True, text=True)
+    chk = subprocess.run([solar, "check", draft], capture_output=True, text=True)
+    chk.stderr = chk.stderr.replace(draft, out)
     rec["check"] = {"exit": chk.returncode, "diagnostics": chk.stderr}
     if chk.returncode != 0:
         return "check failed", f"`solar check` reported (exit {chk.returncode}):\n{chk.stderr}"
@@ -185,10 +210,12 @@ def check_and_validate(solar, path, out, air, o, env, rc, err, rec):
         rec["validation"] = None
         return "checked (--no-validate)", None
     defs = small_defines(path, air)
-    cmd = [solar, "validate", out, "--ref", path, "--backend", "cpu", "--timeout", str(o["timeout"])]
+    cmd = [solar, "validate", draft, "--ref", path, "--backend", "cpu", "--timeout", str(o["timeout"])]
     for k, v in defs.items():
         cmd += ["-D", f"{k}={v}"]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    with own_limits():   # solar validate runs each step under --timeout
+        p = limits.run(cmd, env=env)
+    p.stdout, p.stderr = p.stdout.replace(draft, out), p.stderr.replace(draft, out)
     last = (p.stdout.strip().splitlines() or [""])[-1]
     rec["validation"] = {"exit": p.returncode, "defines": defs, "verdict": last,
                          "output": (p.stdout + p.stderr)[-4000:]}

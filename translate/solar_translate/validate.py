@@ -15,9 +15,11 @@ the module constants (the harness sets only AIR params).
 import ast
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from . import limits
+from .limits import own_limits
 
 
 def shrink(v, target):
@@ -322,17 +324,25 @@ def run(solar, path, out, res, o, frontend="torch"):
     env = dict(os.environ, SOLAR_PYTHON=sys.executable, **f["env"])
     try:
         air, ref, how = prepare(path, out, res, work, frontend)
-    except TranslateError as e:
-        where = f"{path}:{e.line}" if e.line else path
-        sys.stderr.write(f"{where}: error: {e.message} ({out} is kept, not validated)\n")
+    except BaseException as e:
         if not keep:
             shutil.rmtree(work, ignore_errors=True)
+        if not isinstance(e, TranslateError):
+            raise
+        where = f"{path}:{e.line}" if e.line else path
+        sys.stderr.write(f"{where}: error: {e.message} ({out} is kept, not validated)\n")
         return 1
     cmd = [solar, "validate", air, "--ref", ref, "--backend", "cpu", "--timeout",
            str(o.get("timeout", 600))]
     if keep:
         cmd += ["--keep", os.path.join(work, "validate")]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    try:
+        with own_limits():   # solar validate runs each step under --timeout
+            p = limits.run(cmd, env=env)
+    except BaseException:    # an interrupt: nothing of the run stays
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
+        raise
     if p.returncode == 0:
         print(f"{out}: validated: PASS (solar validate --backend cpu {f['against']}at {how})")
         if not keep:
