@@ -15,7 +15,10 @@ bound on the validation's work (docs/translate.md, "Validation"):
      "not validated: ..." with the count; a validation that runs states its count;
   6. when the first choice of sizes is above --max-work, the next is tried: sizes written as a
      list (`hidden_sizes = [512, 512]`) shrunk too (before: --max-work did not exist, and the
-     list kept its sizes).
+     list kept its sizes);
+  7. the harness server forked from the translator (harness_server.py) listens, serves a
+     `harness.py run` request (what solar validate sends), and ends with stop(); none is
+     started when the caller gives one (SOLAR_HARNESS_SERVER).
     python3 tests/translate/test_shrink.py SOLAR      (exit 77: no torch here)
 """
 import contextlib
@@ -194,6 +197,42 @@ class Shrink(unittest.TestCase):
     def test_relation_holds_at_a_common_quotient(self):
         _, small = self.sizes("coupled", COUPLED)
         self.assertEqual(small, {"W": 8, "D": 16})
+
+    def test_harness_server(self):
+        import time
+        from solar_translate import harness_server
+        server = harness_server.start(os.environ.get("SOLAR_EXE"))
+        self.assertIsNotNone(server)
+        sock, pid = server
+        try:
+            for _ in range(100):
+                if os.path.exists(sock):
+                    break
+                time.sleep(0.1)
+            self.assertTrue(os.path.exists(sock))
+            # a request with bad arguments, as harness.py's client sends it: served (not None:
+            # the client would run it itself), the server's child parses them: exit 2
+            import importlib.util
+            path = harness_server.harness_path(os.environ.get("SOLAR_EXE"))
+            spec = importlib.util.spec_from_file_location("_test_harness_client", path)
+            client = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(client)
+            argv, sys.argv = sys.argv, [path, "run", "--ref", "nothing.py", "--air", "nothing.json"]
+            try:
+                with open(os.devnull, "w") as null, contextlib.redirect_stderr(null):
+                    self.assertEqual(client.serve_client(sock), 2)
+            finally:
+                sys.argv = argv
+        finally:
+            harness_server.stop(server)
+        self.assertFalse(os.path.exists(os.path.dirname(sock)))
+        with self.assertRaises(ProcessLookupError):
+            os.kill(pid, 0)
+        os.environ["SOLAR_HARNESS_SERVER"] = "/nonexistent/sock"
+        try:
+            self.assertIsNone(harness_server.start(os.environ.get("SOLAR_EXE")))
+        finally:
+            del os.environ["SOLAR_HARNESS_SERVER"]
 
     def test_loop_work_estimate(self):
         # the first nest 4 * 6; the second (its header on two lines) 4 * 3 (i = 0, 2, 4) * 3
