@@ -16,7 +16,10 @@ bound on the validation's work (docs/translate.md, "Validation"):
   6. when the first choice of sizes is above --max-work, the next is tried: sizes written as a
      list (`hidden_sizes = [512, 512]`) shrunk too (before: --max-work did not exist, and the
      list kept its sizes);
-  7. the harness server forked from the translator (harness_server.py) listens, serves a
+  7. when no other choice fits, the constants of the first are brought down to 2 one by one
+     where the model builds: a batch of 10 becomes 2 before an input of literal 64 x 64
+     (before: --max-work did not exist; a batch of 10 stays 10 at every target);
+  8. the harness server forked from the translator (harness_server.py) listens, serves a
      `harness.py run` request (what solar validate sends), and ends with stop(); none is
      started when the caller gives one (SOLAR_HARNESS_SERVER).
     python3 tests/translate/test_shrink.py SOLAR      (exit 77: no torch here)
@@ -160,6 +163,26 @@ def get_init_inputs():
     return [input_size, hidden_sizes, output_size]
 '''
 
+LITERAL_IMAGE = '''
+import torch
+import torch.nn as nn
+
+batch_size = 10
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 3)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+
+
+def get_inputs():
+    return [torch.rand(batch_size, 3, 64, 64)]
+'''
+
 
 class Shrink(unittest.TestCase):
     def setUp(self):
@@ -197,6 +220,11 @@ class Shrink(unittest.TestCase):
     def test_relation_holds_at_a_common_quotient(self):
         _, small = self.sizes("coupled", COUPLED)
         self.assertEqual(small, {"W": 8, "D": 16})
+
+    def test_constants_down_to_two(self):
+        rc, out, err = self.translate("--max-work", "5000000", name="image", text=LITERAL_IMAGE)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("image.air: validated: PASS (solar validate --backend cpu at batch_size=2:", out)
 
     def test_harness_server(self):
         import time

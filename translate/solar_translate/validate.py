@@ -90,7 +90,8 @@ def choices(res, shapes):
     the caller) every integer constant of the module and every element of a tuple or list of
     them shrunk together: a constant that is no size of the AIR because it cannot change alone
     (`groups=in_channels` with out_channels == in_channels), sizes written as a list
-    (`hidden_layer_sizes = [32768, 32768]`); then every one divided by the same power of two.
+    (`hidden_layer_sizes = [32768, 32768]`); then every one divided by the same power of two;
+    then, from the first choice, each constant alone brought down to 2 where it builds.
     Nothing when every size is 8 or below (the file's own sizes are small)."""
     mod = res.module
     base = own_sizes(res)
@@ -111,7 +112,10 @@ def choices(res, shapes):
             small = follow({n: shrink_value(v, target) for n, v in names.items()}, values, derived)
             if small == {n: values.get(n, names.get(n)) for n in small}:
                 if target == 8 and names is first:
-                    return          # every size is 8 or below: the file's own sizes
+                    # nothing to shrink (every size 8 or below, or not divisible so that it
+                    # stays 8 or more): the file's own sizes, then only for the work
+                    seen.append(small)
+                    yield small
                 break               # nothing smaller at this target or above
             if builds(mod, small, values, names, shapes, ref):
                 if small not in seen:
@@ -130,7 +134,22 @@ def choices(res, shapes):
         if builds(mod, small, values, every, shapes, ref):
             found = small
     if found and found not in seen:
+        seen.append(found)
         yield found
+    # from the first choice, each constant alone down to 2 (else its smallest quotient by 2, 3,
+    # 5, 7 of at least 2) where the module still builds: a batch of 10 becomes 2 where the
+    # spatial sizes cannot shrink (a network's 224 x 224 input, its down-sampling)
+    cur = dict(seen[0]) if seen else {}
+    for n, v in every.items():
+        now = cur.get(n, v)
+        for w in dict.fromkeys(x for x in (type(now)(2 for _ in now) if type(now) in (tuple, list)
+                                           else 2, shrink_value(now, 2)) if x != now):
+            trial = follow(dict(cur, **{n: w}), values, derived)
+            if builds(mod, trial, values, every, shapes, ref):
+                cur = trial
+                break
+    if cur and cur not in seen:
+        yield cur
 
 
 def shrink_value(v, target):
@@ -181,7 +200,7 @@ def builds(mod, small, values, names, shapes, ref):
     try:
         got = shapes()
         return ref is None or len(got) != len(ref) or all(
-            not (a > 1 and b == 1) for ra, rb in zip(ref, got) if len(ra) == len(rb)
+            not (a > 1 and b <= 1) for ra, rb in zip(ref, got) if len(ra) == len(rb)
             for a, b in zip(ra, rb))
     except Exception:  # noqa: BLE001
         return False
@@ -283,7 +302,7 @@ def body(text):
     return keep
 
 
-CHOICES = 3     # the most choices of sizes prepare() translates at to fit the work
+CHOICES = 4     # the most choices of sizes prepare() translates at to fit the work
 
 
 def translate_at(path, small, frontend):
@@ -331,8 +350,14 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
     sizes_module = importlib.import_module("." + f["sizes_module"], __package__)
     air = os.path.join(work, "validate.air")
     first = None
+    from .opgraph import TranslateError
     for small in candidates(sizes_module, res, path, fits):
-        again = translate_at(path, small, frontend)
+        try:
+            again = translate_at(path, small, frontend)
+        except TranslateError:
+            if first is None:
+                raise
+            continue        # a later choice that does not translate: the next
         first = first or (small, again)
         with open(air, "w") as fh:
             fh.write(again.text)
@@ -391,7 +416,7 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
 # The most statement executions (work_of) the generated C of a validation may run (a few seconds on one
 # core, docs/benchmarks.md "Translation time"); above it the translation is reported "not
 # validated", with the count (--max-work changes it).
-MAX_WORK = 10 ** 9
+MAX_WORK = 3 * 10 ** 9
 
 
 def work_of(air):
