@@ -168,15 +168,16 @@ import torch
 import torch.nn as nn
 
 batch_size = 10
+blocks = [2, 10]    # a list of counts, not sizes (ResNet's layers = [3, 4, 23, 3])
 
 
 class Model(nn.Module):
     def __init__(self):
         super().__init__()
-        self.conv = nn.Conv2d(3, 16, 3)
+        self.conv = nn.Sequential(nn.Conv2d(3, 16, 3), *[nn.ReLU() for _ in range(sum(blocks))])
 
     def forward(self, x):
-        return torch.relu(self.conv(x))
+        return self.conv(x)
 
 
 def get_inputs():
@@ -224,7 +225,7 @@ class Shrink(unittest.TestCase):
     def test_constants_down_to_two(self):
         rc, out, err = self.translate("--max-work", "5000000", name="image", text=LITERAL_IMAGE)
         self.assertEqual(rc, 0, out + err)
-        self.assertIn("image.air: validated: PASS (solar validate --backend cpu at batch_size=2:", out)
+        self.assertIn("image.air: validated: PASS (solar validate --backend cpu at batch_size=2 blocks=[2, 2]; ", out)
 
     def test_harness_server(self):
         import time

@@ -142,8 +142,8 @@ def choices(res, shapes):
     cur = dict(seen[0]) if seen else {}
     for n, v in every.items():
         now = cur.get(n, v)
-        for w in dict.fromkeys(x for x in (type(now)(2 for _ in now) if type(now) in (tuple, list)
-                                           else 2, shrink_value(now, 2)) if x != now):
+        two = type(now)(2 for _ in now) if type(now) in (tuple, list) else 2
+        for w in [x for k, x in enumerate((two, shrink_value(now, 2))) if x != now and (k == 0 or x != two)]:
             trial = follow(dict(cur, **{n: w}), values, derived)
             if builds(mod, trial, values, every, shapes, ref):
                 cur = trial
