@@ -160,20 +160,27 @@ def report(args):
     return 1 if any(r["violations"] for r in rows) else 0
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def parser(doc, jobs, timeout):
+    """The command line of a KernelBench scan (this file's, bench/translate_time.py's): `scan
+    KB_DIR OUT.jsonl [--solar] [--jobs] [--timeout] [--levels] [--only]` and `report FILES`;
+    returns (the parser, the scan subparser)."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("scan")
     s.add_argument("kb")
     s.add_argument("out")
     s.add_argument("--solar", default="build/solar")
-    s.add_argument("--device", default="h100-sxm")
-    s.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) - 1))
-    s.add_argument("--timeout", type=float, default=240)
+    s.add_argument("--jobs", type=int, default=jobs)
+    s.add_argument("--timeout", type=float, default=timeout)
     s.add_argument("--levels", default="1,2,3")
     s.add_argument("--only", nargs="*", default=[])
-    r = sub.add_parser("report")
-    r.add_argument("files", nargs="+")
+    sub.add_parser("report").add_argument("files", nargs="+")
+    return ap, s
+
+
+def main():
+    ap, s = parser(__doc__, max(1, (os.cpu_count() or 2) - 1), 240)
+    s.add_argument("--device", default="h100-sxm")
     args = ap.parse_args()
     if args.cmd == "scan":
         scan(args)

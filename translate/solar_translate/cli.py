@@ -17,7 +17,7 @@ import time
 from . import limits
 
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
-         "                       [--keep DIR] [--timeout SECONDS] [--jax]\n"
+         "                       [--keep DIR] [--timeout SECONDS] [--max-work N] [--jax]\n"
          "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n")
 
 
@@ -27,7 +27,7 @@ class Usage(Exception):
 
 def parse(argv):
     o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
-         "timeout": 600.0, "jax": False, "llm": None, "attempts": 3, "log": None}
+         "timeout": 600.0, "max_work": None, "jax": False, "llm": None, "attempts": 3, "log": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -61,6 +61,12 @@ def parse(argv):
             except ValueError:
                 raise Usage(f"--timeout expects a number of seconds, not '{val}'")
             i += 1
+        elif a == "--max-work":
+            need()
+            if not re.fullmatch(r"[1-9]\d{0,17}", val):
+                raise Usage(f"--max-work expects a count of statement executions (a positive "
+                            f"integer), not '{val}'")
+            o["max_work"] = int(val); i += 1
         elif a.startswith("-D"):
             d = a[2:]
             if not d:
@@ -233,6 +239,20 @@ def main(argv):
     if not solar:
         sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")
         return 2
+    server = None
+    if o["validate"] and not o["jax"]:
+        # the validation's harness, forked now (PyTorch imported, nothing traced yet), so that
+        # `solar validate` does not import PyTorch once more (harness_server.py)
+        from . import harness_server
+        server = o["harness_server"] = harness_server.start(solar)
+    try:
+        return translate_and_validate(o, path, out, translate, solar)
+    finally:
+        if server:
+            harness_server.stop(server)
+
+
+def translate_and_validate(o, path, out, translate, solar):
     from .opgraph import TranslateError
     t0 = time.time()
     try:

@@ -9,10 +9,13 @@ the header declares those as `const` (and the rest as `param`, which `-D` can ch
 
 Where a size comes from (both frontends): every dimension of a leaf (an input, parameter or
 buffer) is traced back to the module-level integer constants (KernelBench's convention) by
-building the leaves once more per constant, with that constant doubled, and seeing which
+building the leaves once more per constant, with that constant doubled (and the tuple
+constants computed from it, `bias_shape = (out_channels, 1, 1)`, recomputed), and seeing which
 dimensions move (`leaf_sizes`); `fit` turns a dimension and its moves into an expression of the
 constants (a product, a quotient, an offset), else a literal.
 """
+import ast
+import functools
 import itertools
 import re
 
@@ -60,7 +63,7 @@ class Sizes:
         if e.is_Atom:
             return
         if isinstance(e, sympy.floor):
-            num, den = sympy.fraction(sympy.together(e.args[0]))
+            num, den = fraction(e.args[0])
             self.freeze_nonaffine(num)
             self.freeze_syms(den)
             return
@@ -98,21 +101,111 @@ def int_constants(mod):
     return out
 
 
+# What a size constant may be computed from: arithmetic on integers and other constants, and
+# tuples or lists of such (`bias_shape = (out_channels, 1, 1)`).
+ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.Constant, ast.Add,
+         ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd, ast.Tuple,
+         ast.List)
+
+
+def derived_constants(path):
+    """[(NAME, expression)] in file order: the module-level constants that the file computes
+    from other names with integer arithmetic (`HEAD_DIM = DIM // N_HEADS`, `HIDDEN = 4 * D`),
+    or as a tuple or list of such (`bias_shape = (out_channels, 1, 1)`), by their last
+    module-level assignment; a chained assignment (`height = width = H`) gives each of its
+    names.  [] when the file cannot be parsed."""
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read(), path)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found = {}
+    for st in tree.body:
+        if isinstance(st, ast.Assign):
+            pairs = []
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    pairs.append((t.id, st.value))
+                elif (isinstance(t, ast.Tuple) and isinstance(st.value, ast.Tuple)
+                      and len(t.elts) == len(st.value.elts)):
+                    pairs += [(a.id, v) for a, v in zip(t.elts, st.value.elts) if isinstance(a, ast.Name)]
+                elif isinstance(t, ast.Tuple):
+                    pairs += [(a.id, None) for a in t.elts if isinstance(a, ast.Name)]
+        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+            pairs = [(st.target.id, st.value)]
+        else:
+            continue
+        for name, v in pairs:
+            found.pop(name, None)
+            if (v is not None and all(isinstance(x, ARITH) for x in ast.walk(ast.Expression(v)))
+                    and any(isinstance(x, ast.Name) for x in ast.walk(v))):
+                found[name] = v
+    return list(found.items())
+
+
+def is_shape_value(v):
+    """An int, or a tuple or list of ints: what a derived constant may hold."""
+    return type(v) is int or (type(v) in (tuple, list) and all(type(x) is int for x in v))
+
+
+def constant_values(mod, derived):
+    """The module's integer constants (int_constants) and the current values of its derived
+    constants that hold a tuple or list of ints (no size symbol, but it follows them)."""
+    out = int_constants(mod)
+    for name, _ in derived:
+        v = getattr(mod, name, None)
+        if name not in out and type(v) in (tuple, list) and is_shape_value(v):
+            out[name] = v
+    return out
+
+
+def follow(small, values, derived):
+    """small with the derived constants recomputed from it: values holds every constant's
+    value as the module stands (constant_values); a derived constant is set to what its
+    expression gives at the small values (replacing its own shrunk value), and added to small
+    when that differs."""
+    env = dict(values, **small)
+    out = dict(small)
+    for name, e in derived:
+        if name not in values:
+            continue
+        try:
+            v = eval(compile(ast.Expression(e), "<size>", "eval"), {"__builtins__": {}}, dict(env))  # noqa: S307 - arithmetic only (ARITH)
+        except Exception:  # noqa: BLE001 - a name that is not a constant, a division by zero
+            continue
+        if is_shape_value(v) and type(v) is type(values[name]) and (v != values[name] or name in small):
+            env[name] = out[name] = v
+    return out
+
+
+def module_derived(mod):
+    """derived_constants of the module's own file."""
+    return derived_constants(getattr(mod, "__file__", None) or "")
+
+
 def leaf_sizes(mod, base, shapes_at, sizes):
     """For each leaf of base ({key: shape}): a list of sympy expressions of the module's
     constants, one per dimension.  shapes_at() builds the leaves again from mod as it stands
     ({key: shape}; TranslateError when the module does not build), once per constant doubled."""
     from .opgraph import TranslateError
     consts = int_constants(mod)
+    # a tuple constant computed from sizes (`bias_shape = (out_channels, 1, 1)`) follows the
+    # size doubled, so that the dimension it gives moves with that size (and shrinks with it
+    # for the validation); a derived int constant is a size of its own and is doubled alone
+    derived = [(n, e) for n, e in module_derived(mod) if n not in consts]
+    values = constant_values(mod, derived)
     moved = {}
     for c, v in consts.items():
-        setattr(mod, c, 2 * v)
+        changed = follow({c: 2 * v}, values, derived)
+        for n, x in changed.items():
+            setattr(mod, n, x)
         try:
             moved[c] = shapes_at()
         except TranslateError:
             moved[c] = None
         finally:
-            setattr(mod, c, v)
+            for n in changed:
+                setattr(mod, n, values[n])
     exprs = {}
     for key, shape in base.items():
         out = []
@@ -160,6 +253,14 @@ def fit(x, deps, consts, sizes):
             if (va * vb) % vc == 0 and x == va * vb // vc:
                 return fdiv(sizes.add(a, va) * sizes.add(b, vb), sizes.add(c, vc))
     return sympy.Integer(x)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def fraction(e):
+    """(numerator, denominator) of e over one common denominator, once per expression: the
+    bounds of a deep network's kernels are nests of floors that `together` takes milliseconds
+    each to bring over one (DenseNet121: 18 000 calls, docs/benchmarks.md "Translation time")."""
+    return sympy.fraction(sympy.together(e))
 
 
 def fdiv(a, b):
@@ -227,7 +328,7 @@ def pr(e):
     if isinstance(e, sympy.Pow) and e.exp.is_Integer and int(e.exp) > 0:
         return " * ".join([_atom(e.base, "mul")] * int(e.exp))   # B**3: B * B * B
     if isinstance(e, sympy.floor):
-        num, den = sympy.fraction(sympy.together(e.args[0]))
+        num, den = fraction(e.args[0])
         d = _divisor(den)
         # a divisor of consts whose value is 1 (IMG // 8 at IMG = 8): no division at all
         return pr(num) if d == "1" else _atom(num, "mul") + " // " + d
@@ -240,7 +341,7 @@ def pr(e):
     if isinstance(e, sympy.Abs):
         return f"max({pr(e.args[0])}, {pr(-e.args[0])})"
     if isinstance(e, sympy.ceiling):
-        return pr(cdiv(*sympy.fraction(sympy.together(e.args[0]))))
+        return pr(cdiv(*fraction(e.args[0])))
     raise ValueError(f"cannot print {e!r} in AIR")
 
 

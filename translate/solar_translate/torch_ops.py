@@ -4,6 +4,7 @@ handle(fe, node) returns what the node's result is in the op graph: a Value (a k
 or a view: an index map over another Value), a list of them (split, chunk, unbind), or a
 Python scalar.  The table in docs/translate.md lists every operator here.
 """
+import functools
 import math
 import operator
 
@@ -1227,6 +1228,14 @@ def _ints(v, n, default):
     return v * n if len(v) == 1 else v
 
 
+@functools.lru_cache(maxsize=4096)
+def simplified(e):
+    """sympy.simplify(e), once per expression: a network's convolutions see the same few
+    spatial sizes (DenseNet121's 120 convolutions, 10 sizes), each a nest of floors that takes
+    simplify up to a second (docs/benchmarks.md, "Translation time")."""
+    return sympy.simplify(e)
+
+
 def conv(fe, node, name, a, kw, val):
     x, w = V(fe, a[0]), V(fe, a[1])
     b = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
@@ -1267,7 +1276,7 @@ def conv(fe, node, name, a, kw, val):
         if fe.sizes.value(e) != vshape[2 + j]:
             e = sympy.Integer(vshape[2 + j])
             fe.sizes.freeze_syms(H)
-        shape.append(sympy.simplify(e) if not isinstance(e, sympy.Integer) else e)
+        shape.append(simplified(e) if not isinstance(e, sympy.Integer) else e)
     if tr and G > 1:
         fe.sizes.freeze_syms(w.shape[1])
     attrs = {"bias": b, "stride": st, "padding": pd, "dilation": dl, "groups": G,

@@ -20,6 +20,8 @@ import tempfile
 
 from . import limits
 from .limits import own_limits
+from .sizes import (constant_values, derived_constants, follow, int_constants, is_shape_value,
+                    module_derived)
 
 
 def shrink(v, target):
@@ -61,93 +63,151 @@ def pick_sizes(res, path):
     return pick(res, lambda: op_shapes(torch, res.module, path))
 
 
-# What a size constant may be computed from: arithmetic on integers and other constants.
-ARITH = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Load, ast.Constant, ast.Add,
-         ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd)
-
-
-def derived_constants(path):
-    """[(NAME, expression)] in file order: the module-level constants that the file computes
-    from other names (`HEAD_DIM = DIM // N_HEADS`, `HIDDEN = 4 * D`) with integer arithmetic,
-    by their last module-level assignment; [] when the file cannot be parsed."""
-    try:
-        tree = ast.parse(open(path, "rb").read(), path)
-    except (OSError, SyntaxError, ValueError):
-        return []
-    found = {}
-    for st in tree.body:
-        if isinstance(st, ast.Assign):
-            pairs = []
-            for t in st.targets:
-                if isinstance(t, ast.Name):
-                    pairs.append((t.id, st.value))
-                elif (isinstance(t, ast.Tuple) and isinstance(st.value, ast.Tuple)
-                      and len(t.elts) == len(st.value.elts)):
-                    pairs += [(a.id, v) for a, v in zip(t.elts, st.value.elts) if isinstance(a, ast.Name)]
-                elif isinstance(t, ast.Tuple):
-                    pairs += [(a.id, None) for a in t.elts if isinstance(a, ast.Name)]
-        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
-            pairs = [(st.target.id, st.value)]
-        else:
-            continue
-        for name, v in pairs:
-            found.pop(name, None)
-            if (v is not None and all(isinstance(x, ARITH) for x in ast.walk(ast.Expression(v)))
-                    and any(isinstance(x, ast.Name) for x in ast.walk(v))):
-                found[name] = v
-    return list(found.items())
-
-
-def follow(small, values, derived):
-    """small with the derived constants recomputed from it: values holds every constant's
-    value as the module stands; a derived constant is set to what its expression gives at the
-    small values (replacing its own shrunk value), and added to small when that differs."""
-    env = dict(values, **small)
-    out = dict(small)
-    for name, e in derived:
-        if name not in values:
-            continue
-        try:
-            v = eval(compile(ast.Expression(e), "<size>", "eval"), {"__builtins__": {}}, dict(env))  # noqa: S307 - arithmetic only (ARITH)
-        except Exception:  # noqa: BLE001 - a name that is not a constant, a division by zero
-            continue
-        if type(v) is int and (v != values[name] or name in small):
-            env[name] = out[name] = v
-    return out
+def size_choices(res, path):
+    """choices() with the shapes of every ATen op's result."""
+    import torch
+    return choices(res, lambda: op_shapes(torch, res.module, path))
 
 
 def pick(res, shapes):
-    """Each size of the AIR shrunk (shrink: to 8, else 16, 32, 64) so that no dimension of any
-    operator's result that was above 1 becomes 1 and the module still builds; shapes() is the
-    frontend's list of those results for the module as it stands.  A constant the file computes
-    from others (derived_constants) is not shrunk on its own but recomputed from their small
-    values, so `HEAD_DIM = DIM // N_HEADS` still holds."""
-    from .sizes import int_constants
+    """The first of choices(), else the file's own sizes."""
+    return next(choices(res, shapes), None) or own_sizes(res)
+
+
+def own_sizes(res):
     mod = res.module
-    base = {n: getattr(mod, n) for n in res.params + res.consts if isinstance(getattr(mod, n, None), int)}
-    derived = derived_constants(getattr(mod, "__file__", None) or "")
-    values = int_constants(mod)
+    return {n: getattr(mod, n) for n in res.params + res.consts if isinstance(getattr(mod, n, None), int)}
+
+
+def choices(res, shapes):
+    """The sizes to validate at, best first ({name: value} each): each size of the AIR shrunk
+    (shrink: to 8, else 16, 32, 64) so that no dimension of any operator's result that was
+    above 1 becomes 1 and the module still builds; shapes() is the frontend's list of those
+    results for the module as it stands.  A constant the file computes from others
+    (derived_constants) is not shrunk on its own but recomputed from their small values, so
+    `HEAD_DIM = DIM // N_HEADS` still holds; the constants it is computed from are shrunk with
+    the sizes even when they are none (`height = width = IMG`), and a tuple of them follows
+    (`bias_shape = (out_channels, 1, 1)`).  Then (when that fails, or its work is too much for
+    the caller) every integer constant of the module and every element of a tuple or list of
+    them shrunk together: a constant that is no size of the AIR because it cannot change alone
+    (`groups=in_channels` with out_channels == in_channels), sizes written as a list
+    (`hidden_layer_sizes = [32768, 32768]`); then every one divided by the same power of two;
+    then, from the first choice, each constant alone brought down to 2 where it builds.
+    Nothing when every size is 8 or below (the file's own sizes are small)."""
+    mod = res.module
+    base = own_sizes(res)
+    derived = module_derived(mod)
+    values = constant_values(mod, derived)
     try:
         ref = shapes()
     except Exception:  # noqa: BLE001
         ref = None
-    for target in (8, 16, 32, 64):
-        small = follow({n: shrink(v, target) for n, v in base.items()}, values, derived)
-        for n, v in small.items():
-            setattr(mod, n, v)
-        try:
-            got = shapes()
-            ok = ref is None or len(got) != len(ref) or all(
-                not (a > 1 and b == 1) for ra, rb in zip(ref, got) if len(ra) == len(rb)
-                for a, b in zip(ra, rb))
-        except Exception:  # noqa: BLE001
-            ok = False
-        finally:
-            for n in small:
-                setattr(mod, n, values.get(n, base.get(n)))
-        if ok:
-            return small
-    return dict(base)
+    ints = int_constants(mod)
+    first = with_sources(base, ints, derived)
+    lists = literal_shapes(mod, derived)
+    wide = dict(ints, **first)
+    every = dict(wide, **lists)
+    seen = []
+    for names in [first] + ([every] if len(every) > len(first) else []):
+        for target in (8, 16, 32, 64):
+            small = follow({n: shrink_value(v, target) for n, v in names.items()}, values, derived)
+            if small == {n: values.get(n, names.get(n)) for n in small}:
+                if target == 8 and names is first:
+                    # nothing to shrink (every size 8 or below, or not divisible so that it
+                    # stays 8 or more): the file's own sizes, then only for the work
+                    seen.append(small)
+                    yield small
+                break               # nothing smaller at this target or above
+            if builds(mod, small, values, names, shapes, ref):
+                if small not in seen:
+                    seen.append(small)
+                    yield small
+                break
+    # every constant divided by one power of two where it divides and leaves at least 8 (the
+    # largest power that builds): a relation between constants that is no derived constant
+    # (LayerNorm(out_channels) over a width that is 2 * width) holds at the quotient
+    found = None
+    for k in range(1, 40):
+        small = follow({n: v for n, v in ((n, halve(v, k)) for n, v in every.items())
+                        if v is not None}, values, derived)
+        if not small:
+            break
+        if builds(mod, small, values, every, shapes, ref):
+            found = small
+    if found and found not in seen:
+        seen.append(found)
+        yield found
+    # from the first choice, each constant alone down to 2 (else its smallest quotient by 2, 3,
+    # 5, 7 of at least 2) where the module still builds: a batch of 10 becomes 2 where the
+    # spatial sizes cannot shrink (a network's 224 x 224 input, its down-sampling)
+    cur = dict(seen[0]) if seen else {}
+    for n, v in every.items():
+        now = cur.get(n, v)
+        two = type(now)(2 for _ in now) if type(now) in (tuple, list) else 2
+        for w in [x for k, x in enumerate((two, shrink_value(now, 2))) if x != now and (k == 0 or x != two)]:
+            trial = follow(dict(cur, **{n: w}), values, derived)
+            if builds(mod, trial, values, every, shapes, ref):
+                cur = trial
+                break
+    if cur and cur not in seen:
+        yield cur
+
+
+def shrink_value(v, target):
+    """shrink() of an int, or of each element of a tuple or list of ints."""
+    return type(v)(shrink(x, target) for x in v) if type(v) in (tuple, list) else shrink(v, target)
+
+
+def halve(v, k):
+    """v (an int, or a tuple or list of ints) divided by 2**k where that divides and leaves at
+    least 8, its other elements as they are; None when nothing changes."""
+    def one(x):
+        return x >> k if x % (1 << k) == 0 and x >> k >= 8 else x
+    w = type(v)(one(x) for x in v) if type(v) in (tuple, list) else one(v)
+    return None if w == v else w
+
+
+def literal_shapes(mod, derived):
+    """The module's constants that are tuples or lists of ints, written as literals (not
+    derived: `hidden_layer_sizes = [32768, 32768]`, `input_shape = (32768,)`), some element
+    above 8."""
+    names = {n for n, _ in derived}
+    return {k: v for k, v in vars(mod).items()
+            if type(v) in (tuple, list) and v and is_shape_value(v) and max(v) > 8
+            and k not in names and not k.startswith("_")}
+
+
+def with_sources(base, ints, derived):
+    """base and, transitively, the integer constants (ints) that the derived constants among
+    them are computed from."""
+    out = dict(base)
+    grew = True
+    while grew:
+        grew = False
+        for name, e in derived:
+            if name in out:
+                for x in ast.walk(e):
+                    if isinstance(x, ast.Name) and x.id in ints and x.id not in out:
+                        out[x.id] = ints[x.id]
+                        grew = True
+    return out
+
+
+def builds(mod, small, values, names, shapes, ref):
+    """Whether the module with its constants set to small builds and no result dimension that
+    was above 1 (ref) becomes 1; the constants are set back."""
+    for n, v in small.items():
+        setattr(mod, n, v)
+    try:
+        got = shapes()
+        return ref is None or len(got) != len(ref) or all(
+            not (a > 1 and b <= 1) for ra, rb in zip(ref, got) if len(ra) == len(rb)
+            for a, b in zip(ra, rb))
+    except Exception:  # noqa: BLE001
+        return False
+    finally:
+        for n in small:
+            setattr(mod, n, values.get(n, names.get(n)))
 
 
 # The wrapper that the harness runs as the reference: the user's file with its module
@@ -243,26 +303,17 @@ def body(text):
     return keep
 
 
-def prepare(path, out, res, work, frontend="torch"):
-    """The validation's files in `work`: validate.air, the translation at the small sizes, and
-    the wrapper (model.py, or fn.py for --jax) of the user's file with its constants at those
-    sizes.  Returns (air, ref, how), or raises TranslateError (its message naming the sizes)
-    when the file cannot be translated at the small sizes."""
+CHOICES = 4     # the most choices of sizes prepare() translates at to fit the work
+
+
+def translate_at(path, small, frontend):
+    """The translation of the file at the sizes small, or TranslateError naming them."""
     import importlib
     from .opgraph import TranslateError
-    from .sizes import int_constants
-    f = FRONTENDS[frontend]
-    small = importlib.import_module("." + f["sizes_module"], __package__).pick_sizes(res, path)
-    sizes = " ".join(f"{k}={v}" for k, v in small.items()) or f["own"]
-    if any(v > 64 and v == getattr(res.module, k, None) for k, v in small.items()):
-        sys.stderr.write(f"{out}: warning: no smaller sizes build {f['what']} without some result "
-                         f"dimension becoming 1, so it is validated at its own sizes ({sizes}), "
-                         f"which may take long on the CPU; a constant computed from others "
-                         f"(HEAD_DIM = DIM // N_HEADS) follows them, any other must divide as "
-                         f"the others do (--no-validate skips the validation)\n")
-    translate_file = importlib.import_module("." + f["module"], __package__).translate_file
+    translate_file = importlib.import_module("." + FRONTENDS[frontend]["module"], __package__).translate_file
+    sizes = " ".join(f"{k}={v}" for k, v in small.items()) or FRONTENDS[frontend]["own"]
     try:
-        again = translate_file(path, dict(small))
+        return translate_file(path, dict(small))
     except TranslateError as e:
         raise TranslateError(f"at the validation sizes ({sizes}): {e.message}", e.line, e.status)
     except RecursionError:
@@ -272,9 +323,58 @@ def prepare(path, out, res, work, frontend="torch"):
         from .source import first_line, model_line
         raise TranslateError(f"internal error in solar translate at the validation sizes "
                              f"({sizes}): {first_line(e)}", model_line(e, path))
+
+
+def candidates(sizes_module, res, path, fits):
+    """The choices of sizes prepare() tries: the frontend's size_choices() (at most CHOICES)
+    when the work is to fit, else (or when there is none) its pick_sizes()."""
+    import itertools
+    if fits and hasattr(sizes_module, "size_choices"):
+        got = False
+        for small in itertools.islice(sizes_module.size_choices(res, path), CHOICES):
+            got = True
+            yield small
+        if got:
+            return
+    yield sizes_module.pick_sizes(res, path)
+
+
+def prepare(path, out, res, work, frontend="torch", fits=None):
+    """The validation's files in `work`: validate.air, the translation at the small sizes, and
+    the wrapper (model.py, or fn.py for --jax) of the user's file with its constants at those
+    sizes.  fits(AIR file), when given, says whether the work at those sizes is small enough;
+    when it is not, the next choice of sizes is tried (choices(), at most CHOICES).  Returns
+    (air, ref, how), or raises TranslateError (its message naming the sizes) when the file
+    cannot be translated at the small sizes."""
+    import importlib
+    f = FRONTENDS[frontend]
+    sizes_module = importlib.import_module("." + f["sizes_module"], __package__)
     air = os.path.join(work, "validate.air")
-    with open(air, "w") as fh:
-        fh.write(again.text)
+    first = None
+    from .opgraph import TranslateError
+    for small in candidates(sizes_module, res, path, fits):
+        try:
+            again = translate_at(path, small, frontend)
+        except TranslateError:
+            if first is None:
+                raise
+            continue        # a later choice that does not translate: the next
+        first = first or (small, again)
+        with open(air, "w") as fh:
+            fh.write(again.text)
+        if fits is None or fits(air):
+            break
+    else:   # every choice is too much: the first (run() says so)
+        small, again = first
+        with open(air, "w") as fh:
+            fh.write(again.text)
+    sizes = " ".join(f"{k}={v}" for k, v in small.items()) or f["own"]
+    if any(type(v) is int and v > 64 and v == getattr(res.module, k, None) for k, v in small.items()):
+        sys.stderr.write(f"{out}: warning: no smaller sizes build {f['what']} without some result "
+                         f"dimension becoming 1, so it is validated at its own sizes ({sizes}), "
+                         f"which may take long on the CPU; a constant computed from others "
+                         f"(HEAD_DIM = DIM // N_HEADS) follows them, any other must divide as "
+                         f"the others do (--no-validate skips the validation)\n")
     ref = os.path.join(work, f["ref"])
     with open(ref, "w") as fh:
         fh.write(wrapper(path, small, frontend))
@@ -287,10 +387,11 @@ def prepare(path, out, res, work, frontend="torch"):
         # itself: translate once more with every param doubled (derived constants follow),
         # only to see that -D changes nothing but the sizes (a literal that depends on a size,
         # e.g. a slice start of N - 2 written as 4, shows as a difference).
-        other = follow({n: 2 * v for n, v in own.items()}, int_constants(res.module),
-                       derived_constants(path))
+        derived = derived_constants(path)
+        other = follow({n: 2 * v for n, v in own.items()}, constant_values(res.module, derived),
+                       derived)
         try:
-            twice = translate_file(path, dict(other))
+            twice = translate_at(path, other, frontend)
             theirs = body(twice.text)
             label = " ".join(f"{k}={v}" for k, v in other.items())
         except Exception:  # noqa: BLE001 - the model does not build there: nothing to compare
@@ -313,48 +414,141 @@ def prepare(path, out, res, work, frontend="torch"):
     return air, ref, how
 
 
+# The most statement executions (work_of) the generated C of a validation may run (a few seconds on one
+# core, docs/benchmarks.md "Translation time"); above it the translation is reported "not
+# validated", with the count (--max-work changes it).
+MAX_WORK = 3 * 10 ** 9
+
+
+def work_of(air):
+    """The statement executions of the generated C of the program at air: each statement counted
+    once per iteration of the loops around it (an `if` inside them is not subtracted, the C
+    evaluates it every time; a bound that depends on an outer iterator is taken at that
+    iterator's middle value), so about what the CPU runs (at least `solar count`'s statement
+    instances where the bounds are affine in the params alone); read from the text in milliseconds (`solar count` is exact, but takes seconds on
+    a network of hundreds of kernels).  None when the text is not what the translator writes."""
+    try:
+        with open(air) as fh:
+            return loop_work(fh.read())
+    except (OSError, ValueError, SyntaxError, NameError, TypeError, ZeroDivisionError):
+        return None
+
+
+def top_split(text, sep):
+    """text split at each sep outside parentheses and brackets."""
+    out, depth, cur, i = [], 0, "", 0
+    while i < len(text):
+        c = text[i]
+        depth += c in "(["
+        depth -= c in ")]"
+        if depth == 0 and text.startswith(sep, i):
+            out.append(cur)
+            cur, i = "", i + len(sep)
+            continue
+        cur += c
+        i += 1
+    return out + [cur]
+
+
+def loop_work(text):
+    safe = {"__builtins__": {}, "min": min, "max": max}
+    env = {}
+    total, scopes, head = 0, [(1, env)], ""
+    for ln in text.splitlines():
+        ln = head + ln.split("#", 1)[0].strip()
+        if ln.startswith("for ") and not ln.endswith("{"):
+            head = ln + " "     # a header continued on the next line
+            continue
+        head = ""
+        if ln.startswith(("param ", "const ")) and ln.endswith(";"):
+            for d in top_split(ln.split(" ", 1)[1][:-1], ","):
+                k, v = d.split("=", 1)
+                env[k.strip()] = eval(v, safe, dict(env))  # noqa: S307 - AIR integer expressions
+        elif ln.startswith("for ") and ln.endswith("{"):
+            n, local = scopes[-1][0], dict(scopes[-1][1])
+            for part in top_split(ln[4:-1], ","):
+                it, rng = part.strip().split(" in ", 1)
+                rng, _, step = rng.partition(" step ")
+                lo, hi = (eval(x, safe, local) for x in top_split(rng, ".."))  # noqa: S307
+                st = eval(step, safe, local) if step else 1  # noqa: S307
+                n *= max(0, -(-(hi - lo) // st))
+                local[it.strip()] = (lo + max(lo, hi - 1)) // 2
+            scopes.append((n, local))
+        elif ln.startswith("}"):
+            scopes.pop()
+            if ln.endswith("{"):
+                scopes.append(scopes[-1])
+        elif ln.endswith("{"):
+            scopes.append(scopes[-1])
+        elif ln.endswith(";") and len(scopes) > 1:
+            total += scopes[-1][0]
+    return total
+
+
+def count(n):
+    """n in words: 950, 12 k, 3.4 M, 150 G."""
+    for unit, scale in (("T", 10 ** 12), ("G", 10 ** 9), ("M", 10 ** 6), ("k", 10 ** 3)):
+        if n >= scale:
+            return f"{n / scale:.3g} {unit}"
+    return str(n)
+
+
 def run(solar, path, out, res, o, frontend="torch"):
     """Validates the translation: translated again at small sizes (prepare), run by `solar
     validate --backend cpu` against the user's own code through the wrapper."""
     from .opgraph import TranslateError
     f = FRONTENDS[frontend]
     keep = o.get("keep")
-    work = keep or tempfile.mkdtemp(prefix="solar-translate-")
-    os.makedirs(work, exist_ok=True)
-    env = dict(os.environ, SOLAR_PYTHON=sys.executable, **f["env"])
+    work_dir = keep or tempfile.mkdtemp(prefix="solar-translate-")
+    os.makedirs(work_dir, exist_ok=True)
+    from .harness_server import env as server_env
+    env = dict(os.environ, SOLAR_PYTHON=sys.executable, **f["env"], **server_env(o.get("harness_server")))
     try:
-        air, ref, how = prepare(path, out, res, work, frontend)
+        limit = o.get("max_work") or MAX_WORK
+        air, ref, how = prepare(path, out, res, work_dir, frontend,
+                                fits=lambda a: (work_of(a) or 0) <= limit)
     except BaseException as e:
         if not keep:
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(work_dir, ignore_errors=True)
         if not isinstance(e, TranslateError):
             raise
         where = f"{path}:{e.line}" if e.line else path
         sys.stderr.write(f"{where}: error: {e.message} ({out} is kept, not validated)\n")
         return 1
+    work = work_of(air)
+    if work is not None and work > limit:
+        print(f"{out}: not validated: at the validation sizes ({how.split(':')[0].split(';')[0]}) "
+              f"the generated C would run about {count(work)} statement executions, above the limit of "
+              f"{count(limit)} (--max-work); {out} passed `solar check` but its numbers were not "
+              f"compared with {f['what']} (docs/translate.md, 'Validation'); validate it with "
+              f"smaller -D sizes, or raise --max-work")
+        if not keep:
+            shutil.rmtree(work_dir, ignore_errors=True)
+        return 0
+    how += f"; about {count(work)} statement executions" if work is not None else ""
     cmd = [solar, "validate", air, "--ref", ref, "--backend", "cpu", "--timeout",
            str(o.get("timeout", 600))]
     if keep:
-        cmd += ["--keep", os.path.join(work, "validate")]
+        cmd += ["--keep", os.path.join(work_dir, "validate")]
     try:
         with own_limits():   # solar validate runs each step under --timeout
             p = limits.run(cmd, env=env)
     except BaseException:    # an interrupt: nothing of the run stays
         if not keep:
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(work_dir, ignore_errors=True)
         raise
     if p.returncode == 0:
         print(f"{out}: validated: PASS (solar validate --backend cpu {f['against']}at {how})")
         if not keep:
-            shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(work_dir, ignore_errors=True)
         return 0
     sys.stdout.write(p.stdout)
     sys.stderr.write(p.stderr)
     if keep is None:
         keepdir = os.path.splitext(out)[0] + ".validate"
         shutil.rmtree(keepdir, ignore_errors=True)
-        shutil.move(work, keepdir)
-        work = keepdir
+        shutil.move(work_dir, keepdir)
+        work_dir = keepdir
     kind = "FAIL" if p.returncode == 1 else f"error (exit {p.returncode})"
-    sys.stderr.write(f"{out}: error: validation {kind} ({how}); the files are kept: {out}, {work}\n")
+    sys.stderr.write(f"{out}: error: validation {kind} ({how}); the files are kept: {out}, {work_dir}\n")
     return 1
