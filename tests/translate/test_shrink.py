@@ -294,6 +294,18 @@ class Shrink(unittest.TestCase):
                       "bias_shape=(8, 1, 1)) the generated C would run about 175 k statement "
                       "executions, above the limit of 1 k (--max-work)", out)
 
+    def test_max_work_in_exponent_form(self):
+        # the docs write the default as 8e9: the option takes that form too (before: exit 2,
+        # "expects a count ... not '1e3'"); a fraction, zero or a word is refused, exit 2
+        rc, out, err = self.translate("--max-work", "1e3")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("above the limit of 1 k (--max-work)", out)
+        for bad in ("2.5", "0", "1e-3", "lots", "1e40"):
+            rc, out, err = self.translate("--max-work", bad)
+            self.assertEqual(rc, 2, bad + out + err)
+            self.assertIn(f"--max-work expects a count of statement executions (a positive "
+                          f"integer: 8000000000 or 8e9), not '{bad}'", err)
+
     def test_validation_states_its_work(self):
         rc, out, err = self.translate()
         self.assertEqual(rc, 0, out + err)

@@ -63,10 +63,14 @@ def parse(argv):
             i += 1
         elif a == "--max-work":
             need()
-            if not re.fullmatch(r"[1-9]\d{0,17}", val):
+            # a positive integer, digits or in exponent form as the docs write it (8e9)
+            m = re.fullmatch(r"([1-9]\d{0,17})|([1-9](?:\.\d{1,17})?)[eE]\+?(\d{1,2})", val)
+            n = int(val) if m and m.group(1) else \
+                int(float(val)) if m and float(val).is_integer() and float(val) < 1e18 else None
+            if not n:
                 raise Usage(f"--max-work expects a count of statement executions (a positive "
-                            f"integer), not '{val}'")
-            o["max_work"] = int(val); i += 1
+                            f"integer: 8000000000 or 8e9), not '{val}'")
+            o["max_work"] = n; i += 1
         elif a.startswith("-D"):
             d = a[2:]
             if not d:

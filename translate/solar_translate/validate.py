@@ -414,10 +414,11 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
     return air, ref, how
 
 
-# The most statement executions (work_of) the generated C of a validation may run (a few seconds on one
-# core, docs/benchmarks.md "Translation time"); above it the translation is reported "not
-# validated", with the count (--max-work changes it).
-MAX_WORK = 3 * 10 ** 9
+# The most statement executions (work_of) the generated C of a validation may run (ResNet18 at
+# its smallest sizes, 3.66 G, took 20 s on one loaded core: docs/benchmarks.md "Translation
+# time"); above it the translation is reported "not validated", with the count (--max-work
+# changes it).  8 G keeps ResNet18 and SwinMLP validated; VGG's 155 G stays out.
+MAX_WORK = 8 * 10 ** 9
 
 
 def work_of(air):
