@@ -117,7 +117,7 @@ def scan(args):
     for level in (int(x) for x in args.levels.split(",")):
         for p in sorted((kb / "KernelBench" / f"level{level}").glob("*.py"),
                         key=lambda p: int(p.name.split("_")[0])):
-            if (level, p.name) not in done and (not args.only or p.stem in args.only
+            if (level, p.name) not in done and (not args.only or p.stem in args.only or p.name in args.only
                                                 or p.name.split("_")[0] in args.only):
                 todo.append((level, p))
     with out.open("a") as f, cf.ThreadPoolExecutor(args.jobs) as ex:
