@@ -1048,11 +1048,12 @@ def run_torch(args, air, mod, defines):
             found[key] = (f"the output of submodule '{path}'", None,
                           f"submodule '{path}' does not run in forward()", 0)
     local_vals = {}
+    ops = None if cpu else set()   # the ATen operators of the compared forward (GPU: the TF32 rule)
     fwd_code = getattr(getattr(type(model), "forward", None), "__code__", None)
     try:
         with ctx, torch.no_grad(), capture_locals(fwd_code, tmp_names - set(found), local_vals):
             try:
-                with draws.mode():
+                with draws.mode(), op_recorder(torch, ops):
                     out = model(*dev_inputs)
                 if not cpu:
                     torch.cuda.synchronize()
@@ -1108,13 +1109,49 @@ def run_torch(args, air, mod, defines):
         warnings.simplefilter("ignore")
         model_flags = {"matmul_allow_tf32": bool(torch.backends.cuda.matmul.allow_tf32),
                        "cudnn_allow_tf32": bool(torch.backends.cudnn.allow_tf32)}
-        flags = {k: v and not cpu for k, v in model_flags.items()}
+        flags = effective_tf32(model_flags, cpu, ops)
     return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
                 model_flags=model_flags,
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
                 params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
                 compat_installed=compat, taps=taps, taps_skipped=taps_skipped, float64=float64,
                 **draws.record())
+
+
+# Operators cuDNN may run in TF32 when torch.backends.cudnn.allow_tf32 is on (its default):
+# convolutions and recurrent layers (ATen names containing these); cuDNN's batch norm and the
+# rest have no TF32 path.
+CUDNN_TF32_OPS = ("conv", "cudnn", "rnn", "lstm", "gru")
+
+
+def op_recorder(torch, names):
+    """A dispatch mode adding the name of every ATen operator run under it to the set `names`
+    (none when names is None, or where this PyTorch has no dispatch modes: names becomes
+    unknown, and effective_tf32 assumes the worst)."""
+    if names is None:
+        return contextlib.nullcontext()
+    try:
+        from torch.utils._python_dispatch import TorchDispatchMode
+    except ImportError:
+        names.add("?")
+        return contextlib.nullcontext()
+
+    class Record(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            names.add(func.overloadpacket.__name__)
+            return func(*args, **(kwargs or {}))
+    return Record()
+
+
+def effective_tf32(model_flags, cpu, ops):
+    """The TF32 flags that can have changed the reference's numbers (ref.json `flags`, which
+    loosen f32 tolerances): none on the CPU; the matmul flag as set; cuDNN's only when forward
+    ran an operator cuDNN may run in TF32 (ops: the operator names, None or '?' when unknown).
+    Before, cuDNN's default-on flag loosened every GPU validation with a contraction to 1e-3,
+    so a 24-layer linear model with a wrong eps (rel_l2 7.9e-4) passed on the GPU."""
+    cudnn = ops is None or "?" in ops or any(k in n for n in ops for k in CUDNN_TF32_OPS)
+    return {"matmul_allow_tf32": bool(model_flags["matmul_allow_tf32"]) and not cpu,
+            "cudnn_allow_tf32": bool(model_flags["cudnn_allow_tf32"]) and not cpu and cudnn}
 
 
 def torch_results(air, outs, inputs, model, keys):

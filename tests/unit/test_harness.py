@@ -38,6 +38,7 @@ if __name__ == "__main__":
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from torch import nn  # noqa: E402
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1078,6 +1079,40 @@ def np_reference(name, v):
             s = np.where(np.tril(np.ones(s.shape[-2:], bool)), s, -np.inf)
         return {"o": np_softmax(s) @ v["v"]}
     raise KeyError(name)
+
+
+class TF32Flags(unittest.TestCase):
+    """Which TF32 flags loosen a GPU validation (ref.json `flags`): cuDNN's default-on flag
+    only when forward ran a convolution or a recurrent layer.  Before, it loosened every GPU
+    validation with a contraction to 1e-3, so validate/bugs/deep_batchnorm_eps (24 linear
+    layers, a wrong eps, rel_l2 7.9e-4) passed with --backend cuda on an H200."""
+    DEFAULT = {"matmul_allow_tf32": False, "cudnn_allow_tf32": True}
+
+    def test_linear_model_on_the_gpu_is_strict(self):
+        ops = set()
+        with torch.no_grad(), harness.op_recorder(torch, ops):
+            nn.Sequential(nn.Linear(8, 8), nn.BatchNorm1d(8), nn.ReLU())(torch.randn(4, 8))
+        self.assertIn("addmm", ops)
+        self.assertEqual(harness.effective_tf32(self.DEFAULT, False, ops),
+                         {"matmul_allow_tf32": False, "cudnn_allow_tf32": False})
+
+    def test_convolution_and_rnn_keep_cudnns_flag(self):
+        ops = set()
+        with torch.no_grad(), harness.op_recorder(torch, ops):
+            nn.Conv2d(3, 4, 3)(torch.randn(1, 3, 8, 8))
+        self.assertTrue(harness.effective_tf32(self.DEFAULT, False, ops)["cudnn_allow_tf32"],
+                        sorted(ops))
+        # nn.LSTM on a GPU runs aten._cudnn_rnn (on the CPU it decomposes into its cells)
+        for names in ({"_cudnn_rnn"}, {"lstm"}, {"gru"}, {"cudnn_convolution"}):
+            self.assertTrue(harness.effective_tf32(self.DEFAULT, False, names)["cudnn_allow_tf32"])
+
+    def test_unknown_operators_and_the_cpu(self):
+        self.assertTrue(harness.effective_tf32(self.DEFAULT, False, None)["cudnn_allow_tf32"])
+        self.assertTrue(harness.effective_tf32(self.DEFAULT, False, {"?"})["cudnn_allow_tf32"])
+        on = {"matmul_allow_tf32": True, "cudnn_allow_tf32": True}
+        self.assertEqual(harness.effective_tf32(on, True, {"convolution"}),
+                         {"matmul_allow_tf32": False, "cudnn_allow_tf32": False})
+        self.assertTrue(harness.effective_tf32(on, False, set())["matmul_allow_tf32"])
 
 
 class Examples(TempDir):
