@@ -492,5 +492,67 @@ def translate_module(torch, path, mod):
         if "data-dependent" in str(e) or "GuardOnDataDependent" in type(e).__name__:
             msg = "data-dependent control flow or shape: torch.export cannot trace it: " + msg
         raise TranslateError(f"torch.export failed: {msg}", model_line(e, path) or forward_line(model, path))
-    fe = Frontend(torch, path, mod, model, inputs, sizes, exprs)
-    return fe.run(ep), fe
+    return run_decomposing(torch, ep, lambda s, e: Frontend(torch, path, mod, model, inputs, s, e),
+                           sizes, exprs)
+
+
+# CompositeImplicit operators whose ATen implementation is one composition of other operators
+# on every device (aten/src/ATen/native/Loss.cpp, Distance.cpp: no cuDNN or fused-kernel
+# branch), so their decomposition's kernels are eager's kernels.  Not every CompositeImplicit
+# operator is such: aten.lstm runs cuDNN's persistent kernel on a GPU, aten.lstm_cell a fused
+# pointwise kernel, aten.scaled_dot_product_attention flash or memory-efficient attention;
+# decomposing those would count more kernels than eager runs, and the unfused bound of more
+# kernels can exceed eager's time.
+DECOMPOSE = {"triplet_margin_loss", "pairwise_distance", "margin_ranking_loss",
+             "cosine_embedding_loss", "poisson_nll_loss", "multilabel_soft_margin_loss"}
+
+
+def composite(torch, op):
+    """Whether eager PyTorch runs op as its decomposition on every device: in DECOMPOSE and
+    CompositeImplicitAutograd in this PyTorch."""
+    if op.overloadpacket.__name__ not in DECOMPOSE:
+        return False
+    try:
+        return bool(torch._C._dispatch_has_kernel_for_dispatch_key(op.name(),
+                                                                  "CompositeImplicitAutograd"))
+    except Exception:  # noqa: BLE001 - an older PyTorch without the query: never decompose
+        return False
+
+
+UNSUPPORTED = re.compile(r"unsupported operator (aten\.[A-Za-z0-9_]+\.[A-Za-z0-9_]+)( \(used by [^()]*\))?$")
+
+
+def run_decomposing(torch, ep, frontend, sizes, exprs, rounds=8):
+    """The op graph of ep; an operator the translator has no handler for (the error names it
+    and gives no other reason) that eager PyTorch runs as its decomposition on every device
+    (composite(): nn.TripletMarginLoss's aten.triplet_margin_loss is pairwise_distance,
+    clamp_min and mean) is decomposed in the graph (torch.export.default_decompositions), that
+    operator alone, and the graph translated again, up to `rounds` times.  Any other operator
+    is never decomposed: its decomposition's kernels need not be what eager runs, and the
+    unfused bound of more kernels could exceed eager's time.  Each try starts from copies of the sizes
+    (a failed run may have frozen some); when the decomposition does not get through either,
+    the error is the first one, about the operator as the model wrote it."""
+    import copy
+    table = None
+    first = None
+    done = set()
+    for _ in range(rounds):
+        s, e = copy.deepcopy((sizes, exprs))
+        fe = frontend(s, e)
+        try:
+            return fe.run(ep), fe
+        except TranslateError as err:
+            first = first or err
+            m = UNSUPPORTED.search(err.message)
+            if table is None:
+                table = torch.export.default_decompositions()
+            op = next((n.target for n in ep.graph.nodes if n.op == "call_function"
+                       and m and str(n.target) == m.group(1)), None)
+            if op is None or op in done or op not in table or not composite(torch, op):
+                raise first
+            done.add(op)
+            try:
+                ep = ep.run_decompositions({op: table[op]})
+            except Exception:  # noqa: BLE001 - PyTorch cannot decompose it here: as before
+                raise first
+    raise first
