@@ -1,26 +1,23 @@
-"""Level 1: nn.TripletMarginLoss (KernelBench level1/99).  aten.triplet_margin_loss is
-CompositeImplicit: eager runs its decomposition (pairwise_distance twice: sub, add eps, norm;
-then add margin, sub, clamp_min, mean), so the translator decomposes that operator alone and
-translates the parts (torch_frontend.run_decomposing).  Refused before: unsupported operator."""
+"""Level 1: triplet margin loss (margin 1, p=2) on anchor, positive and negative embeddings."""
 import torch
 import torch.nn as nn
 
-batch_size = 64
-dim = 48
+BATCH = 1024
+DIM = 4096
 
 
 class Model(nn.Module):
-    def __init__(self, margin=1.0):
+    def __init__(self, margin):
         super().__init__()
-        self.loss_fn = nn.TripletMarginLoss(margin=margin)
+        self.loss = nn.TripletMarginLoss(margin=margin)
 
     def forward(self, anchor, positive, negative):
-        return self.loss_fn(anchor, positive, negative)
+        return self.loss(anchor, positive, negative)
 
 
 def get_inputs():
-    return [torch.rand(batch_size, dim), torch.rand(batch_size, dim), torch.rand(batch_size, dim)]
+    return [torch.randn(BATCH, DIM), torch.randn(BATCH, DIM), torch.randn(BATCH, DIM)]
 
 
 def get_init_inputs():
-    return [0.5]
+    return [1.0]
