@@ -88,6 +88,9 @@ void solar_out_input_device(const char *path);
 int solar_out_finish(int rc);
 /* Parses a time with a unit ("4.57ms", "120us", "0.002s", "3e-3"): seconds, or -1. */
 double solar_cli_parse_time(const char *s);
+/* -D's NAME=INTEGER (a C identifier, a decimal integer that fits in 64 bits): 0 and *d set
+ * (name malloc'd), or -1.  The one parser of -D, every command's. */
+int solar_cli_parse_define(const char *arg, solar_define *d);
 
 /* A usage error of a command that parses its own arguments (advise, triage):
  * `solar CMD: <fmt with arg>` and `Try 'solar CMD --help'.` on stderr; returns

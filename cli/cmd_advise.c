@@ -104,13 +104,9 @@ static int parse(int argc, char **argv, advise_opts *a)
 			const char *d = x[2] ? x + 2 : v;
 			if (!x[2])
 				i++;
-			const char *eq = strchr(d, '=');
-			char *end;
-			long long n = eq ? strtoll(eq + 1, &end, 10) : 0;
-			if (!eq || eq == d || end == eq + 1 || *end)
+			if (solar_cli_parse_define(d, &o->defs[o->ndefs]) < 0)
 				return usage_error("-D expects NAME=INTEGER, not '%s'", d);
-			o->defs[o->ndefs].name = solar_xstrndup(d, (size_t)(eq - d));
-			o->defs[o->ndefs++].value = n;
+			o->ndefs++;
 			continue;
 		}
 		i++;

@@ -39,7 +39,7 @@ int solar_cli_command_usage(const char *cmd, const char *fmt, const char *arg)
 	return SOLAR_EXIT_USAGE;
 }
 
-static int parse_define(const char *arg, solar_define *d)
+int solar_cli_parse_define(const char *arg, solar_define *d)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
@@ -814,7 +814,7 @@ int main(int argc, char **argv)
 			const char *d = a[2] ? a + 2 : val;
 			if (!a[2])
 				NEEDS_VALUE();
-			if (parse_define(d, &o.defs[o.ndefs]) < 0) {
+			if (solar_cli_parse_define(d, &o.defs[o.ndefs]) < 0) {
 				rc = bad_usage("-D expects NAME=INTEGER, not '%s'", d);
 				goto done;
 			}

@@ -284,6 +284,12 @@ usage)
   expect 2 "--record needs" "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" --record "$t/m.json"
   expect 2 "unknown option '--bogus'" "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" --bogus
   expect 2 "--stop-factor expects a factor" "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" --stop-factor 0.5
+  # -D as every other command reads it (cli/main.c solar_cli_parse_define): an integer that does
+  # not fit in 64 bits or a name that is no identifier is a usage error (before: advise clamped
+  # 99999999999999999999 to 2^63 - 1 and took '1N' as a name)
+  for d in "B=99999999999999999999" "1B=4" "B=4x"; do
+    expect 2 "-D expects NAME=INTEGER, not '$d'" "$solar" advise "$E/softmax.air" --measured 1ms --device "$D" -D "$d"
+  done
   [ -e "$t/m.json" ] && no "a refused --record wrote the memory"
   printf 'import torch\nclass Model(torch.nn.Module:\n' >"$t/broken.py"
   expect 1 "the translation to AIR failed" "$solar" advise "$t/broken.py" --measured 1ms --device "$D"
