@@ -758,6 +758,28 @@ static bool replace_stmt(solar_arena *a, solar_block *b, const solar_stmt *s, so
 	return false;
 }
 
+/* A node `if COND { THEN } else { ELSE }` (no else arm when else_s is NULL), in a's memory. */
+static solar_node *if_node(solar_arena *a, solar_expr *cond, solar_stmt *then_s, solar_stmt *else_s)
+{
+	solar_node *ifn = solar_arena_alloc(a, sizeof *ifn);
+	ifn->kind = SOLAR_N_IF;
+	ifn->cond.cond = cond;
+	solar_block *arm[2] = {&ifn->cond.then, &ifn->cond.els};
+	solar_stmt *st[2] = {then_s, else_s};
+	for (int k = 0; k < 2; k++) {
+		arm[k]->n = 0;
+		if (!st[k])
+			continue;
+		solar_node *n = solar_arena_alloc(a, sizeof *n);
+		n->kind = SOLAR_N_STMT;
+		n->stmt = st[k];
+		arm[k]->items = solar_arena_alloc(a, sizeof(solar_node *));
+		arm[k]->items[0] = n;
+		arm[k]->n = 1;
+	}
+	return ifn;
+}
+
 /* Redundant work: a statement T[..] = select(COND, A, B) whose COND reads no tensor computes
  * A for every element although only COND's elements keep it.  The rewrite splits it into
  * `if COND { T = A } else { T = B }`, so A's work is charged on COND's elements only.  That is
@@ -870,19 +892,6 @@ static const solar_stmt *zero_def(const solar_program *p, int tensor)
 	return def;
 }
 
-/* s is a sum T += X * Y (either order) with X the tmp t: one zero_strategies rewrites. */
-static bool rewritten_sum(const solar_stmt *s, int t)
-{
-	const solar_expr *v = s->value;
-	if (s->op != SOLAR_ADD_TO || v->kind != SOLAR_E_BIN || v->binop != SOLAR_OP_MUL)
-		return false;
-	for (int side = 0; side < 2; side++)
-		if (v->args[side]->kind == SOLAR_E_ACCESS && v->args[side]->sym == t &&
-		    !solar_ir_expr_reads(v->args[1 - side], t))
-			return true;
-	return false;
-}
-
 static void zero_strategies(ctx *c)
 {
 	const solar_program *p = c->p;
@@ -890,6 +899,8 @@ static void zero_strategies(ctx *c)
 	rw_begin(&r, p, c->in->math);
 	int nsum = 0;
 	bool *gone = solar_xcalloc((size_t)p->ntensors + 1, 1);
+	/* each statement's value in the rewrite (NULL: as written) */
+	const solar_expr **now = solar_xcalloc((size_t)p->nstmts + 1, sizeof *now);
 	for (int i = 0; i < p->nstmts; i++) {
 		solar_stmt *s = p->stmts[i];
 		const solar_expr *v = s->value;
@@ -912,23 +923,17 @@ static void zero_strategies(ctx *c)
 			prod->args[1 - side] = v->args[1 - side];
 			solar_stmt *ns = solar_arena_memdup(r.a, s, sizeof *s);
 			ns->value = prod;
-			solar_node *sn = solar_arena_alloc(r.a, sizeof *sn);
-			sn->kind = SOLAR_N_STMT;
-			sn->stmt = ns;
-			solar_node *ifn = solar_arena_alloc(r.a, sizeof *ifn);
-			ifn->kind = SOLAR_N_IF;
-			ifn->cond.cond = cond;
-			ifn->cond.then.items = solar_arena_alloc(r.a, sizeof(solar_node *));
-			ifn->cond.then.items[0] = sn;
-			ifn->cond.then.n = 1;
-			if (replace_stmt(r.a, &r.q.kernels[s->kernel].body, s, ifn)) {
+			if (replace_stmt(r.a, &r.q.kernels[s->kernel].body, s,
+					 if_node(r.a, cond, ns, NULL))) {
 				nsum++;
 				gone[x->sym] = true;
+				now[i] = prod;
 			}
 			break;
 		}
 	}
 	if (!nsum) {
+		free(now);
 		free(gone);
 		solar_arena_free(r.a);
 		return;
@@ -939,9 +944,8 @@ static void zero_strategies(ctx *c)
 		if (!gone[t])
 			continue;
 		bool read = false;
-		for (int i = 0; i < p->nstmts && !read; i++)
-			read = p->stmts[i]->value != NULL && !rewritten_sum(p->stmts[i], t) &&
-			       solar_ir_expr_reads(p->stmts[i]->value, t);
+		for (int i = 0; i < p->nstmts && !read; i++) /* in the rewrite: X * X keeps one X */
+			read = solar_ir_expr_reads(now[i] ? now[i] : p->stmts[i]->value, t);
 		int k = zero_def(p, t)->kernel;
 		if (read || p->kernels[k].nstmts != 1)
 			continue;
@@ -955,6 +959,7 @@ static void zero_strategies(ctx *c)
 				break;
 			}
 	}
+	free(now);
 	free(gone);
 	char name[160], why[320];
 	snprintf(name, sizeof name, "skip structural zeros (%d sum%s over a select(COND, V, 0) "
@@ -986,20 +991,8 @@ static void redundant_strategies(ctx *c)
 		solar_stmt *else_s = solar_arena_memdup(r.a, s, sizeof *s);
 		then_s->value = v->args[1];
 		else_s->value = v->args[2];
-		solar_node *tn = solar_arena_alloc(r.a, sizeof *tn), *en = solar_arena_alloc(r.a, sizeof *en);
-		tn->kind = en->kind = SOLAR_N_STMT;
-		tn->stmt = then_s;
-		en->stmt = else_s;
-		solar_node *ifn = solar_arena_alloc(r.a, sizeof *ifn);
-		ifn->kind = SOLAR_N_IF;
-		ifn->cond.cond = v->args[0];
-		ifn->cond.then.items = solar_arena_alloc(r.a, sizeof(solar_node *));
-		ifn->cond.then.items[0] = tn;
-		ifn->cond.then.n = 1;
-		ifn->cond.els.items = solar_arena_alloc(r.a, sizeof(solar_node *));
-		ifn->cond.els.items[0] = en;
-		ifn->cond.els.n = 1;
-		if (replace_stmt(r.a, &r.q.kernels[s->kernel].body, s, ifn))
+		if (replace_stmt(r.a, &r.q.kernels[s->kernel].body, s,
+				 if_node(r.a, v->args[0], then_s, else_s)))
 			nsplit++;
 	}
 	if (!nsplit) {

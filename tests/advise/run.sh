@@ -132,6 +132,11 @@ if not z[0]['what_if_bound_s'] < 0.55 * j['bounds']['unfused_s']:  # the neg GEM
   grep -q 'if i0 == r2' "$t/emit/skip_zeros.air" && grep -q 'a\[r2\] \* b\[r2, i1\]' "$t/emit/skip_zeros.air" &&
     grep -q 'b\[r2, i1\] \* ones\[i0, r2\]' "$t/emit/skip_zeros.air" && ! grep -q '^kernel diag' "$t/emit/skip_zeros.air" ||
     no "zero operand: $(cat "$t/emit/skip_zeros.air")"
+  rm -rf "$t/emit"
+  "$solar" advise "$A/diag_squared.air" --measured 1ms --device "$D" --emit "$t/emit" >/dev/null ||
+    no "advise diag_squared failed"
+  grep -q '^kernel diag' "$t/emit/skip_zeros.air" && grep -q 'a\[r2\] \* diag\[r2, i1\]' "$t/emit/skip_zeros.air" ||
+    no "zero operand, X * X: the kernel of the X still read went: $(cat "$t/emit/skip_zeros.air")"
   ;;
 memory)
   M=$t/m.json
