@@ -17,8 +17,12 @@ enum { SOLAR_EXIT_OK = 0, SOLAR_EXIT_ERRORS = 1, SOLAR_EXIT_USAGE = 2 };
 
 typedef enum { SOLAR_FMT_TABLE, SOLAR_FMT_MD, SOLAR_FMT_JSON, SOLAR_FMT_CSV } solar_format;
 
+/* Every option of every command, filled by the one parser (cli/args.c) from the tables of
+ * cli/commands.c; a command reads the fields of the options it takes. */
 typedef struct {
 	const char *cmd;
+	int argc;         /* the words after the command, as given (translate passes them on) */
+	char **argv;
 	const char **files;
 	int nfiles;
 	solar_define *defs;
@@ -56,6 +60,25 @@ typedef struct {
 	const char *tol;          /* --tol REL: relative tolerance passed to the harness */
 	const char *keep;         /* --keep DIR: work there and keep the files */
 	double timeout_s;         /* --timeout SECONDS per step; 0: the default */
+	double tol_rel;           /* --tol as a number (advise); -1 when absent */
+	const char *measured_arg; /* --measured as given */
+	/* advise (docs/advise.md) */
+	const char *memory, *record, *emit, *strategy, *wrong, *problem;
+	int previous, direction;  /* solar_direction; -1: none */
+	double after_s, stop_factor;
+	/* triage (docs/triage.md); --record and --l2 as above */
+	const char *history, *forecasts, *cache, *candidate;
+	long budget_n;            /* --budget N, or -1 */
+	double budget_pct;        /* --budget P%, or -1 */
+	double coverage, ms;
+	bool trust, wrong_flag;
+	/* translate (docs/translate.md): checked here, passed on as given */
+	bool no_validate, jax, batch;
+	const char *max_work, *llm, *log;
+	int attempts;
+	/* help */
+	bool man;
+	const char *completion;
 } solar_opts;
 
 /* A loaded program with its diagnostics context and source buffer. */
@@ -74,8 +97,11 @@ void solar_cli_unload(solar_loaded *l);
 solar_job solar_cli_job(const solar_opts *o);
 void solar_cli_job_done(solar_job *j);
 
-/* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: pause it while child
- * processes or the program under test run, resume it after (main.c).  Not nested. */
+/* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: armed by main before a
+ * command runs (what: what ran past it, "the analysis"; why: the message's cause), paused
+ * while child processes or the program under test run, resumed after (cli/limit.c).  Not
+ * nested. */
+void solar_cli_arm_time_limit(const char *what, const char *why);
 void solar_cli_time_limit_pause(void);
 void solar_cli_time_limit_resume(void);
 /* Inputs that no output may overwrite (cli/output.c): a file, or a descriptor with its "base"
@@ -92,10 +118,9 @@ double solar_cli_parse_time(const char *s);
  * (name malloc'd), or -1.  The one parser of -D, every command's. */
 int solar_cli_parse_define(const char *arg, solar_define *d);
 
-/* A usage error of a command that parses its own arguments (advise, triage):
- * `solar CMD: <fmt with arg>` and `Try 'solar CMD --help'.` on stderr; returns
- * SOLAR_EXIT_USAGE. */
-int solar_cli_command_usage(const char *cmd, const char *fmt, const char *arg);
+/* A usage error of command cmd (an option that does not go with another): `solar: <fmt with
+ * arg>` and `Try 'solar CMD --help'.` on stderr; returns SOLAR_EXIT_USAGE (cli/args.c). */
+int solar_cli_usage(const char *cmd, const char *fmt, const char *arg);
 
 /* The channel of the command line: `solar: ...` on stderr (cli/load.c); the stages take it
  * wherever they report, the files they read hang off it. */
@@ -111,12 +136,15 @@ int solar_cmd_provision(const solar_opts *o);
 int solar_cmd_sweep(const solar_opts *o);
 int solar_cmd_report(const solar_opts *o);
 int solar_cmd_validate(const solar_opts *o);
-/* `solar advise ARGS` (cli/cmd_advise.c): parses its own options. */
-int solar_cmd_advise(int argc, char **argv);
-/* `solar translate ARGS`: executes translate/run.py with a Python that has PyTorch. */
-int solar_cmd_translate(int argc, char **argv);
+/* `solar advise FILE ...` (cli/cmd_advise.c, docs/advise.md). */
+int solar_cmd_advise(const solar_opts *o);
+/* `solar translate MODEL.py ...`: executes translate/run.py with a Python that has PyTorch,
+ * its words passed on as given (the parser checked them). */
+int solar_cmd_translate(const solar_opts *o);
 /* `solar triage POOL ...`: ranks a pool of candidates, plans measurements (docs/triage.md). */
-int solar_cmd_triage(int argc, char **argv);
+int solar_cmd_triage(const solar_opts *o);
+/* `solar help [COMMAND]`, --man, --completion (cli/help.c). */
+int solar_cmd_help(const solar_opts *o);
 
 /* What-if helpers (cli/quantity.c); quantities parse with solar_quantity_parse (api/detail.h). */
 /* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */

@@ -3,7 +3,8 @@
  *               `solar advise PROGRAM --measured T --device D --record M.json --direction DIR
  *                 --strategy TEXT --after T2 [--previous DIR] [--wrong WHY] [--problem NAME]`
  *
- * Options and printing only; the decomposition and the strategies are search/advise.c, the
+ * How the options go together and printing only (the parser, cli/args.c, read them against
+ * the table of cli/commands.c); the decomposition and the strategies are search/advise.c, the
  * memory search/memory.c (docs/advise.md).  PROGRAM is AIR, or a PyTorch model (.py) that is
  * translated first with `solar translate --no-validate`.  Exit status: 0 advice printed (or
  * step recorded), 1 bad input (the program, a measured time below the speed of light, a
@@ -34,154 +35,28 @@ typedef struct {
 	const char *measured_arg;
 } advise_opts;
 
-static const char usage[] =
-	"usage: solar advise PROGRAM --measured TIME|FILE --device FILE [options]\n"
-	"       solar advise PROGRAM --measured TIME --device FILE --record M.json --direction DIR\n"
-	"                    --strategy TEXT --after TIME [--previous DIR] [--wrong WHY]\n"
-	"\n"
-	"Splits measured - speed of light into directions (implementation, fusion, data reuse,\n"
-	"datapath, redundant work), lists the strategies under each with their what-if bounds and\n"
-	"ranks the next steps (docs/advise.md).  PROGRAM is AIR or a PyTorch model (.py).\n"
-	"\n"
-	"  --measured TIME|FILE  measured time (4.57ms) or a JSON file {\"total\": s, \"kernels\": {..}}\n"
-	"  --device FILE         device descriptor;  --set PATH=VALUE  override a figure\n"
-	"  -D NAME=VALUE         override a param;   --math strict|tf32  default math mode\n"
-	"  --l2 warm|cold        the L2 state the measurement started from (default warm)\n"
-	"  --tol REL             relative tolerance the numerics must keep (default: 1e-2 for bf16\n"
-	"                        or f16 outputs, else 1e-4, as KernelBench); TF32 needs >= 1e-3,\n"
-	"                        bf16 >= 1e-2\n"
-	"  --stop-factor X       stop verdict when measured <= X x SOL (default 1.5)\n"
-	"  --memory M.json       re-rank by the transition memory;  --previous DIR  the last step\n"
-	"  --emit DIR            write each rewritten program to DIR\n"
-	"  --format table|md|json, --json, -o FILE\n"
-	"  --record M.json       add a step to the memory: --direction DIR --strategy TEXT\n"
-	"                        --after TIME [--wrong WHY] [--problem NAME]\n";
-
 static int usage_error(const char *fmt, const char *arg)
 {
-	return solar_cli_command_usage("advise", fmt, arg);
+	return solar_cli_usage("advise", fmt, arg);
 }
 
-static int parse(int argc, char **argv, advise_opts *a)
+/* The options as advise keeps them, and how they go together (each value the parser checked). */
+static int take_opts(const solar_opts *opts, advise_opts *a)
 {
-	solar_opts *o = &a->o;
-	o->cmd = "advise";
-	o->measured_s = -1;
-	o->math = SOLAR_MATH_STRICT;
-	o->files = solar_xcalloc((size_t)argc + 1, sizeof *o->files);
-	o->defs = solar_xcalloc((size_t)argc + 1, sizeof *o->defs);
-	o->sets = solar_xcalloc((size_t)argc + 1, sizeof *o->sets);
-	a->previous = a->direction = -1;
-	a->after_s = a->tol = -1;
-	a->stop_factor = 1.5;
-	for (int i = 0; i < argc; i++) {
-		const char *x = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(x, "-h") || !strcmp(x, "--help")) {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if (x[0] != '-' || !strcmp(x, "-")) {
-			o->files[o->nfiles++] = x;
-			continue;
-		}
-		if (!strcmp(x, "--json")) {
-			o->format = SOLAR_FMT_JSON;
-			continue;
-		}
-		static const char *const known[] = {
-			"--measured", "--device", "--set", "--math", "--l2", "--format", "-o",
-			"--tol", "--stop-factor", "--memory", "--record", "--emit", "--previous",
-			"--direction", "--strategy", "--after", "--wrong", "--problem"};
-		bool is_known = !strncmp(x, "-D", 2);
-		for (size_t k = 0; k < sizeof known / sizeof *known; k++)
-			is_known |= !strcmp(x, known[k]);
-		if (!is_known)
-			return usage_error("unknown option '%s'", x);
-		if (!v && !(!strncmp(x, "-D", 2) && x[2]))
-			return usage_error("option '%s' needs a value", x);
-		const char *val = v;
-		if (!strncmp(x, "-D", 2)) {
-			const char *d = x[2] ? x + 2 : v;
-			if (!x[2])
-				i++;
-			if (solar_cli_parse_define(d, &o->defs[o->ndefs]) < 0)
-				return usage_error("-D expects NAME=INTEGER, not '%s'", d);
-			o->ndefs++;
-			continue;
-		}
-		i++;
-		if (!strcmp(x, "--measured")) {
-			a->measured_arg = val;
-			o->measured_s = solar_cli_parse_time(val);
-			if (o->measured_s < 0) {
-				if (access(val, R_OK))
-					return usage_error("--measured expects a time such as 4.57ms or a "
-							   "JSON file of per-kernel times, not '%s'",
-							   val);
-				o->measured_file = val;
-			}
-		} else if (!strcmp(x, "--device")) {
-			o->device = val;
-		} else if (!strcmp(x, "--set")) {
-			o->sets[o->nsets++] = val;
-		} else if (!strcmp(x, "--math")) {
-			if (strcmp(val, "strict") && strcmp(val, "tf32"))
-				return usage_error("--math expects strict or tf32, not '%s'", val);
-			o->math = !strcmp(val, "tf32") ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT;
-		} else if (!strcmp(x, "--l2")) {
-			if (strcmp(val, "warm") && strcmp(val, "cold"))
-				return usage_error("--l2 expects warm or cold, not '%s'", val);
-			o->l2 = val;
-		} else if (!strcmp(x, "--format")) {
-			if (!strcmp(val, "table"))
-				o->format = SOLAR_FMT_TABLE;
-			else if (!strcmp(val, "md"))
-				o->format = SOLAR_FMT_MD;
-			else if (!strcmp(val, "json"))
-				o->format = SOLAR_FMT_JSON;
-			else
-				return usage_error("--format expects table, md or json, not '%s'", val);
-		} else if (!strcmp(x, "-o")) {
-			o->out = val;
-		} else if (!strcmp(x, "--tol") || !strcmp(x, "--stop-factor")) {
-			char *end;
-			double t = strtod(val, &end);
-			if (end == val || *end || !isfinite(t) || t <= 0 ||
-			    (x[2] == 's' && t < 1))
-				return usage_error(x[2] == 't' ? "--tol expects a positive number such "
-								 "as 1e-3, not '%s'"
-							       : "--stop-factor expects a factor >= 1, "
-								 "not '%s'",
-						   val);
-			*(x[2] == 't' ? &a->tol : &a->stop_factor) = t;
-		} else if (!strcmp(x, "--memory")) {
-			a->memory = val;
-		} else if (!strcmp(x, "--record")) {
-			a->record = val;
-		} else if (!strcmp(x, "--emit")) {
-			a->emit = val;
-		} else if (!strcmp(x, "--previous") || !strcmp(x, "--direction")) {
-			int d = solar_direction_parse(val);
-			if (d < 0 && !(x[2] == 'p' && !strcmp(val, "none")))
-				return usage_error("expected a direction (implementation, fusion, "
-						   "\"data reuse\", datapath, \"redundant work\"), not "
-						   "'%s'",
-						   val);
-			*(x[2] == 'p' ? &a->previous : &a->direction) = d;
-		} else if (!strcmp(x, "--strategy")) {
-			a->strategy = val;
-		} else if (!strcmp(x, "--after")) {
-			a->after_s = solar_cli_parse_time(val);
-			if (a->after_s < 0)
-				return usage_error("--after expects a time such as 1.2ms, not '%s'", val);
-		} else if (!strcmp(x, "--wrong")) {
-			a->wrong = val;
-		} else if (!strcmp(x, "--problem")) {
-			a->problem = val;
-		} else {
-			return usage_error("unknown option '%s'", x);
-		}
-	}
+	const solar_opts *o = &a->o;
+	a->o = *opts;
+	a->memory = o->memory;
+	a->record = o->record;
+	a->emit = o->emit;
+	a->strategy = o->strategy;
+	a->wrong = o->wrong;
+	a->problem = o->problem;
+	a->previous = o->previous;
+	a->direction = o->direction;
+	a->after_s = o->after_s;
+	a->tol = o->tol_rel;
+	a->stop_factor = o->stop_factor;
+	a->measured_arg = o->measured_arg;
 	if (o->nfiles != 1)
 		return usage_error("%s", "needs exactly one PROGRAM (.air or .py)");
 	if (!o->device)
@@ -535,25 +410,17 @@ static int record_step(const advise_opts *a, const solar_program *p, const solar
 	return SOLAR_EXIT_OK;
 }
 
-int solar_cmd_advise(int argc, char **argv)
+int solar_cmd_advise(const solar_opts *opts)
 {
 	advise_opts a = {0};
-	int rc = parse(argc, argv, &a);
+	int rc = take_opts(opts, &a);
 	if (rc)
-		goto free_opts;
-	for (int i = 0; i < a.o.nfiles; i++)
-		solar_out_input(a.o.files[i]);
-	solar_out_input_device(a.o.device);
-	solar_out_input(a.o.measured_file);
-	if (a.memory)
-		solar_out_input(a.memory);
+		return rc;
 	char air[PATH_MAX + 16] = "", dir[PATH_MAX] = "";
 	const char *file = a.o.files[0];
 	solar_device *dev = solar_cli_load_device(&a.o);
-	if (!dev) {
-		rc = SOLAR_EXIT_USAGE;
-		goto free_opts;
-	}
+	if (!dev)
+		return SOLAR_EXIT_USAGE;
 	solar_loaded l = {0};
 	solar_advice adv;
 	memset(&adv, 0, sizeof adv);
@@ -658,11 +525,5 @@ done:
 	solar_cli_unload(&l);
 	solar_device_free(dev);
 	remove_tree(dir);
-free_opts:
-	for (int i = 0; i < a.o.ndefs; i++)
-		free((void *)a.o.defs[i].name);
-	free(a.o.defs);
-	free(a.o.files);
-	free(a.o.sets);
-	return rc < 0 ? SOLAR_EXIT_OK : rc;
+	return rc;
 }

@@ -2,7 +2,8 @@
  *
  * The translator is Python (translate/, docs/translate.md): PyTorch's own tracer
  * (torch.export) has to run, so this command only finds an interpreter and the translator
- * and executes them, passing its arguments through unchanged.  The interpreter is
+ * and executes them, passing its arguments through unchanged (the one parser, cli/args.c,
+ * checked them against the table first).  The interpreter is
  * $SOLAR_PYTHON, else the virtual environment that `make venv` builds beside the executable
  * (build/venv/bin/python) or in the source tree solar was built from; without one the
  * command says how to get it (exit 2).  The translator validates its output with this same
@@ -61,20 +62,6 @@ static bool find(char *out, size_t n, const char *const *dirs, size_t ndirs, con
 	return false;
 }
 
-/* --timeout S of the arguments (the translator reports a bad one), else its default. */
-static double timeout_of(int argc, char **argv)
-{
-	double s = 600;
-	for (int i = 0; i + 1 < argc; i++)
-		if (!strcmp(argv[i], "--timeout")) {
-			char *end;
-			double v = strtod(argv[i + 1], &end);
-			if (end != argv[i + 1] && !*end && v > 0 && isfinite(v))
-				s = v;
-		}
-	return s;
-}
-
 /* Runs the translator in a scratch folder of its own, removed after; its exit status. */
 static int run_translator(char **args, double timeout_s)
 {
@@ -121,8 +108,10 @@ static int run_translator(char **args, double timeout_s)
 	return pr.status;
 }
 
-int solar_cmd_translate(int argc, char **argv)
+int solar_cmd_translate(const solar_opts *o)
 {
+	int argc = o->argc;
+	char **argv = o->argv;
 	char exe[PATH_MAX], dir[PATH_MAX], up[PATH_MAX + 4], share[PATH_MAX + 20];
 	exe_dir(dir, sizeof dir, exe, sizeof exe);
 	snprintf(up, sizeof up, "%s/..", dir);
@@ -158,7 +147,7 @@ int solar_cmd_translate(int argc, char **argv)
 	args[1] = script;
 	for (int i = 0; i < argc; i++)
 		args[2 + i] = argv[i];
-	int rc = run_translator(args, timeout_of(argc, argv));
+	int rc = run_translator(args, o->timeout_s > 0 ? o->timeout_s : 600);
 	free(args);
 	return rc;
 }

@@ -1,8 +1,8 @@
 /* cmd_triage.c - `solar triage POOL --device D [--history H.jsonl] [--budget N|P%] ...` and
  * `solar triage --record H.jsonl --candidate F --device D --ms T [--l2 cold] [--wrong]`.
  *
- * Options and printing only; the method is search/ (docs/triage.md).  The command parses its
- * own arguments (like translate): it has options no other command takes, and it runs the
+ * How the options go together and printing only (the parser, cli/args.c, read them against
+ * the table of cli/commands.c); the method is search/ (docs/triage.md).  It runs the
  * translator as a child for candidates written in Python.  Exit status: 0 ok, 1 errors in an
  * input (a history or forecast line, the reference's AIR), 2 usage or environment.
  */
@@ -20,37 +20,17 @@
 #include "search/advise.h" /* solar_advise_below_sol */
 #include "search/triage.h"
 
-static const char triage_usage[] =
-	"usage: solar triage POOL --device D [--history H.jsonl] [--budget N|P%]\n"
-	"                    [--forecasts F.jsonl] [--format table|md|json|csv] [--json]\n"
-	"                    [--l2 warm|cold] [--coverage C] [--cache DIR] [--trust-translation]\n"
-	"       solar triage --record H.jsonl --candidate FILE --device D --ms T\n"
-	"                    [--l2 warm|cold] [--wrong] [--cache DIR]\n"
-	"\n"
-	"Ranks the candidates of POOL (a folder with ref.py|ref.air and cand_*.py|cand_*.air, or\n"
-	"a JSON manifest) by their speed-of-light bounds and the efficiency learned from the\n"
-	"history, and plans which to measure: prune (its bound is at or above the best measured\n"
-	"time), skip (its interval starts above it), measure.  docs/triage.md.\n"
-	"\n"
-	"  --history H.jsonl   measurements: {\"candidate\", \"device\", \"ms\", \"l2\", ...} a line\n"
-	"  --budget N|P%       candidates to plan (default: every one to measure)\n"
-	"  --forecasts F.jsonl external forecasts: {\"candidate\", \"bin_probabilities\": [8]}\n"
-	"  --l2 warm|cold      the L2 state of the measurements used (default warm)\n"
-	"  --coverage C        interval coverage, 0.5 to 0.99 (default 0.8)\n"
-	"  --cache DIR         translation cache (default $XDG_CACHE_HOME/solar/translate)\n"
-	"  --trust-translation a translated .py is its own kernel split: its unfused bound\n"
-	"                      may prune (unsafe for code that fuses or changes datapath)\n"
-	"  --record H.jsonl    append one measurement to the history and exit\n";
-
 static int usage_error(const char *fmt, const char *arg)
 {
-	return solar_cli_command_usage("triage", fmt, arg);
+	return solar_cli_usage("triage", fmt, arg);
 }
 
 typedef struct {
-	const char *pool, *history, *forecasts, *device, *cache, *budget, *record, *candidate;
+	const char *pool, *history, *forecasts, *device, *cache, *record, *candidate;
 	double coverage, ms;
-	bool l2_cold, wrong, trust;
+	bool l2_cold, wrong, trust, budget;
+	long budget_n;
+	double budget_pct;
 	solar_format format;
 } triage_opts;
 
@@ -297,81 +277,26 @@ static int record(const triage_opts *t, const char *cache)
 	return SOLAR_EXIT_OK;
 }
 
-int solar_cmd_triage(int argc, char **argv)
+/* The options as triage keeps them (each value the parser checked). */
+static int take_opts(const solar_opts *o, triage_opts *t)
 {
-	triage_opts t = {.coverage = 0.8, .format = SOLAR_FMT_TABLE, .ms = -1};
-	for (int i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		static const char *const valued[] = {"--history", "--forecasts", "--device", "--cache",
-						     "--budget", "--record", "--candidate", "--ms",
-						     "--l2", "--coverage", "--format"};
-		bool takes = false;
-		for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
-			takes |= !strcmp(a, valued[k]);
-		if (takes && !v)
-			return usage_error("option '%s' needs a value", a);
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(triage_usage, stdout);
-			return SOLAR_EXIT_OK;
-		} else if (!strcmp(a, "--history")) {
-			t.history = v;
-		} else if (!strcmp(a, "--forecasts")) {
-			t.forecasts = v;
-		} else if (!strcmp(a, "--device")) {
-			t.device = v;
-		} else if (!strcmp(a, "--cache")) {
-			t.cache = v;
-		} else if (!strcmp(a, "--budget")) {
-			t.budget = v;
-		} else if (!strcmp(a, "--record")) {
-			t.record = v;
-		} else if (!strcmp(a, "--candidate")) {
-			t.candidate = v;
-		} else if (!strcmp(a, "--wrong")) {
-			t.wrong = true;
-		} else if (!strcmp(a, "--trust-translation")) {
-			t.trust = true;
-		} else if (!strcmp(a, "--ms")) {
-			char *end;
-			errno = 0;
-			t.ms = strtod(v, &end);
-			if (end == v || *end || errno || !isfinite(t.ms) || t.ms <= 0)
-				return usage_error("--ms expects a positive number of milliseconds, "
-						   "not '%s'", v);
-		} else if (!strcmp(a, "--l2")) {
-			if (strcmp(v, "warm") && strcmp(v, "cold"))
-				return usage_error("--l2 expects warm or cold, not '%s'", v);
-			t.l2_cold = !strcmp(v, "cold");
-		} else if (!strcmp(a, "--coverage")) {
-			char *end;
-			t.coverage = strtod(v, &end);
-			if (end == v || *end || !(t.coverage >= 0.5 && t.coverage <= 0.99))
-				return usage_error("--coverage expects a number from 0.5 to 0.99, "
-						   "not '%s'", v);
-		} else if (!strcmp(a, "--json")) {
-			t.format = SOLAR_FMT_JSON;
-			continue;
-		} else if (!strcmp(a, "--format")) {
-			static const char *const names[] = {"table", "md", "json", "csv"};
-			int f = -1;
-			for (int k = 0; k < 4; k++)
-				if (!strcmp(v, names[k]))
-					f = k;
-			if (f < 0)
-				return usage_error("--format expects table, md, json or csv, not '%s'",
-						   v);
-			t.format = (solar_format)f;
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option '%s'", a);
-		} else {
-			if (t.pool)
-				return usage_error("one POOL only, not also '%s'", a);
-			t.pool = a;
-			continue;
-		}
-		if (takes)
-			i++;
-	}
+	*t = (triage_opts){.history = o->history, .forecasts = o->forecasts, .device = o->device,
+			   .cache = o->cache, .record = o->record, .candidate = o->candidate,
+			   .coverage = o->coverage, .ms = o->ms, .wrong = o->wrong_flag,
+			   .trust = o->trust, .format = o->format, .budget_n = o->budget_n,
+			   .budget_pct = o->budget_pct, .budget = o->budget_n >= 0 || o->budget_pct >= 0,
+			   .l2_cold = o->l2 && !strcmp(o->l2, "cold")};
+	if (o->nfiles > 1)
+		return usage_error("one POOL only, not also '%s'", o->files[1]);
+	t->pool = o->nfiles ? o->files[0] : NULL;
+	return 0;
+}
+
+int solar_cmd_triage(const solar_opts *o)
+{
+	triage_opts t;
+	if (take_opts(o, &t))
+		return SOLAR_EXIT_USAGE;
 	char cache[PATH_MAX];
 	if (t.cache)
 		snprintf(cache, sizeof cache, "%s", t.cache);
@@ -389,26 +314,13 @@ int solar_cmd_triage(int argc, char **argv)
 		return usage_error("%s", "triage needs a POOL (a folder or a JSON manifest)");
 	if (!t.device)
 		return usage_error("%s", "triage needs --device FILE (see devices/*.json)");
-	long budget_n = -1;
-	double budget_pct = -1;
-	if (t.budget) {
-		char *end;
-		double x = strtod(t.budget, &end);
-		if (end == t.budget || !isfinite(x) || x < 0 || (*end && strcmp(end, "%")) ||
-		    (!*end && x != floor(x)) || (*end && x > 100))
-			return usage_error("--budget expects a count N or a share P%%, not '%s'",
-					   t.budget);
-		if (*end)
-			budget_pct = x;
-		else
-			budget_n = (long)x;
-	}
+	long budget_n = t.budget_n;
+	double budget_pct = t.budget_pct;
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';
 
-	solar_opts o = {.device = t.device, .l2 = t.l2_cold ? "cold" : "warm"};
-	solar_device *dev = solar_cli_load_device(&o);
+	solar_device *dev = solar_cli_load_device(o);
 	if (!dev)
 		return SOLAR_EXIT_USAGE;
 	int rc = SOLAR_EXIT_OK;

@@ -209,7 +209,8 @@ check(rc == 2 and "does not end with a newline" in err
 for args in (["--budget", "abc"], ["--coverage", "2"], ["--frobnicate"], ["--l2", "hot"],
              ["--format", "xml"], ["--budget", "150%"]):
     rc, out, err = solar("triage", POOL, "--device", DEV, *args)
-    check(rc == 2 and "solar triage: " in err, f"{args}: exit {rc}")
+    check(rc == 2 and err.startswith("solar: ") and "Try 'solar triage --help'" in err,
+          f"{args}: exit {rc}")
 rc, out, err = solar("triage", POOL)
 check(rc == 2 and "--device" in err, "missing --device")
 rc, out, err = solar("triage", "--record", rec, "--candidate", "x", "--device", "d")

@@ -1,0 +1,339 @@
+/* args.c - the one parser: a command's argv read against the option table (cli/args.h).
+ *
+ * Every value is checked by its kind here, once, with the same message for the same mistake
+ * in every command ("--l2 expects warm or cold, not 'hot'"), so a command gets only values it
+ * can use; what a command still checks itself is how its options go together (advise's
+ * --record needs --direction).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "diag/hint.h"
+
+int solar_cli_usage(const char *cmd, const char *fmt, const char *arg)
+{
+	fputs("solar: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'solar %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	return SOLAR_EXIT_USAGE;
+}
+
+int solar_cli_unknown_command(const char *name, const char *tail)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	for (size_t i = 0; i < solar_ncommands; i++) {
+		int d = solar_diag_edit_distance(name, solar_commands[i].name, false);
+		if (d < bestd) {
+			bestd = d;
+			best = solar_commands[i].name;
+		}
+	}
+	if (tail) { /* solar help NAME: one line, no "Try" */
+		fprintf(stderr, "solar: no command '%s'", name);
+		if (best)
+			fprintf(stderr, " (did you mean '%s'?)", best);
+		fprintf(stderr, "%s\n", tail);
+		return SOLAR_EXIT_USAGE;
+	}
+	if (best) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "unknown command '%.80s' (did you mean '%s'?)", name,
+			 best);
+		return solar_cli_usage(NULL, "%s", msg);
+	}
+	return solar_cli_usage(NULL, "unknown command '%s'", name);
+}
+
+int solar_cli_parse_define(const char *arg, solar_define *d)
+{
+	const char *eq = strchr(arg, '=');
+	if (!eq || eq == arg)
+		return -1;
+	for (const char *c = arg; c < eq; c++)
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (c > arg && *c >= '0' && *c <= '9')))
+			return -1;
+	char *end;
+	errno = 0;
+	long long v = strtoll(eq + 1, &end, 10);
+	if (end == eq + 1 || *end || errno == ERANGE)
+		return -1;
+	d->name = solar_xstrndup(arg, (size_t)(eq - arg));
+	d->value = v;
+	return 0;
+}
+
+int solar_command_takes(const solar_command *c, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *t = c->takes; t && *t;) {
+		size_t len = strcspn(t, " ");
+		if (len == n && !strncmp(t, name, n))
+			return 1;
+		t += len + (t[len] == ' ');
+	}
+	return 0;
+}
+
+const solar_option *solar_option_find(const solar_command *c, const char *name)
+{
+	if (!strncmp(name, "-D", 2))
+		name = "-D";
+	if (!solar_command_takes(c, name))
+		return NULL;
+	const solar_option *general = NULL;
+	for (size_t i = 0; i < solar_noptions; i++)
+		if (!strcmp(solar_options[i].name, name)) {
+			if (solar_options[i].cmd && !strcmp(solar_options[i].cmd, c->name))
+				return &solar_options[i];
+			if (!solar_options[i].cmd && !general)
+				general = &solar_options[i];
+		}
+	return general;
+}
+
+const solar_command *solar_command_find(const char *name)
+{
+	for (size_t i = 0; i < solar_ncommands; i++)
+		if (!strcmp(solar_commands[i].name, name))
+			return &solar_commands[i];
+	return NULL;
+}
+
+/* "table, md, json or csv" (the command's --format values), or an enum's choices. */
+static void word_list(char *buf, size_t n, const char *const *words, unsigned mask)
+{
+	int nw = 0, k = 0;
+	for (int i = 0; words[i]; i++)
+		nw += !mask || (mask & (1u << i));
+	buf[0] = '\0';
+	for (int i = 0; words[i]; i++)
+		if (!mask || (mask & (1u << i))) {
+			k++;
+			size_t len = strlen(buf);
+			snprintf(buf + len, n - len, "%s%s",
+				 k == 1	   ? ""
+				 : k == nw ? " or "
+					   : ", ",
+				 words[i]);
+		}
+}
+
+static const char *const format_names[] = {"table", "md", "json", "csv", NULL};
+
+#define FIELD(o, off, type) ((type *)((char *)(o) + (off)))
+
+/* "--steps expects an integer from 2 to 1000, not 'x'": SOLAR_EXIT_USAGE. */
+static int refuse(const solar_command *c, const char *name, const char *expects, const char *val)
+{
+	char msg[600];
+	snprintf(msg, sizeof msg, "%s expects %s, not '%s'", name, expects, val);
+	return solar_cli_usage(c->name, "%s", msg);
+}
+
+/* Whether val is a value of op's kind; stores it. */
+static bool value_ok(const solar_option *op, const char *val, solar_opts *o)
+{
+	char *end;
+	errno = 0;
+	switch (op->kind) {
+	case SOLAR_ARG_TIME: {
+		double s = solar_cli_parse_time(val);
+		if (s < 0)
+			return false;
+		*FIELD(o, op->field, double) = s;
+		return true;
+	}
+	case SOLAR_ARG_NUMBER: {
+		double x = strtod(val, &end);
+		if (end == val || *end || errno == ERANGE || !isfinite(x) || x < op->min ||
+		    (op->min_open && x <= op->min) || x > op->max)
+			return false;
+		*FIELD(o, op->field, double) = x;
+		return true;
+	}
+	case SOLAR_ARG_INT: {
+		long x = strtol(val, &end, 10);
+		if (end == val || *end || errno == ERANGE || x < op->min || x > op->max)
+			return false;
+		*FIELD(o, op->field, int) = (int)x;
+		return true;
+	}
+	default: /* text, files, folders, devices: any word */
+		if (op->count) {
+			int *n = FIELD(o, op->count, int);
+			(*FIELD(o, op->field, const char **))[(*n)++] = val;
+		} else {
+			*FIELD(o, op->field, const char *) = val;
+		}
+		return true;
+	}
+}
+
+/* One option's value, checked by its kind and stored; 0 or SOLAR_EXIT_USAGE. */
+static int store(const solar_command *c, const solar_option *op, const char *val, solar_opts *o)
+{
+	char words[200];
+	if (op->kind == SOLAR_ARG_ENUM || op->kind == SOLAR_ARG_FORMAT) {
+		const char *const *choices =
+		    op->kind == SOLAR_ARG_FORMAT ? format_names : op->choices;
+		unsigned mask = op->kind == SOLAR_ARG_FORMAT ? c->formats : 0;
+		int k = 0;
+		while (choices[k] && (strcmp(choices[k], val) || (mask && !(mask & (1u << k)))))
+			k++;
+		if (!choices[k]) {
+			char name[80];
+			word_list(words, sizeof words, choices, mask);
+			snprintf(name, sizeof name, "%s%s%s", mask ? c->name : "", mask ? " " : "",
+				 op->name); /* "count --format": the values are the command's */
+			return refuse(c, name, words, val);
+		}
+		if (op->kind == SOLAR_ARG_FORMAT)
+			*FIELD(o, op->field, solar_format) = (solar_format)k;
+		else if (op->field)
+			*FIELD(o, op->field, const char *) = choices[k];
+		if (op->index)
+			*FIELD(o, op->index, int) = (int)op->min + k;
+	} else if (op->kind == SOLAR_ARG_DEFINE) {
+		if (solar_cli_parse_define(val, &o->defs[o->ndefs]) < 0)
+			return refuse(c, "-D", "NAME=INTEGER", val);
+		o->ndefs++;
+	} else if (op->kind == SOLAR_ARG_CUSTOM) {
+		int r = op->parse(val, o);
+		if (r == -2)
+			return SOLAR_EXIT_USAGE;
+		if (r < 0)
+			return refuse(c, op->name, op->expects, val);
+	} else if (!value_ok(op, val, o)) {
+		return refuse(c, op->name, op->expects, val);
+	}
+	if (op->raw)
+		*FIELD(o, op->raw, const char *) = val;
+	if (op->given)
+		*FIELD(o, op->given, bool) = true;
+	return 0;
+}
+
+/* "-D, --json, -o": the options c takes, for "it takes ...". */
+static void takes_list(char *buf, size_t n, const solar_command *c)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (const char *t = c->takes; t && *t && off < n;) {
+		size_t len = strcspn(t, " ");
+		const solar_option *op = NULL;
+		char name[40];
+		snprintf(name, sizeof name, "%.*s", (int)len, t);
+		op = solar_option_find(c, name);
+		if (op && !op->hidden)
+			off += (size_t)snprintf(buf + off, n - off, "%s%s", off ? ", " : "", name);
+		t += len + (t[len] == ' ');
+	}
+	if (!off)
+		snprintf(buf, n, "no options");
+}
+
+/* The option a names (-DNAME=V is -D), of any command: NULL when no command has it. */
+static const solar_option *any_option(const char *a)
+{
+	for (size_t i = 0; i < solar_noptions; i++)
+		if (!strcmp(a, solar_options[i].name) ||
+		    (solar_options[i].kind == SOLAR_ARG_DEFINE && !strncmp(a, "-D", 2)))
+			return &solar_options[i];
+	return NULL;
+}
+
+/* Room for every repeatable option's values: argc bounds how many there can be. */
+static void make_room(const solar_command *c, int argc, solar_opts *o)
+{
+	o->files = solar_xcalloc((size_t)argc + 1, sizeof *o->files);
+	o->defs = solar_xcalloc((size_t)argc + 1, sizeof *o->defs);
+	for (size_t i = 0; i < solar_noptions; i++) {
+		const solar_option *op = &solar_options[i];
+		if (op->count && solar_command_takes(c, op->name) &&
+		    !*FIELD(o, op->field, const char **))
+			*FIELD(o, op->field, const char **) =
+			    solar_xcalloc((size_t)argc + 1, sizeof(const char *));
+	}
+}
+
+/* One word that starts with '-': an option (and its value, words[1]); *used: words taken. */
+static int one_option(const solar_command *c, char **words, int left, solar_opts *o, int *used)
+{
+	const char *a = words[0];
+	*used = 1;
+	const solar_option *op = solar_option_find(c, a);
+	if (!op) {
+		char list[600], msg[800];
+		if (!any_option(a))
+			return solar_cli_usage(c->name, "unknown option '%s'", a);
+		takes_list(list, sizeof list, c);
+		snprintf(msg, sizeof msg, "%s does not take %s (it takes %s)", c->name,
+			 !strncmp(a, "-D", 2) ? "-D" : a, list);
+		return solar_cli_usage(c->name, "%s", msg);
+	}
+	if (op->kind == SOLAR_ARG_FLAG) {
+		*FIELD(o, op->field, bool) = true;
+		return 0;
+	}
+	if (op->kind == SOLAR_ARG_CONST) {
+		*FIELD(o, op->field, int) = (int)op->min;
+		return 0;
+	}
+	const char *val = op->kind == SOLAR_ARG_DEFINE && a[2] ? a + 2 : NULL;
+	if (!val) {
+		if (left < 2)
+			return solar_cli_usage(c->name, "option '%s' needs a value", a);
+		val = words[1];
+		*used = 2;
+	}
+	return store(c, op, val, o);
+}
+
+int solar_args_parse(const solar_command *c, int argc, char **argv, solar_opts *o)
+{
+	o->cmd = c->name;
+	o->argc = argc;
+	o->argv = argv;
+	make_room(c, argc, o);
+	bool only_files = false;
+	for (int i = 0; i < argc;) {
+		const char *a = argv[i];
+		if (only_files || a[0] != '-' || !strcmp(a, "-")) {
+			o->files[o->nfiles++] = a;
+			i++;
+		} else if (!strcmp(a, "--")) {
+			only_files = true;
+			i++;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			solar_help_command(stdout, c);
+			return 1;
+		} else {
+			int used, rc = one_option(c, argv + i, argc - i, o, &used);
+			if (rc)
+				return rc;
+			i += used;
+		}
+	}
+	return 0;
+}
+
+void solar_args_free(solar_opts *o)
+{
+	for (int i = 0; i < o->ndefs; i++)
+		free((void *)o->defs[i].name);
+	free(o->defs);
+	free(o->files);
+	for (size_t i = 0; i < solar_noptions; i++)
+		if (solar_options[i].count) {
+			const char ***f = FIELD(o, solar_options[i].field, const char **);
+			free(*f);
+			*f = NULL;
+		}
+}

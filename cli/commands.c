@@ -1,0 +1,747 @@
+/* commands.c - the command line as data: every option (its kind, the field of solar_opts it
+ * fills, its help) and every command (its arguments, prose, the options it takes, the
+ * formats it writes, the function that runs it).  The parser (cli/args.c), the help, the man
+ * page and the completions (cli/help.c) all read these two tables and nothing else, so adding
+ * an option is one entry here and one name in each command's `takes`.
+ *
+ * An option with .cmd set is that command's own meaning of a name that others use otherwise
+ * (report's --json FILE, triage's --wrong flag); it is looked up first.  The order of a
+ * command's `takes` is the order of its help and of its "it takes ..." message.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "search/advise.h" /* solar_direction_parse */
+
+/* ---- the values of one option's own syntax ----------------------------------------------- */
+
+/* --measured: a time (4.57ms), else a readable file of per-kernel times. */
+static int parse_measured(const char *val, solar_opts *o)
+{
+	o->measured_s = solar_cli_parse_time(val);
+	if (o->measured_s >= 0)
+		return 0;
+	if (access(val, R_OK))
+		return -1;
+	o->measured_file = val;
+	return 0;
+}
+
+/* --target-time: a time (2ms), or a rate (500Hz) whose period it is. */
+static int parse_target(const char *val, solar_opts *o)
+{
+	o->target_s = solar_cli_parse_time(val);
+	size_t vl = strlen(val);
+	if (o->target_s < 0 && vl > 2 && !strcmp(val + vl - 2, "Hz")) {
+		char *end;
+		double hz = strtod(val, &end);
+		if (end == val + vl - 2 && isfinite(hz) && hz > 0)
+			o->target_s = 1 / hz;
+	}
+	return o->target_s > 0 ? 0 : -1;
+}
+
+/* A number, then nothing or the one suffix allowed ("10x", "10%"); -1 when not. */
+static double number_with(const char *val, const char *suffix, bool *had)
+{
+	char *end;
+	double x = strtod(val, &end);
+	if (end == val || !isfinite(x) || x < 0 || (*end && strcmp(end, suffix)))
+		return -1;
+	*had = *end != '\0';
+	return x;
+}
+
+static int parse_max_headroom(const char *val, solar_opts *o)
+{
+	bool x_suffix;
+	double x = number_with(val, "x", &x_suffix);
+	if (x <= 0)
+		return -1;
+	o->max_headroom = x;
+	o->has_max_headroom = true;
+	return 0;
+}
+
+static int parse_max_regression(const char *val, solar_opts *o)
+{
+	bool percent;
+	double x = number_with(val, "%", &percent);
+	if (x < 0)
+		return -1;
+	o->max_regression = percent ? x / 100 : x;
+	o->has_max_regression = true;
+	return 0;
+}
+
+static int parse_ceilings(const char *val, solar_opts *o)
+{
+	if (strcmp(val, "bound") && strcmp(val, "measured") && strcmp(val, "both"))
+		return -1;
+	o->ceilings_measured = !strcmp(val, "measured");
+	o->ceilings_both = !strcmp(val, "both");
+	return 0;
+}
+
+/* advise --previous and --direction: a direction's name (--previous: or none). */
+static int direction_of(const char *val, bool none_ok, int *d)
+{
+	*d = solar_direction_parse(val);
+	if (*d >= 0 || (none_ok && !strcmp(val, "none")))
+		return 0;
+	solar_cli_usage("advise",
+			"expected a direction (implementation, fusion, \"data reuse\", datapath, "
+			"\"redundant work\"), not '%s'",
+			val);
+	return -2;
+}
+
+static int parse_previous(const char *val, solar_opts *o)
+{
+	return direction_of(val, true, &o->previous);
+}
+
+static int parse_direction(const char *val, solar_opts *o)
+{
+	return direction_of(val, false, &o->direction);
+}
+
+/* triage --budget: a count N or a share P% of the pool. */
+static int parse_budget(const char *val, solar_opts *o)
+{
+	char *end;
+	double x = strtod(val, &end);
+	if (end == val || !isfinite(x) || x < 0 || (*end && strcmp(end, "%")) ||
+	    (!*end && x != floor(x)) || (*end && x > 100))
+		return -1;
+	if (*end)
+		o->budget_pct = x;
+	else
+		o->budget_n = (long)x;
+	return 0;
+}
+
+static const char *const math_words[] = {"strict", "tf32", NULL};
+static const char *const l2_words[] = {"warm", "cold", NULL};
+static const char *const backend_words[] = {"cpu", "cuda", NULL};
+static const char *const ceilings_words[] = {"bound", "measured", "both", NULL};
+static const char *const bound_words[] = {"unfused", "fused", "cache-aware", "all", NULL};
+static const char *const report_bound_words[] = {"unfused", "fused", "cache-aware", NULL};
+static const char *const previous_words[] = {"none",	 "implementation", "fusion", "data reuse",
+					     "datapath", "redundant work", NULL};
+static const char *const direction_words[] = {"implementation", "fusion",	  "data reuse",
+					      "datapath",	"redundant work", NULL};
+static const char *const shell_words[] = {"bash", "zsh", NULL};
+static const char *const device_words[] = {"list", "show", "probe", NULL};
+
+/* ---- the options ----------------------------------------------------------------------- */
+
+const solar_option solar_options[] = {
+    {.name = "-D",
+     .kind = SOLAR_ARG_DEFINE,
+     .arg = "NAME=VALUE",
+     .help = "set a param (or a const) to an integer; repeatable"},
+    {.name = "--json",
+     .kind = SOLAR_ARG_CONST,
+     .field = offsetof(solar_opts, format),
+     .help = "the same as --format json",
+     .min = SOLAR_FMT_JSON},
+    {.name = "--json",
+     .cmd = "report",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, json_out),
+     .arg = "FILE",
+     .help = "write the JSON report to FILE"},
+    {.name = "--format",
+     .kind = SOLAR_ARG_FORMAT,
+     .field = offsetof(solar_opts, format),
+     .arg = "F",
+     .help = "output format:"},
+    {.name = "--symbolic",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, symbolic),
+     .help = "keep params symbolic: counts as formulas in the params, with the program's total ops "
+	     "and bytes as formulas too"},
+    {.name = "--verify",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, verify),
+     .help = "check that the canonical form parses back to the same program"},
+    {.name = "--dot",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, dot),
+     .help = "write Graphviz dot instead of text"},
+    {.name = "--device",
+     .kind = SOLAR_ARG_DEVICE,
+     .field = offsetof(solar_opts, device),
+     .arg = "NAME|FILE",
+     .help =
+	 "the device: a shipped name (`solar device list`: h100-sxm, h200-sxm, ...) or a "
+	 "descriptor file (docs/devices.md); names are looked up in $SOLAR_DEVICE_PATH, then the "
+	 "installed devices folder"},
+    {.name = "--math",
+     .kind = SOLAR_ARG_ENUM,
+     .arg = "strict|tf32",
+     .help = "math mode of kernels that do not set one (default strict: f32 contractions on the "
+	     "SIMT pipes; tf32 lets them use the tensor cores)",
+     .choices = math_words,
+     .min = SOLAR_MATH_STRICT,
+     .index = offsetof(solar_opts, math)},
+    {.name = "--measured",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "TIME|FILE",
+     .help = "measured time of the whole program (4.57ms, 120us) or a JSON file of per-kernel "
+	     "times; exits 1 when it is below the fused or cache-aware bound (impossible)",
+     .raw = offsetof(solar_opts, measured_arg),
+     .expects = "a time such as 4.57ms or a JSON file of per-kernel times",
+     .parse = parse_measured},
+    {.name = "-o",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, out),
+     .arg = "FILE",
+     .help = "write the output to FILE: whole or not at all, never over an input"},
+    {.name = "--set",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, sets),
+     .arg = "PATH=VALUE",
+     .help = "override a device figure (memory.dram.bandwidth_bytes_per_s=8TB/s, clock_hz=1.5GHz, "
+	     "peak.tensor.bf16=1.2PFLOP/s); repeatable; the figure becomes hypothetical",
+     .count = offsetof(solar_opts, nsets)},
+    {.name = "--vary",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, vary),
+     .arg = "NAME=A..B",
+     .help = "a figure's range, as a factor or a value (dram_bw=0.5x..8x, l2=16MB..256MB, "
+	     "clock=1GHz..2GHz, tensor=0.5x..2x); one or two",
+     .count = offsetof(solar_opts, nvary)},
+    {.name = "--target-time",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "TIME",
+     .help = "the time to meet: 2ms, or a rate such as 500Hz",
+     .expects = "a time such as 2ms or a rate such as 500Hz",
+     .parse = parse_target},
+    {.name = "--target-time",
+     .cmd = "sweep",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "TIME",
+     .help = "mark the points that meet TIME (2ms or 500Hz)",
+     .expects = "a time such as 2ms or a rate such as 500Hz",
+     .parse = parse_target},
+    {.name = "--bound",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, bound),
+     .arg = "B",
+     .help = "which bound: unfused, fused, cache-aware (default) or all",
+     .choices = bound_words},
+    {.name = "--bound",
+     .cmd = "report",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, bound),
+     .arg = "B",
+     .help = "the bound the headroom is gated on: unfused, fused or cache-aware (default; or "
+	     "defaults.bound of the manifest)",
+     .choices = report_bound_words},
+    {.name = "--steps",
+     .kind = SOLAR_ARG_INT,
+     .field = offsetof(solar_opts, steps),
+     .arg = "N",
+     .help = "points per varied figure, geometric (default 9)",
+     .min = 2,
+     .max = 1000,
+     .expects = "an integer from 2 to 1000"},
+    {.name = "--svg",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, svg_out),
+     .arg = "FILE",
+     .help = "write an SVG chart"},
+    {.name = "--md",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, md_out),
+     .arg = "FILE",
+     .help = "write the Markdown report to FILE (default: standard output)"},
+    {.name = "--baseline",
+     .kind = SOLAR_ARG_FILE,
+     .field = offsetof(solar_opts, baseline),
+     .arg = "FILE",
+     .help = "an earlier JSON report (--json) to compare with"},
+    {.name = "--max-headroom",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "X",
+     .help = "fail (exit 1) when a model's headroom, measured / bound, exceeds X (10 or 10x)",
+     .expects = "a factor such as 10 or 10x",
+     .parse = parse_max_headroom},
+    {.name = "--max-regression",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "R",
+     .help = "fail when a headroom grew by more than R against the baseline (0.1 or 10%)",
+     .expects = "a fraction such as 0.1 or 10%",
+     .parse = parse_max_regression},
+    {.name = "--ref",
+     .kind = SOLAR_ARG_FILE,
+     .field = offsetof(solar_opts, ref),
+     .arg = "MODEL.py",
+     .help = "the PyTorch (or JAX) original: examples/*.py"},
+    {.name = "--backend",
+     .kind = SOLAR_ARG_ENUM,
+     .field = offsetof(solar_opts, backend),
+     .arg = "cpu|cuda",
+     .help = "run the AIR program as C on the CPU (default) or as CUDA on the GPU",
+     .choices = backend_words},
+    {.name = "--tol",
+     .kind = SOLAR_ARG_NUMBER,
+     .field = offsetof(solar_opts, tol_rel),
+     .arg = "REL",
+     .help = "relative tolerance (default: the harness's, per dtype)",
+     .min = 0,
+     .max = HUGE_VAL,
+     .min_open = 1,
+     .raw = offsetof(solar_opts, tol),
+     .expects = "a positive number such as 1e-3"},
+    {.name = "--keep",
+     .kind = SOLAR_ARG_DIR,
+     .field = offsetof(solar_opts, keep),
+     .arg = "DIR",
+     .help = "work in DIR and keep its files: inputs, outputs, generated code, the launch plan"},
+    {.name = "--timeout",
+     .kind = SOLAR_ARG_NUMBER,
+     .field = offsetof(solar_opts, timeout_s),
+     .arg = "SECONDS",
+     .help = "limit of each step: the reference, the compiler, the program (default 1200)",
+     .min = 0,
+     .max = HUGE_VAL,
+     .min_open = 1,
+     .expects = "a positive number of seconds"},
+    {.name = "--l2",
+     .kind = SOLAR_ARG_ENUM,
+     .field = offsetof(solar_opts, l2),
+     .arg = "warm|cold",
+     .help = "the L2 state measurements start from: warm (default, sound for any protocol) or cold "
+	     "(flushed before each run: validate, do_bench, KernelBench)",
+     .choices = l2_words},
+    {.name = "--l2",
+     .cmd = "validate",
+     .kind = SOLAR_ARG_ENUM,
+     .field = offsetof(solar_opts, l2),
+     .arg = "warm|cold",
+     .help =
+	 "the L2 state of the bounds: cold (default here: the harness flushes the L2 before each "
+	 "timed run) or warm",
+     .choices = l2_words},
+    {.name = "--ceilings",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "bound|measured|both",
+     .help = "the descriptor's figures are peaks (bound, the default) or measured ceilings "
+	     "(h200-measured): an estimate of what good code reaches, not a bound; both: the "
+	     "estimate beside the bound on the peaks of the descriptor's base",
+     .choices = ceilings_words,
+     .expects = "bound, measured or both",
+     .parse = parse_ceilings},
+    {.name = "--ceilings",
+     .cmd = "device",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "bound|measured",
+     .help =
+	 "probe: bound (default) writes the driver's figures and derived peaks; measured also "
+	 "runs a DRAM copy and GEMMs and writes what they reached as measured ceilings, in place "
+	 "of the peaks they measure (an estimate's descriptor, not a bound's)",
+     .choices = ceilings_words,
+     .expects = "bound, measured or both",
+     .parse = parse_ceilings},
+    {.name = "--stop-factor",
+     .kind = SOLAR_ARG_NUMBER,
+     .field = offsetof(solar_opts, stop_factor),
+     .arg = "X",
+     .help = "stop verdict when measured <= X x SOL (default 1.5)",
+     .min = 1,
+     .max = HUGE_VAL,
+     .expects = "a factor >= 1"},
+    {.name = "--memory",
+     .kind = SOLAR_ARG_FILE,
+     .field = offsetof(solar_opts, memory),
+     .arg = "M.json",
+     .help = "re-rank the steps by the transition memory M.json (written by --record)"},
+    {.name = "--previous",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "DIR",
+     .help = "the direction of the last step (none for the first), for the memory",
+     .choices = previous_words,
+     .parse = parse_previous},
+    {.name = "--emit",
+     .kind = SOLAR_ARG_DIR,
+     .field = offsetof(solar_opts, emit),
+     .arg = "DIR",
+     .help = "write each rewritten program (the what-ifs) to DIR"},
+    {.name = "--record",
+     .cmd = "advise",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, record),
+     .arg = "M.json",
+     .help = "add a step to the memory M.json and exit: with --direction, --strategy and --after"},
+    {.name = "--direction",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "DIR",
+     .help = "--record: the direction of the step taken",
+     .choices = direction_words,
+     .parse = parse_direction},
+    {.name = "--strategy",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, strategy),
+     .arg = "TEXT",
+     .help = "--record: the strategy of the step taken"},
+    {.name = "--after",
+     .kind = SOLAR_ARG_TIME,
+     .field = offsetof(solar_opts, after_s),
+     .arg = "TIME",
+     .help = "--record: the time measured after the step",
+     .expects = "a time such as 1.2ms"},
+    {.name = "--wrong",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, wrong),
+     .arg = "WHY",
+     .help = "--record: the step gave wrong numbers, and why"},
+    {.name = "--problem",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, problem),
+     .arg = "NAME",
+     .help = "--record: the problem's name in the memory (default: the program's file name)"},
+    {.name = "--history",
+     .kind = SOLAR_ARG_FILE,
+     .field = offsetof(solar_opts, history),
+     .arg = "H.jsonl",
+     .help = "measurements: {\"candidate\", \"device\", \"ms\", \"l2\", ...} a line"},
+    {.name = "--budget",
+     .kind = SOLAR_ARG_CUSTOM,
+     .arg = "N|P%",
+     .help = "candidates to plan (default: every one to measure)",
+     .expects = "a count N or a share P%",
+     .parse = parse_budget},
+    {.name = "--forecasts",
+     .kind = SOLAR_ARG_FILE,
+     .field = offsetof(solar_opts, forecasts),
+     .arg = "F.jsonl",
+     .help = "external forecasts: {\"candidate\", \"bin_probabilities\": [8]} a line"},
+    {.name = "--coverage",
+     .kind = SOLAR_ARG_NUMBER,
+     .field = offsetof(solar_opts, coverage),
+     .arg = "C",
+     .help = "interval coverage, 0.5 to 0.99 (default 0.8)",
+     .min = 0.5,
+     .max = 0.99,
+     .expects = "a number from 0.5 to 0.99"},
+    {.name = "--cache",
+     .kind = SOLAR_ARG_DIR,
+     .field = offsetof(solar_opts, cache),
+     .arg = "DIR",
+     .help = "translation cache (default $XDG_CACHE_HOME/solar/translate)"},
+    {.name = "--trust-translation",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, trust),
+     .help = "a translated .py is its own kernel split: its unfused bound may prune (unsafe for "
+	     "code that fuses or changes datapath)"},
+    {.name = "--record",
+     .cmd = "triage",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, record),
+     .arg = "H.jsonl",
+     .help = "append one measurement to the history and exit: with --candidate, --device and --ms"},
+    {.name = "--candidate",
+     .kind = SOLAR_ARG_FILE,
+     .field = offsetof(solar_opts, candidate),
+     .arg = "FILE",
+     .help = "--record: the candidate measured"},
+    {.name = "--ms",
+     .kind = SOLAR_ARG_NUMBER,
+     .field = offsetof(solar_opts, ms),
+     .arg = "T",
+     .help = "--record: its time in milliseconds",
+     .min = 0,
+     .max = HUGE_VAL,
+     .min_open = 1,
+     .expects = "a positive number of milliseconds"},
+    {.name = "--wrong",
+     .cmd = "triage",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, wrong_flag),
+     .help = "--record: the candidate gave wrong numbers (kept, never ranked)"},
+    {.name = "-D",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_DEFINE,
+     .arg = "NAME=VALUE",
+     .help = "set the module constant NAME before the model is built (as validate's harness "
+	     "does); repeatable"},
+    {.name = "-o",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, out),
+     .arg = "OUT.air",
+     .help = "where the AIR goes (default: MODEL.air beside the model)"},
+    {.name = "--no-validate",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, no_validate),
+     .help = "skip the validation (solar validate against the model), and say so"},
+    {.name = "--keep",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_DIR,
+     .field = offsetof(solar_opts, keep),
+     .arg = "DIR",
+     .help = "do the validation in DIR and keep its files (the small translation, the wrapper "
+	     "model, solar validate --keep's files)"},
+    {.name = "--jax",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, jax),
+     .help = "the model is JAX (a function and its inputs), not PyTorch"},
+    {.name = "--max-work",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, max_work),
+     .arg = "N",
+     .help = "statement executions a validation may take; larger models are validated shrunk "
+	     "(default 8e9)"},
+    {.name = "--llm",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, llm),
+     .arg = "CMD",
+     .help = "translate what the exporter cannot with this LLM command (docs/translate.md)"},
+    {.name = "--attempts",
+     .kind = SOLAR_ARG_INT,
+     .field = offsetof(solar_opts, attempts),
+     .arg = "N",
+     .help = "--llm: tries per model (default 3)",
+     .min = 1,
+     .max = 999,
+     .expects = "a count from 1 to 999"},
+    {.name = "--log",
+     .kind = SOLAR_ARG_OUT,
+     .field = offsetof(solar_opts, log),
+     .arg = "FILE.jsonl",
+     .help = "--llm: log each attempt to FILE.jsonl"},
+    {.name = "--timeout",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_NUMBER,
+     .field = offsetof(solar_opts, timeout_s),
+     .arg = "SECONDS",
+     .help = "the limit of each step: the translation itself, and each step of the validation "
+	     "(default 600)",
+     .min = 0,
+     .max = HUGE_VAL,
+     .min_open = 1,
+     .expects = "a positive number of seconds"},
+    {.name = "--batch",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, batch),
+     .help = "LIST OUTDIR: every model of LIST (the test driver's)",
+     .hidden = 1},
+    {.name = "--man",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, man),
+     .help = "write the man page (troff): solar.1"},
+    {.name = "--completion",
+     .kind = SOLAR_ARG_ENUM,
+     .field = offsetof(solar_opts, completion),
+     .arg = "bash|zsh",
+     .help = "write the completion script of that shell (make install installs both)",
+     .choices = shell_words},
+};
+const size_t solar_noptions = sizeof solar_options / sizeof *solar_options;
+
+/* ---- the commands ---------------------------------------------------------------------- */
+
+#define FMTS(f) SOLAR_FMT_BIT(SOLAR_FMT_##f)
+
+const solar_command solar_commands[] = {
+    {.name = "check",
+     .args = "FILE...",
+     .summary = "parse and check AIR programs (exit 0 clean, 1 errors)",
+     .details =
+	 "Parses every FILE (docs/air.md) and checks names, types, affine indices, bounds of "
+	 "every access and reads of unwritten tmp elements, exactly at the given sizes. Each "
+	 "error is printed as FILE:LINE:COL with the source line and a caret; all errors of a "
+	 "file are reported.",
+     .example = "solar check examples/*.air",
+     .takes = "-D",
+     .run = solar_cmd_check},
+    {.name = "fmt",
+     .args = "FILE",
+     .summary = "print the program in canonical form",
+     .details =
+	 "The canonical form (docs/air.md, section 9) parses back to the same program; --verify "
+	 "checks that instead of printing.",
+     .example = "solar fmt examples/softmax.air\nsolar fmt --verify examples/softmax.air",
+     .takes = "-D --verify -o",
+     .run = solar_cmd_fmt},
+    {.name = "count",
+     .args = "FILE",
+     .summary = "exact work and data counts per statement, kernel and program",
+     .details =
+	 "Ops by unit and precision, and the bytes each kernel reads and writes (its compulsory "
+	 "DRAM traffic), exact integers at any size (docs/bounds.md, \"Counting\").",
+     .example =
+	 "solar count examples/mlp_block.air -D B=8\nsolar count --symbolic examples/softmax.air",
+     .takes = "-D --json --format --symbolic --math -o",
+     .formats = FMTS(TABLE) | FMTS(JSON),
+     .run = solar_cmd_count},
+    {.name = "graph",
+     .args = "FILE",
+     .summary = "the einsum dependency graph of the kernels",
+     .example = "solar graph --dot examples/attention_causal.air -o attention.dot",
+     .takes = "-D --dot -o",
+     .run = solar_cmd_graph},
+    {.name = "analyze",
+     .args = "FILE --device NAME|FILE",
+     .summary = "speed-of-light bounds of a program on a device",
+     .details =
+	 "Three lower bounds on the run time (docs/bounds.md): unfused (every kernel alone, its "
+	 "compulsory DRAM traffic), fused (the program as one kernel) and cache-aware; per "
+	 "kernel, the bound and the resource that limits it. No code that computes the program "
+	 "runs faster than the bound on that device.",
+     .example = "solar analyze examples/attention_causal.air --device h100-sxm\n"
+		"solar analyze examples/mlp_block.air --device h200-sxm --measured 1.2ms --l2 cold",
+     .takes = "-D --json --format --device --math --measured -o --set --l2 --ceilings",
+     .formats = FMTS(TABLE) | FMTS(MD) | FMTS(JSON) | FMTS(CSV),
+     .run = solar_cmd_analyze},
+    {.name = "device",
+     .args = "list | show NAME|FILE | probe",
+     .summary = "the shipped devices, a descriptor resolved, or the local GPU's descriptor",
+     .details =
+	 "list: the devices found by name (name, file, DRAM bandwidth, fastest dense tensor "
+	 "peak, L2, SMs); --format table|json. show: the descriptor with its base chain merged, "
+	 "as JSON. probe: a descriptor for CUDA device 0 from its driver (status measured for "
+	 "what the driver reports, derived for what follows by formula); with --ceilings "
+	 "measured it also measures a streaming DRAM copy and cuBLAS GEMMs (docs/devices.md, "
+	 "\"The probe\"). Names are searched in $SOLAR_DEVICE_PATH (colon-separated folders of "
+	 "NAME.json), then PREFIX/share/solar/devices, then the source tree's devices/ for a "
+	 "binary in the build tree.",
+     .example = "solar device list\nsolar device show h200-measured\n"
+		"solar device probe -o mygpu.json\n"
+		"solar device probe --ceilings measured -o mygpu-measured.json",
+     .takes = "--json --format -o --ceilings",
+     .formats = FMTS(TABLE) | FMTS(JSON),
+     .run = solar_cmd_device,
+     .words = device_words},
+    {.name = "provision",
+     .args = "FILE --device NAME|FILE --target-time TIME",
+     .summary = "what each resource must be to meet a target time (inverse roofline)",
+     .details =
+	 "For every resource (DRAM bandwidth, L2 capacity, each peak) the figure it needs, the "
+	 "others as they are, for the bound to reach the target (docs/provision.md). Exits 1 "
+	 "when no figure can meet it.",
+     .example = "solar provision examples/attention_causal.air --device h100-sxm --target-time 2ms",
+     .takes = "-D --json --format --device --math -o --set --target-time --bound --l2",
+     .formats = FMTS(TABLE) | FMTS(JSON),
+     .run = solar_cmd_provision},
+    {.name = "sweep",
+     .args = "FILE --device NAME|FILE --vary NAME=A..B",
+     .summary = "bound times over a grid of device figures",
+     .details = "One or two --vary axes; CSV (default) or JSON, and an SVG chart with --svg "
+		"(docs/provision.md, \"sweep\").",
+     .example =
+	 "solar sweep examples/mlp_block.air --device h100-sxm --vary dram_bw=0.5x..4x --svg "
+	 "bw.svg",
+     .takes = "-D --json --format --device --math -o --set --vary --target-time --steps --svg --l2",
+     .formats = FMTS(CSV) | FMTS(JSON),
+     .run = solar_cmd_sweep},
+    {.name = "report",
+     .args = "MANIFEST",
+     .summary = "headroom report of many models: Markdown, JSON, SVG; a CI gate",
+     .details =
+	 "The manifest (JSON, docs/report.md; paths relative to its folder) has the keys:\n"
+	 "  solar_manifest      optional, 1\n"
+	 "  defaults            device, math, bound, l2: for entries that do not say\n"
+	 "  entries[].air       the AIR program (required)\n"
+	 "  entries[].device    its device: a name or a descriptor file (here or in defaults)\n"
+	 "  entries[].name      unique, matched against the baseline (default: file stem and "
+	 "params)\n"
+	 "  entries[].params    {\"NAME\": INTEGER}, as -D\n"
+	 "  entries[].math      strict (default) or tf32, as --math\n"
+	 "  entries[].l2        warm (default) or cold, as --l2\n"
+	 "  entries[].set       {\"PATH\": VALUE} device overrides, as --set\n"
+	 "  entries[].max_headroom   this model's limit, overriding --max-headroom\n"
+	 "  entries[].measured  a time (\"1.9ms\", 0.0019), a solar validate --json result\n"
+	 "                      ({\"validate\": PATH}), an Nsight Compute CSV ({\"ncu\": PATH,\n"
+	 "                      \"runs\": N}) or per-kernel times; absent: bounds only\n"
+	 "Unknown keys are errors. The Markdown goes to standard output unless --md names a "
+	 "file; exit 1 when a gate fails.",
+     .example = "solar report ci/solar-manifest.json --max-headroom 50 --json report.json\n"
+		"solar report ci/solar-manifest.json --baseline baseline.json --max-regression 10%",
+     .takes = "--json --bound --svg --md --baseline --max-headroom --max-regression",
+     .run = solar_cmd_report},
+    {.name = "validate",
+     .args = "FILE --ref MODEL.py",
+     .summary = "run the AIR program and its PyTorch original on the same inputs, compare",
+     .details =
+	 "Loads and checks the AIR, runs the original through validate/harness.py (Python with "
+	 "torch: $SOLAR_PYTHON), generates the AIR program as C (--backend cpu) or CUDA "
+	 "(--backend cuda), runs it on the same inputs and compares every output (PASS or FAIL "
+	 "with the reason). With --device it sets the original's measured time against the "
+	 "bounds (cold L2 unless --l2 warm). -D sets the sizes of both. Exit 1 on a mismatch, 2 "
+	 "when the environment fails (no torch, no compiler, no GPU). docs/validate.md.",
+     .example =
+	 "solar validate examples/softmax.air --ref examples/softmax.py -D B=2 -D S=4 -D V=40\n"
+	 "solar validate examples/matmul_f32.air --ref examples/matmul_f32.py --backend cuda "
+	 "--device h200-sxm",
+     .takes =
+	 "-D --json --format --device --math -o --set --ref --backend --tol --keep --timeout --l2",
+     .formats = FMTS(TABLE) | FMTS(JSON),
+     .run = solar_cmd_validate},
+    {.name = "translate",
+     .args = "MODEL.py [options]",
+     .summary = "a PyTorch (or JAX) model -> AIR, validated",
+     .details =
+	 "Runs the Python translator (translate/run.py with $SOLAR_PYTHON or build/venv): "
+	 "torch.export (or jax.make_jaxpr) traces the model, each operator becomes AIR, and the "
+	 "result is validated against the model with `solar validate` unless --no-validate "
+	 "(docs/translate.md). Exit 1 when the model cannot be translated or the translation "
+	 "fails validation.",
+     .example = "solar translate examples/mlp_block.py -o mlp_block.air",
+     .takes =
+	 "-o --no-validate -D --keep --timeout --max-work --jax --llm --attempts --log --batch",
+     .run = solar_cmd_translate,
+     .limit_what = "the translation",
+     .limit_why = ""},
+    {.name = "triage",
+     .args = "POOL --device D [--history H.jsonl]",
+     .summary = "rank a pool of candidate kernels by their bounds, plan which to measure",
+     .details = "Prune (a bound at or above the best measured time), skip (a conformal interval "
+		"above it) or measure; "
+		"`solar triage --record` appends a measurement (docs/triage.md).",
+     .example = "solar triage bench/pools/gemm --device devices/h200-sxm.json --l2 cold "
+		"--history bench/results/pools-h200-2026-12-01.jsonl --budget 25%",
+     .takes = "--device --history --budget --forecasts --format --json --l2 --coverage --cache "
+	      "--trust-translation --record --candidate --ms --wrong",
+     .formats = FMTS(TABLE) | FMTS(MD) | FMTS(JSON) | FMTS(CSV),
+     .run = solar_cmd_triage},
+    {.name = "advise",
+     .args = "FILE --measured TIME|FILE --device D",
+     .summary = "where the gap to the speed of light goes, and the next steps",
+     .details =
+	 "Splits measured - SOL into implementation, fusion, data reuse, datapath and redundant "
+	 "work, lists the strategies under each with their what-if bounds (AIR rewrites; --emit "
+	 "DIR writes them) and ranks them, re-weighted by a memory of past steps (--memory, "
+	 "--record; docs/advise.md).",
+     .example = "solar advise examples/attention_causal.air --device devices/h200-sxm.json "
+		"--measured 1.2ms",
+     .takes = "--measured --device --set -D --math --l2 --tol --stop-factor --memory --previous "
+	      "--emit --format --json -o --record --direction --strategy --after --wrong --problem",
+     .formats = FMTS(TABLE) | FMTS(MD) | FMTS(JSON),
+     .run = solar_cmd_advise},
+    {.name = "help",
+     .args = "[COMMAND]",
+     .summary = "this list, or one command's usage, options and examples",
+     .details =
+	 "`solar help COMMAND` is the same as `solar COMMAND --help`; `solar help --man` writes "
+	 "the man page (solar.1) that `make install` installs.",
+     .example = "solar help analyze",
+     .takes = "--man --completion -o",
+     .run = solar_cmd_help},
+};
+const size_t solar_ncommands = sizeof solar_commands / sizeof *solar_commands;
+
+const char solar_help_tail[] =
+    "Each command takes only the options that apply to it; any other is an error. FILE may "
+    "be '-' for standard input. Exit status: 0 ok, 1 errors in the input (or a gate "
+    "failed), 2 usage, environment or time-limit errors (SOLAR_TIME_LIMIT seconds, default "
+    "120).";

@@ -1,0 +1,64 @@
+#!/bin/sh
+# Shell completion (cli/help.c, written from the option tables of cli/commands.c): the bash
+# script that `make install` installs completes `solar an<TAB>` to analyze, `solar analyze
+# --dev<TAB>` to --device, a device name from `solar device list`, an enum's words, device's
+# subcommands, and offers exactly the options each command's parser takes (cross-checked with
+# the parser's "it takes" refusal).  The zsh script parses (zsh -n) where zsh is installed.
+solar=$1 build=$2
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+fail=0
+say() { echo "$*"; fail=1; }
+command -v bash >/dev/null || { echo "no bash: skipped"; exit 0; }
+script=$build/completion/solar
+[ -f "$script" ] || say "no $script (the completion target of the build)"
+"$solar" help --completion bash -o "$t/solar.bash" || say "solar help --completion bash: exit $?"
+cmp -s "$t/solar.bash" "$script" || say "the built completion differs from solar help --completion bash"
+cat >"$t/drive.bash" <<DRIVE
+. "$t/solar.bash"
+comp() { COMP_WORDS=("\$@"); COMP_CWORD=\$((\$# - 1)); COMPREPLY=(); _solar; echo "\${COMPREPLY[*]}"; }
+comp "$solar" an
+comp "$solar" analyze --dev
+comp "$solar" analyze x.air --device h100-s
+comp "$solar" analyze --math ''
+comp "$solar" validate --backend c
+comp "$solar" device ''
+comp "$solar" count --format ''
+comp "$solar" analyze --l2 ''
+comp "$solar" count -
+DRIVE
+bash "$t/drive.bash" >"$t/got" 2>"$t/err" || say "the bash completion failed: $(cat "$t/err")"
+[ -s "$t/err" ] && say "the bash completion wrote to stderr: $(cat "$t/err")"
+expect() { # LINE WANT
+  got=$(sed -n "$1p" "$t/got")
+  [ "$got" = "$2" ] || say "completion $1: '$got', want '$2'"
+}
+expect 1 "analyze"
+expect 2 "--device"
+expect 3 "h100-sxm"
+expect 4 "strict tf32"
+expect 5 "cpu cuda"
+expect 6 "list show probe"
+expect 7 "table json"
+expect 8 "warm cold"
+expect 9 "-D --json --format --symbolic --math -o --help"
+# every command's options are those its parser takes
+n=0
+for c in check fmt count graph analyze provision sweep report validate advise triage translate; do
+  "$solar" "$c" --vary x --dot --symbolic --ref x >/dev/null 2>"$t/refuse2"
+  takes=$(sed -n 's/.*(it takes \(.*\))$/\1/p' "$t/refuse2" | tr -d ',')
+  [ -n "$takes" ] || { say "solar $c: no 'it takes' list"; continue; }
+  n=$((n + 1))
+  printf '. "%s"\nCOMP_WORDS=(solar %s -); COMP_CWORD=2; _solar; echo "${COMPREPLY[*]}"\n' \
+    "$t/solar.bash" "$c" >"$t/one.bash"
+  got=$(bash "$t/one.bash")
+  [ "$got" = "$takes --help" ] || say "solar $c -<TAB>: '$got', its parser takes '$takes'"
+done
+[ "$n" = 12 ] || say "checked the options of $n commands, not 12"
+if command -v zsh >/dev/null; then
+  "$solar" help --completion zsh -o "$t/_solar" || say "solar help --completion zsh: exit $?"
+  zsh -n "$t/_solar" || say "the zsh completion does not parse"
+  cmp -s "$t/_solar" "$build/completion/_solar" || say "the built zsh completion differs"
+fi
+"$solar" help --completion fish >/dev/null 2>"$t/err" && say "--completion fish: exit 0"
+grep -q "expects bash or zsh, not 'fish'" "$t/err" || say "--completion fish: $(cat "$t/err")"
+exit $fail
