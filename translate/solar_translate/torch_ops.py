@@ -1647,8 +1647,9 @@ def rnn(fe, node, name, a, val):
 # another), so no order is left to matter.  Where two tests of that chain matched one name, the
 # first had won, and the name now is in its family alone: dropout, feature_dropout and
 # alpha_dropout are DROPOUTS' (VIEWS listed them too), and rand, rand_like, randn, randn_like
-# and randint are RANDOM's (creation listed them too, to refuse them).  max and min, whose
-# handler depends on more than the name, are in GUARDED only.
+# and randint are RANDOM's (creation listed them too, to refuse them).  max, min and diag,
+# whose handler depends on more than the name, are in GUARDED only (max and min had three tests
+# in the chain, diag one; diag of a matrix is an unknown operator, as before).
 
 DROPOUTS = ("dropout", "feature_dropout", "alpha_dropout", "native_dropout")
 # the pointwise operators pointwise_f builds beyond UNARY and BINARY (their own arguments)
