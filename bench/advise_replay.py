@@ -155,7 +155,7 @@ def previous_direction(nodes, key):
     return n.get("direction") if n.get("parent") else None
 
 
-def main(argv):
+def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pools", default="bench/pools")
     ap.add_argument("--results", required=True)
@@ -169,15 +169,13 @@ def main(argv):
                     help="passed to solar advise (default: advise's own, 1.5)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", default=None)
-    args = ap.parse_args(argv)
-    os.makedirs(args.cache, exist_ok=True)
-    results, args.l2 = load_results(args.results, args.l2)
-    problems = sorted(d for d in os.listdir(args.pools)
-                      if os.path.exists(os.path.join(args.pools, d, "pool.json")))
-    data = build_states(args.pools, results, problems)
-    env = dict(os.environ)
+    return ap.parse_args(argv)
 
-    # translate every state's program (and each ref), in parallel, cached
+
+def translate_states(args, data):
+    """{(problem, node): AIR path or None} of every state's program and of each reference,
+    translated in parallel, cached."""
+    env = dict(os.environ)
     want = set()
     for prob, d in data.items():
         want.add((prob, "ref"))
@@ -185,49 +183,40 @@ def main(argv):
             want.add((prob, s["node"]))
     paths = {w: os.path.join(args.pools, w[0], data[w[0]]["nodes"][w[1]]["file"]) for w in want}
     with ThreadPoolExecutor(args.jobs) as ex:
-        airs = dict(zip(paths, ex.map(lambda w: translate(args.solar, paths[w], args.cache, env),
+        return dict(zip(paths, ex.map(lambda w: translate(args.solar, paths[w], args.cache, env),
                                       paths)))
 
-    def ref_air(prob):
-        """The reference's AIR, else the pool's hand-written lower-bound AIR (pool.json's
-        "lower_bound_air": cross_entropy's reference uses an op translate does not read)."""
-        a = airs.get((prob, "ref"))
-        lb = data[prob]["pool"].get("lower_bound_air")
-        if not a and lb and os.path.exists(os.path.join(args.pools, prob, lb)):
-            a = os.path.join(args.pools, prob, lb)
-        return a
 
-    def state_air(prob, key):
-        a = airs.get((prob, key))
-        return (a, "own") if a else (ref_air(prob), "ref")
+def state_air(args, data, airs, prob, key):
+    """(the AIR a state is advised on, "own" or "ref"): its own translation, else the
+    reference's, else the pool's hand-written lower-bound AIR (pool.json's "lower_bound_air":
+    cross_entropy's reference uses an op translate does not read)."""
+    a = airs.get((prob, key))
+    if a:
+        return a, "own"
+    a = airs.get((prob, "ref"))
+    lb = data[prob]["pool"].get("lower_bound_air")
+    if not a and lb and os.path.exists(os.path.join(args.pools, prob, lb)):
+        a = os.path.join(args.pools, prob, lb)
+    return a, "ref"
 
-    # every state advised once without memory (the "analysis" ranking); its JSON also gives
-    # the state's signature and each direction's predicted gain, from which the memory steps
-    # are written as `solar advise --record` writes them (docs/advise.md "memory"; the record
-    # path itself is tested by tests/advise/run.sh)
-    jobs = []
-    for prob, d in data.items():
-        tol = float(d["pool"].get("tolerance", 1e-4))
-        for s in d["states"]:
-            air, src = state_air(prob, s["node"])
-            jobs.append((prob, s, air, src, tol))
 
-    def plain(job):
-        prob, s, air, src, tol = job
-        if not air:
-            return None, "no AIR"
-        return advise(args, air, data[prob]["nodes"][s["node"]]["t"], tol)
+def state_previous(d, s):
+    """The direction of the step that made a forward state's program (--previous), or None."""
+    return previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
 
-    with ThreadPoolExecutor(args.jobs) as ex:
-        first = list(ex.map(plain, jobs))
 
+def memory_steps(data, jobs, first):
+    """{problem: its steps}, written from each state's advise JSON without memory (its
+    signature, each direction's predicted gain) as `solar advise --record` writes them
+    (docs/advise.md "memory"; the record path itself is tested by tests/advise/run.sh)."""
     steps_of = {prob: [] for prob in data}
     for (prob, s, air, src, tol), (a, err) in zip(jobs, first):
         if a is None:
             continue
         d = data[prob]
         t = d["nodes"][s["node"]]["t"]
-        prev = previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
+        prev = state_previous(d, s)
         gain = {x["name"]: x["max_gain_s"] for x in a["directions"]}
         for st in s["steps"]:
             steps_of[prob].append({
@@ -239,7 +228,12 @@ def main(argv):
                 "max_gain_s": gain.get(st["direction"], 0.0), "correct": st["correct"],
                 "why": ("wrong output: output differs from the reference" if not st["correct"]
                         else "faster" if st["after"] < t else "slower")})
+    return steps_of
 
+
+def advise_with_memory(args, data, jobs, first, steps_of):
+    """Every state advised again, leave one problem out: --memory holds the steps of every
+    other problem."""
     tmp = tempfile.mkdtemp(prefix="advise-replay-")
 
     def with_memory(job_first):
@@ -248,7 +242,7 @@ def main(argv):
             return None, err
         loo = os.path.join(tmp, "loo-" + prob + ".json")
         d = data[prob]
-        prev = previous_direction(d["nodes"], s["node"]) if s["kind"] == "forward" else None
+        prev = state_previous(d, s)
         extra = ["--memory", loo] + (["--previous", prev] if prev else [])
         return advise(args, air, d["nodes"][s["node"]]["t"], tol, extra)
 
@@ -257,21 +251,25 @@ def main(argv):
         with open(os.path.join(tmp, "loo-" + prob + ".json"), "w") as f:
             json.dump({"schema": "solar.advise-memory/1", "steps": others}, f)
     with ThreadPoolExecutor(args.jobs) as ex:
-        second = list(ex.map(with_memory, zip(jobs, first)))
+        return list(ex.map(with_memory, zip(jobs, first)))
 
-    def freq_order(held_out):
-        """Directions by how often each was the best paying step in the other problems."""
-        count = {x: 0 for x in DIRECTIONS}
-        for p2, d2 in data.items():
-            if p2 == held_out:
-                continue
-            for s in d2["states"]:
-                best = max(s["steps"], key=lambda x: x["gain"])
-                t = d2["nodes"][s["node"]]["t"]
-                if best["gain"] >= args.min_gain * t and best["direction"] in count:
-                    count[best["direction"]] += 1
-        return sorted(DIRECTIONS, key=lambda x: (-count[x], FIXED.index(x)))
 
+def freq_order(args, data, held_out):
+    """Directions by how often each was the best paying step in the other problems."""
+    count = {x: 0 for x in DIRECTIONS}
+    for p2, d2 in data.items():
+        if p2 == held_out:
+            continue
+        for s in d2["states"]:
+            best = max(s["steps"], key=lambda x: x["gain"])
+            t = d2["nodes"][s["node"]]["t"]
+            if best["gain"] >= args.min_gain * t and best["direction"] in count:
+                count[best["direction"]] += 1
+    return sorted(DIRECTIONS, key=lambda x: (-count[x], FIXED.index(x)))
+
+
+def replay_rows(args, data, jobs, first, second):
+    """One row per state: its best step and the four rankings (or the error)."""
     rows = []
     for (prob, s, air, src, tol), (a, err), (b, err2) in zip(jobs, first, second):
         node = data[prob]["nodes"][s["node"]]
@@ -286,39 +284,32 @@ def main(argv):
         row["analysis"] = [x["name"] for x in a["directions"]]
         row["memory"] = [x["name"] for x in b["directions"]]
         row["fixed"] = FIXED
-        row["frequency"] = freq_order(prob)
+        row["frequency"] = freq_order(args, data, prob)
         row["verdict"] = a["verdict"]
         row["headroom"] = node["t"] / a["sol_s"] if a["sol_s"] > 0 else None
         rows.append(row)
+    return rows
 
-    def score(kind_filter):
-        ok = [r for r in rows if "analysis" in r and kind_filter(r)]
-        pay = [r for r in ok if r["best_gain"] >= args.min_gain]
-        res = {"states": len(ok), "states_with_a_paying_step": len(pay)}
-        for name in ("memory", "analysis", "fixed", "frequency"):
-            res[name] = {
-                "top1": sum(r[name][0] == r["best_direction"] for r in pay),
-                "top3": sum(r["best_direction"] in r[name][:3] for r in pay)}
-        res["stop_right"] = sum((r["verdict"] == "stop") == (r["best_gain"] < args.min_gain)
-                                for r in ok)
-        res["stop_said"] = sum(r["verdict"] == "stop" for r in ok)
-        res["stop_true"] = sum(r["best_gain"] < args.min_gain for r in ok)
-        return res
 
-    summary = {
-        "results": args.results, "device": args.device, "l2": args.l2,
-        "min_gain": args.min_gain, "problems": len(data),
-        "errors": [r for r in rows if "error" in r],
-        "all": score(lambda r: True),
-        "forward": score(lambda r: r["kind"] == "forward"),
-        "repair": score(lambda r: r["kind"] == "repair"),
-        "own_air": score(lambda r: r["air"] == "own"),
-        "rows": rows,
-    }
-    text = json.dumps(summary, indent=1)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+def score(args, rows, kind_filter):
+    """Hits of each ranking (top 1, top 3) over the states with a paying step, and the stop
+    verdicts, of the rows kind_filter keeps."""
+    ok = [r for r in rows if "analysis" in r and kind_filter(r)]
+    pay = [r for r in ok if r["best_gain"] >= args.min_gain]
+    res = {"states": len(ok), "states_with_a_paying_step": len(pay)}
+    for name in ("memory", "analysis", "fixed", "frequency"):
+        res[name] = {
+            "top1": sum(r[name][0] == r["best_direction"] for r in pay),
+            "top3": sum(r["best_direction"] in r[name][:3] for r in pay)}
+    res["stop_right"] = sum((r["verdict"] == "stop") == (r["best_gain"] < args.min_gain)
+                            for r in ok)
+    res["stop_said"] = sum(r["verdict"] == "stop" for r in ok)
+    res["stop_true"] = sum(r["best_gain"] < args.min_gain for r in ok)
+    return res
+
+
+def print_summary(summary):
+    rows = summary["rows"]
     for part in ("all", "forward", "repair", "own_air"):
         s = summary[part]
         n = s["states_with_a_paying_step"]
@@ -329,6 +320,51 @@ def main(argv):
         print(line)
     print(f"errors: {len(summary['errors'])}; states on the reference AIR: "
           f"{sum(1 for r in rows if r.get('air') == 'ref')} of {len(rows)}")
+
+
+def main(argv):
+    args = parse_args(argv)
+    os.makedirs(args.cache, exist_ok=True)
+    results, args.l2 = load_results(args.results, args.l2)
+    problems = sorted(d for d in os.listdir(args.pools)
+                      if os.path.exists(os.path.join(args.pools, d, "pool.json")))
+    data = build_states(args.pools, results, problems)
+    airs = translate_states(args, data)
+
+    # every state advised once without memory (the "analysis" ranking); its JSON also gives
+    # the memory steps (memory_steps)
+    jobs = []
+    for prob, d in data.items():
+        tol = float(d["pool"].get("tolerance", 1e-4))
+        for s in d["states"]:
+            air, src = state_air(args, data, airs, prob, s["node"])
+            jobs.append((prob, s, air, src, tol))
+
+    def plain(job):
+        prob, s, air, src, tol = job
+        if not air:
+            return None, "no AIR"
+        return advise(args, air, data[prob]["nodes"][s["node"]]["t"], tol)
+
+    with ThreadPoolExecutor(args.jobs) as ex:
+        first = list(ex.map(plain, jobs))
+    second = advise_with_memory(args, data, jobs, first, memory_steps(data, jobs, first))
+    rows = replay_rows(args, data, jobs, first, second)
+    summary = {
+        "results": args.results, "device": args.device, "l2": args.l2,
+        "min_gain": args.min_gain, "problems": len(data),
+        "errors": [r for r in rows if "error" in r],
+        "all": score(args, rows, lambda r: True),
+        "forward": score(args, rows, lambda r: r["kind"] == "forward"),
+        "repair": score(args, rows, lambda r: r["kind"] == "repair"),
+        "own_air": score(args, rows, lambda r: r["air"] == "own"),
+        "rows": rows,
+    }
+    text = json.dumps(summary, indent=1)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text + "\n")
+    print_summary(summary)
     return 0
 
 

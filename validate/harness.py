@@ -435,101 +435,124 @@ def install_torch_compat(torch, cpu):
     """Adds what examples use from newer PyTorch, and on the CPU a fallback for ops that have
     no float16/bfloat16 kernel there.  Returns (names of the shims, the fallback mode or None,
     the set the fallback records the ops it served in)."""
-    import enum
-    F = torch.nn.functional
-    nn = torch.nn
-    added = []
     served = set()   # what the model actually used
-    low = (torch.float16, torch.bfloat16)
+    shims = (_compat_rms_norm, _compat_rmsnorm_module, _compat_sdpa, _compat_attention_module)
+    added = [name for name in (shim(torch, served) for shim in shims) if name is not None]
+    return added, _low_precision_fallback(torch, served) if cpu else None, served
 
-    def opmath(x):
-        return x.float() if x.dtype in low else x
 
-    if not hasattr(F, "rms_norm"):   # PyTorch 2.4; computed in f32 and rounded once
-        def rms_norm(input, normalized_shape, weight=None, eps=None):
-            served.add("F.rms_norm")
+def _opmath(torch, x):
+    """x in the type CUDA computes its float16/bfloat16 ops in (f32)."""
+    return x.float() if x.dtype in (torch.float16, torch.bfloat16) else x
+
+
+def _compat_rms_norm(torch, served):
+    F = torch.nn.functional
+    if hasattr(F, "rms_norm"):   # PyTorch 2.4; computed in f32 and rounded once
+        return None
+
+    def rms_norm(input, normalized_shape, weight=None, eps=None):
+        served.add("F.rms_norm")
+        if isinstance(normalized_shape, int):
+            normalized_shape = (normalized_shape,)
+        dims = tuple(range(-len(normalized_shape), 0))
+        x = _opmath(torch, input)
+        if eps is None:
+            eps = torch.finfo(x.dtype).eps
+        y = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
+        if weight is not None:
+            y = y * weight.to(y.dtype)
+        return y.to(input.dtype)
+    F.rms_norm = rms_norm
+    return "F.rms_norm"
+
+
+def _compat_rmsnorm_module(torch, served):
+    nn = torch.nn
+    if hasattr(nn, "RMSNorm"):   # PyTorch 2.4
+        return None
+
+    class RMSNorm(nn.Module):
+        def __init__(self, normalized_shape, eps=None, elementwise_affine=True,
+                     device=None, dtype=None):
+            super().__init__()
             if isinstance(normalized_shape, int):
                 normalized_shape = (normalized_shape,)
-            dims = tuple(range(-len(normalized_shape), 0))
-            x = opmath(input)
-            if eps is None:
-                eps = torch.finfo(x.dtype).eps
-            y = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + eps)
-            if weight is not None:
-                y = y * weight.to(y.dtype)
-            return y.to(input.dtype)
-        F.rms_norm = rms_norm
-        added.append("F.rms_norm")
+            self.normalized_shape = tuple(normalized_shape)
+            self.eps = eps
+            self.weight = nn.Parameter(torch.ones(self.normalized_shape, device=device,
+                                                  dtype=dtype)) if elementwise_affine else None
 
-    if not hasattr(nn, "RMSNorm"):   # PyTorch 2.4
-        class RMSNorm(nn.Module):
-            def __init__(self, normalized_shape, eps=None, elementwise_affine=True,
-                         device=None, dtype=None):
-                super().__init__()
-                if isinstance(normalized_shape, int):
-                    normalized_shape = (normalized_shape,)
-                self.normalized_shape = tuple(normalized_shape)
-                self.eps = eps
-                self.weight = nn.Parameter(torch.ones(self.normalized_shape, device=device,
-                                                      dtype=dtype)) if elementwise_affine else None
+        def forward(self, x):
+            served.add("nn.RMSNorm")
+            return torch.nn.functional.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+    nn.RMSNorm = RMSNorm
+    return "nn.RMSNorm"
 
-            def forward(self, x):
-                served.add("nn.RMSNorm")
-                return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
-        nn.RMSNorm = RMSNorm
-        added.append("nn.RMSNorm")
 
-    if not hasattr(F, "scaled_dot_product_attention"):   # PyTorch 2.0; the math path, in f32
-        def sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
-                 enable_gqa=False):
-            served.add("F.scaled_dot_product_attention")
-            if dropout_p:
-                raise NotImplementedError("the compatibility SDPA has no dropout")
-            q, k, v = opmath(query), opmath(key), opmath(value)
-            if enable_gqa and k.size(-3) != q.size(-3):
-                rep = q.size(-3) // k.size(-3)
-                k, v = k.repeat_interleave(rep, -3), v.repeat_interleave(rep, -3)
-            scale = q.size(-1) ** -0.5 if scale is None else scale
-            s = torch.matmul(q, k.transpose(-2, -1)) * scale
-            L, S = q.size(-2), k.size(-2)
-            if is_causal:
-                keep = torch.ones(L, S, dtype=torch.bool, device=q.device).tril()
-                s = s.masked_fill(~keep, float("-inf"))
-            if attn_mask is not None:
-                if attn_mask.dtype == torch.bool:
-                    s = s.masked_fill(~attn_mask, float("-inf"))
-                else:
-                    s = s + attn_mask.to(s.dtype)
-            return torch.matmul(torch.softmax(s, dim=-1), v).to(query.dtype)
-        F.scaled_dot_product_attention = sdpa
-        added.append("F.scaled_dot_product_attention")
+def _compat_sdpa(torch, served):
+    F = torch.nn.functional
+    if hasattr(F, "scaled_dot_product_attention"):   # PyTorch 2.0; the math path, in f32
+        return None
 
+    def sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+             enable_gqa=False):
+        served.add("F.scaled_dot_product_attention")
+        if dropout_p:
+            raise NotImplementedError("the compatibility SDPA has no dropout")
+        q, k, v = _opmath(torch, query), _opmath(torch, key), _opmath(torch, value)
+        if enable_gqa and k.size(-3) != q.size(-3):
+            rep = q.size(-3) // k.size(-3)
+            k, v = k.repeat_interleave(rep, -3), v.repeat_interleave(rep, -3)
+        scale = q.size(-1) ** -0.5 if scale is None else scale
+        s = torch.matmul(q, k.transpose(-2, -1)) * scale
+        L, S = q.size(-2), k.size(-2)
+        if is_causal:
+            keep = torch.ones(L, S, dtype=torch.bool, device=q.device).tril()
+            s = s.masked_fill(~keep, float("-inf"))
+        if attn_mask is not None:
+            if attn_mask.dtype == torch.bool:
+                s = s.masked_fill(~attn_mask, float("-inf"))
+            else:
+                s = s + attn_mask.to(s.dtype)
+        return torch.matmul(torch.softmax(s, dim=-1), v).to(query.dtype)
+    F.scaled_dot_product_attention = sdpa
+    return "F.scaled_dot_product_attention"
+
+
+def _compat_attention_module(torch, served):
+    import enum
     try:
         import torch.nn.attention  # noqa: F401  (PyTorch 2.3)
+        return None
     except ImportError:
-        att = types.ModuleType("torch.nn.attention")
+        pass
+    att = types.ModuleType("torch.nn.attention")
 
-        class SDPBackend(enum.IntEnum):
-            ERROR = -1
-            MATH = 0
-            FLASH_ATTENTION = 1
-            EFFICIENT_ATTENTION = 2
-            CUDNN_ATTENTION = 3
+    class SDPBackend(enum.IntEnum):
+        ERROR = -1
+        MATH = 0
+        FLASH_ATTENTION = 1
+        EFFICIENT_ATTENTION = 2
+        CUDNN_ATTENTION = 3
 
-        def sdpa_kernel(backends, set_priority=False):   # one path only: the choice is moot
-            served.add("torch.nn.attention")
-            return contextlib.nullcontext()
-        att.SDPBackend, att.sdpa_kernel = SDPBackend, sdpa_kernel
-        sys.modules["torch.nn.attention"] = att
-        torch.nn.attention = att
-        added.append("torch.nn.attention")
+    def sdpa_kernel(backends, set_priority=False):   # one path only: the choice is moot
+        served.add("torch.nn.attention")
+        return contextlib.nullcontext()
+    att.SDPBackend, att.sdpa_kernel = SDPBackend, sdpa_kernel
+    sys.modules["torch.nn.attention"] = att
+    torch.nn.attention = att
+    return "torch.nn.attention"
 
-    if not cpu:
-        return added, None, served
+
+def _low_precision_fallback(torch, served):
+    """The CPU's TorchFunctionMode for float16/bfloat16 (LowPrecisionFallback), or None where
+    this PyTorch has no function modes."""
     try:
         from torch.overrides import TorchFunctionMode
     except ImportError:
-        return added, None, served
+        return None
+    low = (torch.float16, torch.bfloat16)
 
     def flat(x, acc):
         if isinstance(x, (list, tuple)):
@@ -591,7 +614,7 @@ def install_torch_compat(torch, cpu):
                 served.add(f"cpu-f32-fallback:{name}")
                 return down(func(*up(args), **up(kwargs)), floats[0])
 
-    return added, LowPrecisionFallback(), served
+    return LowPrecisionFallback()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -968,7 +991,6 @@ def pick_torch_device(torch, want):
 
 
 def run_torch(args, air, mod, defines):
-    import numpy as np
     import torch
     device = pick_torch_device(torch, args.device)
     cpu = device.type == "cpu"
@@ -976,10 +998,69 @@ def run_torch(args, air, mod, defines):
     # The math flags are PyTorch's defaults, set before the model file was loaded
     # (default_math_flags()), then whatever the file set: they are recorded.
     params, unset, skipped = apply_params(mod, air, defines)
+    ctx = mode if mode is not None else contextlib.nullcontext()
+    model, inputs = torch_model_and_inputs(torch, args, mod, ctx)
+    # A Python number among the forward arguments (forward(A, s)) binds to no AIR tensor: a
+    # translation holds its value as a literal (torch.export specializes it).
+    in_sides = [torch_side(torch, f"forward argument {i}", x) for i, x in enumerate(inputs)
+                if not isinstance(x, (bool, int, float))]
+    named = torch_named_tensors(torch, model)
+    bound = bind(air, in_sides, named)
+    for n in unbound_names(named, bound):
+        warn(f"binding: {named[n].what} of the model binds to no AIR tensor")
+    draw_torch_parameters(torch, air, bound, named)
+    dirp = pathlib.Path(args.dir)
+    save_inputs(air, bound, dirp, lambda v: torch_to_numpy(torch, v))
+
+    # Move to the device; parameters and buffers are looked up again by name afterwards.
+    model = model.to(device)   # in the mode it was constructed in (nn.Module: training)
+    dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
+    copy64 = failed64 = None
+    if float64_targets(air):   # copied before the forward, which may update buffers and inputs
+        try:
+            copy64 = torch_float64_copy(torch, model, dev_inputs)
+        except Exception as e:   # noqa: BLE001 - a model that cannot be copied or cast
+            failed64 = f"the model cannot be copied in float64: {type(e).__name__}: {one_line(e, 200)}"
+    rng = (torch.random.get_rng_state(), None if cpu else torch.cuda.get_rng_state(device))
+    outs, found, ops, draws = torch_forward(torch, air, dirp, model, dev_inputs, ctx, device)
+    out_sides = [torch_side(torch, f"forward output {i}", x) for i, x in enumerate(outs)]
+    bind(air, in_sides, named, outputs=out_sides)
+    keys = {t.name: next((n for n, s in named.items() if s is bound[t.name]), None)
+            for t in air.role("inout")}
+    for name, val in torch_results(air, outs, dev_inputs, model, keys).items():
+        t = next(t for t in air.tensors if t.name == name)
+        save_npy(dirp / f"ref_{t.name}.npy", file_array(t, torch_to_numpy(torch, val)))
+    taps, taps_skipped = write_taps(air, dirp, found, lambda v: torch_to_numpy(torch, v),
+                                    lambda v: TORCH_DTYPE_NAME(v.dtype))
+    results64 = {}
+    if copy64 is not None:
+        results64, failed64 = torch_float64_results(torch, air, copy64, ctx, rng, device,
+                                                    len(outs), keys)
+        copy64 = None   # (GPU memory, before the timed runs)
+    float64 = write_float64(air, dirp, results64, failed64)
+
+    timing = {"time_s": None, "min_s": None, "runs": 0}
+    if not cpu and args.runs > 0:
+        timing = time_torch_cuda(torch, lambda: model(*dev_inputs), args.warmup, args.runs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model_flags = {"matmul_allow_tf32": bool(torch.backends.cuda.matmul.allow_tf32),
+                       "cudnn_allow_tf32": bool(torch.backends.cudnn.allow_tf32)}
+        flags = effective_tf32(model_flags, cpu, ops)
+    return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
+                model_flags=model_flags,
+                torch=torch.__version__, flags=flags, convention="pytorch", params=params,
+                params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
+                compat_installed=compat, taps=taps, taps_skipped=taps_skipped, float64=float64,
+                **draws.record())
+
+
+def torch_model_and_inputs(torch, args, mod, ctx):
+    """(Model(*get_init_inputs()), get_inputs()), made under ctx after the seeds are set."""
+    import numpy as np
     Model = getattr(mod, "Model", None)
     if Model is None:
         raise HarnessError(f"model: {args.ref} has no class Model")
-    ctx = mode if mode is not None else contextlib.nullcontext()
     with ctx:
         # As examples/measure.py and bench/soundness.py: one seed, the model, then the inputs.
         torch.manual_seed(SEED)
@@ -992,10 +1073,11 @@ def run_torch(args, air, mod, defines):
             raise HarnessError(f"model: Model(*get_init_inputs()) raised {type(e).__name__}: "
                                f"{one_line(e)}")
         inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
-    # A Python number among the forward arguments (forward(A, s)) binds to no AIR tensor: a
-    # translation holds its value as a literal (torch.export specializes it).
-    in_sides = [torch_side(torch, f"forward argument {i}", x) for i, x in enumerate(inputs)
-                if not isinstance(x, (bool, int, float))]
+    return model, inputs
+
+
+def torch_named_tensors(torch, model):
+    """name -> Side of every parameter, buffer and tensor attribute of the model."""
     named = {}
     for n, p in model.named_parameters():
         named[n] = torch_side(torch, f"parameter '{n}'", p)
@@ -1008,45 +1090,28 @@ def run_torch(args, air, mod, defines):
             if isinstance(v, torch.Tensor) and not k.startswith("__"):
                 n = f"{path}.{k}" if path else k
                 named.setdefault(n, torch_side(torch, f"tensor attribute '{n}'", v))
-    bound = bind(air, in_sides, named)
-    for n in unbound_names(named, bound):
-        warn(f"binding: {named[n].what} of the model binds to no AIR tensor")
-    draw_torch_parameters(torch, air, bound, named)
-    dirp = pathlib.Path(args.dir)
+    return named
+
+
+def save_inputs(air, bound, dirp, to_numpy):
+    """DIR/in_NAME.npy of every in and inout tensor, from the value bound to it."""
+    import numpy as np
     for t in air.role("in", "inout"):
-        arr = torch_to_numpy(torch, bound[t.name].value)
+        arr = to_numpy(bound[t.name].value)
         if arr.size and t.kind != "bool" and not np.any(arr):
             warn(f"{t.describe()} is all zeros: random inputs find more bugs")
         save_npy(dirp / f"in_{t.name}.npy", file_array(t, arr))
 
-    # Move to the device; parameters and buffers are looked up again by name afterwards.
-    model = model.to(device)   # in the mode it was constructed in (nn.Module: training)
-    dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
-    copy64 = failed64 = None
-    if float64_targets(air):   # copied before the forward, which may update buffers and inputs
-        try:
-            copy64 = torch_float64_copy(torch, model, dev_inputs)
-        except Exception as e:   # noqa: BLE001 - a model that cannot be copied or cast
-            failed64 = f"the model cannot be copied in float64: {type(e).__name__}: {one_line(e, 200)}"
-    rng = (torch.random.get_rng_state(), None if cpu else torch.cuda.get_rng_state(device))
-    tmp_names = {t.name for t in air.role("tmp")}
-    found, hooks = {}, []
-    draws = FixedDraws(torch, air, dirp, device)
 
-    def hook_for(path, key):
-        def hook(module, args_, result):
-            calls = found.get(key, (None, None, None, 0))[3] + 1
-            val = result.detach().clone() if isinstance(result, torch.Tensor) else result
-            why = None if calls == 1 else f"submodule '{path}' runs {calls} times in forward()"
-            found[key] = (f"the output of submodule '{path}'", val if calls == 1 else None,
-                          why, calls)
-        return hook
-    for path, m in model.named_modules():
-        key = tap_key(path, tmp_names) if path else None
-        if key is not None and key not in found:
-            hooks.append(m.register_forward_hook(hook_for(path, key)))
-            found[key] = (f"the output of submodule '{path}'", None,
-                          f"submodule '{path}' does not run in forward()", 0)
+def torch_forward(torch, air, dirp, model, dev_inputs, ctx, device):
+    """The compared forward(), with its random draws fixed (FixedDraws) and its taps taken:
+    (its outputs as a list, tap name -> (what, value, why none), the names of the ATen
+    operators it ran (None on the CPU), the draws)."""
+    cpu = device.type == "cpu"
+    tmp_names = {t.name for t in air.role("tmp")}
+    found = {}
+    draws = FixedDraws(torch, air, dirp, device)
+    hooks = submodule_taps(torch, model, tmp_names, found)
     local_vals = {}
     ops = None if cpu else set()   # the ATen operators of the compared forward (GPU: the TF32 rule)
     fwd_code = getattr(getattr(type(model), "forward", None), "__code__", None)
@@ -1075,47 +1140,48 @@ def run_torch(args, air, mod, defines):
         outs = list(out)
     else:
         outs = [out]
-    out_sides = [torch_side(torch, f"forward output {i}", x) for i, x in enumerate(outs)]
-    bind(air, in_sides, named, outputs=out_sides)
-    keys = {t.name: next((n for n, s in named.items() if s is bound[t.name]), None)
-            for t in air.role("inout")}
-    for name, val in torch_results(air, outs, dev_inputs, model, keys).items():
-        t = next(t for t in air.tensors if t.name == name)
-        save_npy(dirp / f"ref_{t.name}.npy", file_array(t, torch_to_numpy(torch, val)))
-    taps, taps_skipped = write_taps(air, dirp, found, lambda v: torch_to_numpy(torch, v),
-                                    lambda v: TORCH_DTYPE_NAME(v.dtype))
-    results64 = {}
-    if copy64 is not None:
-        with torch.random.fork_rng(devices=[] if cpu else [device]):
-            torch.random.set_rng_state(rng[0])   # the reference's random numbers, if it draws any
-            if not cpu:
-                torch.cuda.set_rng_state(rng[1], device)
-            try:
-                outs64 = torch_float64_forward(torch, *copy64, ctx)
-                if len(outs64) != len(outs):
-                    raise HarnessError(f"forward() in float64 returned {len(outs64)} outputs")
-                results64 = {k: torch_to_numpy(torch, v) if isinstance(v, torch.Tensor) else
-                             "not a tensor in the float64 run" for k, v in
-                             torch_results(air, outs64, copy64[1], copy64[0], keys).items()}
-            except HarnessError as e:
-                failed64 = str(e)
-        copy64 = outs64 = None   # (GPU memory, before the timed runs)
-    float64 = write_float64(air, dirp, results64, failed64)
+    return outs, found, ops, draws
 
-    timing = {"time_s": None, "min_s": None, "runs": 0}
-    if not cpu and args.runs > 0:
-        timing = time_torch_cuda(torch, lambda: model(*dev_inputs), args.warmup, args.runs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model_flags = {"matmul_allow_tf32": bool(torch.backends.cuda.matmul.allow_tf32),
-                       "cudnn_allow_tf32": bool(torch.backends.cudnn.allow_tf32)}
-        flags = effective_tf32(model_flags, cpu, ops)
-    return dict(timing, device="cpu" if cpu else torch.cuda.get_device_name(device),
-                model_flags=model_flags,
-                torch=torch.__version__, flags=flags, convention="pytorch", params=params,
-                params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
-                compat_installed=compat, taps=taps, taps_skipped=taps_skipped, float64=float64,
-                **draws.record())
+
+def submodule_taps(torch, model, tmp_names, found):
+    """Forward hooks recording in found[key] (what, value, why none, calls) the output of
+    every submodule named like an AIR tmp tensor (tap_key), its value only when it runs once;
+    returns the hooks."""
+    def hook_for(path, key):
+        def hook(module, args_, result):
+            calls = found.get(key, (None, None, None, 0))[3] + 1
+            val = result.detach().clone() if isinstance(result, torch.Tensor) else result
+            why = None if calls == 1 else f"submodule '{path}' runs {calls} times in forward()"
+            found[key] = (f"the output of submodule '{path}'", val if calls == 1 else None,
+                          why, calls)
+        return hook
+    hooks = []
+    for path, m in model.named_modules():
+        key = tap_key(path, tmp_names) if path else None
+        if key is not None and key not in found:
+            hooks.append(m.register_forward_hook(hook_for(path, key)))
+            found[key] = (f"the output of submodule '{path}'", None,
+                          f"submodule '{path}' does not run in forward()", 0)
+    return hooks
+
+
+def torch_float64_results(torch, air, copy64, ctx, rng, device, n_outs, keys):
+    """(AIR name -> numpy value of every out and inout tensor after the float64 copy's
+    forward, with the reference's random numbers (rng); None, or why there are none)."""
+    cpu = device.type == "cpu"
+    with torch.random.fork_rng(devices=[] if cpu else [device]):
+        torch.random.set_rng_state(rng[0])   # the reference's random numbers, if it draws any
+        if not cpu:
+            torch.cuda.set_rng_state(rng[1], device)
+        try:
+            outs64 = torch_float64_forward(torch, *copy64, ctx)
+            if len(outs64) != n_outs:
+                raise HarnessError(f"forward() in float64 returned {len(outs64)} outputs")
+            return {k: torch_to_numpy(torch, v) if isinstance(v, torch.Tensor) else
+                    "not a tensor in the float64 run" for k, v in
+                    torch_results(air, outs64, copy64[1], copy64[0], keys).items()}, None
+        except HarnessError as e:
+            return {}, str(e)
 
 
 # Operators cuDNN may run in TF32 when torch.backends.cudnn.allow_tf32 is on (its default):
@@ -1204,45 +1270,22 @@ def run_function(args, air, mod, defines, use_jax):
     jax = None
     if use_jax:
         import jax
-    fn = getattr(mod, "forward", None)
-    fname = "forward"
-    for alt in ("model", "fn"):   # fn: the convention of `solar translate --jax`
-        if not callable(fn):
-            fn, fname = getattr(mod, alt, None), alt
-    if not callable(fn):
-        raise HarnessError(f"model: {args.ref} has neither class Model nor a module-level "
-                           "function forward, model or fn")
+    fn, fname = module_function(args, mod)
     if not use_jax and args.device == "cuda":
         raise HarnessError("usage: a numpy model runs on the CPU only; use --device cpu")
     if air.role("rand"):
         raise HarnessError("usage: AIR rand tensors are fixed for PyTorch models only "
                            "(docs/validate.md, \"Random numbers\")")
     params, unset, skipped = apply_params(mod, air, defines)
-    np.random.seed(SEED)
-    random.seed(SEED)
-    inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
-    weights = call_model_fn(mod, "get_params", default={})
-    if not isinstance(weights, dict):
-        raise HarnessError(f"model: get_params() returned {type(weights).__name__}, not a dict")
-    weights = dict(weights)   # entries drawn at random replace the copy's, not the model's
-
-    def side(what, x):
-        if hasattr(x, "shape") and hasattr(x, "dtype"):
-            return Side(what, x, [int(d) for d in x.shape], np.dtype(x.dtype).name)
-        return Side(what, x, None, None)
-
-    in_sides = [side(f"{fname}() argument {i}", x) for i, x in enumerate(inputs)]
-    named = {str(n): side(f"get_params() entry '{n}'", v) for n, v in weights.items()}
+    inputs, weights = function_inputs(mod)
+    in_sides = [array_side(np, f"{fname}() argument {i}", x) for i, x in enumerate(inputs)]
+    named = {str(n): array_side(np, f"get_params() entry '{n}'", v) for n, v in weights.items()}
     bound = bind(air, in_sides, named, named_kind="get_params() entry")
     for n in unbound_names(named, bound):
         warn(f"binding: get_params() entry '{n}' binds to no AIR tensor")
     draw_array_parameters(np, air, bound, named, weights, jax.numpy if jax is not None else None)
     dirp = pathlib.Path(args.dir)
-    for t in air.role("in", "inout"):
-        arr = np.array(bound[t.name].value)   # a copy: numpy models may update inout in place
-        if arr.size and t.kind != "bool" and not np.any(arr):
-            warn(f"{t.describe()} is all zeros: random inputs find more bugs")
-        save_npy(dirp / f"in_{t.name}.npy", file_array(t, arr))
+    save_inputs(air, bound, dirp, np.array)   # a copy: numpy models may update inout in place
 
     def call():
         r = fn(*inputs, **weights)
@@ -1254,10 +1297,7 @@ def run_function(args, air, mod, defines, use_jax):
         failed64 = ("a JAX model is not run in float64 (JAX computes in float64 only with "
                     "jax_enable_x64 set before it starts)")
     else:   # copies, taken before the call, which may update inout arrays in place
-        inputs64 = [np.array(x, dtype=np.float64) if is_floating_array(np, x) else
-                    np.array(x) if hasattr(x, "dtype") else x for x in inputs]
-        weights64 = {k: np.array(v, dtype=np.float64) if is_floating_array(np, v) else v
-                     for k, v in weights.items()}
+        inputs64, weights64 = float64_copies(np, inputs, weights)
     if jax is not None:
         dev = jax.devices()[0]
         inputs = [jax.device_put(x, dev) for x in inputs]
@@ -1272,16 +1312,9 @@ def run_function(args, air, mod, defines, use_jax):
     found = {k: (f"{fname}()'s local variable '{k}'", np.array(v), None)
              for k, v in local_vals.items()}
     outs = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
-    out_sides = [side(f"{fname}() output {i}", x) for i, x in enumerate(outs)]
+    out_sides = [array_side(np, f"{fname}() output {i}", x) for i, x in enumerate(outs)]
     bind(air, in_sides, named, outputs=out_sides)
-    for t in air.role("out", "inout"):
-        if t.role == "out":
-            val = out_sides[[o.name for o in air.role("out")].index(t.name)].value
-        else:
-            i = [o.name for o in air.role("in", "inout")].index(t.name)
-            val = inputs[i] if i < len(inputs) else weights[
-                next(n for n, s in named.items() if s is bound[t.name])]
-        save_npy(dirp / f"ref_{t.name}.npy", file_array(t, np.asarray(val)))
+    save_function_results(np, air, dirp, out_sides, inputs, weights, named, bound)
     taps, taps_skipped = write_taps(air, dirp, found, np.asarray, lambda v: np.dtype(v.dtype).name)
     results64 = {}
     if failed64 is None and float64_targets(air):
@@ -1295,18 +1328,7 @@ def run_function(args, air, mod, defines, use_jax):
     on_gpu = jax is not None and jax.devices()[0].platform == "gpu"
     timing = {"time_s": None, "min_s": None, "runs": 0}
     if on_gpu and args.runs > 0:
-        import jax.numpy as jnp
-        flush = jax.jit(lambda b: b + 1)
-        buf = jnp.zeros(L2_FLUSH_BYTES, dtype=jnp.uint8)
-        for _ in range(args.warmup):
-            call()
-        times = []
-        for _ in range(args.runs):
-            buf = flush(buf).block_until_ready()
-            t0 = time.perf_counter()
-            call()
-            times.append(time.perf_counter() - t0)
-        timing = {"time_s": statistics.median(times), "min_s": min(times), "runs": args.runs}
+        timing = time_jax_gpu(jax, call, args.warmup, args.runs)
     tf32 = False
     if on_gpu:   # JAX's default f32 matmul precision on GPUs is TF32
         prec = str(jax.config.jax_default_matmul_precision or "default").lower()
@@ -1321,6 +1343,76 @@ def run_function(args, air, mod, defines, use_jax):
     else:
         info["device"] = "cpu"
     return info
+
+
+def module_function(args, mod):
+    """(the model's module-level function, its name): forward, model or fn."""
+    fn = getattr(mod, "forward", None)
+    fname = "forward"
+    for alt in ("model", "fn"):   # fn: the convention of `solar translate --jax`
+        if not callable(fn):
+            fn, fname = getattr(mod, alt, None), alt
+    if not callable(fn):
+        raise HarnessError(f"model: {args.ref} has neither class Model nor a module-level "
+                           "function forward, model or fn")
+    return fn, fname
+
+
+def function_inputs(mod):
+    """(get_inputs(), a copy of get_params()), made after the seeds are set."""
+    import numpy as np
+    np.random.seed(SEED)
+    random.seed(SEED)
+    inputs = as_list(call_model_fn(mod, "get_inputs"), "get_inputs()")
+    weights = call_model_fn(mod, "get_params", default={})
+    if not isinstance(weights, dict):
+        raise HarnessError(f"model: get_params() returned {type(weights).__name__}, not a dict")
+    return inputs, dict(weights)   # entries drawn at random replace the copy's, not the model's
+
+
+def array_side(np, what, x):
+    if hasattr(x, "shape") and hasattr(x, "dtype"):
+        return Side(what, x, [int(d) for d in x.shape], np.dtype(x.dtype).name)
+    return Side(what, x, None, None)
+
+
+def save_function_results(np, air, dirp, out_sides, inputs, weights, named, bound):
+    """DIR/ref_NAME.npy of every out tensor (from the function's outputs) and inout tensor
+    (the argument or get_params() entry bound to it, as the call left it)."""
+    for t in air.role("out", "inout"):
+        if t.role == "out":
+            val = out_sides[[o.name for o in air.role("out")].index(t.name)].value
+        else:
+            i = [o.name for o in air.role("in", "inout")].index(t.name)
+            val = inputs[i] if i < len(inputs) else weights[
+                next(n for n, s in named.items() if s is bound[t.name])]
+        save_npy(dirp / f"ref_{t.name}.npy", file_array(t, np.asarray(val)))
+
+
+def float64_copies(np, inputs, weights):
+    """Copies of the arguments and get_params() entries, the floating arrays in float64."""
+    inputs64 = [np.array(x, dtype=np.float64) if is_floating_array(np, x) else
+                np.array(x) if hasattr(x, "dtype") else x for x in inputs]
+    weights64 = {k: np.array(v, dtype=np.float64) if is_floating_array(np, v) else v
+                 for k, v in weights.items()}
+    return inputs64, weights64
+
+
+def time_jax_gpu(jax, call, warmup, runs):
+    """Median and minimum of `runs` wall-clock timings of call() after `warmup` runs, the L2
+    flushed before each timed run."""
+    import jax.numpy as jnp
+    flush = jax.jit(lambda b: b + 1)
+    buf = jnp.zeros(L2_FLUSH_BYTES, dtype=jnp.uint8)
+    for _ in range(warmup):
+        call()
+    times = []
+    for _ in range(runs):
+        buf = flush(buf).block_until_ready()
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return {"time_s": statistics.median(times), "min_s": min(times), "runs": runs}
 
 
 def numpy_float64_results(np, air, fn, fname, inputs64, weights64, named, bound):

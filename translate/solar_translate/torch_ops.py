@@ -2,7 +2,9 @@
 
 handle(fe, node) returns what the node's result is in the op graph: a Value (a kernel's output,
 or a view: an index map over another Value), a list of them (split, chunk, unbind), or a
-Python scalar.  The table in docs/translate.md lists every operator here.
+Python scalar.  Which handler serves a call is a table (HANDLERS, built from FAMILIES at the
+end of this file) from the ATen name, and for the few names whose handler depends on the call's
+arguments, the ordered tests of GUARDED.  The table in docs/translate.md lists every operator here.
 """
 import functools
 import math
@@ -196,9 +198,8 @@ def pointwise_f(fe, node, name):
 
 VIEWS = {"view", "_unsafe_view", "reshape", "flatten", "unflatten", "permute", "transpose", "t",
          "expand", "expand_as", "broadcast_to", "unsqueeze", "squeeze", "slice", "select",
-         "narrow", "alias", "detach", "lift_fresh_copy", "view_as", "contiguous", "dropout",
-         "feature_dropout", "alpha_dropout", "movedim", "swapaxes", "diagonal", "numpy_T",
-         "mT", "adjoint", "unfold"}
+         "narrow", "alias", "detach", "lift_fresh_copy", "view_as", "contiguous", "movedim",
+         "swapaxes", "diagonal", "numpy_T", "mT", "adjoint", "unfold"}
 # ATen's other names of an operator (torch.multiply is aten.multiply, not aten.mul)
 ALIASES = {"multiply": "mul", "divide": "div", "true_divide": "div", "subtract": "sub",
            "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
@@ -288,305 +289,359 @@ def _nd(d, r):
 
 
 def _dispatch(fe, node, name, val):
+    """The call's result in the op graph: the handler HANDLERS names for `name` (the overload
+    packet's name, in-place `_` and ALIASES applied), else the first GUARDED handler whose names
+    hold it and whose test passes, else the error of an unknown operator."""
     a = list(node.args)
     kw = dict(node.kwargs)
-    torch = fe.torch
-    # ---- views --------------------------------------------------------------------------
-    if name in ("dropout", "feature_dropout", "alpha_dropout", "native_dropout"):
-        p = a[1] if len(a) > 1 else kw.get("p", 0.5)
-        train = a[2] if len(a) > 2 else kw.get("train", True)
-        if train and p and name in ("dropout", "native_dropout"):
-            return dropout_train(fe, node, name, V(fe, a[0]), p, val)
-        if train and p:   # random: the model is in training mode (as constructed)
-            raise fe.err(node, f"unsupported operator aten.{name} with p={p} in training mode "
-                         "(random numbers inside forward; eval() or p=0 is the identity)")
-        if name == "native_dropout":   # eval: the input, and a mask of ones if forward uses it
-            x = V(fe, a[0])
-            used = [n for n in node.users if n.target is operator.getitem and n.args[1] == 1 and n.users]
-            ones = _kernel(fe, node, "pointwise", [], list(x.shape), {"f": lambda v, i: "1"},
-                           dtype="bool").value if used else None
-            return [x, ones]
-        return view(fe, node, "alias", a[:1], {}, val)
-    if name in VIEWS:
-        return view(fe, node, name, a, kw, val)
-    if name == "broadcast_tensors":
-        outs = []
-        for xn, vv in zip(a[0], val):
-            x = V(fe, xn)
-            outs.append(expand_view(fe, x, [int(s) for s in vv.shape]))
-        return outs
-    if name in ("split", "split_with_sizes", "chunk", "unbind", "tensor_split"):
-        return splits(fe, node, name, a, kw, val)
-    if name in ("max", "min") and isinstance(val, (tuple, list)):
-        # values and indices: the indices are supported only when unused
-        users = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
-        x = V(fe, a[0])
-        dim = _nd(a[1], len(x.shape))
-        keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
-        if users:   # values and indices from one kernel, as eager's: argmax writing its max
-            r = reduce_(fe, node, "arg" + name, x, [dim], keep, val[1])
-            values = fe.new_out(node, list(r.value.shape), r.op.name + "_values", fe.dtype(node, val[0]))
-            r.op.attrs["values"] = values
-            return [values, r.value]
-        r = reduce_(fe, node, "amax" if name == "max" else "amin", x, [dim], keep, val[0])
-        return [r.value, None]
-    if name in ("max", "min") and len(a) == 2 and hasattr(a[1], "op"):     # max.other: binary
-        name = "maximum" if name == "max" else "minimum"
-    # ---- pointwise ----------------------------------------------------------------------
-    pf = pointwise_f(fe, node, name)
-    if pf is not None:
-        ops, f = pf
-        vals = [V(fe, x) for x in ops]
-        shape = fe.generic_shape(node, vals)
-        return _kernel(fe, node, "pointwise", vals, shape, {"f": f})
-    if name in ("to", "_to_copy", "type_as", "clone", "copy"):
-        if name == "copy":
-            vals = [V(fe, a[1])]
-        else:
-            vals = [V(fe, a[0])]
-        x = vals[0]
-        if name != "clone" and name != "copy" and fe.dtype(node) == x.dtype:
-            return x
-        return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
-    if name in RANDOM:
-        return random_op(fe, node, name, a, kw, val)
-    # ---- creation -----------------------------------------------------------------------
-    if name in ("zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like",
-                "empty_like", "new_zeros", "new_ones", "new_full", "new_empty", "scalar_tensor",
-                "empty_strided", "rand", "randn", "rand_like", "randn_like", "randint"):
-        if name.startswith("rand"):
-            raise fe.err(node, f"unsupported operator aten.{name} (random numbers inside forward)")
-        like = V(fe, a[0]) if name.endswith("_like") else None
-        shape = list(like.shape) if like is not None else fe.generic_shape(node, [])
-        if name in ("empty", "empty_like", "new_empty", "empty_strided"):
-            return fe.new_out(node, shape, fe.kname(fe.where(node)[1], name))
-        if name in ("zeros", "zeros_like", "new_zeros"):
-            v = 0.0
-        elif name in ("ones", "ones_like", "new_ones"):
-            v = 1.0
-        elif name == "scalar_tensor":
-            v = a[0]
-        elif name in ("full", "new_full"):
-            v = a[1] if name == "full" else a[2]
-        else:
-            v = a[1]
-        return _kernel(fe, node, "pointwise", [], shape, {"f": lambda vv, i, v=v: flit(v)})
-    if name == "arange":
-        nums = [x for x in a if isinstance(x, (int, float))]
-        start, step = (0, 1) if len(nums) < 2 else (nums[0], nums[2] if len(nums) > 2 else 1)
-        shape = fe.generic_shape(node, [])
-        return _kernel(fe, node, "pointwise", [], shape,
-                       {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
-    # ---- contractions -------------------------------------------------------------------
-    if name in ("mm", "bmm", "matmul", "mv", "dot", "vdot"):
-        x, y = V(fe, a[0]), V(fe, a[1])
-        return matmul(fe, node, x, y, val)
-    if name in ("addmm", "baddbmm", "addmv"):
-        c, x, y = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
-        beta = kw.get("beta", 1)
-        alpha = kw.get("alpha", 1)
-        return matmul(fe, node, x, y, val, c=c, alpha=alpha, beta=beta)
-    if name == "einsum":
-        return einsum(fe, node, a[0], [V(fe, x) for x in a[1]], val)
-    if name == "linear":
-        x, w = V(fe, a[0]), V(fe, a[1])
-        b = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
-        wt = transpose_view(w, 0, 1) if len(w.shape) == 2 else w
-        return matmul(fe, node, x, wt, val, bias=b)
-    # ---- convolution and pooling --------------------------------------------------------
-    if name in ("conv1d", "conv2d", "conv3d", "convolution", "_convolution", "conv_transpose1d",
-                "conv_transpose2d", "conv_transpose3d"):
-        return conv(fe, node, name, a, kw, val)
-    if name in ("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
-                "max_pool3d_with_indices", "max_pool1d_with_indices", "avg_pool1d", "avg_pool2d",
-                "avg_pool3d"):
-        return pool(fe, node, name, a, kw, val)
-    if name in ("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
-                "_adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
-                "adaptive_max_pool3d"):
-        x = V(fe, a[0])
-        osz = list(a[1]) if isinstance(a[1], (list, tuple)) else [a[1]]
-        vv = val[0] if isinstance(val, (list, tuple)) else val
-        shape = list(x.shape[:len(x.shape) - len(osz)]) + \
-            [fe.sym_by_value(int(s)) for s in vv.shape[len(x.shape) - len(osz):]]
-        kind = "max" if "max" in name else "avg"
-        r = _kernel(fe, node, "adaptive_pool", [x], shape, {"kind": kind, "nsp": len(osz)},
-                    dtype=fe.dtype(node, vv))
-        if isinstance(val, (list, tuple)):
-            _no_indices(fe, node)
-            return [r.value, None]
-        return r
-    # ---- normalisation, softmax, reductions ---------------------------------------------
-    if name in ("softmax", "_softmax", "log_softmax", "_log_softmax"):
-        x = V(fe, a[0])
-        d = _nd(a[1], len(x.shape))
-        return _kernel(fe, node, "softmax", [x], list(x.shape), {"dim": d, "log": "log" in name})
-    if name in ("layer_norm", "native_layer_norm", "rms_norm"):
-        x = V(fe, a[0])
-        nshape = a[1]
-        rms = name == "rms_norm"
-        w = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
-        b = None
-        if rms:
-            eps = a[3] if len(a) > 3 and a[3] is not None else kw.get("eps")
-            if eps is None:
-                eps = float(torch.finfo(node.meta["val"].dtype).eps)
-        else:
-            b = V(fe, a[3]) if len(a) > 3 and a[3] is not None else None
-            eps = a[4] if len(a) > 4 else kw.get("eps", 1e-5)
-        vv = val[0] if isinstance(val, (list, tuple)) else val
-        r = _kernel(fe, node, "layer_norm", [x], list(x.shape),
-                    {"ndims": len(nshape), "weight": w, "bias": b, "eps": eps, "rms": rms},
-                    dtype=fe.dtype(node, vv))
-        if isinstance(val, (list, tuple)):
-            return [r.value, None, None]
-        return r
-    if name in ("batch_norm", "_native_batch_norm_legit_no_training", "native_batch_norm",
-                "_native_batch_norm_legit"):
-        x = V(fe, a[0])
-        w = V(fe, a[1]) if a[1] is not None else None
-        b = V(fe, a[2]) if a[2] is not None else None
-        rm = V(fe, a[3]) if len(a) > 3 and a[3] is not None else None
-        rv = V(fe, a[4]) if len(a) > 4 and a[4] is not None else None
-        training = a[5] if len(a) > 5 and name != "_native_batch_norm_legit_no_training" else False
-        eps = a[-2] if name in ("batch_norm",) else a[-1]
-        if name == "batch_norm":
-            eps = a[7]
-        vv = val[0] if isinstance(val, (list, tuple)) else val
-        if training or rm is None:
-            # training-mode statistics: per channel over N and the spatial dims
-            r = _kernel(fe, node, "layer_norm", [x], list(x.shape),
-                        {"stats_dims": [0] + list(range(2, len(x.shape))), "weight": w, "bias": b,
-                         "eps": eps, "channel": True}, dtype=fe.dtype(node, vv))
-            r.op.kind = "channel_norm"
-            if training and rm is not None:
-                fe.g.notes.append(f"note: {r.op.path or 'Model'}: batch_norm in training mode (the "
-                                  f"model was not put in eval()): batch statistics; the "
-                                  f"running-statistics update is not translated")
-        else:
-            r = _kernel(fe, node, "batch_norm", [x], list(x.shape),
-                        {"mean": rm, "var": rv, "weight": w, "bias": b, "eps": eps},
-                        dtype=fe.dtype(node, vv))
-        if isinstance(val, (list, tuple)):
-            return [r.value] + [None] * (len(val) - 1)
-        return r
-    if name in ("group_norm", "native_group_norm"):
-        x = V(fe, a[0])
-        if name == "group_norm":
-            G, w, b, eps = a[1], a[2] if len(a) > 2 else None, a[3] if len(a) > 3 else None, \
-                a[4] if len(a) > 4 else 1e-5
-        else:
-            w, b, G, eps = a[1], a[2], a[6], a[7]
-        w = V(fe, w) if w is not None else None
-        b = V(fe, b) if b is not None else None
-        vv = val[0] if isinstance(val, (list, tuple)) else val
-        r = _kernel(fe, node, "group_norm", [x], list(x.shape),
-                    {"groups": G, "weight": w, "bias": b, "eps": eps}, dtype=fe.dtype(node, vv))
-        if isinstance(val, (list, tuple)):
-            return [r.value, None, None]
-        return r
-    if name == "instance_norm":
-        x = V(fe, a[0])
-        w = V(fe, a[1]) if a[1] is not None else None
-        b = V(fe, a[2]) if a[2] is not None else None
-        use_stats = a[5]
-        if not use_stats:
-            raise fe.err(node, "unsupported operator aten.instance_norm with running statistics")
-        C = fe.sizes.value(x.shape[1])
-        return _kernel(fe, node, "group_norm", [x], list(x.shape),
-                       {"groups": C, "weight": w, "bias": b, "eps": a[7]})
-    if name in ("sum", "mean", "amax", "amin", "prod", "var", "std", "max", "min", "norm",
-                "linalg_vector_norm", "nansum", "logsumexp"):
-        return reduction(fe, node, name, a, kw, val)
-    if name == "flip":
-        x = V(fe, a[0])
-        dims = {_nd(d, len(x.shape)) for d in a[1]}
-        fl = Value(list(x.shape), x.dtype, base=x,
-                   fn=lambda idx: [x.shape[j] - 1 - e if j in dims else e for j, e in enumerate(idx)])
-        return _kernel(fe, node, "pointwise", [fl], list(x.shape), {"f": lambda v, i: v[0]})
-    if name == "diag" and len(V(fe, a[0]).shape) == 1 and (len(a) < 2 or a[1] == 0):
-        x = V(fe, a[0])
-        # out[i, j] = x[j] on the diagonal (x broadcasts along the last dim), else 0
-        return _kernel(fe, node, "pointwise", [x], [x.shape[0], x.shape[0]],
-                       {"f": lambda v, i: f"select({pr(i[0])} == {pr(i[1])}, {v[0]}, 0.0)"})
-    if name in ("cumsum", "cumprod"):
-        x = V(fe, a[0])
-        return _kernel(fe, node, "cumsum", [x], list(x.shape),
-                       {"dim": _nd(a[1], len(x.shape)), "prod": name == "cumprod"})
-    if name in ("cat", "concat", "concatenate", "stack"):
-        xs = [V(fe, x) for x in a[0]]
-        d = a[1] if len(a) > 1 else kw.get("dim", 0)
-        if name == "stack":
-            d = _nd(d, len(xs[0].shape) + 1)
-            xs = [unsqueeze_view(x, d) for x in xs]
-        else:
-            xs = [x for x in xs if not (len(x.shape) == 1 and fe.sizes.value(x.shape[0]) == 0)]
-            d = _nd(d, len(xs[0].shape))
-        shape = list(xs[0].shape)
-        shape[d] = sum((x.shape[d] for x in xs), sympy.Integer(0))
-        return _kernel(fe, node, "cat", xs, shape, {"dim": d})
-    if name in ("repeat", "roll", "tile", "repeat_interleave"):
-        return repeat_roll(fe, node, name, V(fe, a[0]), a, kw)
-    if name in ("pad", "constant_pad_nd"):
-        x = V(fe, a[0])
-        pads = list(a[1])
-        mode = a[2] if name == "pad" and len(a) > 2 else kw.get("mode", "constant")
-        if mode in ("reflect", "replicate", "circular"):
-            return pad_index(fe, node, x, list(a[1]), mode)
-        if mode != "constant":
-            raise fe.err(node, f"unsupported operator aten.pad with mode '{mode}'")
-        value = (a[3] if len(a) > 3 else kw.get("value")) if name == "pad" else (a[2] if len(a) > 2 else 0)
-        if any(p < 0 for p in pads):
-            raise fe.err(node, "unsupported operator aten.pad with negative padding")
-        shape = list(x.shape)
-        r = len(shape)
-        for j in range(len(pads) // 2):
-            shape[r - 1 - j] = shape[r - 1 - j] + pads[2 * j] + pads[2 * j + 1]
-        return _kernel(fe, node, "pad", [x], shape, {"pads": pads, "value": value or 0.0})
-    if name in ("scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
-                "_scaled_dot_product_efficient_attention"):
-        q, k, v = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
-        mask = V(fe, a[3]) if len(a) > 3 and a[3] is not None else (V(fe, kw["attn_mask"]) if kw.get("attn_mask") is not None else None)
-        p = a[4] if len(a) > 4 else kw.get("dropout_p", 0.0)
-        causal = a[5] if len(a) > 5 else kw.get("is_causal", False)
-        scale = a[6] if len(a) > 6 else kw.get("scale")
-        gqa = a[7] if len(a) > 7 else kw.get("enable_gqa", False)
-        if p:
-            raise fe.err(node, "unsupported operator aten.scaled_dot_product_attention with dropout")
-        if scale is None:
-            scale = q.shape[-1]          # 1/sqrt(E), written as rsqrt of the size
-        g = 1
-        if gqa and len(q.shape) >= 3:
-            g = fe.sizes.value(q.shape[-3]) // fe.sizes.value(k.shape[-3])
-            if g > 1:
-                fe.sizes.freeze_syms(q.shape[-3])
-        shape = list(q.shape[:-1]) + [v.shape[-1]]
-        return _kernel(fe, node, "sdpa", [q, k, v], shape,
-                       {"mask": mask, "causal": causal, "scale": scale, "gqa": g,
-                        "math": library_math(fe, "sdpa", q.dtype)})
-    if name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
-                "binary_cross_entropy", "kl_div", "hinge_embedding_loss"):
-        return loss(fe, node, name, a, kw, val)
-    if name == "cosine_similarity":
-        return cosine(fe, node, a, kw, val)
-    if name == "im2col":
-        return im2col(fe, node, V(fe, a[0]), a, kw, val)
-    if name in ("argmax", "argmin"):
-        x = V(fe, a[0])
-        dim = a[1] if len(a) > 1 else kw.get("dim")
-        keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
-        if dim is None and keep:
-            raise fe.err(node, f"unsupported operator {fe.aten(node)} without dim and with keepdim")
-        return reduce_(fe, node, name, x, [] if dim is None else [dim], keep, val)
-    if name in ("lstm", "gru", "rnn_tanh", "rnn_relu"):
-        return rnn(fe, node, name, a, val)
-    if name in ("embedding", "gather", "index_select", "index", "sort", "argsort",
-                "topk", "scatter", "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot",
-                "take", "index_put", "nonzero", "masked_select", "unique", "bincount",
-                "embedding_bag", "multinomial", "searchsorted"):
-        raise fe.err(node, f"unsupported operator {fe.aten(node)}",
-                     "it indexes with data, and AIR v1 indices are affine (docs/translate.md)")
+    h = HANDLERS.get(name)
+    if h is None:
+        h = next((g for names, test, g in GUARDED if name in names and test(fe, a, val)),
+                 unsupported)
+    return h(fe, node, name, a, kw, val)
+
+
+# --------------------------------------------------------------------------------------------
+# Handlers: handler(fe, node, name, a, kw, val) -> the call's result, as handle() takes it
+# (a: the node's arguments, kw: its keyword arguments, val: its meta value).  HANDLERS and
+# GUARDED, at the end of the file, say which ATen names each one serves.
+
+def unsupported(fe, node, name, a, kw, val):
     raise fe.err(node, f"unsupported operator {fe.aten(node)}")
+
+
+def data_indexed(fe, node, name, a, kw, val):
+    raise fe.err(node, f"unsupported operator {fe.aten(node)}",
+                 "it indexes with data, and AIR v1 indices are affine (docs/translate.md)")
+
+
+# ---- views --------------------------------------------------------------------------------
+
+def dropout(fe, node, name, a, kw, val):
+    """The identity in eval mode or at p=0; dropout and native_dropout in training mode draw
+    their mask (dropout_train); the other dropouts then are refused."""
+    p = a[1] if len(a) > 1 else kw.get("p", 0.5)
+    train = a[2] if len(a) > 2 else kw.get("train", True)
+    if train and p and name in ("dropout", "native_dropout"):
+        return dropout_train(fe, node, name, V(fe, a[0]), p, val)
+    if train and p:   # random: the model is in training mode (as constructed)
+        raise fe.err(node, f"unsupported operator aten.{name} with p={p} in training mode "
+                     "(random numbers inside forward; eval() or p=0 is the identity)")
+    if name == "native_dropout":   # eval: the input, and a mask of ones if forward uses it
+        x = V(fe, a[0])
+        used = [n for n in node.users if n.target is operator.getitem and n.args[1] == 1 and n.users]
+        ones = _kernel(fe, node, "pointwise", [], list(x.shape), {"f": lambda v, i: "1"},
+                       dtype="bool").value if used else None
+        return [x, ones]
+    return view(fe, node, "alias", a[:1], {}, val)
+
+
+def broadcast_tensors(fe, node, name, a, kw, val):
+    outs = []
+    for xn, vv in zip(a[0], val):
+        x = V(fe, xn)
+        outs.append(expand_view(fe, x, [int(s) for s in vv.shape]))
+    return outs
+
+
+def max_min_indices(fe, node, name, a, kw, val):
+    """max.dim / min.dim: values and indices; the indices are supported only when unused."""
+    users = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
+    x = V(fe, a[0])
+    dim = _nd(a[1], len(x.shape))
+    keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
+    if users:   # values and indices from one kernel, as eager's: argmax writing its max
+        r = reduce_(fe, node, "arg" + name, x, [dim], keep, val[1])
+        values = fe.new_out(node, list(r.value.shape), r.op.name + "_values", fe.dtype(node, val[0]))
+        r.op.attrs["values"] = values
+        return [values, r.value]
+    r = reduce_(fe, node, "amax" if name == "max" else "amin", x, [dim], keep, val[0])
+    return [r.value, None]
+
+
+def max_min_binary(fe, node, name, a, kw, val):
+    """max.other / min.other: the pointwise maximum / minimum."""
+    return pointwise(fe, node, "maximum" if name == "max" else "minimum", a, kw, val)
+
+
+# ---- pointwise ----------------------------------------------------------------------------
+
+def pointwise(fe, node, name, a, kw, val):
+    pf = pointwise_f(fe, node, name)
+    if pf is None:   # where(condition): the indices of the true entries
+        return unsupported(fe, node, name, a, kw, val)
+    ops, f = pf
+    vals = [V(fe, x) for x in ops]
+    shape = fe.generic_shape(node, vals)
+    return _kernel(fe, node, "pointwise", vals, shape, {"f": f})
+
+
+def cast_copy(fe, node, name, a, kw, val):
+    """to, _to_copy, type_as (the input itself when the dtype stays), clone, copy: a copy."""
+    if name == "copy":
+        vals = [V(fe, a[1])]
+    else:
+        vals = [V(fe, a[0])]
+    x = vals[0]
+    if name != "clone" and name != "copy" and fe.dtype(node) == x.dtype:
+        return x
+    return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+
+
+# ---- creation -----------------------------------------------------------------------------
+
+def creation(fe, node, name, a, kw, val):
+    """zeros, ones, full, scalar_tensor (and their _like and new_ forms): a kernel writing the
+    constant; empty and empty_strided: a tensor no kernel writes."""
+    like = V(fe, a[0]) if name.endswith("_like") else None
+    shape = list(like.shape) if like is not None else fe.generic_shape(node, [])
+    if name in ("empty", "empty_like", "new_empty", "empty_strided"):
+        return fe.new_out(node, shape, fe.kname(fe.where(node)[1], name))
+    if name in ("zeros", "zeros_like", "new_zeros"):
+        v = 0.0
+    elif name in ("ones", "ones_like", "new_ones"):
+        v = 1.0
+    elif name == "scalar_tensor":
+        v = a[0]
+    elif name in ("full", "new_full"):
+        v = a[1] if name == "full" else a[2]
+    else:
+        v = a[1]
+    return _kernel(fe, node, "pointwise", [], shape, {"f": lambda vv, i, v=v: flit(v)})
+
+
+def arange(fe, node, name, a, kw, val):
+    nums = [x for x in a if isinstance(x, (int, float))]
+    start, step = (0, 1) if len(nums) < 2 else (nums[0], nums[2] if len(nums) > 2 else 1)
+    shape = fe.generic_shape(node, [])
+    return _kernel(fe, node, "pointwise", [], shape,
+                   {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
+
+
+# ---- contractions -------------------------------------------------------------------------
+
+def mm(fe, node, name, a, kw, val):
+    x, y = V(fe, a[0]), V(fe, a[1])
+    return matmul(fe, node, x, y, val)
+
+
+def addmm(fe, node, name, a, kw, val):
+    c, x, y = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+    beta = kw.get("beta", 1)
+    alpha = kw.get("alpha", 1)
+    return matmul(fe, node, x, y, val, c=c, alpha=alpha, beta=beta)
+
+
+def einsum_call(fe, node, name, a, kw, val):
+    return einsum(fe, node, a[0], [V(fe, x) for x in a[1]], val)
+
+
+def linear(fe, node, name, a, kw, val):
+    x, w = V(fe, a[0]), V(fe, a[1])
+    b = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
+    wt = transpose_view(w, 0, 1) if len(w.shape) == 2 else w
+    return matmul(fe, node, x, wt, val, bias=b)
+
+
+# ---- convolution and pooling --------------------------------------------------------------
+
+def adaptive_pool(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    osz = list(a[1]) if isinstance(a[1], (list, tuple)) else [a[1]]
+    vv = val[0] if isinstance(val, (list, tuple)) else val
+    shape = list(x.shape[:len(x.shape) - len(osz)]) + \
+        [fe.sym_by_value(int(s)) for s in vv.shape[len(x.shape) - len(osz):]]
+    kind = "max" if "max" in name else "avg"
+    r = _kernel(fe, node, "adaptive_pool", [x], shape, {"kind": kind, "nsp": len(osz)},
+                dtype=fe.dtype(node, vv))
+    if isinstance(val, (list, tuple)):
+        _no_indices(fe, node)
+        return [r.value, None]
+    return r
+
+
+# ---- normalisation, softmax, reductions ---------------------------------------------------
+
+def softmax(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    d = _nd(a[1], len(x.shape))
+    return _kernel(fe, node, "softmax", [x], list(x.shape), {"dim": d, "log": "log" in name})
+
+
+def layer_norm(fe, node, name, a, kw, val):
+    """layer_norm, native_layer_norm (the mean and rstd outputs unused), rms_norm."""
+    x = V(fe, a[0])
+    nshape = a[1]
+    rms = name == "rms_norm"
+    w = V(fe, a[2]) if len(a) > 2 and a[2] is not None else None
+    b = None
+    if rms:
+        eps = a[3] if len(a) > 3 and a[3] is not None else kw.get("eps")
+        if eps is None:
+            eps = float(fe.torch.finfo(node.meta["val"].dtype).eps)
+    else:
+        b = V(fe, a[3]) if len(a) > 3 and a[3] is not None else None
+        eps = a[4] if len(a) > 4 else kw.get("eps", 1e-5)
+    vv = val[0] if isinstance(val, (list, tuple)) else val
+    r = _kernel(fe, node, "layer_norm", [x], list(x.shape),
+                {"ndims": len(nshape), "weight": w, "bias": b, "eps": eps, "rms": rms},
+                dtype=fe.dtype(node, vv))
+    if isinstance(val, (list, tuple)):
+        return [r.value, None, None]
+    return r
+
+
+def batch_norm(fe, node, name, a, kw, val):
+    """Running statistics: a batch_norm kernel; training mode or none kept: the batch's
+    statistics per channel (a channel_norm kernel)."""
+    x = V(fe, a[0])
+    w = V(fe, a[1]) if a[1] is not None else None
+    b = V(fe, a[2]) if a[2] is not None else None
+    rm = V(fe, a[3]) if len(a) > 3 and a[3] is not None else None
+    rv = V(fe, a[4]) if len(a) > 4 and a[4] is not None else None
+    training = a[5] if len(a) > 5 and name != "_native_batch_norm_legit_no_training" else False
+    eps = a[-2] if name in ("batch_norm",) else a[-1]
+    if name == "batch_norm":
+        eps = a[7]
+    vv = val[0] if isinstance(val, (list, tuple)) else val
+    if training or rm is None:
+        # training-mode statistics: per channel over N and the spatial dims
+        r = _kernel(fe, node, "layer_norm", [x], list(x.shape),
+                    {"stats_dims": [0] + list(range(2, len(x.shape))), "weight": w, "bias": b,
+                     "eps": eps, "channel": True}, dtype=fe.dtype(node, vv))
+        r.op.kind = "channel_norm"
+        if training and rm is not None:
+            fe.g.notes.append(f"note: {r.op.path or 'Model'}: batch_norm in training mode (the "
+                              f"model was not put in eval()): batch statistics; the "
+                              f"running-statistics update is not translated")
+    else:
+        r = _kernel(fe, node, "batch_norm", [x], list(x.shape),
+                    {"mean": rm, "var": rv, "weight": w, "bias": b, "eps": eps},
+                    dtype=fe.dtype(node, vv))
+    if isinstance(val, (list, tuple)):
+        return [r.value] + [None] * (len(val) - 1)
+    return r
+
+
+def group_norm(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    if name == "group_norm":
+        G, w, b, eps = a[1], a[2] if len(a) > 2 else None, a[3] if len(a) > 3 else None, \
+            a[4] if len(a) > 4 else 1e-5
+    else:
+        w, b, G, eps = a[1], a[2], a[6], a[7]
+    w = V(fe, w) if w is not None else None
+    b = V(fe, b) if b is not None else None
+    vv = val[0] if isinstance(val, (list, tuple)) else val
+    r = _kernel(fe, node, "group_norm", [x], list(x.shape),
+                {"groups": G, "weight": w, "bias": b, "eps": eps}, dtype=fe.dtype(node, vv))
+    if isinstance(val, (list, tuple)):
+        return [r.value, None, None]
+    return r
+
+
+def instance_norm(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    w = V(fe, a[1]) if a[1] is not None else None
+    b = V(fe, a[2]) if a[2] is not None else None
+    use_stats = a[5]
+    if not use_stats:
+        raise fe.err(node, "unsupported operator aten.instance_norm with running statistics")
+    C = fe.sizes.value(x.shape[1])
+    return _kernel(fe, node, "group_norm", [x], list(x.shape),
+                   {"groups": C, "weight": w, "bias": b, "eps": a[7]})
+
+
+def flip(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    dims = {_nd(d, len(x.shape)) for d in a[1]}
+    fl = Value(list(x.shape), x.dtype, base=x,
+               fn=lambda idx: [x.shape[j] - 1 - e if j in dims else e for j, e in enumerate(idx)])
+    return _kernel(fe, node, "pointwise", [fl], list(x.shape), {"f": lambda v, i: v[0]})
+
+
+def is_vector_diag(fe, a, val):
+    """diag of a vector on the main diagonal (GUARDED's test; diag of a matrix is refused)."""
+    return len(V(fe, a[0]).shape) == 1 and (len(a) < 2 or a[1] == 0)
+
+
+def diag_matrix(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    # out[i, j] = x[j] on the diagonal (x broadcasts along the last dim), else 0
+    return _kernel(fe, node, "pointwise", [x], [x.shape[0], x.shape[0]],
+                   {"f": lambda v, i: f"select({pr(i[0])} == {pr(i[1])}, {v[0]}, 0.0)"})
+
+
+def cumsum(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    return _kernel(fe, node, "cumsum", [x], list(x.shape),
+                   {"dim": _nd(a[1], len(x.shape)), "prod": name == "cumprod"})
+
+
+def cat(fe, node, name, a, kw, val):
+    """cat (empty 1-d operands dropped, as PyTorch's legacy rule), stack (cat of unsqueezed)."""
+    xs = [V(fe, x) for x in a[0]]
+    d = a[1] if len(a) > 1 else kw.get("dim", 0)
+    if name == "stack":
+        d = _nd(d, len(xs[0].shape) + 1)
+        xs = [unsqueeze_view(x, d) for x in xs]
+    else:
+        xs = [x for x in xs if not (len(x.shape) == 1 and fe.sizes.value(x.shape[0]) == 0)]
+        d = _nd(d, len(xs[0].shape))
+    shape = list(xs[0].shape)
+    shape[d] = sum((x.shape[d] for x in xs), sympy.Integer(0))
+    return _kernel(fe, node, "cat", xs, shape, {"dim": d})
+
+
+def pad(fe, node, name, a, kw, val):
+    """Constant padding (non-negative); reflect, replicate and circular through pad_index."""
+    x = V(fe, a[0])
+    pads = list(a[1])
+    mode = a[2] if name == "pad" and len(a) > 2 else kw.get("mode", "constant")
+    if mode in ("reflect", "replicate", "circular"):
+        return pad_index(fe, node, x, list(a[1]), mode)
+    if mode != "constant":
+        raise fe.err(node, f"unsupported operator aten.pad with mode '{mode}'")
+    value = (a[3] if len(a) > 3 else kw.get("value")) if name == "pad" else (a[2] if len(a) > 2 else 0)
+    if any(p < 0 for p in pads):
+        raise fe.err(node, "unsupported operator aten.pad with negative padding")
+    shape = list(x.shape)
+    r = len(shape)
+    for j in range(len(pads) // 2):
+        shape[r - 1 - j] = shape[r - 1 - j] + pads[2 * j] + pads[2 * j + 1]
+    return _kernel(fe, node, "pad", [x], shape, {"pads": pads, "value": value or 0.0})
+
+
+def sdpa(fe, node, name, a, kw, val):
+    """scaled_dot_product_attention (and its flash and efficient forms): one sdpa kernel."""
+    q, k, v = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+    mask = V(fe, a[3]) if len(a) > 3 and a[3] is not None else (V(fe, kw["attn_mask"]) if kw.get("attn_mask") is not None else None)
+    p = a[4] if len(a) > 4 else kw.get("dropout_p", 0.0)
+    causal = a[5] if len(a) > 5 else kw.get("is_causal", False)
+    scale = a[6] if len(a) > 6 else kw.get("scale")
+    gqa = a[7] if len(a) > 7 else kw.get("enable_gqa", False)
+    if p:
+        raise fe.err(node, "unsupported operator aten.scaled_dot_product_attention with dropout")
+    if scale is None:
+        scale = q.shape[-1]          # 1/sqrt(E), written as rsqrt of the size
+    g = 1
+    if gqa and len(q.shape) >= 3:
+        g = fe.sizes.value(q.shape[-3]) // fe.sizes.value(k.shape[-3])
+        if g > 1:
+            fe.sizes.freeze_syms(q.shape[-3])
+    shape = list(q.shape[:-1]) + [v.shape[-1]]
+    return _kernel(fe, node, "sdpa", [q, k, v], shape,
+                   {"mask": mask, "causal": causal, "scale": scale, "gqa": g,
+                    "math": library_math(fe, "sdpa", q.dtype)})
+
+
+def argmax(fe, node, name, a, kw, val):
+    x = V(fe, a[0])
+    dim = a[1] if len(a) > 1 else kw.get("dim")
+    keep = a[2] if len(a) > 2 else kw.get("keepdim", False)
+    if dim is None and keep:
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} without dim and with keepdim")
+    return reduce_(fe, node, name, x, [] if dim is None else [dim], keep, val)
 
 
 def pad_index(fe, node, x, pads, mode):
@@ -886,11 +941,6 @@ def view(fe, node, name, a, kw, val):
         return x        # a scalar constant: every view of it is the same number
     r = len(x.shape)
     if name in ("alias", "detach", "lift_fresh_copy"):
-        return x
-    if name in ("dropout", "feature_dropout", "alpha_dropout"):
-        train = a[2] if len(a) > 2 else kw.get("train", False)
-        if train and (a[1] if len(a) > 1 else 0):
-            raise fe.err(node, f"unsupported operator aten.{name} in training mode (random)")
         return x
     if name == "contiguous":
         if is_contiguous(fe, node.args[0]):
@@ -1589,3 +1639,100 @@ def rnn(fe, node, name, a, val):
             raise fe.err(node, f"internal error: {fe.aten(node)} result shape "
                          f"{[fe.sizes.value(e) for e in v.shape]} is not PyTorch's {list(want.shape)}")
     return [r.value, attrs.get("h_n"), attrs.get("c_n")][:len(vals)]
+
+
+# --------------------------------------------------------------------------------------------
+# The dispatch table: which handler serves each ATen name (_dispatch).  The families are in the
+# order of the if-chain this table replaced, and a name is in one family only (_table refuses
+# another), so no order is left to matter.  Where two tests of that chain matched one name, the
+# first had won, and the name now is in its family alone: dropout, feature_dropout and
+# alpha_dropout are DROPOUTS' (VIEWS listed them too), and rand, rand_like, randn, randn_like
+# and randint are RANDOM's (creation listed them too, to refuse them).  max, min and diag,
+# whose handler depends on more than the name, are in GUARDED only (max and min had three tests
+# in the chain, diag one; diag of a matrix is an unknown operator, as before).
+
+DROPOUTS = ("dropout", "feature_dropout", "alpha_dropout", "native_dropout")
+# the pointwise operators pointwise_f builds beyond UNARY and BINARY (their own arguments)
+POINTWISE = tuple(UNARY) + tuple(BINARY) + (
+    "add", "sub", "rsub", "div", "gelu", "leaky_relu", "elu", "celu", "hardtanh", "softplus",
+    "threshold", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "addcmul",
+    "addcdiv", "lerp", "triu", "tril", "fill", "zero")
+FAMILIES = (
+    (DROPOUTS, dropout),
+    (VIEWS, view),
+    (("broadcast_tensors",), broadcast_tensors),
+    (("split", "split_with_sizes", "chunk", "unbind", "tensor_split"), splits),
+    (POINTWISE, pointwise),
+    (("to", "_to_copy", "type_as", "clone", "copy"), cast_copy),
+    (RANDOM, random_op),
+    (("zeros", "ones", "full", "empty", "zeros_like", "ones_like", "full_like", "empty_like",
+      "new_zeros", "new_ones", "new_full", "new_empty", "scalar_tensor", "empty_strided"),
+     creation),
+    (("arange",), arange),
+    (("mm", "bmm", "matmul", "mv", "dot", "vdot"), mm),
+    (("addmm", "baddbmm", "addmv"), addmm),
+    (("einsum",), einsum_call),
+    (("linear",), linear),
+    (("conv1d", "conv2d", "conv3d", "convolution", "_convolution", "conv_transpose1d",
+      "conv_transpose2d", "conv_transpose3d"), conv),
+    (("max_pool1d", "max_pool2d", "max_pool3d", "max_pool2d_with_indices",
+      "max_pool3d_with_indices", "max_pool1d_with_indices", "avg_pool1d", "avg_pool2d",
+      "avg_pool3d"), pool),
+    (("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
+      "_adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
+      "adaptive_max_pool3d"), adaptive_pool),
+    (("softmax", "_softmax", "log_softmax", "_log_softmax"), softmax),
+    (("layer_norm", "native_layer_norm", "rms_norm"), layer_norm),
+    (("batch_norm", "_native_batch_norm_legit_no_training", "native_batch_norm",
+      "_native_batch_norm_legit"), batch_norm),
+    (("group_norm", "native_group_norm"), group_norm),
+    (("instance_norm",), instance_norm),
+    (("sum", "mean", "amax", "amin", "prod", "var", "std", "norm", "linalg_vector_norm",
+      "nansum", "logsumexp"), reduction),
+    (("flip",), flip),
+    (("cumsum", "cumprod"), cumsum),
+    (("cat", "concat", "concatenate", "stack"), cat),
+    (("repeat", "roll", "tile", "repeat_interleave"),
+     lambda fe, node, name, a, kw, val: repeat_roll(fe, node, name, V(fe, a[0]), a, kw)),
+    (("pad", "constant_pad_nd"), pad),
+    (("scaled_dot_product_attention", "_scaled_dot_product_flash_attention",
+      "_scaled_dot_product_efficient_attention"), sdpa),
+    (("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+      "binary_cross_entropy", "kl_div", "hinge_embedding_loss"), loss),
+    (("cosine_similarity",), lambda fe, node, name, a, kw, val: cosine(fe, node, a, kw, val)),
+    (("im2col",), lambda fe, node, name, a, kw, val: im2col(fe, node, V(fe, a[0]), a, kw, val)),
+    (("argmax", "argmin"), argmax),
+    (("lstm", "gru", "rnn_tanh", "rnn_relu"),
+     lambda fe, node, name, a, kw, val: rnn(fe, node, name, a, val)),
+    (("embedding", "gather", "index_select", "index", "sort", "argsort", "topk", "scatter",
+      "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot", "take", "index_put", "nonzero",
+      "masked_select", "unique", "bincount", "embedding_bag", "multinomial", "searchsorted"),
+     data_indexed),
+)
+# (names, test(fe, a, val), handler): the first whose names hold the call's and whose test
+# passes serves it; the tests in the order of the chain's
+GUARDED = (
+    (("max", "min"), lambda fe, a, val: isinstance(val, (tuple, list)), max_min_indices),
+    (("max", "min"), lambda fe, a, val: len(a) == 2 and hasattr(a[1], "op"), max_min_binary),
+    (("max", "min"), lambda fe, a, val: True, reduction),   # the full reduction (no dim)
+    (("diag",), is_vector_diag, diag_matrix),
+)
+
+
+def _table(families, guarded):
+    """name -> handler of families, refusing a name in two families or in guarded too (the
+    order of the dict and of the guarded tests would then decide which one serves it)."""
+    table = {}
+    for names, h in families:
+        for n in names:
+            if n in table:
+                raise AssertionError(f"aten.{n} is in two families of torch_ops.FAMILIES")
+            table[n] = h
+    for names, _, _ in guarded:
+        for n in names:
+            if n in table:
+                raise AssertionError(f"aten.{n} is in torch_ops.FAMILIES and in GUARDED")
+    return table
+
+
+HANDLERS = _table(FAMILIES, GUARDED)
