@@ -12,8 +12,8 @@ say() { echo "$*"; fail=1; }
 "$solar" --help >"$t/list2" 2>&1 || say "solar --help: exit $?"
 cmp -s "$t/list" "$t/list2" || say "solar help and solar --help differ"
 [ -s "$t/err" ] && say "solar help wrote to stderr"
-cmds="check fmt count graph analyze device provision sweep report validate"
-for c in $cmds translate help; do
+cmds="check fmt count graph analyze device provision sweep report validate translate triage advise"
+for c in $cmds help; do
   grep -q "^  $c " "$t/list" || say "solar help does not list $c"
 done
 
@@ -45,6 +45,14 @@ for c in $cmds; do
     case " $takes -h " in *" $opt "*) ;; *) [ "$opt" = "-h," ] || say "solar help $c lists $opt, which $c does not take";; esac
   done
 done
+
+# translate's options are parsed twice, by solar (the table) and by the translator itself
+# (translate/solar_translate/cli.py, for run.py run alone): the two must name the same ones.
+if command -v python3 >/dev/null; then
+  py=$(python3 "$root/translate/run.py" --help | grep -o -- '-[-a-zA-Z]*' | sed 's/^-D.*/-D/' | sort -u)
+  c=$("$solar" help translate | sed -n 's/^  \(-[-a-zA-Z0-9]*\).*/\1/p' | grep -v '^-h' | sort -u)
+  [ "$py" = "$c" ] || say "translate's options differ: run.py --help: $(echo $py), solar help translate: $(echo $c)"
+fi
 
 # The examples of the commands that need no GPU, Python or manifest run as written.
 mkdir "$t/run" && ln -s "$root/examples" "$t/run/examples"
