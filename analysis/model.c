@@ -1917,12 +1917,12 @@ static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int 
 /* The maps one kernel's dataflow collects, from its accesses to the resolution of its
  * exposed reads; flow_kernel consumes each of them once. */
 typedef struct {
-	isl_union_map *sink;           /* the analysis' sinks: reads fed inside the kernel */
-	isl_union_map *outside;        /* reads of tensors the kernel does not write */
-	isl_union_map *src;            /* the analysis' sources */
-	isl_union_map *lw;             /* L<t>[e] -> T<t>[e]: the last-write sinks */
+	isl_union_map *sink;	       /* the analysis' sinks: reads fed inside the kernel */
+	isl_union_map *outside;	       /* reads of tensors the kernel does not write */
+	isl_union_map *src;	       /* the analysis' sources */
+	isl_union_map *lw;	       /* L<t>[e] -> T<t>[e]: the last-write sinks */
 	isl_union_map *direct_last;    /* last writes known without ISL */
-	isl_union_map *chained;        /* reduction chains (chain_prev) */
+	isl_union_map *chained;	       /* reduction chains (chain_prev) */
 	isl_union_map *direct_dep;     /* direct_tensor's dependences */
 	isl_union_map *direct_exposed; /* direct_tensor's reads with no source in the kernel */
 	bool failed; /* an ISL operation failed (a sink or source would be missing) */
@@ -1954,8 +1954,8 @@ static void flow_reads(const solar_model *m, flow_info *fi, kernel_maps *km, int
 			km->failed |= none == isl_bool_error;
 			fi->in_flow[r] = none == isl_bool_false;
 			if (fi->in_flow[r]) {
-				acc[r - r0] = isl_map_intersect_domain(isl_map_copy(ref->access),
-								       first_pts);
+				acc[r - r0] =
+				    isl_map_intersect_domain(isl_map_copy(ref->access), first_pts);
 				km->failed |= !acc[r - r0];
 				fi->sinked[ref->tensor] = true;
 			} else {
@@ -1967,15 +1967,16 @@ static void flow_reads(const solar_model *m, flow_info *fi, kernel_maps *km, int
 		} else if (fi->written[ref->tensor]) {
 			km->outside = isl_union_map_add_map(km->outside, isl_map_copy(ref->access));
 		} else {
-			*nosrc = isl_union_set_add_set(*nosrc, isl_map_domain(isl_map_copy(ref->access)));
+			*nosrc = isl_union_set_add_set(*nosrc,
+						       isl_map_domain(isl_map_copy(ref->access)));
 		}
 	}
 }
 
 /* The writes of kernel k's refs r0..r1: the last writes a later kernel reads, known
  * directly or left to the analysis, and the sources (acc) of the tensors a sink reads. */
-static void flow_writes(const solar_model *m, flow_info *fi, kernel_maps *km, int k, int r0,
-			int r1, isl_map **acc, bool *compressed)
+static void flow_writes(const solar_model *m, flow_info *fi, kernel_maps *km, int k, int r0, int r1,
+			isl_map **acc, bool *compressed)
 {
 	/* a tensor whose every element the kernel stores at most once needs no analysis of
 	 * its last writes: that write is the last (T<t>[e] -> S<stmt>[..], its access
@@ -1985,8 +1986,8 @@ static void flow_writes(const solar_model *m, flow_info *fi, kernel_maps *km, in
 		if (!ref->write || fi->last_reader[ref->tensor] <= k)
 			continue;
 		if (stored_once(m, fi, r, r1))
-			km->direct_last = isl_union_map_add_map(km->direct_last,
-								isl_map_reverse(isl_map_copy(ref->access)));
+			km->direct_last = isl_union_map_add_map(
+			    km->direct_last, isl_map_reverse(isl_map_copy(ref->access)));
 		else
 			fi->sinked[ref->tensor] = true;
 	}
@@ -2008,7 +2009,7 @@ static isl_map *last_write_sink(const solar_ref *ref, int t)
 	char name[32];
 	snprintf(name, sizeof name, "L%d", t);
 	isl_map *mp = isl_map_identity(
-		isl_space_map_from_set(isl_space_range(isl_map_get_space(ref->access))));
+	    isl_space_map_from_set(isl_space_range(isl_map_get_space(ref->access))));
 	mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
 	return isl_map_set_tuple_name(mp, isl_dim_in, name);
 }
@@ -2025,8 +2026,9 @@ static void flow_tensors(const solar_model *m, flow_info *fi, kernel_maps *km, i
 			continue;
 		fi->sinked[t] = false; /* done */
 		bool need_last = fi->once[t] == 2;
-		bool direct_ok = direct_tensor(m, fi, t, r0, r1, acc, compressed, need_last,
-					       &km->direct_dep, &km->direct_exposed, &km->direct_last);
+		bool direct_ok =
+		    direct_tensor(m, fi, t, r0, r1, acc, compressed, need_last, &km->direct_dep,
+				  &km->direct_exposed, &km->direct_last);
 		for (int q = r; q <= r1; q++) {
 			const solar_ref *ref = &m->refs[q];
 			if (ref->tensor != t || !acc[q - r0])
@@ -2034,7 +2036,8 @@ static void flow_tensors(const solar_model *m, flow_info *fi, kernel_maps *km, i
 			if (direct_ok)
 				fi->in_flow[q] = false;
 			else if (!ref->write)
-				km->sink = isl_union_map_add_map(km->sink, isl_map_copy(acc[q - r0]));
+				km->sink =
+				    isl_union_map_add_map(km->sink, isl_map_copy(acc[q - r0]));
 			else
 				km->src = isl_union_map_add_map(km->src, isl_map_copy(acc[q - r0]));
 			if (direct_ok || !ref->write || !need_last)
@@ -2086,10 +2089,11 @@ static int analyse_kernel(const solar_model *m, const flow_info *fi, const solar
 	}
 	isl_schedule *sched = sched_block(m, fi->in_flow, &kern->body, 0);
 	if (isl_union_map_is_empty(km->lw) == isl_bool_false)
-		sched = seq(sched, isl_schedule_from_domain(
-					   isl_union_map_domain(isl_union_map_copy(km->lw))));
-	isl_union_access_info *ai =
-		isl_union_access_info_from_sink(isl_union_map_union(isl_union_map_copy(km->sink), km->lw));
+		sched =
+		    seq(sched,
+			isl_schedule_from_domain(isl_union_map_domain(isl_union_map_copy(km->lw))));
+	isl_union_access_info *ai = isl_union_access_info_from_sink(
+	    isl_union_map_union(isl_union_map_copy(km->sink), km->lw));
 	ai = isl_union_access_info_set_must_source(ai, km->src);
 	km->src = km->lw = NULL;
 	ai = isl_union_access_info_set_schedule(ai, sched);
@@ -2127,7 +2131,8 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	} else if (!kern) { /* the END reader of every out/inout element, after all kernels */
 		for (int t = 0; t < p->ntensors; t++)
 			if (p->tensors[t].role == SOLAR_ROLE_OUT || p->tensors[t].role == SOLAR_ROLE_INOUT)
-				km.outside = isl_union_map_add_map(km.outside, solar_model_end_access(m, t));
+				km.outside =
+				    isl_union_map_add_map(km.outside, solar_model_end_access(m, t));
 	}
 	isl_union_map *exposed; /* reads not fed inside the kernel: R[i] -> T[e] */
 	flow_split f = {isl_union_map_empty(isl_union_map_get_space(*last)),

@@ -269,8 +269,8 @@ static void describe_on_chip(solar_device *d, const reported *a, const arch_rate
 }
 
 /* The SIMT and SFU peaks: SMs x clock (sc) x the table's per-SM lanes; tail names sc. */
-static void describe_simt_peaks(solar_device *d, const reported *a, const arch_rates *r,
-				double sc, const char *tail)
+static void describe_simt_peaks(solar_device *d, const reported *a, const arch_rates *r, double sc,
+				const char *tail)
 {
 	solar_figure(*pk)[SOLAR_PREC_COUNT] = d->peak;
 	set(&pk[SOLAR_UNIT_SIMT][SOLAR_PREC_F32], sc * 2 * r->fp32_fma, SOLAR_SRC_DERIVED,
@@ -297,8 +297,7 @@ static void describe_simt_peaks(solar_device *d, const reported *a, const arch_r
 }
 
 /* The dense tensor peaks the table knows (0 there: left out); returns how many it set. */
-static int describe_tensor_peaks(solar_device *d, const arch_rates *r, double sc,
-				 const char *tail)
+static int describe_tensor_peaks(solar_device *d, const arch_rates *r, double sc, const char *tail)
 {
 	struct {
 		solar_prec p;

@@ -553,15 +553,15 @@ typedef struct {
 	cand_slot *all;
 	int ns;
 	const solar_forecasts *f;
-	char **freal;   /* per forecast: the realpath of its candidate, or NULL */
-	point *pts;     /* the learning points, in history order */
-	int *pt_slot;   /* per point: the slot of its candidate */
+	char **freal; /* per forecast: the realpath of its candidate, or NULL */
+	point *pts;   /* the learning points, in history order */
+	int *pt_slot; /* per point: the slot of its candidate */
 	int npts;
-	int nf;         /* forecasts calibrated against a measurement */
-	double fbias;   /* median log(measured / forecast) over them */
-	double fsigma;  /* and its robust spread */
-	double alpha;   /* the miscoverage after ACI */
-	double *buf;    /* scratch for conformal() */
+	int nf;	       /* forecasts calibrated against a measurement */
+	double fbias;  /* median log(measured / forecast) over them */
+	double fsigma; /* and its robust spread */
+	double alpha;  /* the miscoverage after ACI */
+	double *buf;   /* scratch for conformal() */
 } triage_state;
 
 /* The slots of every pool's candidates, their bounds assigned first: the history may name a
@@ -575,8 +575,8 @@ static void gather_slots(triage_state *st, solar_pool *pools, int npools)
 	st->ns = 0;
 	for (int k = 0; k < npools; k++) {
 		assign_bounds(&pools[k], &pools[k].ref); /* its own unfused bound: only an .air's */
-		st->all[st->ns++] = (cand_slot){&pools[k], &pools[k].ref,
-						real_or_null(pools[k].ref.file), true};
+		st->all[st->ns++] =
+		    (cand_slot){&pools[k], &pools[k].ref, real_or_null(pools[k].ref.file), true};
 		for (int i = 0; i < pools[k].ncand; i++) {
 			assign_bounds(&pools[k], &pools[k].cand[i]);
 			st->all[st->ns++] = (cand_slot){&pools[k], &pools[k].cand[i],
@@ -639,9 +639,9 @@ static void match_history(triage_state *st, solar_pool *p, const solar_history *
 		if (!c->op_class && e->op_class && !st->all[s].pool->op_class)
 			c->op_class = solar_xstrdup(e->op_class);
 		if (c->bound_s > 0) {
-			st->pts[st->npts] = (point){log(e->seconds / c->bound_s),
-						    c->unfused_s > 0 ? 0 : 1, c->limiter,
-						    cand_class(st->all[s].pool, c)};
+			st->pts[st->npts] =
+			    (point){log(e->seconds / c->bound_s), c->unfused_s > 0 ? 0 : 1,
+				    c->limiter, cand_class(st->all[s].pool, c)};
 			st->pt_slot[st->npts++] = s;
 		}
 	}
@@ -670,8 +670,8 @@ static void calibrate_forecasts(triage_state *st)
 		cand_slot *sl = &st->all[st->pt_slot[i]];
 		if (sl->is_ref || sl->pool->ref_measured_s <= 0)
 			continue;
-		const solar_forecast *fc = find_forecast(st->f, (const char *const *)st->freal,
-							 sl->pool, sl->c, sl->real);
+		const solar_forecast *fc =
+		    find_forecast(st->f, (const char *const *)st->freal, sl->pool, sl->c, sl->real);
 		double cut, var;
 		double ms = sl->pool->ref_measured_s / sl->c->prune_bound_s;
 		double ft = fc ? forecast_time(fc, sl->pool->ref_measured_s, ms, &cut, &var) : -1;
@@ -711,9 +711,8 @@ static void predict(const triage_state *st, solar_pool *p, solar_triage_cand *c)
 	c->class_n = ft.n;
 	static const char *const levels[] = {"kind+limiter+op class", "kind+limiter", "kind"};
 	if (ft.level < 0)
-		snprintf(c->class_used, sizeof c->class_used, "prior (fewer than %d points "
-							      "in every class)",
-			 2 * MIN_CAL);
+		snprintf(c->class_used, sizeof c->class_used,
+			 "prior (fewer than %d points in every class)", 2 * MIN_CAL);
 	else
 		snprintf(c->class_used, sizeof c->class_used, "%s: %s", levels[ft.level],
 			 class_name(k.kind));
@@ -728,7 +727,8 @@ static void predict(const triage_state *st, solar_pool *p, solar_triage_cand *c)
 	/* combine with the forecast, calibrated, in log space by inverse variance */
 	double tref = p->ref_measured_s;
 	c->max_speedup = tref > 0 ? tref / c->prune_bound_s : 0;
-	const solar_forecast *fc = find_forecast(st->f, (const char *const *)st->freal, p, c, creal);
+	const solar_forecast *fc =
+	    find_forecast(st->f, (const char *const *)st->freal, p, c, creal);
 	free(creal);
 	if (fc && tref > 0) {
 		double cut, var;
@@ -736,8 +736,10 @@ static void predict(const triage_state *st, solar_pool *p, solar_triage_cand *c)
 		c->forecast_cut = cut;
 		if (tf > 0) {
 			c->forecast_s = tf * exp(st->fbias);
-			double vs = ft.level < 0 ? pow(log(PRIOR_HIGH) / 2, 2) : ft.sigma * ft.sigma;
-			double vf = st->nf >= MIN_CAL ? st->fsigma * st->fsigma : var + log(2) * log(2);
+			double vs =
+			    ft.level < 0 ? pow(log(PRIOR_HIGH) / 2, 2) : ft.sigma * ft.sigma;
+			double vf =
+			    st->nf >= MIN_CAL ? st->fsigma * st->fsigma : var + log(2) * log(2);
 			double lf = log(c->forecast_s / c->bound_s);
 			center = (center / vs + lf / vf) / (1 / vs + 1 / vf);
 		}
@@ -771,9 +773,10 @@ static void decide(const solar_pool *p, solar_triage_cand *c, double alpha)
 			 "its %s bound %s is at or above the best measured %s (%s): it "
 			 "cannot beat it",
 			 c->own_structure && c->prune_bound_s == c->unfused_s
-				 ? "own unfused" : "problem's cache-aware",
-			 fmt_time(t1, sizeof t1, c->prune_bound_s),
-			 fmt_time(t2, sizeof t2, inc), p->incumbent);
+			     ? "own unfused"
+			     : "problem's cache-aware",
+			 fmt_time(t1, sizeof t1, c->prune_bound_s), fmt_time(t2, sizeof t2, inc),
+			 p->incumbent);
 	} else if (inc > 0 && c->lo_s > inc) {
 		c->decision = SOLAR_DECIDE_SKIP;
 		snprintf(c->reason, sizeof c->reason,
@@ -784,15 +787,13 @@ static void decide(const solar_pool *p, solar_triage_cand *c, double alpha)
 	} else {
 		c->decision = SOLAR_DECIDE_MEASURE;
 		if (inc <= 0)
-			snprintf(c->reason, sizeof c->reason,
-				 "nothing measured yet: predicted %s",
+			snprintf(c->reason, sizeof c->reason, "nothing measured yet: predicted %s",
 				 fmt_time(t1, sizeof t1, c->predicted_s));
 		else
 			snprintf(c->reason, sizeof c->reason,
 				 "%s: its interval [%s, %s] %s the best measured %s",
 				 c->hi_s < inc ? "likely a new best" : "may be a new best",
-				 fmt_time(t1, sizeof t1, c->lo_s),
-				 fmt_time(t2, sizeof t2, c->hi_s),
+				 fmt_time(t1, sizeof t1, c->lo_s), fmt_time(t2, sizeof t2, c->hi_s),
 				 c->hi_s < inc ? "is below" : "straddles",
 				 fmt_time(t3, sizeof t3, inc));
 	}
@@ -824,7 +825,8 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 {
 	solar_pool *p = &pools[current];
 	/* --trust-translation: the translation of eager code (one AIR kernel per eager kernel) is
-	 * taken as the candidate's own structure, so its unfused bound may prune (docs/triage.md) */
+	 * taken as the candidate's own structure, so its unfused bound may prune (docs/triage.md)
+	 */
 	for (int i = 0; p->trust_translation && i < p->ncand; i++)
 		if (p->cand[i].source == SOLAR_CAND_TRANSLATED)
 			p->cand[i].own_structure = true;

@@ -330,11 +330,11 @@ typedef struct {
 	gpu g;
 	const solar_program *p;
 	const char *dir;
-	solar_npy *in;           /* per tensor: its input .npy (from_file tensors) */
+	solar_npy *in;		 /* per tensor: its input .npy (from_file tensors) */
 	solar_npy_type *in_type; /* per tensor: that file's element type */
-	CUdeviceptr *buf;        /* per tensor: its device buffer */
-	CUevent *ev;             /* per kernel: the events before and after it */
-	void **args;             /* the launches' arguments: every tensor's buffer */
+	CUdeviceptr *buf;	 /* per tensor: its device buffer */
+	CUevent *ev;		 /* per kernel: the events before and after it */
+	void **args;		 /* the launches' arguments: every tensor's buffer */
 	CUcontext ctx;
 	solar_plan plan;
 	char *src, *cubin;
@@ -354,7 +354,8 @@ static int read_inputs(cuda_run *c)
 		for (int k = 0; !bad && k < t->rank; k++)
 			bad = c->in[i].shape[k] != t->extent[k];
 		if (bad > 0)
-			solar_diag_tool_error(c->g.diag, "%s: its shape differs from the AIR tensor %s's",
+			solar_diag_tool_error(c->g.diag,
+					      "%s: its shape differs from the AIR tensor %s's",
 					      path, t->name);
 		free(path);
 		if (bad)
@@ -445,7 +446,8 @@ static int prepare_tensors(cuda_run *c)
 		char what[300], fn[300];
 		snprintf(what, sizeof what, "allocating %s (%" PRId64 " bytes)", t->name,
 			 n * solar_dtype_bytes(t->dtype));
-		if (check(&c->g, c->x.MemAlloc(&c->buf[i], (size_t)(n * solar_dtype_bytes(t->dtype))),
+		if (check(&c->g,
+			  c->x.MemAlloc(&c->buf[i], (size_t)(n * solar_dtype_bytes(t->dtype))),
 			  what))
 			return -1;
 		if (solar_validate_from_file(t)) {
@@ -513,7 +515,8 @@ static int write_output(cuda_run *c, int i)
 		char fn[300];
 		snprintf(fn, sizeof fn, "solar_out_%s", t->name);
 		void *cargs[] = {&c->buf[i], &stage};
-		if (check(&c->g, c->x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an output") ||
+		if (check(&c->g, c->x.MemAlloc(&stage, bytes ? bytes : 1),
+			  "allocating an output") ||
 		    launch(&c->g, fn, n, cargs)) {
 			free(host);
 			return -1;
