@@ -1914,177 +1914,242 @@ static bool direct_tensor(const solar_model *m, const flow_info *fi, int t, int 
  * each chain can feed the analysis' other sinks (chain_source).  A tensor whose accesses to
  * each element happen in one iteration of the loops they share, in textual order, needs no
  * analysis at all (direct_tensor). */
+/* The maps one kernel's dataflow collects, from its accesses to the resolution of its
+ * exposed reads; flow_kernel consumes each of them once. */
+typedef struct {
+	isl_union_map *sink;	       /* the analysis' sinks: reads fed inside the kernel */
+	isl_union_map *outside;	       /* reads of tensors the kernel does not write */
+	isl_union_map *src;	       /* the analysis' sources */
+	isl_union_map *lw;	       /* L<t>[e] -> T<t>[e]: the last-write sinks */
+	isl_union_map *direct_last;    /* last writes known without ISL */
+	isl_union_map *chained;	       /* reduction chains (chain_prev) */
+	isl_union_map *direct_dep;     /* direct_tensor's dependences */
+	isl_union_map *direct_exposed; /* direct_tensor's reads with no source in the kernel */
+	bool failed; /* an ISL operation failed (a sink or source would be missing) */
+} kernel_maps;
+
+/* Where each read of refs r0..r1 goes: a chain's first points or the whole read to the
+ * analysis' sinks (acc), a read of a tensor the kernel does not write to km->outside, a
+ * read of a tensor nothing writes to *nosrc. */
+static void flow_reads(const solar_model *m, flow_info *fi, kernel_maps *km, int r0, int r1,
+		       isl_map **acc, isl_union_set **nosrc)
+{
+	for (int r = r0; r <= r1; r++) {
+		const solar_ref *ref = &m->refs[r];
+		fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
+		if (ref->write)
+			continue;
+		/* a chain's read: its links now (or on demand, solar_model_fed_by), its
+		 * first points to the analysis */
+		isl_set *first_pts = fi->in_kernel[ref->tensor] ? chain_first(m, r) : NULL;
+		isl_map *prev = first_pts && fi->links ? chain_prev(m, r) : NULL;
+		if (fi->links && !prev)
+			first_pts = isl_set_free(first_pts);
+		fi->chained[r] = first_pts != NULL;
+		m->links_omitted[r] = first_pts && !fi->links;
+		if (first_pts) {
+			if (prev)
+				km->chained = isl_union_map_add_map(km->chained, prev);
+			isl_bool none = isl_set_is_empty(first_pts);
+			km->failed |= none == isl_bool_error;
+			fi->in_flow[r] = none == isl_bool_false;
+			if (fi->in_flow[r]) {
+				acc[r - r0] =
+				    isl_map_intersect_domain(isl_map_copy(ref->access), first_pts);
+				km->failed |= !acc[r - r0];
+				fi->sinked[ref->tensor] = true;
+			} else {
+				isl_set_free(first_pts);
+			}
+		} else if (fi->in_kernel[ref->tensor]) {
+			acc[r - r0] = isl_map_copy(ref->access);
+			fi->sinked[ref->tensor] = true;
+		} else if (fi->written[ref->tensor]) {
+			km->outside = isl_union_map_add_map(km->outside, isl_map_copy(ref->access));
+		} else {
+			*nosrc = isl_union_set_add_set(*nosrc,
+						       isl_map_domain(isl_map_copy(ref->access)));
+		}
+	}
+}
+
+/* The writes of kernel k's refs r0..r1: the last writes a later kernel reads, known
+ * directly or left to the analysis, and the sources (acc) of the tensors a sink reads. */
+static void flow_writes(const solar_model *m, flow_info *fi, kernel_maps *km, int k, int r0, int r1,
+			isl_map **acc, bool *compressed)
+{
+	/* a tensor whose every element the kernel stores at most once needs no analysis of
+	 * its last writes: that write is the last (T<t>[e] -> S<stmt>[..], its access
+	 * reversed); else its last writes are sinks (fi->once[t] == 2) */
+	for (int r = r0; r <= r1; r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (!ref->write || fi->last_reader[ref->tensor] <= k)
+			continue;
+		if (stored_once(m, fi, r, r1))
+			km->direct_last = isl_union_map_add_map(
+			    km->direct_last, isl_map_reverse(isl_map_copy(ref->access)));
+		else
+			fi->sinked[ref->tensor] = true;
+	}
+	/* the sources: the writes of tensors that some sink reads */
+	for (int r = r0; r <= r1; r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (ref->write && fi->sinked[ref->tensor]) {
+			acc[r - r0] = chain_source(m, fi, r, r0, r1, &compressed[r - r0]);
+			km->failed |= !acc[r - r0];
+			fi->in_flow[r] = true;
+		}
+	}
+}
+
+/* L<t>[e] -> T<t>[e] over the elements write ref stores: the sink that asks the analysis
+ * for the last write of each. */
+static isl_map *last_write_sink(const solar_ref *ref, int t)
+{
+	char name[32];
+	snprintf(name, sizeof name, "L%d", t);
+	isl_map *mp = isl_map_identity(
+	    isl_space_map_from_set(isl_space_range(isl_map_get_space(ref->access))));
+	mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
+	return isl_map_set_tuple_name(mp, isl_dim_in, name);
+}
+
+/* Tensor by tensor: without the analysis where direct_tensor can, else its sinks, its
+ * sources and L<t>[e] -> T<t>[e] for every element the kernel writes of a tensor read later
+ * go to the analysis. */
+static void flow_tensors(const solar_model *m, flow_info *fi, kernel_maps *km, int r0, int r1,
+			 isl_map **acc, const bool *compressed)
+{
+	for (int r = r0; r <= r1; r++) {
+		int t = m->refs[r].tensor;
+		if (!fi->sinked[t])
+			continue;
+		fi->sinked[t] = false; /* done */
+		bool need_last = fi->once[t] == 2;
+		bool direct_ok =
+		    direct_tensor(m, fi, t, r0, r1, acc, compressed, need_last, &km->direct_dep,
+				  &km->direct_exposed, &km->direct_last);
+		for (int q = r; q <= r1; q++) {
+			const solar_ref *ref = &m->refs[q];
+			if (ref->tensor != t || !acc[q - r0])
+				continue;
+			if (direct_ok)
+				fi->in_flow[q] = false;
+			else if (!ref->write)
+				km->sink =
+				    isl_union_map_add_map(km->sink, isl_map_copy(acc[q - r0]));
+			else
+				km->src = isl_union_map_add_map(km->src, isl_map_copy(acc[q - r0]));
+			if (direct_ok || !ref->write || !need_last)
+				continue;
+			km->lw = isl_union_map_add_map(km->lw, last_write_sink(ref, t));
+		}
+	}
+}
+
+/* The accesses of kernel kern (number k) sorted into km; the per-tensor scratch of fi is
+ * left clear for the next kernel. */
+static void kernel_accesses(const solar_model *m, const solar_kernel *kern, int k, flow_info *fi,
+			    kernel_maps *km, isl_union_set **nosrc)
+{
+	int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
+	int r0 = first ? m->write_ref[first - 1] + 1 : 0, r1 = m->write_ref[last_stmt - 1];
+	isl_map **acc = solar_xcalloc((size_t)(r1 - r0 + 1), sizeof *acc); /* sinks, sources */
+	bool *compressed = solar_xcalloc((size_t)(r1 - r0 + 1), sizeof *compressed);
+	for (int r = r0; r <= r1; r++)
+		if (m->refs[r].write)
+			fi->in_kernel[m->refs[r].tensor]++;
+	flow_reads(m, fi, km, r0, r1, acc, nosrc);
+	flow_writes(m, fi, km, k, r0, r1, acc, compressed);
+	flow_tensors(m, fi, km, r0, r1, acc, compressed);
+	for (int r = r0; r <= r1; r++) {
+		isl_map_free(acc[r - r0]);
+		fi->in_kernel[m->refs[r].tensor] = 0;
+		fi->sinked[m->refs[r].tensor] = false;
+		fi->once[m->refs[r].tensor] = 0;
+	}
+	free(acc);
+	free(compressed);
+}
+
+/* The analysis of km's sinks against its sources in kern's schedule, where it has both:
+ * the dependences and last writes into *f, and in *exposed the reads no source of the
+ * kernel feeds (R -> T; without the analysis, every sink).  Consumes km->src and km->lw.
+ * Returns -1 where ISL could not compute the flow. */
+static int analyse_kernel(const solar_model *m, const flow_info *fi, const solar_kernel *kern,
+			  kernel_maps *km, flow_split *f, isl_union_map **exposed)
+{
+	if (!(kern && isl_union_map_is_empty(km->src) == isl_bool_false &&
+	      (isl_union_map_is_empty(km->sink) == isl_bool_false ||
+	       isl_union_map_is_empty(km->lw) == isl_bool_false))) {
+		km->src = isl_union_map_free(km->src);
+		km->lw = isl_union_map_free(km->lw);
+		*exposed = isl_union_map_copy(km->sink);
+		return 0;
+	}
+	isl_schedule *sched = sched_block(m, fi->in_flow, &kern->body, 0);
+	if (isl_union_map_is_empty(km->lw) == isl_bool_false)
+		sched =
+		    seq(sched,
+			isl_schedule_from_domain(isl_union_map_domain(isl_union_map_copy(km->lw))));
+	isl_union_access_info *ai = isl_union_access_info_from_sink(
+	    isl_union_map_union(isl_union_map_copy(km->sink), km->lw));
+	ai = isl_union_access_info_set_must_source(ai, km->src);
+	km->src = km->lw = NULL;
+	ai = isl_union_access_info_set_schedule(ai, sched);
+	isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
+	if (!flow)
+		return -1;
+	isl_union_map *d = isl_union_flow_get_must_dependence(flow);
+	*exposed = isl_union_flow_get_must_no_source(flow);
+	isl_union_flow_free(flow);
+	isl_union_map_foreach_map(d, split_dep, f);
+	isl_union_map_free(d);
+	/* the L sinks always have a source; keep only real reads */
+	*exposed = isl_union_map_intersect(*exposed, isl_union_map_copy(km->sink));
+	return 0;
+}
+
 static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map **last,
 		       isl_union_map **dep, isl_union_set **nosrc)
 {
 	const solar_program *p = m->prog;
 	solar_isl_budget_kernel(m->ctx);
 	isl_space *sp = isl_space_params_alloc(m->ctx, 0);
-	isl_union_map *sink = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *outside = isl_union_map_empty(isl_space_copy(sp)); /* reads of tensors
-									     the kernel does not write */
-	isl_union_map *src = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *lw = isl_union_map_empty(isl_space_copy(sp));
-	isl_union_map *direct_last = isl_union_map_empty(isl_space_copy(sp)); /* last writes
-										 known without ISL */
-	isl_union_map *chained = isl_union_map_empty(isl_space_copy(sp)); /* reduction chains
-									     (chain_prev) */
-	isl_union_map *direct_dep = isl_union_map_empty(isl_space_copy(sp)); /* direct_tensor */
-	isl_union_map *direct_exposed = isl_union_map_empty(sp);
-	isl_union_map **direct = &direct_last;
-	bool failed = false; /* an ISL operation failed (a sink or source would be missing) */
+	kernel_maps km = {0};
+	km.sink = isl_union_map_empty(isl_space_copy(sp));
+	km.outside = isl_union_map_empty(isl_space_copy(sp));
+	km.src = isl_union_map_empty(isl_space_copy(sp));
+	km.lw = isl_union_map_empty(isl_space_copy(sp));
+	km.direct_last = isl_union_map_empty(isl_space_copy(sp));
+	km.chained = isl_union_map_empty(isl_space_copy(sp));
+	km.direct_dep = isl_union_map_empty(isl_space_copy(sp));
+	km.direct_exposed = isl_union_map_empty(sp);
 	const solar_kernel *kern = k < p->nkernels ? &p->kernels[k] : NULL;
 	if (kern && kern->nstmts) {
-		int first = kern->first_stmt, last_stmt = kern->first_stmt + kern->nstmts;
-		int r0 = first ? m->write_ref[first - 1] + 1 : 0, r1 = m->write_ref[last_stmt - 1];
-		isl_map **acc = solar_xcalloc((size_t)(r1 - r0 + 1), sizeof *acc); /* sinks, sources */
-		bool *compressed = solar_xcalloc((size_t)(r1 - r0 + 1), sizeof *compressed);
-		for (int r = r0; r <= r1; r++)
-			if (m->refs[r].write)
-				fi->in_kernel[m->refs[r].tensor]++;
-		for (int r = r0; r <= r1; r++) {
-			const solar_ref *ref = &m->refs[r];
-			fi->in_flow[r] = !ref->write && fi->in_kernel[ref->tensor];
-			if (ref->write)
-				continue;
-			/* a chain's read: its links now (or on demand, solar_model_fed_by), its
-			 * first points to the analysis */
-			isl_set *first_pts = fi->in_kernel[ref->tensor] ? chain_first(m, r) : NULL;
-			isl_map *prev = first_pts && fi->links ? chain_prev(m, r) : NULL;
-			if (fi->links && !prev)
-				first_pts = isl_set_free(first_pts);
-			fi->chained[r] = first_pts != NULL;
-			m->links_omitted[r] = first_pts && !fi->links;
-			if (first_pts) {
-				if (prev)
-					chained = isl_union_map_add_map(chained, prev);
-				isl_bool none = isl_set_is_empty(first_pts);
-				failed |= none == isl_bool_error;
-				fi->in_flow[r] = none == isl_bool_false;
-				if (fi->in_flow[r]) {
-					acc[r - r0] = isl_map_intersect_domain(isl_map_copy(ref->access),
-									       first_pts);
-					failed |= !acc[r - r0];
-					fi->sinked[ref->tensor] = true;
-				} else {
-					isl_set_free(first_pts);
-				}
-			} else if (fi->in_kernel[ref->tensor]) {
-				acc[r - r0] = isl_map_copy(ref->access);
-				fi->sinked[ref->tensor] = true;
-			} else if (fi->written[ref->tensor]) {
-				outside = isl_union_map_add_map(outside, isl_map_copy(ref->access));
-			} else {
-				*nosrc = isl_union_set_add_set(*nosrc,
-							       isl_map_domain(isl_map_copy(ref->access)));
-			}
-		}
-		/* a tensor whose every element the kernel stores at most once needs no analysis of
-		 * its last writes: that write is the last (T<t>[e] -> S<stmt>[..], its access
-		 * reversed); else its last writes are sinks (fi->once[t] == 2) */
-		for (int r = r0; r <= r1; r++) {
-			const solar_ref *ref = &m->refs[r];
-			if (!ref->write || fi->last_reader[ref->tensor] <= k)
-				continue;
-			if (stored_once(m, fi, r, r1))
-				*direct = isl_union_map_add_map(*direct,
-								isl_map_reverse(isl_map_copy(ref->access)));
-			else
-				fi->sinked[ref->tensor] = true;
-		}
-		/* the sources: the writes of tensors that some sink reads */
-		for (int r = r0; r <= r1; r++) {
-			const solar_ref *ref = &m->refs[r];
-			if (ref->write && fi->sinked[ref->tensor]) {
-				acc[r - r0] = chain_source(m, fi, r, r0, r1, &compressed[r - r0]);
-				failed |= !acc[r - r0];
-				fi->in_flow[r] = true;
-			}
-		}
-		/* tensor by tensor: without the analysis where direct_tensor can, else its sinks,
-		 * its sources and L<t>[e] -> T<t>[e] for every element the kernel writes of a
-		 * tensor read later go to the analysis */
-		for (int r = r0; r <= r1; r++) {
-			int t = m->refs[r].tensor;
-			if (!fi->sinked[t])
-				continue;
-			fi->sinked[t] = false; /* done */
-			bool need_last = fi->once[t] == 2;
-			bool direct_ok = direct_tensor(m, fi, t, r0, r1, acc, compressed, need_last,
-						       &direct_dep, &direct_exposed, &direct_last);
-			for (int q = r; q <= r1; q++) {
-				const solar_ref *ref = &m->refs[q];
-				if (ref->tensor != t || !acc[q - r0])
-					continue;
-				if (direct_ok)
-					fi->in_flow[q] = false;
-				else if (!ref->write)
-					sink = isl_union_map_add_map(sink, isl_map_copy(acc[q - r0]));
-				else
-					src = isl_union_map_add_map(src, isl_map_copy(acc[q - r0]));
-				if (direct_ok || !ref->write || !need_last)
-					continue;
-				char name[32];
-				snprintf(name, sizeof name, "L%d", t);
-				isl_map *mp = isl_map_identity(isl_space_map_from_set(
-					isl_space_range(isl_map_get_space(ref->access))));
-				mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));
-				lw = isl_union_map_add_map(lw, isl_map_set_tuple_name(mp, isl_dim_in, name));
-			}
-		}
-		for (int r = r0; r <= r1; r++) {
-			isl_map_free(acc[r - r0]);
-			fi->in_kernel[m->refs[r].tensor] = 0;
-			fi->sinked[m->refs[r].tensor] = false;
-			fi->once[m->refs[r].tensor] = 0;
-		}
-		free(acc);
-		free(compressed);
+		kernel_accesses(m, kern, k, fi, &km, nosrc);
 	} else if (!kern) { /* the END reader of every out/inout element, after all kernels */
 		for (int t = 0; t < p->ntensors; t++)
 			if (p->tensors[t].role == SOLAR_ROLE_OUT || p->tensors[t].role == SOLAR_ROLE_INOUT)
-				outside = isl_union_map_add_map(outside, solar_model_end_access(m, t));
+				km.outside =
+				    isl_union_map_add_map(km.outside, solar_model_end_access(m, t));
 	}
 	isl_union_map *exposed; /* reads not fed inside the kernel: R[i] -> T[e] */
 	flow_split f = {isl_union_map_empty(isl_union_map_get_space(*last)),
 			isl_union_map_empty(isl_union_map_get_space(*last))};
-	if (kern && isl_union_map_is_empty(src) == isl_bool_false &&
-	    (isl_union_map_is_empty(sink) == isl_bool_false ||
-	     isl_union_map_is_empty(lw) == isl_bool_false)) {
-		isl_schedule *sched = sched_block(m, fi->in_flow, &kern->body, 0);
-		if (isl_union_map_is_empty(lw) == isl_bool_false)
-			sched = seq(sched, isl_schedule_from_domain(
-						   isl_union_map_domain(isl_union_map_copy(lw))));
-		isl_union_access_info *ai =
-			isl_union_access_info_from_sink(isl_union_map_union(isl_union_map_copy(sink), lw));
-		ai = isl_union_access_info_set_must_source(ai, src);
-		ai = isl_union_access_info_set_schedule(ai, sched);
-		isl_union_flow *flow = isl_union_access_info_compute_flow(ai);
-		if (!flow) {
-			isl_union_map_free(sink);
-			isl_union_map_free(outside);
-			isl_union_map_free(direct_last);
-			isl_union_map_free(chained);
-			isl_union_map_free(direct_dep);
-			isl_union_map_free(direct_exposed);
-			isl_union_map_free(f.to_reads);
-			isl_union_map_free(f.last);
-			return -1;
-		}
-		isl_union_map *d = isl_union_flow_get_must_dependence(flow);
-		exposed = isl_union_flow_get_must_no_source(flow);
-		isl_union_flow_free(flow);
-		isl_union_map_foreach_map(d, split_dep, &f);
-		isl_union_map_free(d);
-		/* the L sinks always have a source; keep only real reads */
-		exposed = isl_union_map_intersect(exposed, isl_union_map_copy(sink));
-	} else {
-		isl_union_map_free(src);
-		isl_union_map_free(lw);
-		exposed = isl_union_map_copy(sink);
+	if (analyse_kernel(m, fi, kern, &km, &f, &exposed) < 0) {
+		isl_union_map_free(km.sink);
+		isl_union_map_free(km.outside);
+		isl_union_map_free(km.direct_last);
+		isl_union_map_free(km.chained);
+		isl_union_map_free(km.direct_dep);
+		isl_union_map_free(km.direct_exposed);
+		isl_union_map_free(f.to_reads);
+		isl_union_map_free(f.last);
+		return -1;
 	}
-	isl_union_map_free(sink);
-	exposed = isl_union_map_union(isl_union_map_union(exposed, outside), direct_exposed);
+	isl_union_map_free(km.sink);
+	exposed = isl_union_map_union(isl_union_map_union(exposed, km.outside), km.direct_exposed);
 	/* exposed reads take the last write before the kernel, if any */
 	isl_union_map *before = isl_union_map_apply_range(isl_union_map_copy(exposed),
 							  isl_union_map_copy(*last));
@@ -2092,8 +2157,8 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 		*nosrc, isl_union_set_subtract(isl_union_map_domain(exposed),
 					       isl_union_map_domain(isl_union_map_copy(before))));
 	*dep = isl_union_map_union(*dep, isl_union_map_union(f.to_reads, isl_union_map_reverse(before)));
-	*dep = isl_union_map_union(*dep, isl_union_map_union(chained, direct_dep));
-	f.last = isl_union_map_union(f.last, direct_last);
+	*dep = isl_union_map_union(*dep, isl_union_map_union(km.chained, km.direct_dep));
+	f.last = isl_union_map_union(f.last, km.direct_last);
 	/* the kernel's last writes replace the earlier ones on the elements it wrote; the last
 	 * writes of tensors nothing after this kernel reads are dropped */
 	isl_union_set *mine = isl_union_map_domain(isl_union_map_copy(f.last));
@@ -2105,7 +2170,7 @@ static int flow_kernel(const solar_model *m, int k, flow_info *fi, isl_union_map
 	} else {
 		isl_union_map_free(lf.keep);
 	}
-	if (failed)
+	if (km.failed)
 		*dep = isl_union_map_free(*dep);
 	return *dep && *nosrc && *last ? 0 : -1;
 }

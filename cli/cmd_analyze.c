@@ -197,11 +197,11 @@ static void print_consts(FILE *out, const solar_program *p)
 		fprintf(out, " and %d more", p->nconsts - 8);
 }
 
-static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
-			const solar_device *dev, const solar_work *w, const solar_bounds *b,
-			const solar_measured *m, bool md)
+/* The table's heading: the program and its sizes, the device and math mode, then what makes
+ * the figures hypothetical or estimates (--set, --ceilings measured). */
+static void print_heading(FILE *out, const solar_opts *o, const solar_program *p,
+			  const solar_device *dev, const solar_work *w, bool md)
 {
-	char t1[32], t2[32], t3[32], rb[48], work[512], hr[32];
 	const char *base = strrchr(o->files[0], '/');
 	fprintf(out, "%s%s", md ? "### " : "", base ? base + 1 : o->files[0]);
 	for (int i = 0; i < p->nparams; i++)
@@ -222,6 +222,14 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			     "good code reaches about this, better code may beat it\n",
 			md ? "\n" : "", solar_device_measured_rates(dev));
 	fputs("\n", out);
+}
+
+/* One row per kernel: its work, traffic, intensity, bound and limiter, and where measured
+ * its time and headroom; the text columns as wide as their longest cell. */
+static void print_kernel_rows(FILE *out, const solar_program *p, const solar_work *w,
+			      const solar_bounds *b, const solar_measured *m, bool md)
+{
+	char t1[32], t2[32], rb[48], work[512], hr[32];
 	bool have_k = kernel_times(p, m);
 	int ww = 38; /* the work column: as wide as its longest expression */
 	int nw = 14; /* the kernel column: as wide as its longest name */
@@ -273,6 +281,13 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 					p->kernels[k].name, ww, work, traffic, inten, t2, rb);
 	}
 	fputs("\n", out);
+}
+
+/* The three bounds of the whole program, each with its limiter and traffic, and the headroom
+ * where the program's time was measured. */
+static void print_bound_rows(FILE *out, const solar_bounds *b, const solar_measured *m, bool md)
+{
+	char t1[32], t2[32], t3[32], rb[48], hr[32];
 	char mh[64] = "";
 	if (m->total_s > 0)
 		snprintf(mh, sizeof mh, "headroom (measured %s)", solar_fmt_time(t3, sizeof t3, m->total_s));
@@ -305,30 +320,49 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 				m->total_s > 0 ? hr : "");
 	}
 	fputs("\n", out);
+}
+
+/* Where the gap between unfused and fused comes from, when it is large: DRAM traffic, L2
+ * traffic, or neither (the kernels' limits add up one after another, while the fused kernel
+ * overlaps them). */
+static void print_fusion_gap(FILE *out, const solar_bounds *b)
+{
+	char t1[32];
+	if (!(b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s))
+		return;
+	double dd = b->unfused.dram_bytes - b->fused.dram_bytes,
+	       dl = b->unfused.l2_bytes - b->fused.l2_bytes;
+	fprintf(out, "Fusion gap: unfused/fused = %.3gx (", b->unfused.time_s / b->fused.time_s);
+	if (dd > 0)
+		fprintf(out,
+			"intermediates written and read back: %sB more DRAM traffic "
+			"than fused",
+			solar_fmt_si(t1, sizeof t1, dd));
+	else if (dl > 0)
+		fprintf(out,
+			"intermediates written and read back through the L2: %sB more "
+			"L2 traffic than fused, no more DRAM traffic",
+			solar_fmt_si(t1, sizeof t1, dl));
+	else
+		fputs("no more traffic than fused: the kernels' limits add up one after "
+		      "another, while one fused kernel overlaps them",
+		      out);
+	fputs(").\n", out);
+}
+
+/* The notes under the table: what is wrong or empty, the fusion gap, which rule set the
+ * traffic (cache-aware, compulsory, L2 state, one L2), capacity and peaks the bounds lack. */
+static void print_notes(FILE *out, const solar_opts *o, const solar_program *p, const solar_work *w,
+			const solar_bounds *b, const solar_measured *m)
+{
+	char t1[32], t2[32], t4[32];
 	if (!o->ceilings_measured && report_below_sol(NULL, o->files[0], p, b, m))
 		fputs("ERROR: a measured time is below the speed of light, so the measurement or "
 		      "solar is wrong (details on stderr).\n",
 		      out);
 	if (!p->nstmts)
 		fputs("The program has no statements: there is no work to bound.\n", out);
-	if (b->fused.time_s > 0 && b->unfused.time_s > 1.5 * b->fused.time_s) {
-		/* Where the gap comes from: DRAM traffic, L2 traffic, or neither (the kernels'
-		 * limits add up one after another, while the fused kernel overlaps them). */
-		double dd = b->unfused.dram_bytes - b->fused.dram_bytes,
-		       dl = b->unfused.l2_bytes - b->fused.l2_bytes;
-		fprintf(out, "Fusion gap: unfused/fused = %.3gx (", b->unfused.time_s / b->fused.time_s);
-		if (dd > 0)
-			fprintf(out, "intermediates written and read back: %sB more DRAM traffic "
-				     "than fused", solar_fmt_si(t1, sizeof t1, dd));
-		else if (dl > 0)
-			fprintf(out, "intermediates written and read back through the L2: %sB more "
-				     "L2 traffic than fused, no more DRAM traffic",
-				solar_fmt_si(t1, sizeof t1, dl));
-		else
-			fputs("no more traffic than fused: the kernels' limits add up one after "
-			      "another, while one fused kernel overlaps them", out);
-		fputs(").\n", out);
-	}
+	print_fusion_gap(out, b);
 	if (b->cache_rule_stmt >= 0) {
 		char *st = solar_ir_stmt_text(p, p->stmts[b->cache_rule_stmt], false);
 		fprintf(out, "Cache-aware DRAM traffic set by a rule on statement S%d "
@@ -343,7 +377,6 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	double ld = solar_count_double(lv), st = solar_count_double(sv);
 	solar_count_free(lv);
 	solar_count_free(sv);
-	char t4[32];
 	fprintf(out, "Compulsory traffic: %sB (%sB of inputs read once + %sB of outputs written "
 		     "once).\n",
 		solar_fmt_si(t1, sizeof t1, ld + st), solar_fmt_si(t2, sizeof t2, ld),
@@ -381,6 +414,17 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		      "peak (docs/bounds.md#missing-peak).\n",
 		      out);
 	fputs("Rules: docs/bounds.md#unfused, #fused, #cache-aware.\n", out);
+}
+
+/* The table `analyze` prints (text, or markdown with md): heading, kernels, bounds, notes. */
+static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
+			const solar_device *dev, const solar_work *w, const solar_bounds *b,
+			const solar_measured *m, bool md)
+{
+	print_heading(out, o, p, dev, w, md);
+	print_kernel_rows(out, p, w, b, m, md);
+	print_bound_rows(out, b, m, md);
+	print_notes(out, o, p, w, b, m);
 }
 
 static cJSON *json_roof(const solar_roof *r, double measured_s)

@@ -168,57 +168,52 @@ static void add_note(solar_device *d, const char *text)
 	d->notes[d->nnotes++] = solar_xstrdup(text);
 }
 
-/* Fills `d` from device `dev`.  Remarks for the user are warnings on diag. */
-static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag *diag)
+/* What the driver reports of one device, read once: every figure below derives from it. */
+typedef struct {
+	char name[256];
+	char via[96]; /* "CUDA driver X.Y, solar device probe": the tail of every source */
+	int sms, clock_khz, mem_khz, bus_bits, l2, smem, regs, major, minor, integrated;
+	size_t total; /* DRAM bytes, 0: not given */
+	double clock; /* the peak SM clock in Hz, 0: not given */
+} reported;
+
+/* Device dev's name and attributes from the driver (-1 where it gives none). */
+static void read_reported(const driver *cu, CUdevice dev, reported *a)
 {
-	char name[256] = "CUDA device";
+	*a = (reported){.name = "CUDA device"}; /* zeros after it: the name ends within 255 bytes */
 	int version = 0;
-	if (cu->name(name, (int)sizeof name - 1, dev) != 0)
-		strcpy(name, "CUDA device");
+	if (cu->name(a->name, (int)sizeof a->name - 1, dev) != 0)
+		strcpy(a->name, "CUDA device");
 	if (cu->driver_version)
 		cu->driver_version(&version);
-	char via[96];
-	snprintf(via, sizeof via, "CUDA driver %d.%d, solar device probe", version / 1000,
+	snprintf(a->via, sizeof a->via, "CUDA driver %d.%d, solar device probe", version / 1000,
 		 version % 1000 / 10);
 
-	int sms = attr(cu, ATTR_MULTIPROCESSOR_COUNT, dev);
-	int clock_khz = attr(cu, ATTR_CLOCK_RATE, dev);
-	int mem_khz = attr(cu, ATTR_MEMORY_CLOCK_RATE, dev);
-	int bus_bits = attr(cu, ATTR_GLOBAL_MEMORY_BUS_WIDTH, dev);
-	int l2 = attr(cu, ATTR_L2_CACHE_SIZE, dev);
-	int smem = attr(cu, ATTR_SHARED_MEMORY_PER_SM, dev);
-	int regs = attr(cu, ATTR_REGISTERS_PER_SM, dev);
-	int major = attr(cu, ATTR_CC_MAJOR, dev), minor = attr(cu, ATTR_CC_MINOR, dev);
-	int integrated = attr(cu, ATTR_INTEGRATED, dev);
-	size_t total = 0;
-	if (cu->total_mem(&total, dev) != 0)
-		total = 0;
+	a->sms = attr(cu, ATTR_MULTIPROCESSOR_COUNT, dev);
+	a->clock_khz = attr(cu, ATTR_CLOCK_RATE, dev);
+	a->mem_khz = attr(cu, ATTR_MEMORY_CLOCK_RATE, dev);
+	a->bus_bits = attr(cu, ATTR_GLOBAL_MEMORY_BUS_WIDTH, dev);
+	a->l2 = attr(cu, ATTR_L2_CACHE_SIZE, dev);
+	a->smem = attr(cu, ATTR_SHARED_MEMORY_PER_SM, dev);
+	a->regs = attr(cu, ATTR_REGISTERS_PER_SM, dev);
+	a->major = attr(cu, ATTR_CC_MAJOR, dev);
+	a->minor = attr(cu, ATTR_CC_MINOR, dev);
+	a->integrated = attr(cu, ATTR_INTEGRATED, dev);
+	a->total = 0;
+	if (cu->total_mem(&a->total, dev) != 0)
+		a->total = 0;
+	a->clock = a->clock_khz > 0 ? a->clock_khz * 1e3 : 0;
+}
 
-	char arch[32];
-	snprintf(arch, sizeof arch, "sm_%d%d", major, minor);
-	d->name = dupstr(name);
-	d->vendor = dupstr("NVIDIA");
-	d->arch = dupstr(arch);
-	d->sm_count = sms > 0 ? sms : 0;
-	double clock = clock_khz > 0 ? clock_khz * 1e3 : 0;
-	if (clock > 0)
-		set(&d->clock_hz, clock, SOLAR_SRC_MEASURED,
-		    "driver attribute CLOCK_RATE = %d kHz (the peak SM clock; %s)", clock_khz, via);
-
-	d->levels = solar_xcalloc(4, sizeof *d->levels);
-	if (!d->levels)
-		return;
-	const char *names[4] = {"dram", "l2", "smem", "regs"};
-	for (int i = 0; i < 4; i++)
-		d->levels[i].name = solar_xstrdup(names[i]);
-	d->nlevels = 4;
-	solar_mem_level *dram = &d->levels[0], *l2lv = &d->levels[1];
-	solar_mem_level *smemlv = &d->levels[2], *regslv = &d->levels[3];
-
-	if (total > 0)
-		set(&dram->capacity_bytes, (double)total, SOLAR_SRC_MEASURED,
-		    "driver cuDeviceTotalMem = %zu bytes (%s)", total, via);
-	if (integrated == 1) {
+/* The DRAM level: its capacity, and its bandwidth where the memory clock and bus width give
+ * it (an integrated GPU's do not: the user must add it). */
+static void describe_dram(solar_device *d, const reported *a, solar_diag *diag)
+{
+	solar_mem_level *dram = &d->levels[0];
+	if (a->total > 0)
+		set(&dram->capacity_bytes, (double)a->total, SOLAR_SRC_MEASURED,
+		    "driver cuDeviceTotalMem = %zu bytes (%s)", a->total, a->via);
+	if (a->integrated == 1) {
 		add_note(d, "Integrated GPU: the DRAM is shared with the CPU, and the memory clock "
 			    "and bus width the driver reports do not give its bandwidth. Add "
 			    "memory[0].bandwidth_bytes_per_s from the datasheet.");
@@ -228,25 +223,30 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag
 		    "bus width its driver reports do not give the DRAM bandwidth; add "
 		    "memory[0].bandwidth_bytes_per_s from the datasheet (the descriptor "
 		    "does not load without it)",
-		    name);
-	} else if (mem_khz > 0 && bus_bits > 0) {
-		double bw = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
+		    a->name);
+	} else if (a->mem_khz > 0 && a->bus_bits > 0) {
+		double bw = 2.0 * a->mem_khz * 1e3 * a->bus_bits / 8.0;
 		set(&dram->bandwidth_bytes_per_s, bw, SOLAR_SRC_DERIVED,
 		    "2 (double data rate) x MEMORY_CLOCK_RATE %d kHz x GLOBAL_MEMORY_BUS_WIDTH "
 		    "%d bits / 8 (%s)",
-		    mem_khz, bus_bits, via);
+		    a->mem_khz, a->bus_bits, a->via);
 	} else {
 		solar_diag_tool_warning(
 		    diag, "device probe: the driver gives no memory clock or bus width; "
 			  "add memory[0].bandwidth_bytes_per_s from the datasheet");
 	}
-	if (l2 > 0)
-		set(&l2lv->capacity_bytes, l2, SOLAR_SRC_MEASURED,
-		    "driver attribute L2_CACHE_SIZE = %d bytes (%s)", l2, via);
+}
 
-	const arch_rates *r = rates_for(major, minor);
-	if (sms > 0 && smem > 0) {
-		long per_sm = smem;
+/* The on-chip capacities (L2, shared memory, registers); the shared memory takes the whole
+ * L1/shared array where the table knows it, since a larger capacity keeps bounds sound. */
+static void describe_on_chip(solar_device *d, const reported *a, const arch_rates *r)
+{
+	solar_mem_level *l2lv = &d->levels[1], *smemlv = &d->levels[2], *regslv = &d->levels[3];
+	if (a->l2 > 0)
+		set(&l2lv->capacity_bytes, a->l2, SOLAR_SRC_MEASURED,
+		    "driver attribute L2_CACHE_SIZE = %d bytes (%s)", a->l2, a->via);
+	if (a->sms > 0 && a->smem > 0) {
+		long per_sm = a->smem;
 		const char *why = "the driver's MAX_SHARED_MEMORY_PER_MULTIPROCESSOR";
 		if (r && r->l1_kib * 1024L > per_sm) {
 			per_sm = r->l1_kib * 1024L;
@@ -256,40 +256,31 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag
 			      "bounds "
 			      "sound";
 		}
-		set(&smemlv->capacity_bytes, (double)sms * (double)per_sm, SOLAR_SRC_DERIVED,
+		set(&smemlv->capacity_bytes, (double)a->sms * (double)per_sm, SOLAR_SRC_DERIVED,
 		    "%d SMs x %ld bytes: %s (the driver reports %d bytes of shared memory per SM; "
 		    "%s)",
-		    sms, per_sm, why, smem, via);
+		    a->sms, per_sm, why, a->smem, a->via);
 	}
-	if (sms > 0 && regs > 0)
-		set(&regslv->capacity_bytes, (double)sms * regs * 4.0, SOLAR_SRC_DERIVED,
+	if (a->sms > 0 && a->regs > 0)
+		set(&regslv->capacity_bytes, (double)a->sms * a->regs * 4.0, SOLAR_SRC_DERIVED,
 		    "%d SMs x %d registers x 4 bytes (driver attribute "
 		    "MAX_REGISTERS_PER_MULTIPROCESSOR; %s)",
-		    sms, regs, via);
+		    a->sms, a->regs, a->via);
+}
 
-	if (!r || sms <= 0 || clock <= 0) {
-		char msg[300];
-		snprintf(msg, sizeof msg,
-			 "Compute capability %d.%d is not in solar's table of per-SM rates (or the "
-			 "driver gave no SM count or clock): no peaks were derived. Add "
-			 "peak.simt.f32 (required) and the other peaks from the datasheet.",
-			 major, minor);
-		add_note(d, msg);
-		solar_diag_tool_warning(diag, "device probe: %s", msg);
-		return;
-	}
-	double sc = sms * clock;
-	char tail[300];
-	snprintf(tail, sizeof tail, "%d SMs x %.0f MHz (%s)", sms, clock / 1e6, via);
+/* The SIMT and SFU peaks: SMs x clock (sc) x the table's per-SM lanes; tail names sc. */
+static void describe_simt_peaks(solar_device *d, const reported *a, const arch_rates *r, double sc,
+				const char *tail)
+{
 	solar_figure(*pk)[SOLAR_PREC_COUNT] = d->peak;
 	set(&pk[SOLAR_UNIT_SIMT][SOLAR_PREC_F32], sc * 2 * r->fp32_fma, SOLAR_SRC_DERIVED,
 	    "%d FP32 FMA lanes x 2 FLOP x %s; lanes from the CUDA C Programming Guide "
 	    "throughput table for cc %d.%d",
-	    r->fp32_fma, tail, major, minor);
+	    r->fp32_fma, tail, a->major, a->minor);
 	set(&pk[SOLAR_UNIT_SIMT][SOLAR_PREC_F64], sc * 2 * r->fp64_fma, SOLAR_SRC_DERIVED,
 	    "%d FP64 FMA lanes x 2 FLOP x %s; lanes from the CUDA C Programming Guide "
 	    "throughput table for cc %d.%d",
-	    r->fp64_fma, tail, major, minor);
+	    r->fp64_fma, tail, a->major, a->minor);
 	for (int p = SOLAR_PREC_BF16; p <= SOLAR_PREC_F16; p++)
 		set(&pk[SOLAR_UNIT_SIMT][p], sc * 2 * r->half_results, SOLAR_SRC_DERIVED,
 		    "%d packed half2 results x 2 FLOP x %s; an upper figure (the issue limit) "
@@ -303,6 +294,11 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag
 	    "%d MUFU results (rcp, rsqrt, lg2, ex2, sin, cos) x %s; CUDA C Programming Guide "
 	    "throughput table",
 	    r->sfu, tail);
+}
+
+/* The dense tensor peaks the table knows (0 there: left out); returns how many it set. */
+static int describe_tensor_peaks(solar_device *d, const arch_rates *r, double sc, const char *tail)
+{
 	struct {
 		solar_prec p;
 		int per_clk;
@@ -314,28 +310,81 @@ static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag
 		if (!t[i].per_clk)
 			continue;
 		tensors++;
-		set(&pk[SOLAR_UNIT_TENSOR][t[i].p], sc * t[i].per_clk, SOLAR_SRC_DERIVED,
+		set(&d->peak[SOLAR_UNIT_TENSOR][t[i].p], sc * t[i].per_clk, SOLAR_SRC_DERIVED,
 		    "%d dense ops/clk/SM (%s, solar's per-architecture table) x %s; at the peak "
 		    "SM clock, so at or above the vendor's tensor peak",
 		    t[i].per_clk, r->chip, tail);
 	}
+	return tensors;
+}
+
+/* The peaks and their clock, where the table knows the architecture and the driver gives
+ * the SM count and clock; else a note that none were derived (never a guess). */
+static void describe_peaks(solar_device *d, const reported *a, const arch_rates *r,
+			   solar_diag *diag)
+{
+	if (!r || a->sms <= 0 || a->clock <= 0) {
+		char msg[300];
+		snprintf(msg, sizeof msg,
+			 "Compute capability %d.%d is not in solar's table of per-SM rates (or the "
+			 "driver gave no SM count or clock): no peaks were derived. Add "
+			 "peak.simt.f32 (required) and the other peaks from the datasheet.",
+			 a->major, a->minor);
+		add_note(d, msg);
+		solar_diag_tool_warning(diag, "device probe: %s", msg);
+		return;
+	}
+	double sc = a->sms * a->clock;
+	char tail[300];
+	snprintf(tail, sizeof tail, "%d SMs x %.0f MHz (%s)", a->sms, a->clock / 1e6, a->via);
+	describe_simt_peaks(d, a, r, sc, tail);
+	int tensors = describe_tensor_peaks(d, r, sc, tail);
 	/* Rule "clock domains": every peak above is at the driver's peak SM clock. */
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
-			if (pk[u][p].present)
-				set(&d->peak_clock_hz[u][p], clock, SOLAR_SRC_MEASURED,
+			if (d->peak[u][p].present)
+				set(&d->peak_clock_hz[u][p], a->clock, SOLAR_SRC_MEASURED,
 				    "the peak is derived at the driver attribute CLOCK_RATE = "
 				    "%d kHz (%s)",
-				    clock_khz, via);
+				    a->clock_khz, a->via);
 	if (!tensors) {
 		char msg[200];
 		snprintf(msg, sizeof msg,
 			 "No dense tensor rates are known for compute capability %d.%d: tensor "
 			 "peaks were left out (add them from the datasheet, dense figures).",
-			 major, minor);
+			 a->major, a->minor);
 		add_note(d, msg);
 		solar_diag_tool_warning(diag, "device probe: %s", msg);
 	}
+}
+
+/* Fills `d` from device `dev`.  Remarks for the user are warnings on diag. */
+static void describe(const driver *cu, CUdevice dev, solar_device *d, solar_diag *diag)
+{
+	reported a;
+	read_reported(cu, dev, &a);
+	char arch[32];
+	snprintf(arch, sizeof arch, "sm_%d%d", a.major, a.minor);
+	d->name = dupstr(a.name);
+	d->vendor = dupstr("NVIDIA");
+	d->arch = dupstr(arch);
+	d->sm_count = a.sms > 0 ? a.sms : 0;
+	if (a.clock > 0)
+		set(&d->clock_hz, a.clock, SOLAR_SRC_MEASURED,
+		    "driver attribute CLOCK_RATE = %d kHz (the peak SM clock; %s)", a.clock_khz,
+		    a.via);
+
+	d->levels = solar_xcalloc(4, sizeof *d->levels);
+	if (!d->levels)
+		return;
+	const char *names[4] = {"dram", "l2", "smem", "regs"};
+	for (int i = 0; i < 4; i++)
+		d->levels[i].name = solar_xstrdup(names[i]);
+	d->nlevels = 4;
+	describe_dram(d, &a, diag);
+	const arch_rates *r = rates_for(a.major, a.minor);
+	describe_on_chip(d, &a, r);
+	describe_peaks(d, &a, r, diag);
 }
 
 /* ---- measured ceilings (--ceilings measured) ------------------------------------------- */

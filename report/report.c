@@ -846,28 +846,71 @@ static double roof_rate(const solar_device *d, int u, int p)
 	return r;
 }
 
-/* One panel per distinct device: roofs for its memory levels (bandwidth x intensity) and for the
- * peaks the models on it use; per kernel a filled marker at its bound and a hollow one at its
- * measured time, joined by a line whose length is the headroom. */
-static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_first, int y0,
-			   int *legend_index, bool *edge_note)
+/* One roofline panel as its parts draw it: the entries on its device, the roofs they use,
+ * and the axes over the plot area. */
+typedef struct {
+	FILE *out;
+	const solar_device *dev;
+	int L, R, T, B; /* the plot area */
+	bool on[256];	/* per entry: on this panel's device */
+	/* per datapath (unit x precision): drawn as a roof */
+	bool used[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT];
+	struct {
+		double bw; /* 0: the level has no bandwidth */
+		const char *name;
+	} mem[2];	   /* the memory roofs: DRAM, L2 */
+	double pmax, pmin; /* the highest and lowest compute roof */
+	solar_svg_axis x, y;
+} panel;
+
+/* The roofs: peaks of the datapaths of the kernels' limiters and of every counted op type. */
+static void panel_roofs(panel *pn, const entry *es, int n)
 {
-	const int L = 100, R = 640, T = y0 + 50, B = y0 + 410;
-	const solar_device *dev = es[dev_first].dev;
-	char lab[96], q[48];
-	/* which entries share this device (by name), which peaks they use */
-	bool on[256] = {0};
-	bool used[SOLAR_UNIT_COUNT * SOLAR_PREC_COUNT] = {0};
-	for (int i = 0; i < n && i < 256; i++)
-		on[i] = es[i].dev && !strcmp(es[i].device_name, es[dev_first].device_name) &&
-			!strcmp(es[i].device_file, es[dev_first].device_file);
-	/* point ranges */
+	const solar_device *dev = pn->dev;
+	const solar_mem_level *dram = solar_device_level(dev, "dram");
+	const solar_mem_level *l2 = solar_device_level(dev, "l2");
+	pn->mem[0].bw = dram->bandwidth_bytes_per_s.value;
+	pn->mem[0].name = "DRAM";
+	pn->mem[1].bw =
+	    l2 && l2->bandwidth_bytes_per_s.present ? l2->bandwidth_bytes_per_s.value : 0;
+	pn->mem[1].name = "L2";
+	pn->pmax = 0, pn->pmin = INFINITY;
+	for (int i = 0; i < n; i++)
+		for (int k = 0; pn->on[i] && k < es[i].nkernels; k++)
+			if (es[i].kernel[k].limiter >= SOLAR_RES_OPS)
+				pn->used[es[i].kernel[k].limiter - SOLAR_RES_OPS] = true;
+	for (int i = 0; i < n; i++)
+		if (pn->on[i] && es[i].limiter[SOLAR_BOUND_FUSED] >= SOLAR_RES_OPS)
+			pn->used[es[i].limiter[SOLAR_BOUND_FUSED] - SOLAR_RES_OPS] = true;
+	int nroof = 0;
+	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+			if (pn->used[u * SOLAR_PREC_COUNT + p] && roof_rate(dev, u, p) > 0) {
+				pn->pmax = fmax(pn->pmax, roof_rate(dev, u, p));
+				pn->pmin = fmin(pn->pmin, roof_rate(dev, u, p));
+				nroof++;
+			}
+	if (!nroof) { /* no compute-limited kernel: show the fastest peak as the roof */
+		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
+			for (int p = 0; p < SOLAR_PREC_COUNT; p++)
+				if (solar_device_peak(dev, u, p) > pn->pmax) {
+					pn->pmax = solar_device_peak(dev, u, p);
+					memset(pn->used, 0, sizeof pn->used);
+					pn->used[u * SOLAR_PREC_COUNT + p] = true;
+				}
+		pn->pmin = pn->pmax;
+	}
+}
+
+/* The axes: the points' ranges, widened to show the ridges and every roof. */
+static void panel_axes(panel *pn, const entry *es, int n)
+{
 	double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = 0;
 	for (int i = 0; i < n; i++) {
-		if (!on[i])
+		if (!pn->on[i])
 			continue;
 		for (int k = 0; k < es[i].nkernels; k++) {
-			kernel_row *kr = &es[i].kernel[k];
+			const kernel_row *kr = &es[i].kernel[k];
 			if (kr->ops <= 0 || kr->time_s <= 0)
 				continue;
 			if (kr->dram_bytes > 0) {
@@ -882,148 +925,163 @@ static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_fi
 		if (es[i].measured_s > 0 && es[i].ops > 0)
 			ylo = fmin(ylo, es[i].ops / es[i].measured_s);
 	}
-	/* roofs: peaks of the datapaths of the kernels' limiters and of every counted op type */
-	const solar_mem_level *dram = solar_device_level(dev, "dram");
-	const solar_mem_level *l2 = solar_device_level(dev, "l2");
-	double bw = dram->bandwidth_bytes_per_s.value;
-	double l2bw = l2 && l2->bandwidth_bytes_per_s.present ? l2->bandwidth_bytes_per_s.value : 0;
-	double pmax = 0, pmin = INFINITY;
-	for (int i = 0; i < n; i++)
-		for (int k = 0; on[i] && k < es[i].nkernels; k++)
-			if (es[i].kernel[k].limiter >= SOLAR_RES_OPS)
-				used[es[i].kernel[k].limiter - SOLAR_RES_OPS] = true;
-	for (int i = 0; i < n; i++)
-		if (on[i] && es[i].limiter[SOLAR_BOUND_FUSED] >= SOLAR_RES_OPS)
-			used[es[i].limiter[SOLAR_BOUND_FUSED] - SOLAR_RES_OPS] = true;
-	int nroof = 0;
-	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-		for (int p = 0; p < SOLAR_PREC_COUNT; p++)
-			if (used[u * SOLAR_PREC_COUNT + p] && roof_rate(dev, u, p) > 0) {
-				pmax = fmax(pmax, roof_rate(dev, u, p));
-				pmin = fmin(pmin, roof_rate(dev, u, p));
-				nroof++;
-			}
-	if (!nroof) { /* no compute-limited kernel: show the fastest peak as the roof */
-		for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
-			for (int p = 0; p < SOLAR_PREC_COUNT; p++)
-				if (solar_device_peak(dev, u, p) > pmax) {
-					pmax = solar_device_peak(dev, u, p);
-					memset(used, 0, sizeof used);
-					used[u * SOLAR_PREC_COUNT + p] = true;
-				}
-		pmin = pmax;
-	}
-	double ridge_lo = pmin / fmax(bw, l2bw), ridge_hi = pmax / bw;
+	double bw = pn->mem[0].bw, l2bw = pn->mem[1].bw;
+	double ridge_lo = pn->pmin / fmax(bw, l2bw), ridge_hi = pn->pmax / bw;
 	xlo = fmin(isfinite(xlo) ? xlo : ridge_lo, ridge_lo / 4);
 	xhi = fmax(xhi, ridge_hi * 8);
-	ylo = fmin(isfinite(ylo) ? ylo : pmin / 100, bw * xlo);
-	yhi = fmax(yhi, pmax);
-	solar_svg_axis x, y;
-	solar_svg_axis_fit(&x, xlo, xhi, true, L, R, "");
-	solar_svg_axis_fit(&y, ylo / 2, yhi * 2.5, true, B, T, "");
-	snprintf(lab, sizeof lab, "%s", dev->name);
-	solar_svg_text(out, L, y0 + 30, "start", 14, "font-weight=\"bold\"", lab);
-	solar_svg_axes(out, &x, &y, "arithmetic intensity (operations per DRAM byte, log scale)",
-		       "performance (operations per second, log scale)");
-	fprintf(out, "<g clip-path=\"url(#plot%d)\">\n", y0);
-	fprintf(out, "<clipPath id=\"plot%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
-		     "</clipPath>\n",
-		y0, L, T, R - L, B - T);
-	/* memory roofs: perf = bandwidth x intensity, up to the highest peak */
-	struct {
-		double bw;
-		const char *name;
-	} mem[2] = {{bw, "DRAM"}, {l2bw, "L2"}};
+	ylo = fmin(isfinite(ylo) ? ylo : pn->pmin / 100, bw * xlo);
+	yhi = fmax(yhi, pn->pmax);
+	solar_svg_axis_fit(&pn->x, xlo, xhi, true, pn->L, pn->R, "");
+	solar_svg_axis_fit(&pn->y, ylo / 2, yhi * 2.5, true, pn->B, pn->T, "");
+}
+
+/* The roof lines: memory roofs (perf = bandwidth x intensity, up to the highest peak), then
+ * compute roofs, horizontal from the ridge on. */
+static void draw_roof_lines(const panel *pn)
+{
+	const solar_svg_axis *x = &pn->x, *y = &pn->y;
 	for (int m = 0; m < 2; m++) {
-		if (mem[m].bw <= 0)
+		if (pn->mem[m].bw <= 0)
 			continue;
-		double xe = fmin(pmax / mem[m].bw, x.hi);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\" "
-			     "stroke-width=\"2\"%s/>\n",
-			solar_svg_map(&x, x.lo), solar_svg_map(&y, mem[m].bw * x.lo),
-			solar_svg_map(&x, xe), solar_svg_map(&y, mem[m].bw * xe),
+		double xe = fmin(pn->pmax / pn->mem[m].bw, x->hi);
+		fprintf(pn->out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\" "
+			"stroke-width=\"2\"%s/>\n",
+			solar_svg_map(x, x->lo), solar_svg_map(y, pn->mem[m].bw * x->lo),
+			solar_svg_map(x, xe), solar_svg_map(y, pn->mem[m].bw * xe),
 			m ? " stroke-dasharray=\"6 3\"" : "");
 	}
-	/* compute roofs: horizontal from the DRAM ridge on */
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
-			double pk = roof_rate(dev, u, p);
-			if (!used[u * SOLAR_PREC_COUNT + p] || pk <= 0)
+			double pk = roof_rate(pn->dev, u, p);
+			if (!pn->used[u * SOLAR_PREC_COUNT + p] || pk <= 0)
 				continue;
-			double xs = fmax(pk / fmax(bw, l2bw), x.lo);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				     "stroke=\"#333333\" stroke-width=\"2\"/>\n",
-				solar_svg_map(&x, xs), solar_svg_map(&y, pk), solar_svg_map(&x, x.hi),
-				solar_svg_map(&y, pk));
+			double xs = fmax(pk / fmax(pn->mem[0].bw, pn->mem[1].bw), x->lo);
+			fprintf(pn->out,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"#333333\" stroke-width=\"2\"/>\n",
+				solar_svg_map(x, xs), solar_svg_map(y, pk), solar_svg_map(x, x->hi),
+				solar_svg_map(y, pk));
 		}
-	fputs("</g>\n", out);
-	/* roof labels */
+}
+
+/* The roofs' labels: each compute roof's rate at its right end, each memory roof's
+ * bandwidth along its slope. */
+static void draw_roof_labels(const panel *pn)
+{
+	const solar_svg_axis *x = &pn->x, *y = &pn->y;
+	char lab[96], q[48];
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
-			double pk = roof_rate(dev, u, p);
-			if (!used[u * SOLAR_PREC_COUNT + p] || pk <= 0)
+			double pk = roof_rate(pn->dev, u, p);
+			if (!pn->used[u * SOLAR_PREC_COUNT + p] || pk <= 0)
 				continue;
 			snprintf(lab, sizeof lab, "%s.%s%s %s", solar_unit_name(u), solar_prec_name(p),
 				 u == SOLAR_UNIT_SFU ? " (+FMA)" : "",
 				 solar_fmt_quantity(q, sizeof q, pk, p >= SOLAR_PREC_I64 ? "OP/s"
 											: "FLOP/s"));
-			solar_svg_text(out, R - 4, solar_svg_map(&y, pk) - 5, "end", 10,
+			solar_svg_text(pn->out, pn->R - 4, solar_svg_map(y, pk) - 5, "end", 10,
 				       "fill=\"#333333\"", lab);
 		}
 	for (int m = 0; m < 2; m++) {
-		if (mem[m].bw <= 0)
+		double bw = pn->mem[m].bw;
+		if (bw <= 0)
 			continue;
-		double xl = x.lo * pow(fmin(pmax / mem[m].bw, x.hi) / x.lo, 0.25);
-		double px = solar_svg_map(&x, xl), py = solar_svg_map(&y, mem[m].bw * xl);
-		double ang = atan2(solar_svg_map(&y, mem[m].bw * xl * 10) - py,
-				   solar_svg_map(&x, xl * 10) - px) * 180 / 3.14159265358979;
+		double xl = x->lo * pow(fmin(pn->pmax / bw, x->hi) / x->lo, 0.25);
+		double px = solar_svg_map(x, xl), py = solar_svg_map(y, bw * xl);
+		double ang =
+		    atan2(solar_svg_map(y, bw * xl * 10) - py, solar_svg_map(x, xl * 10) - px) *
+		    180 / 3.14159265358979;
 		char rot[96];
 		snprintf(rot, sizeof rot, "fill=\"#333333\" transform=\"rotate(%.1f %.1f %.1f)\"", ang,
 			 px, py - 6);
-		snprintf(lab, sizeof lab, "%s %s", mem[m].name,
-			 solar_fmt_quantity(q, sizeof q, mem[m].bw, "B/s"));
-		solar_svg_text(out, px, py - 6, "start", 10, rot, lab);
+		snprintf(lab, sizeof lab, "%s %s", pn->mem[m].name,
+			 solar_fmt_quantity(q, sizeof q, bw, "B/s"));
+		solar_svg_text(pn->out, px, py - 6, "start", 10, rot, lab);
 	}
-	/* points */
+}
+
+/* The points of the panel's entries: per kernel its bound and measured time joined by a line;
+ * the whole program where only its total was measured.  A point without DRAM traffic sits at
+ * the right edge (*edge_note). */
+static void draw_points(const panel *pn, const ctx *c, const entry *es, int n,
+			const int *legend_index, bool *edge_note)
+{
+	const solar_svg_axis *x = &pn->x, *y = &pn->y;
 	for (int i = 0; i < n; i++) {
-		if (!on[i])
+		if (!pn->on[i])
 			continue;
 		const char *col = solar_svg_color(legend_index[i]);
 		bool per_kernel = false;
 		for (int k = 0; k < es[i].nkernels; k++) {
-			kernel_row *kr = &es[i].kernel[k];
+			const kernel_row *kr = &es[i].kernel[k];
 			if (kr->ops <= 0 || kr->time_s <= 0)
 				continue;
-			double xi = kr->dram_bytes > 0 ? kr->ops / kr->dram_bytes : x.hi / 1.02;
+			double xi = kr->dram_bytes > 0 ? kr->ops / kr->dram_bytes : x->hi / 1.02;
 			if (kr->dram_bytes <= 0)
 				*edge_note = true;
-			double px = solar_svg_map(&x, xi), ps = solar_svg_map(&y, kr->ops / kr->time_s);
+			double px = solar_svg_map(x, xi),
+			       ps = solar_svg_map(y, kr->ops / kr->time_s);
 			if (kr->measured_s > 0) {
-				double pm = solar_svg_map(&y, kr->ops / kr->measured_s);
-				fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-					     "stroke=\"%s\" stroke-width=\"1\"/>\n",
+				double pm = solar_svg_map(y, kr->ops / kr->measured_s);
+				fprintf(pn->out,
+					"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+					"stroke=\"%s\" stroke-width=\"1\"/>\n",
 					px, ps, px, pm, col);
-				solar_svg_marker(out, px, pm, 0, 4, col, false);
+				solar_svg_marker(pn->out, px, pm, 0, 4, col, false);
 				per_kernel = true;
 			}
-			solar_svg_marker(out, px, ps, 0, 4, col, true);
+			solar_svg_marker(pn->out, px, ps, 0, 4, col, true);
 		}
 		/* the whole program, when only its total was measured */
 		if (!per_kernel && es[i].measured_s > 0 && es[i].ops > 0) {
 			double bytes = es[i].bound_dram_bytes[c->bound];
-			double xi = bytes > 0 ? es[i].ops / bytes : x.hi / 1.02;
+			double xi = bytes > 0 ? es[i].ops / bytes : x->hi / 1.02;
 			if (bytes <= 0)
 				*edge_note = true;
-			double px = solar_svg_map(&x, xi);
-			double ps = solar_svg_map(&y, es[i].ops / es[i].bound_s[c->bound]);
-			double pm = solar_svg_map(&y, es[i].ops / es[i].measured_s);
-			fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-				     "stroke-width=\"1\" stroke-dasharray=\"3 2\"/>\n",
-				px, ps, px, pm, col);
-			solar_svg_marker(out, px, ps, 2, 4.5, col, true);
-			solar_svg_marker(out, px, pm, 2, 4.5, col, false);
+			double px = solar_svg_map(x, xi);
+			double ps = solar_svg_map(y, es[i].ops / es[i].bound_s[c->bound]);
+			double pm = solar_svg_map(y, es[i].ops / es[i].measured_s);
+			fprintf(
+			    pn->out,
+			    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			    "stroke-width=\"1\" stroke-dasharray=\"3 2\"/>\n",
+			    px, ps, px, pm, col);
+			solar_svg_marker(pn->out, px, ps, 2, 4.5, col, true);
+			solar_svg_marker(pn->out, px, pm, 2, 4.5, col, false);
 		}
 	}
+}
+
+/* One panel per distinct device: roofs for its memory levels (bandwidth x intensity) and for the
+ * peaks the models on it use; per kernel a filled marker at its bound and a hollow one at its
+ * measured time, joined by a line whose length is the headroom. */
+static void roofline_panel(FILE *out, const ctx *c, entry *es, int n, int dev_first, int y0,
+			   int *legend_index, bool *edge_note)
+{
+	panel pn = {
+	    .out = out, .dev = es[dev_first].dev, .L = 100, .R = 640, .T = y0 + 50, .B = y0 + 410};
+	/* which entries share this device (by name) */
+	for (int i = 0; i < n && i < 256; i++)
+		pn.on[i] = es[i].dev && !strcmp(es[i].device_name, es[dev_first].device_name) &&
+			   !strcmp(es[i].device_file, es[dev_first].device_file);
+	panel_roofs(&pn, es, n);
+	panel_axes(&pn, es, n);
+	char lab[96];
+	snprintf(lab, sizeof lab, "%s", pn.dev->name);
+	solar_svg_text(out, pn.L, y0 + 30, "start", 14, "font-weight=\"bold\"", lab);
+	solar_svg_axes(out, &pn.x, &pn.y,
+		       "arithmetic intensity (operations per DRAM byte, log scale)",
+		       "performance (operations per second, log scale)");
+	fprintf(out, "<g clip-path=\"url(#plot%d)\">\n", y0);
+	fprintf(out,
+		"<clipPath id=\"plot%d\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>"
+		"</clipPath>\n",
+		y0, pn.L, pn.T, pn.R - pn.L, pn.B - pn.T);
+	draw_roof_lines(&pn);
+	fputs("</g>\n", out);
+	draw_roof_labels(&pn);
+	draw_points(&pn, c, es, n, legend_index, edge_note);
 }
 
 static void write_svg(FILE *out, const ctx *c, entry *es, int n)

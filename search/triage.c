@@ -538,44 +538,81 @@ static void memo_free(slot_memo *m)
 	free(m->slot);
 }
 
-void solar_triage_run(solar_pool *pools, int npools, int current, const solar_history *h,
-		      const solar_forecasts *f, const char *device_arg, const solar_device *dev)
+/* A candidate of some pool, with the realpath its file has (NULL: none): the history and the
+ * forecasts name candidates by path. */
+typedef struct {
+	solar_pool *pool;
+	solar_triage_cand *c;
+	char *real;
+	bool is_ref;
+} cand_slot;
+
+/* What the steps of solar_triage_run share: every candidate of every pool (the reference
+ * first), the history's learning points in order, and the forecasts' calibration. */
+typedef struct {
+	cand_slot *all;
+	int ns;
+	const solar_forecasts *f;
+	char **freal; /* per forecast: the realpath of its candidate, or NULL */
+	point *pts;   /* the learning points, in history order */
+	int *pt_slot; /* per point: the slot of its candidate */
+	int npts;
+	int nf;	       /* forecasts calibrated against a measurement */
+	double fbias;  /* median log(measured / forecast) over them */
+	double fsigma; /* and its robust spread */
+	double alpha;  /* the miscoverage after ACI */
+	double *buf;   /* scratch for conformal() */
+} triage_state;
+
+/* The slots of every pool's candidates, their bounds assigned first: the history may name a
+ * candidate of any pool, and its point is learned against that candidate's bound. */
+static void gather_slots(triage_state *st, solar_pool *pools, int npools)
 {
-	solar_pool *p = &pools[current];
-	double alpha0 = 1 - p->coverage;
-	/* --trust-translation: the translation of eager code (one AIR kernel per eager kernel) is
-	 * taken as the candidate's own structure, so its unfused bound may prune (docs/triage.md) */
-	for (int i = 0; p->trust_translation && i < p->ncand; i++)
-		if (p->cand[i].source == SOLAR_CAND_TRANSLATED)
-			p->cand[i].own_structure = true;
-	/* every candidate of every pool, the reference first: (pool, cand, realpath) */
 	int ntotal = 0;
 	for (int k = 0; k < npools; k++)
 		ntotal += pools[k].ncand + 1;
-	struct slot {
-		solar_pool *pool;
-		solar_triage_cand *c;
-		char *real;
-		bool is_ref;
-	} *all = solar_xcalloc((size_t)ntotal + 1, sizeof *all);
-	int ns = 0;
+	st->all = solar_xcalloc((size_t)ntotal + 1, sizeof *st->all);
+	st->ns = 0;
 	for (int k = 0; k < npools; k++) {
 		assign_bounds(&pools[k], &pools[k].ref); /* its own unfused bound: only an .air's */
-		all[ns++] = (struct slot){&pools[k], &pools[k].ref, real_or_null(pools[k].ref.file), true};
+		st->all[st->ns++] =
+		    (cand_slot){&pools[k], &pools[k].ref, real_or_null(pools[k].ref.file), true};
 		for (int i = 0; i < pools[k].ncand; i++) {
 			assign_bounds(&pools[k], &pools[k].cand[i]);
-			all[ns++] = (struct slot){&pools[k], &pools[k].cand[i],
-						  real_or_null(pools[k].cand[i].file), false};
+			st->all[st->ns++] = (cand_slot){&pools[k], &pools[k].cand[i],
+							real_or_null(pools[k].cand[i].file), false};
 		}
 	}
-	char **freal = solar_xcalloc((size_t)(f ? f->n : 0) + 1, sizeof *freal);
+	const solar_forecasts *f = st->f;
+	st->freal = solar_xcalloc((size_t)(f ? f->n : 0) + 1, sizeof *st->freal);
 	for (int i = 0; f && i < f->n; i++)
-		freal[i] = real_or_null(f->f[i].candidate);
+		st->freal[i] = real_or_null(f->f[i].candidate);
+}
 
-	/* match the history: measured times, wrong marks, the learning points in order */
-	point *pts = solar_xcalloc((size_t)h->n + 1, sizeof *pts);
-	int *pt_slot = solar_xcalloc((size_t)h->n + 1, sizeof *pt_slot);
-	int npts = 0;
+/* The slot a history path names, or -1: looked up once per distinct path (memo). */
+static int history_slot(const triage_state *st, slot_memo *memo, const char *candidate)
+{
+	int s = memo_slot(memo, candidate);
+	if (s != MEMO_UNKNOWN)
+		return s;
+	char *er = real_or_null(candidate);
+	s = -1;
+	for (int j = 0; j < st->ns && s < 0; j++)
+		if (names_cand(candidate, er, st->all[j].pool, st->all[j].c, st->all[j].real))
+			s = j;
+	free(er);
+	memo_set(memo, candidate, s);
+	return s;
+}
+
+/* The history matched to the slots: measured times, wrong marks, and the learning points in
+ * order; lines of another device or L2 state are counted in pool p's ignored_lines. */
+static void match_history(triage_state *st, solar_pool *p, const solar_history *h,
+			  const char *device_arg, const solar_device *dev)
+{
+	st->pts = solar_xcalloc((size_t)h->n + 1, sizeof *st->pts);
+	st->pt_slot = solar_xcalloc((size_t)h->n + 1, sizeof *st->pt_slot);
+	st->npts = 0;
 	slot_memo memo = memo_new(h->n);
 	for (int i = 0; i < h->n; i++) {
 		const solar_hist_entry *e = &h->e[i];
@@ -583,19 +620,10 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 			p->ignored_lines++;
 			continue;
 		}
-		int s = memo_slot(&memo, e->candidate);
-		if (s == MEMO_UNKNOWN) {
-			char *er = real_or_null(e->candidate);
-			s = -1;
-			for (int j = 0; j < ns && s < 0; j++)
-				if (names_cand(e->candidate, er, all[j].pool, all[j].c, all[j].real))
-					s = j;
-			free(er);
-			memo_set(&memo, e->candidate, s);
-		}
+		int s = history_slot(st, &memo, e->candidate);
 		if (s < 0)
 			continue;
-		solar_triage_cand *c = all[s].c;
+		solar_triage_cand *c = st->all[s].c;
 		if (!e->correct) {
 			if (!c->wrong) {
 				char why[160];
@@ -608,59 +636,62 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 		}
 		if (c->measured_s < 0 || e->seconds < c->measured_s)
 			c->measured_s = e->seconds;
-		if (!c->op_class && e->op_class && !all[s].pool->op_class)
+		if (!c->op_class && e->op_class && !st->all[s].pool->op_class)
 			c->op_class = solar_xstrdup(e->op_class);
 		if (c->bound_s > 0) {
-			pts[npts] = (point){log(e->seconds / c->bound_s), c->unfused_s > 0 ? 0 : 1,
-					    c->limiter, cand_class(all[s].pool, c)};
-			pt_slot[npts++] = s;
+			st->pts[st->npts] =
+			    (point){log(e->seconds / c->bound_s), c->unfused_s > 0 ? 0 : 1,
+				    c->limiter, cand_class(st->all[s].pool, c)};
+			st->pt_slot[st->npts++] = s;
 		}
 	}
 	memo_free(&memo);
-	p->calib_points = npts;
-	for (int k = 0; k < npools; k++)
-		pools[k].ref_measured_s = pools[k].ref.measured_s;
+}
 
-	/* a measured time below a true lower bound: the benchmark or the bound is broken, and
-	 * pruning on that bound would not be safe in this pool */
+/* A measured time below a true lower bound: the benchmark or the bound is broken, and
+ * pruning on that bound would not be safe in this pool. */
+static void count_below_sol(solar_pool *p)
+{
 	for (int i = 0; i <= p->ncand; i++) {
 		solar_triage_cand *c = i ? &p->cand[i - 1] : &p->ref;
 		if (!c->wrong && c->measured_s > 0 &&
 		    c->measured_s < c->prune_bound_s * (1 - BELOW_SOL_SLACK))
 			p->below_sol++;
 	}
+}
 
-	/* ACI over the history in order */
-	double *buf = solar_xcalloc(2 * (size_t)npts + 2, sizeof *buf);
-	double alpha = solar_triage_aci(pts, npts, alpha0, &p->aci_steps);
-	p->alpha_eff = alpha;
-
-	/* forecasts: calibration on the measured candidates of every pool */
-	double *fres = solar_xcalloc((size_t)npts + 1, sizeof *fres);
+/* The forecasts' bias and spread, calibrated on the measured candidates of every pool: a
+ * forecast is trusted only as far as it agreed with the measurements. */
+static void calibrate_forecasts(triage_state *st)
+{
+	double *fres = solar_xcalloc((size_t)st->npts + 1, sizeof *fres);
 	int nf = 0;
-	for (int i = 0; f && i < npts; i++) {
-		struct slot *sl = &all[pt_slot[i]];
+	for (int i = 0; st->f && i < st->npts; i++) {
+		cand_slot *sl = &st->all[st->pt_slot[i]];
 		if (sl->is_ref || sl->pool->ref_measured_s <= 0)
 			continue;
-		const solar_forecast *fc = find_forecast(f, (const char *const *)freal, sl->pool,
-							 sl->c, sl->real);
+		const solar_forecast *fc =
+		    find_forecast(st->f, (const char *const *)st->freal, sl->pool, sl->c, sl->real);
 		double cut, var;
 		double ms = sl->pool->ref_measured_s / sl->c->prune_bound_s;
 		double ft = fc ? forecast_time(fc, sl->pool->ref_measured_s, ms, &cut, &var) : -1;
 		if (ft > 0)
-			fres[nf++] = log(exp(pts[i].r) * sl->c->bound_s / ft);
+			fres[nf++] = log(exp(st->pts[i].r) * sl->c->bound_s / ft);
 	}
-	double fbias = 0, fsigma = 0;
+	st->nf = nf;
+	st->fbias = st->fsigma = 0;
 	if (nf >= MIN_CAL) {
-		fbias = median(fres, nf);
+		st->fbias = median(fres, nf);
 		for (int i = 0; i < nf; i++)
-			fres[i] = fabs(fres[i] - fbias);
-		fsigma = fmax(1.4826 * median(fres, nf), 0.05);
+			fres[i] = fabs(fres[i] - st->fbias);
+		st->fsigma = fmax(1.4826 * median(fres, nf), 0.05);
 	}
-	p->forecast_calib = nf;
-	p->forecast_bias = fbias;
+	free(fres);
+}
 
-	/* the incumbent: the best correct measured time of the problem, reference included */
+/* The incumbent: the best correct measured time of the problem, reference included. */
+static void choose_incumbent(solar_pool *p)
+{
 	for (int i = 0; i <= p->ncand; i++) {
 		solar_triage_cand *c = i ? &p->cand[i - 1] : &p->ref;
 		if (!c->wrong && c->measured_s > 0 && (p->incumbent_s < 0 || c->measured_s < p->incumbent_s)) {
@@ -668,100 +699,110 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 			p->incumbent = c->name;
 		}
 	}
+}
 
-	char t1[32], t2[32], t3[32];
-	for (int i = 0; i < p->ncand; i++) {
-		solar_triage_cand *c = &p->cand[i];
-		char *creal = real_or_null(c->file);
-		class_key k = {c->unfused_s > 0 ? 0 : 1, c->limiter, cand_class(p, c)};
-		fit ft = conformal(pts, npts, &k, alpha, buf);
-		c->class_n = ft.n;
-		static const char *const levels[] = {"kind+limiter+op class", "kind+limiter",
-						     "kind"};
-		if (ft.level < 0)
-			snprintf(c->class_used, sizeof c->class_used, "prior (fewer than %d points "
-								      "in every class)",
-				 2 * MIN_CAL);
-		else
-			snprintf(c->class_used, sizeof c->class_used, "%s: %s", levels[ft.level],
-				 class_name(k.kind));
-		double center = ft.center;
-		if (ft.level < 0) {
-			c->lo_s = c->prune_bound_s;
-			c->hi_s = c->bound_s * PRIOR_HIGH;
-		} else {
-			c->lo_s = c->bound_s * exp(center - ft.q);
-			c->hi_s = c->bound_s * exp(center + ft.q);
-		}
-		/* combine with the forecast, calibrated, in log space by inverse variance */
-		double tref = p->ref_measured_s;
-		c->max_speedup = tref > 0 ? tref / c->prune_bound_s : 0;
-		const solar_forecast *fc = find_forecast(f, (const char *const *)freal, p, c, creal);
-		free(creal);
-		if (fc && tref > 0) {
-			double cut, var;
-			double tf = forecast_time(fc, tref, c->max_speedup, &cut, &var);
-			c->forecast_cut = cut;
-			if (tf > 0) {
-				c->forecast_s = tf * exp(fbias);
-				double vs = ft.level < 0 ? pow(log(PRIOR_HIGH) / 2, 2) : ft.sigma * ft.sigma;
-				double vf = nf >= MIN_CAL ? fsigma * fsigma : var + log(2) * log(2);
-				double lf = log(c->forecast_s / c->bound_s);
-				center = (center / vs + lf / vf) / (1 / vs + 1 / vf);
-			}
-		}
-		c->predicted_s = c->bound_s * exp(center);
-		/* physics: nothing below the candidate's true lower bound; opaque candidates (no
-		 * bound of their own) may be anywhere down to the problem's bound */
-		if (c->source == SOLAR_CAND_OPAQUE || c->lo_s < c->prune_bound_s)
-			c->lo_s = c->prune_bound_s;
-		c->predicted_s = fmin(fmax(c->predicted_s, c->lo_s), c->hi_s);
-		if (c->hi_s < c->lo_s)
-			c->hi_s = c->lo_s;
-
-		double inc = p->incumbent_s;
-		if (c->wrong) {
-			c->decision = SOLAR_DECIDE_WRONG;
-			snprintf(c->reason, sizeof c->reason, "wrong (%s): never ranked", c->wrong_why);
-		} else if (c->measured_s > 0) {
-			c->decision = SOLAR_DECIDE_MEASURED;
-			snprintf(c->reason, sizeof c->reason, "measured %s%s",
-				 fmt_time(t1, sizeof t1, c->measured_s),
-				 c->name == p->incumbent ? " (the incumbent)" : "");
-		} else if (inc > 0 && !p->below_sol && c->prune_bound_s >= inc) {
-			c->decision = SOLAR_DECIDE_PRUNE;
-			snprintf(c->reason, sizeof c->reason,
-				 "its %s bound %s is at or above the best measured %s (%s): it "
-				 "cannot beat it",
-				 c->own_structure && c->prune_bound_s == c->unfused_s
-					 ? "own unfused" : "problem's cache-aware",
-				 fmt_time(t1, sizeof t1, c->prune_bound_s),
-				 fmt_time(t2, sizeof t2, inc), p->incumbent);
-		} else if (inc > 0 && c->lo_s > inc) {
-			c->decision = SOLAR_DECIDE_SKIP;
-			snprintf(c->reason, sizeof c->reason,
-				 "confidently slower: its %.0f%% interval starts at %s, above the best "
-				 "measured %s (%s)",
-				 100 * (1 - alpha), fmt_time(t1, sizeof t1, c->lo_s),
-				 fmt_time(t2, sizeof t2, inc), p->incumbent);
-		} else {
-			c->decision = SOLAR_DECIDE_MEASURE;
-			if (inc <= 0)
-				snprintf(c->reason, sizeof c->reason,
-					 "nothing measured yet: predicted %s",
-					 fmt_time(t1, sizeof t1, c->predicted_s));
-			else
-				snprintf(c->reason, sizeof c->reason,
-					 "%s: its interval [%s, %s] %s the best measured %s",
-					 c->hi_s < inc ? "likely a new best" : "may be a new best",
-					 fmt_time(t1, sizeof t1, c->lo_s),
-					 fmt_time(t2, sizeof t2, c->hi_s),
-					 c->hi_s < inc ? "is below" : "straddles",
-					 fmt_time(t3, sizeof t3, inc));
+/* Candidate c's interval and predicted time: the conformal fit of its class (or the prior),
+ * combined with its forecast, and held above its true lower bound. */
+static void predict(const triage_state *st, solar_pool *p, solar_triage_cand *c)
+{
+	char *creal = real_or_null(c->file);
+	class_key k = {c->unfused_s > 0 ? 0 : 1, c->limiter, cand_class(p, c)};
+	fit ft = conformal(st->pts, st->npts, &k, st->alpha, st->buf);
+	c->class_n = ft.n;
+	static const char *const levels[] = {"kind+limiter+op class", "kind+limiter", "kind"};
+	if (ft.level < 0)
+		snprintf(c->class_used, sizeof c->class_used,
+			 "prior (fewer than %d points in every class)", 2 * MIN_CAL);
+	else
+		snprintf(c->class_used, sizeof c->class_used, "%s: %s", levels[ft.level],
+			 class_name(k.kind));
+	double center = ft.center;
+	if (ft.level < 0) {
+		c->lo_s = c->prune_bound_s;
+		c->hi_s = c->bound_s * PRIOR_HIGH;
+	} else {
+		c->lo_s = c->bound_s * exp(center - ft.q);
+		c->hi_s = c->bound_s * exp(center + ft.q);
+	}
+	/* combine with the forecast, calibrated, in log space by inverse variance */
+	double tref = p->ref_measured_s;
+	c->max_speedup = tref > 0 ? tref / c->prune_bound_s : 0;
+	const solar_forecast *fc =
+	    find_forecast(st->f, (const char *const *)st->freal, p, c, creal);
+	free(creal);
+	if (fc && tref > 0) {
+		double cut, var;
+		double tf = forecast_time(fc, tref, c->max_speedup, &cut, &var);
+		c->forecast_cut = cut;
+		if (tf > 0) {
+			c->forecast_s = tf * exp(st->fbias);
+			double vs =
+			    ft.level < 0 ? pow(log(PRIOR_HIGH) / 2, 2) : ft.sigma * ft.sigma;
+			double vf =
+			    st->nf >= MIN_CAL ? st->fsigma * st->fsigma : var + log(2) * log(2);
+			double lf = log(c->forecast_s / c->bound_s);
+			center = (center / vs + lf / vf) / (1 / vs + 1 / vf);
 		}
 	}
+	c->predicted_s = c->bound_s * exp(center);
+	/* physics: nothing below the candidate's true lower bound; opaque candidates (no
+	 * bound of their own) may be anywhere down to the problem's bound */
+	if (c->source == SOLAR_CAND_OPAQUE || c->lo_s < c->prune_bound_s)
+		c->lo_s = c->prune_bound_s;
+	c->predicted_s = fmin(fmax(c->predicted_s, c->lo_s), c->hi_s);
+	if (c->hi_s < c->lo_s)
+		c->hi_s = c->lo_s;
+}
 
-	/* rank and plan */
+/* Candidate c's decision against the incumbent, and the reason it prints. */
+static void decide(const solar_pool *p, solar_triage_cand *c, double alpha)
+{
+	char t1[32], t2[32], t3[32];
+	double inc = p->incumbent_s;
+	if (c->wrong) {
+		c->decision = SOLAR_DECIDE_WRONG;
+		snprintf(c->reason, sizeof c->reason, "wrong (%s): never ranked", c->wrong_why);
+	} else if (c->measured_s > 0) {
+		c->decision = SOLAR_DECIDE_MEASURED;
+		snprintf(c->reason, sizeof c->reason, "measured %s%s",
+			 fmt_time(t1, sizeof t1, c->measured_s),
+			 c->name == p->incumbent ? " (the incumbent)" : "");
+	} else if (inc > 0 && !p->below_sol && c->prune_bound_s >= inc) {
+		c->decision = SOLAR_DECIDE_PRUNE;
+		snprintf(c->reason, sizeof c->reason,
+			 "its %s bound %s is at or above the best measured %s (%s): it "
+			 "cannot beat it",
+			 c->own_structure && c->prune_bound_s == c->unfused_s
+			     ? "own unfused"
+			     : "problem's cache-aware",
+			 fmt_time(t1, sizeof t1, c->prune_bound_s), fmt_time(t2, sizeof t2, inc),
+			 p->incumbent);
+	} else if (inc > 0 && c->lo_s > inc) {
+		c->decision = SOLAR_DECIDE_SKIP;
+		snprintf(c->reason, sizeof c->reason,
+			 "confidently slower: its %.0f%% interval starts at %s, above the best "
+			 "measured %s (%s)",
+			 100 * (1 - alpha), fmt_time(t1, sizeof t1, c->lo_s),
+			 fmt_time(t2, sizeof t2, inc), p->incumbent);
+	} else {
+		c->decision = SOLAR_DECIDE_MEASURE;
+		if (inc <= 0)
+			snprintf(c->reason, sizeof c->reason, "nothing measured yet: predicted %s",
+				 fmt_time(t1, sizeof t1, c->predicted_s));
+		else
+			snprintf(c->reason, sizeof c->reason,
+				 "%s: its interval [%s, %s] %s the best measured %s",
+				 c->hi_s < inc ? "likely a new best" : "may be a new best",
+				 fmt_time(t1, sizeof t1, c->lo_s), fmt_time(t2, sizeof t2, c->hi_s),
+				 c->hi_s < inc ? "is below" : "straddles",
+				 fmt_time(t3, sizeof t3, inc));
+	}
+}
+
+/* The ranks (rank_cmp's order, wrong candidates unranked) and the plan: the first `budget`
+ * candidates to measure. */
+static void rank_and_plan(solar_pool *p)
+{
 	rank_item *items = solar_xcalloc((size_t)p->ncand + 1, sizeof *items);
 	for (int i = 0; i < p->ncand; i++)
 		items[i].c = &p->cand[i];
@@ -777,14 +818,48 @@ void solar_triage_run(solar_pool *pools, int npools, int current, const solar_hi
 			p->plan[p->nplan++] = (int)(c - p->cand);
 	}
 	free(items);
-	free(fres);
-	free(buf);
-	free(pts);
-	free(pt_slot);
+}
+
+void solar_triage_run(solar_pool *pools, int npools, int current, const solar_history *h,
+		      const solar_forecasts *f, const char *device_arg, const solar_device *dev)
+{
+	solar_pool *p = &pools[current];
+	/* --trust-translation: the translation of eager code (one AIR kernel per eager kernel) is
+	 * taken as the candidate's own structure, so its unfused bound may prune (docs/triage.md)
+	 */
+	for (int i = 0; p->trust_translation && i < p->ncand; i++)
+		if (p->cand[i].source == SOLAR_CAND_TRANSLATED)
+			p->cand[i].own_structure = true;
+	triage_state st = {.f = f};
+	gather_slots(&st, pools, npools);
+	match_history(&st, p, h, device_arg, dev);
+	p->calib_points = st.npts;
+	for (int k = 0; k < npools; k++)
+		pools[k].ref_measured_s = pools[k].ref.measured_s;
+	count_below_sol(p);
+
+	/* ACI over the history in order */
+	st.buf = solar_xcalloc(2 * (size_t)st.npts + 2, sizeof *st.buf);
+	st.alpha = solar_triage_aci(st.pts, st.npts, 1 - p->coverage, &p->aci_steps);
+	p->alpha_eff = st.alpha;
+
+	calibrate_forecasts(&st);
+	p->forecast_calib = st.nf;
+	p->forecast_bias = st.fbias;
+	choose_incumbent(p);
+	for (int i = 0; i < p->ncand; i++) {
+		predict(&st, p, &p->cand[i]);
+		decide(p, &p->cand[i], st.alpha);
+	}
+	rank_and_plan(p);
+
+	free(st.buf);
+	free(st.pts);
+	free(st.pt_slot);
 	for (int i = 0; f && i < f->n; i++)
-		free(freal[i]);
-	free(freal);
-	for (int i = 0; i < ns; i++)
-		free(all[i].real);
-	free(all);
+		free(st.freal[i]);
+	free(st.freal);
+	for (int i = 0; i < st.ns; i++)
+		free(st.all[i].real);
+	free(st.all);
 }

@@ -322,210 +322,280 @@ int solar_cuda_compile_check(const char *src, int major, int minor, solar_diag *
 	return rc;
 }
 
+/* One run's driver handles and buffers: the steps of solar_run_cuda fill them in turn, and
+ * run_free releases them whichever step stopped the run. */
+typedef struct {
+	api x;
+	CUdevice dev;
+	gpu g;
+	const solar_program *p;
+	const char *dir;
+	solar_npy *in;		 /* per tensor: its input .npy (from_file tensors) */
+	solar_npy_type *in_type; /* per tensor: that file's element type */
+	CUdeviceptr *buf;	 /* per tensor: its device buffer */
+	CUevent *ev;		 /* per kernel: the events before and after it */
+	void **args;		 /* the launches' arguments: every tensor's buffer */
+	CUcontext ctx;
+	solar_plan plan;
+	char *src, *cubin;
+} cuda_run;
+
+/* Inputs first: their .npy element types shape the conversion kernels. */
+static int read_inputs(cuda_run *c)
+{
+	for (int i = 0; i < c->p->ntensors; i++) {
+		const solar_tensor *t = &c->p->tensors[i];
+		if (!solar_validate_from_file(t))
+			continue;
+		char *path = path_in(c->dir, "in_", t->name, ".npy");
+		int bad = solar_npy_read(path, &c->in[i], c->g.diag);
+		if (!bad && c->in[i].rank != t->rank)
+			bad = 1;
+		for (int k = 0; !bad && k < t->rank; k++)
+			bad = c->in[i].shape[k] != t->extent[k];
+		if (bad > 0)
+			solar_diag_tool_error(c->g.diag,
+					      "%s: its shape differs from the AIR tensor %s's",
+					      path, t->name);
+		free(path);
+		if (bad)
+			return -1;
+		c->in_type[i] = c->in[i].type;
+	}
+	return 0;
+}
+
+/* The run's device line ("NAME (sm_XY), NVRTC A.B") and the architecture to compile for. */
+static void name_device(cuda_run *c, solar_run *r, int *major, int *minor)
+{
+	c->x.DeviceGetAttribute(major, CU_ATTR_CC_MAJOR, c->dev);
+	c->x.DeviceGetAttribute(minor, CU_ATTR_CC_MINOR, c->dev);
+	char name[128] = "GPU";
+	c->x.DeviceGetName(name, sizeof name, c->dev);
+	int rv_major = 0, rv_minor = 0;
+	c->x.rtcVersion(&rv_major, &rv_minor);
+	snprintf(r->device, sizeof r->device, "%s (sm_%d%d), NVRTC %d.%d", name, *major, *minor,
+		 rv_major, rv_minor);
+}
+
+/* The launch plan and the CUDA source, each also written to DIR for the reader. */
+static int generate(cuda_run *c, const char *file, const solar_analysis *a)
+{
+	if (solar_plan_build(c->p, a, &c->plan, c->g.diag) < 0)
+		return -1;
+	char *plan_path = path_in(c->dir, "plan", "", ".txt");
+	FILE *pf = fopen(plan_path, "w");
+	if (pf) {
+		solar_plan_print(c->p, &c->plan, pf);
+		fclose(pf);
+	}
+	free(plan_path);
+	c->src = solar_codegen_cuda(c->p, file, &c->plan, c->in_type);
+	char *src_path = path_in(c->dir, "air_prog", "", ".cu");
+	FILE *sf = fopen(src_path, "w");
+	if (sf) {
+		fputs(c->src, sf);
+		fclose(sf);
+	}
+	free(src_path);
+	return 0;
+}
+
+/* NVRTC's cubin loaded into the primary context; the time it took is the run's compile_s. */
+static int load_module(cuda_run *c, int major, int minor, solar_run *r)
+{
+	double t0 = now_s();
+	size_t cubin_size = 0;
+	if (compile(&c->g, c->src, major, minor, &c->cubin, &cubin_size) < 0)
+		return -1;
+	if (check(&c->g, c->x.PrimaryCtxRetain(&c->ctx, c->dev), "cuDevicePrimaryCtxRetain") ||
+	    check(&c->g, c->x.CtxSetCurrent(c->ctx), "cuCtxSetCurrent") ||
+	    check(&c->g, c->x.ModuleLoadData(&c->g.mod, c->cubin), "cuModuleLoadData"))
+		return -1;
+	r->compile_s = now_s() - t0;
+	return 0;
+}
+
+/* Input tensor i's file staged on the device and converted into its buffer (n elements). */
+static int convert_input(cuda_run *c, int i, int64_t n)
+{
+	const solar_tensor *t = &c->p->tensors[i];
+	CUdeviceptr stage = 0;
+	size_t bytes = (size_t)n * (size_t)solar_npy_size(c->in_type[i]);
+	if (check(&c->g, c->x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an input") ||
+	    check(&c->g, c->x.MemcpyHtoD(stage, c->in[i].data, bytes), "copying an input")) {
+		if (stage)
+			c->x.MemFree(stage);
+		return -1;
+	}
+	char fn[300];
+	void *cargs[] = {&stage, &c->buf[i]};
+	snprintf(fn, sizeof fn, "solar_in_%s", t->name);
+	int bad = launch(&c->g, fn, n, cargs) ||
+		  check(&c->g, c->x.CtxSynchronize(), "converting an input");
+	c->x.MemFree(stage);
+	return bad ? -1 : 0;
+}
+
+/* Tensors: inputs converted on the device, out and tmp poisoned. */
+static int prepare_tensors(cuda_run *c)
+{
+	for (int i = 0; i < c->p->ntensors; i++) {
+		const solar_tensor *t = &c->p->tensors[i];
+		int64_t n = solar_tensor_elements(t);
+		char what[300], fn[300];
+		snprintf(what, sizeof what, "allocating %s (%" PRId64 " bytes)", t->name,
+			 n * solar_dtype_bytes(t->dtype));
+		if (check(&c->g,
+			  c->x.MemAlloc(&c->buf[i], (size_t)(n * solar_dtype_bytes(t->dtype))),
+			  what))
+			return -1;
+		if (solar_validate_from_file(t)) {
+			if (convert_input(c, i, n) < 0)
+				return -1;
+		} else {
+			void *cargs[] = {&c->buf[i]};
+			snprintf(fn, sizeof fn, "solar_poison_%s", t->name);
+			if (launch(&c->g, fn, n, cargs))
+				return -1;
+		}
+		solar_npy_free(&c->in[i]);
+	}
+	return check(&c->g, c->x.CtxSynchronize(), "preparing the tensors");
+}
+
+/* The program: kernels in order, each timed between two events. */
+static int time_kernels(cuda_run *c, solar_run *r)
+{
+	const solar_program *p = c->p;
+	for (int i = 0; i < p->ntensors; i++)
+		c->args[i] = &c->buf[i];
+	for (int k = 0; k < 2 * p->nkernels; k++)
+		if (check(&c->g, c->x.EventCreate(&c->ev[k], 0), "cuEventCreate"))
+			return -1;
+	for (int k = 0; k < p->nkernels; k++) {
+		if (check(&c->g, c->x.EventRecord(c->ev[2 * k], NULL), "cuEventRecord"))
+			return -1;
+		for (int li = 0; li < c->plan.nlaunch; li++) {
+			const solar_launch *l = &c->plan.launch[li];
+			if (l->kernel != k || l->empty)
+				continue;
+			char fn[64];
+			snprintf(fn, sizeof fn, "solar_launch_%d", li);
+			if (launch(&c->g, fn, l->threads, c->args))
+				return -1;
+		}
+		if (check(&c->g, c->x.EventRecord(c->ev[2 * k + 1], NULL), "cuEventRecord"))
+			return -1;
+	}
+	for (int k = 0; k < p->nkernels; k++) {
+		float ms = 0;
+		if (wait_event(&c->g, c->ev[2 * k + 1], p->kernels[k].name) ||
+		    check(&c->g, c->x.EventElapsedTime(&ms, c->ev[2 * k], c->ev[2 * k + 1]),
+			  "cuEventElapsedTime"))
+			return -1;
+		r->kernel_s[k] = ms * 1e-3;
+		r->run_s += r->kernel_s[k];
+	}
+	return 0;
+}
+
+/* Output tensor i copied back (widened on the device where .npy has no such type, and bool
+ * as bytes) and written as DIR/air_<name>.npy. */
+static int write_output(cuda_run *c, int i)
+{
+	const solar_tensor *t = &c->p->tensors[i];
+	bool widened;
+	solar_npy_type ot = solar_npy_out_type(t->dtype, &widened);
+	int64_t n = solar_tensor_elements(t);
+	size_t bytes = (size_t)n * (size_t)solar_npy_size(ot);
+	void *host = solar_xmalloc(bytes ? bytes : 1);
+	CUdeviceptr from = c->buf[i], stage = 0;
+	if (widened || t->dtype == SOLAR_DT_BOOL) {
+		char fn[300];
+		snprintf(fn, sizeof fn, "solar_out_%s", t->name);
+		void *cargs[] = {&c->buf[i], &stage};
+		if (check(&c->g, c->x.MemAlloc(&stage, bytes ? bytes : 1),
+			  "allocating an output") ||
+		    launch(&c->g, fn, n, cargs)) {
+			free(host);
+			return -1;
+		}
+		from = stage;
+	}
+	int bad = check(&c->g, c->x.MemcpyDtoH(host, from, bytes), "copying an output back");
+	if (stage)
+		c->x.MemFree(stage);
+	char *path = path_in(c->dir, "air_", t->name, ".npy");
+	if (!bad)
+		bad = solar_npy_write(path, ot, t->rank, t->extent, host, c->g.diag);
+	free(path);
+	free(host);
+	return bad ? -1 : 0;
+}
+
+/* Outputs: every out and inout tensor, in program order, up to the first that fails. */
+static int write_outputs(cuda_run *c)
+{
+	for (int i = 0; i < c->p->ntensors; i++) {
+		solar_role role = c->p->tensors[i].role;
+		if ((role == SOLAR_ROLE_OUT || role == SOLAR_ROLE_INOUT) && write_output(c, i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* What the run holds; device objects stay to process exit when a kernel still runs. */
+static void run_free(cuda_run *c)
+{
+	for (int k = 0; k < 2 * c->p->nkernels && !c->g.timed_out; k++)
+		if (c->ev[k])
+			c->x.EventDestroy(c->ev[k]);
+	for (int i = 0; i < c->p->ntensors; i++) {
+		if (c->buf[i] && !c->g.timed_out)
+			c->x.MemFree(c->buf[i]);
+		solar_npy_free(&c->in[i]);
+	}
+	if (c->g.mod && !c->g.timed_out)
+		c->x.ModuleUnload(c->g.mod);
+	if (c->ctx && !c->g.timed_out)
+		c->x.PrimaryCtxRelease(c->dev);
+	solar_plan_free(&c->plan);
+	free(c->src);
+	free(c->cubin);
+	free(c->in);
+	free(c->in_type);
+	free(c->buf);
+	free(c->ev);
+	free(c->args);
+}
+
+/* The steps of the file's header in order; the first that fails ends the run with 2. */
 int solar_run_cuda(const solar_program *p, const char *file, const solar_analysis *a,
 		   const char *dir, double timeout_s, solar_run *r, solar_diag *diag)
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
 	r->kernel_s = solar_xcalloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
-	api x;
-	CUdevice dev;
+	cuda_run c = {.p = p, .dir = dir};
 	char why[512];
-	if (open_device(&x, &dev, why, sizeof why) < 0) {
+	if (open_device(&c.x, &c.dev, why, sizeof why) < 0) {
 		solar_diag_tool_error(diag, "the CUDA backend is unavailable: %s", why);
 		return 2;
 	}
-	gpu g = {&x, diag, NULL, now_s() + (timeout_s > 0 ? timeout_s : 1e30), false};
-	int rc = 2;
+	c.g = (gpu){&c.x, diag, NULL, now_s() + (timeout_s > 0 ? timeout_s : 1e30), false};
 	int nt = p->ntensors;
-	solar_npy *in = solar_xcalloc((size_t)nt + 1, sizeof *in);
-	solar_npy_type *in_type = solar_xcalloc((size_t)nt + 1, sizeof *in_type);
-	CUdeviceptr *buf = solar_xcalloc((size_t)nt + 1, sizeof *buf);
-	solar_plan plan = {0};
-	char *src = NULL, *cubin = NULL;
-	CUcontext ctx = NULL;
-	CUevent *ev = solar_xcalloc((size_t)p->nkernels + 1, 2 * sizeof *ev);
-	void **args = solar_xcalloc((size_t)nt + 1, sizeof *args);
-
-	/* Inputs first: their .npy element types shape the conversion kernels. */
-	for (int i = 0; i < nt; i++) {
-		const solar_tensor *t = &p->tensors[i];
-		if (!solar_validate_from_file(t))
-			continue;
-		char *path = path_in(dir, "in_", t->name, ".npy");
-		int bad = solar_npy_read(path, &in[i], diag);
-		if (!bad && in[i].rank != t->rank)
-			bad = 1;
-		for (int k = 0; !bad && k < t->rank; k++)
-			bad = in[i].shape[k] != t->extent[k];
-		if (bad > 0)
-			solar_diag_tool_error(
-			    diag, "%s: its shape differs from the AIR tensor %s's", path, t->name);
-		free(path);
-		if (bad)
-			goto done;
-		in_type[i] = in[i].type;
-	}
-
+	c.in = solar_xcalloc((size_t)nt + 1, sizeof *c.in);
+	c.in_type = solar_xcalloc((size_t)nt + 1, sizeof *c.in_type);
+	c.buf = solar_xcalloc((size_t)nt + 1, sizeof *c.buf);
+	c.ev = solar_xcalloc((size_t)p->nkernels + 1, 2 * sizeof *c.ev);
+	c.args = solar_xcalloc((size_t)nt + 1, sizeof *c.args);
 	int major = 0, minor = 0;
-	x.DeviceGetAttribute(&major, CU_ATTR_CC_MAJOR, dev);
-	x.DeviceGetAttribute(&minor, CU_ATTR_CC_MINOR, dev);
-	char name[128] = "GPU";
-	x.DeviceGetName(name, sizeof name, dev);
-	int rv_major = 0, rv_minor = 0;
-	x.rtcVersion(&rv_major, &rv_minor);
-	snprintf(r->device, sizeof r->device, "%s (sm_%d%d), NVRTC %d.%d", name, major, minor,
-		 rv_major, rv_minor);
-
-	if (solar_plan_build(p, a, &plan, diag) < 0)
-		goto done;
-	char *plan_path = path_in(dir, "plan", "", ".txt");
-	FILE *pf = fopen(plan_path, "w");
-	if (pf) {
-		solar_plan_print(p, &plan, pf);
-		fclose(pf);
-	}
-	free(plan_path);
-	src = solar_codegen_cuda(p, file, &plan, in_type);
-	char *src_path = path_in(dir, "air_prog", "", ".cu");
-	FILE *sf = fopen(src_path, "w");
-	if (sf) {
-		fputs(src, sf);
-		fclose(sf);
-	}
-	free(src_path);
-
-	double t0 = now_s();
-	size_t cubin_size = 0;
-	if (compile(&g, src, major, minor, &cubin, &cubin_size) < 0)
-		goto done;
-	if (check(&g, x.PrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-	    check(&g, x.CtxSetCurrent(ctx), "cuCtxSetCurrent") ||
-	    check(&g, x.ModuleLoadData(&g.mod, cubin), "cuModuleLoadData"))
-		goto done;
-	r->compile_s = now_s() - t0;
-
-	/* Tensors: inputs converted on the device, out and tmp poisoned. */
-	for (int i = 0; i < nt; i++) {
-		const solar_tensor *t = &p->tensors[i];
-		int64_t n = solar_tensor_elements(t);
-		char what[300], fn[300];
-		snprintf(what, sizeof what, "allocating %s (%" PRId64 " bytes)", t->name,
-			 n * solar_dtype_bytes(t->dtype));
-		if (check(&g, x.MemAlloc(&buf[i], (size_t)(n * solar_dtype_bytes(t->dtype))), what))
-			goto done;
-		if (solar_validate_from_file(t)) {
-			CUdeviceptr stage = 0;
-			size_t bytes = (size_t)n * (size_t)solar_npy_size(in_type[i]);
-			if (check(&g, x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an input") ||
-			    check(&g, x.MemcpyHtoD(stage, in[i].data, bytes), "copying an input")) {
-				if (stage)
-					x.MemFree(stage);
-				goto done;
-			}
-			void *cargs[] = {&stage, &buf[i]};
-			snprintf(fn, sizeof fn, "solar_in_%s", t->name);
-			int bad = launch(&g, fn, n, cargs) ||
-				  check(&g, x.CtxSynchronize(), "converting an input");
-			x.MemFree(stage);
-			if (bad)
-				goto done;
-		} else {
-			void *cargs[] = {&buf[i]};
-			snprintf(fn, sizeof fn, "solar_poison_%s", t->name);
-			if (launch(&g, fn, n, cargs))
-				goto done;
-		}
-		solar_npy_free(&in[i]);
-	}
-	if (check(&g, x.CtxSynchronize(), "preparing the tensors"))
-		goto done;
-
-	/* The program: kernels in order, each timed between two events. */
-	for (int i = 0; i < nt; i++)
-		args[i] = &buf[i];
-	for (int k = 0; k < 2 * p->nkernels; k++)
-		if (check(&g, x.EventCreate(&ev[k], 0), "cuEventCreate"))
-			goto done;
-	for (int k = 0; k < p->nkernels; k++) {
-		if (check(&g, x.EventRecord(ev[2 * k], NULL), "cuEventRecord"))
-			goto done;
-		for (int li = 0; li < plan.nlaunch; li++) {
-			const solar_launch *l = &plan.launch[li];
-			if (l->kernel != k || l->empty)
-				continue;
-			char fn[64];
-			snprintf(fn, sizeof fn, "solar_launch_%d", li);
-			if (launch(&g, fn, l->threads, args))
-				goto done;
-		}
-		if (check(&g, x.EventRecord(ev[2 * k + 1], NULL), "cuEventRecord"))
-			goto done;
-	}
-	for (int k = 0; k < p->nkernels; k++) {
-		float ms = 0;
-		if (wait_event(&g, ev[2 * k + 1], p->kernels[k].name) ||
-		    check(&g, x.EventElapsedTime(&ms, ev[2 * k], ev[2 * k + 1]), "cuEventElapsedTime"))
-			goto done;
-		r->kernel_s[k] = ms * 1e-3;
-		r->run_s += r->kernel_s[k];
-	}
-
-	/* Outputs. */
-	for (int i = 0; i < nt; i++) {
-		const solar_tensor *t = &p->tensors[i];
-		if (t->role != SOLAR_ROLE_OUT && t->role != SOLAR_ROLE_INOUT)
-			continue;
-		bool widened;
-		solar_npy_type ot = solar_npy_out_type(t->dtype, &widened);
-		int64_t n = solar_tensor_elements(t);
-		size_t bytes = (size_t)n * (size_t)solar_npy_size(ot);
-		void *host = solar_xmalloc(bytes ? bytes : 1);
-		CUdeviceptr from = buf[i], stage = 0;
-		if (widened || t->dtype == SOLAR_DT_BOOL) {
-			char fn[300];
-			snprintf(fn, sizeof fn, "solar_out_%s", t->name);
-			void *cargs[] = {&buf[i], &stage};
-			if (check(&g, x.MemAlloc(&stage, bytes ? bytes : 1), "allocating an output") ||
-			    launch(&g, fn, n, cargs)) {
-				free(host);
-				goto done;
-			}
-			from = stage;
-		}
-		int bad = check(&g, x.MemcpyDtoH(host, from, bytes), "copying an output back");
-		if (stage)
-			x.MemFree(stage);
-		char *path = path_in(dir, "air_", t->name, ".npy");
-		if (!bad)
-			bad = solar_npy_write(path, ot, t->rank, t->extent, host, diag);
-		free(path);
-		free(host);
-		if (bad)
-			goto done;
-	}
-	rc = 0;
-
-done:
-	for (int k = 0; k < 2 * p->nkernels && !g.timed_out; k++)
-		if (ev[k])
-			x.EventDestroy(ev[k]);
-	for (int i = 0; i < nt; i++) {
-		if (buf[i] && !g.timed_out)
-			x.MemFree(buf[i]);
-		solar_npy_free(&in[i]);
-	}
-	if (g.mod && !g.timed_out)
-		x.ModuleUnload(g.mod);
-	if (ctx && !g.timed_out)
-		x.PrimaryCtxRelease(dev);
-	solar_plan_free(&plan);
-	free(src);
-	free(cubin);
-	free(in);
-	free(in_type);
-	free(buf);
-	free(ev);
-	free(args);
-	return rc;
+	bool ok = read_inputs(&c) == 0;
+	if (ok)
+		name_device(&c, r, &major, &minor);
+	ok = ok && generate(&c, file, a) == 0 && load_module(&c, major, minor, r) == 0 &&
+	     prepare_tensors(&c) == 0 && time_kernels(&c, r) == 0 && write_outputs(&c) == 0;
+	run_free(&c);
+	return ok ? 0 : 2;
 }
