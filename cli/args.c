@@ -266,8 +266,13 @@ static void make_room(const solar_command *c, int argc, solar_opts *o)
 /* One word that starts with '-': an option (and its value, words[1]); *used: words taken. */
 static int one_option(const solar_command *c, char **words, int left, solar_opts *o, int *used)
 {
-	const char *a = words[0];
+	const char *a = words[0], *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
+	char name[64];
 	*used = 1;
+	if (eq) { /* --name=value, as --name value */
+		snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+		a = name;
+	}
 	const solar_option *op = solar_option_find(c, a);
 	if (!op) {
 		char list[600], msg[800];
@@ -278,6 +283,10 @@ static int one_option(const solar_command *c, char **words, int left, solar_opts
 			 !strncmp(a, "-D", 2) ? "-D" : a, list);
 		return solar_cli_usage(c->name, "%s", msg);
 	}
+	if (eq && (op->kind == SOLAR_ARG_FLAG || op->kind == SOLAR_ARG_CONST))
+		return solar_cli_usage(c->name, "option '%s' takes no value", a);
+	if (eq)
+		return store(c, op, eq + 1, o);
 	if (op->kind == SOLAR_ARG_FLAG) {
 		*FIELD(o, op->field, bool) = true;
 		return 0;

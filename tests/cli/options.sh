@@ -1,5 +1,5 @@
 #!/bin/sh
-# Each command takes only its own options (cli/main.c, the table `commands`): any other is a
+# Each command takes only its own options (cli/commands.c, one parser: cli/args.c): any other is a
 # usage error (exit 2) with this exact message, before anything runs or is written, and the
 # message points at the command's own help.
 solar=$1 root=$2
@@ -17,6 +17,21 @@ while IFS='|' read -r args msg; do
   [ -e "$t/out" ] && { echo "solar $args: wrote $t/out"; fail=1; rm -f "$t/out"; }
   [ -s "$t/stdout" ] && { echo "solar $args: wrote to stdout"; fail=1; }
 done <<EOF
+analyze --device=$D --l2=hot $A|--l2 expects warm or cold, not 'hot'
+analyze --device $D --json=yes $A|option '--json' takes no value
+count --device=$D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)
+count --bogus=1 $A|unknown option '--bogus'
+advise $A --device $D --measured 1ms --after soon|--after expects a time such as 1.2ms, not 'soon'
+advise $A --device $D --measured 1ms --format csv|advise --format expects table, md or json, not 'csv'
+advise $A --device $D --measured 1ms --stop-factor 0.5|--stop-factor expects a factor >= 1, not '0.5'
+advise $A --device $D --measured 1ms --vary x|advise does not take --vary (it takes --measured, --device, --set, -D, --math, --l2, --tol, --stop-factor, --memory, --previous, --emit, --format, --json, -o, --record, --direction, --strategy, --after, --wrong, --problem)
+triage tests --device $D --coverage 2|--coverage expects a number from 0.5 to 0.99, not '2'
+triage tests --device $D --budget 150%|--budget expects a count N or a share P%, not '150%'
+triage tests --device $D --ms 0|--ms expects a positive number of milliseconds, not '0'
+translate examples/softmax.py --attempts 0|--attempts expects a count from 1 to 999, not '0'
+translate examples/softmax.py --timeout=-1|--timeout expects a positive number of seconds, not '-1'
+translate examples/softmax.py --device $D|translate does not take --device (it takes -o, --no-validate, -D, --keep, --timeout, --max-work, --jax, --llm, --attempts, --log)
+help --completion fish|--completion expects bash or zsh, not 'fish'
 check $A|check does not take -o (it takes -D)
 fmt --json $A|fmt does not take --json (it takes -D, --verify, -o)
 count --device $D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)

@@ -26,6 +26,8 @@ class Usage(Exception):
 
 
 def parse(argv):
+    # --name=value is --name value, as solar's own parser reads it (cli/args.c)
+    argv = [w for a in argv for w in (a.split("=", 1) if a.startswith("--") and "=" in a else [a])]
     o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
          "timeout": 600.0, "max_work": None, "jax": False, "llm": None, "attempts": 3, "log": None}
     i = 0
