@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "roofline/roofline.h"
 
 static const char *const dir_names[SOLAR_DIR_COUNT] = {"implementation", "fusion", "data reuse",
@@ -47,58 +48,58 @@ int solar_direction_parse(const char *name)
 	return -1;
 }
 
-/* ---- the analysis chain ---------------------------------------------------------------------
- * The one place advise runs front end -> checks and counts -> bounds (a one-place switch to
- * the library API of api/solar.h when it lands). */
-int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
-			   solar_math math, const solar_device *dev, FILE *diag_out,
-			   solar_diag *diag, solar_advise_eval *out)
+/* ---- the analysis ---------------------------------------------------------------------------
+ * Every bound advise reads is a job of the API (api/detail.h), the chain every command runs:
+ * the program as written runs once, on the program already loaded; each rewrite runs on its
+ * AIR text, silently (a rewrite the checks reject is dropped without a word). */
+static solar_job eval_job(const char *file, const solar_device *dev, solar_math math)
+{
+	return (solar_job){.file = file, .device = dev, .l2_cold = dev->l2_cold,
+			   .tf32 = math == SOLAR_MATH_TF32};
+}
+
+/* The numbers advise reads from a job's result.  0, or -1 when the job got no bounds. */
+static int eval_result(const solar_result *r, solar_advise_eval *out)
 {
 	memset(out, 0, sizeof *out);
-	char *sink_buf = NULL;
-	size_t sink_len = 0;
-	FILE *sink = diag_out ? NULL : open_memstream(&sink_buf, &sink_len);
-	FILE *dout = diag_out ? diag_out : sink;
-	int32_t len = (int32_t)strlen(text);
-	solar_diag *d = solar_diag_new(file, text, len, dout);
-	solar_program *p = solar_frontend_load(file, text, len, defs, ndefs, d);
-	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
-	solar_bounds b = {0};
-	int rc = -1;
-	if (w && solar_bounds_compute(w, dev, &b, diag) == 0) {
-		out->unfused_s = b.unfused.time_s;
-		out->fused_s = b.fused.time_s;
-		out->cache_aware_s = b.cache_aware.time_s;
-		out->limiter_unfused = b.unfused.limiter;
-		out->limiter_cache_aware = b.cache_aware.limiter;
-		out->unfused_dram_bytes = b.unfused.dram_bytes;
-		out->fused_dram_bytes = b.fused.dram_bytes;
-		out->cache_aware_dram_bytes = b.cache_aware.dram_bytes;
-		out->capacity_bytes = b.capacity_dram_bytes;
-		out->nkernels = b.nkernels;
-		out->kernel_s = solar_xcalloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
-		for (int k = 0; k < b.nkernels; k++)
-			out->kernel_s[k] = b.kernel[k].time_s;
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-			out->uses_tensor |=
-				b.fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + q] > 0;
-			out->uses_sfu |=
-				b.fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_SFU * SOLAR_PREC_COUNT + q] > 0;
-		}
-		for (int i = 0; i < p->nstmts; i++)
-			out->has_reduction |= p->stmts[i]->op != SOLAR_ASSIGN && !w->stmt[i].contraction;
-		rc = 0;
+	const solar_bounds *b = r->status == SOLAR_JOB_OK ? solar_result_bounds(r) : NULL;
+	if (!b)
+		return -1;
+	const solar_program *p = solar_result_program(r);
+	const solar_work *w = solar_result_work(r);
+	out->unfused_s = b->unfused.time_s;
+	out->fused_s = b->fused.time_s;
+	out->cache_aware_s = b->cache_aware.time_s;
+	out->limiter_unfused = b->unfused.limiter;
+	out->limiter_cache_aware = b->cache_aware.limiter;
+	out->unfused_dram_bytes = b->unfused.dram_bytes;
+	out->fused_dram_bytes = b->fused.dram_bytes;
+	out->cache_aware_dram_bytes = b->cache_aware.dram_bytes;
+	out->capacity_bytes = b->capacity_dram_bytes;
+	out->nkernels = b->nkernels;
+	out->kernel_s = solar_xcalloc((size_t)b->nkernels + 1, sizeof *out->kernel_s);
+	for (int k = 0; k < b->nkernels; k++)
+		out->kernel_s[k] = b->kernel[k].time_s;
+	for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
+		out->uses_tensor |=
+			b->fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + q] > 0;
+		out->uses_sfu |= b->fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_SFU * SOLAR_PREC_COUNT + q] > 0;
 	}
-	if (d)
-		solar_diag_finish(d);
-	solar_bounds_free(&b);
-	solar_work_free(w);
-	solar_program_free(p);
-	solar_diag_free(d);
-	if (sink) {
-		fclose(sink);
-		free(sink_buf);
-	}
+	for (int i = 0; i < p->nstmts; i++)
+		out->has_reduction |= p->stmts[i]->op != SOLAR_ASSIGN && !w->stmt[i].contraction;
+	return 0;
+}
+
+/* The bounds of a rewrite's text (named file).  0, or -1 when it does not load, check, count
+ * or bound. */
+static int eval_text(const char *file, const char *text, const solar_device *dev, solar_math math,
+		     solar_advise_eval *out)
+{
+	solar_job job = eval_job(file, dev, math);
+	job.source = text;
+	solar_result *r = solar_job_run_with(&job, NULL);
+	int rc = eval_result(r, out);
+	solar_result_free(r);
 	return rc;
 }
 
@@ -291,7 +292,7 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 				    const char *emit, const char *why)
 {
 	solar_advise_eval ev;
-	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->dev, NULL, NULL, &ev) < 0) {
+	if (eval_text(emit, text, c->dev, c->in->math, &ev) < 0) {
 		free(text);
 		return NULL;
 	}
@@ -1137,21 +1138,21 @@ bool solar_advise_below_sol(const char *file, const char *what, double measured_
 	return true;
 }
 
-int solar_advise_compute(const char *file, const solar_program *p, const solar_device *dev,
-			 const solar_advise_input *in, solar_advice *out, solar_diag *diag)
+int solar_advise_compute(const char *file, const solar_program *p, solar_diag *pd,
+			 const solar_device *dev, const solar_advise_input *in, solar_advice *out,
+			 solar_diag *diag)
 {
 	memset(out, 0, sizeof *out);
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
 		out->dir[d].dir = (solar_direction)d;
-	/* the front end's messages were printed when p was loaded: only a failure repeats the
-	 * run with its messages shown (the ISL checks') */
-	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, diag,
-				   &out->base) < 0) {
-		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev,
-				       solar_diag_stream(diag), diag, &out->base);
-		solar_advise_eval_free(&out->base);
+	/* the program as written, once: the checks' messages on its own context, the bounds' on
+	 * diag */
+	solar_job job = eval_job(file, dev, in->math);
+	solar_result *r = solar_job_run_program_with(&job, p, pd, diag);
+	int rc = eval_result(r, &out->base);
+	solar_result_free(r);
+	if (rc < 0)
 		return -1;
-	}
 	const solar_advise_eval *b = &out->base;
 	double T = in->measured_s;
 	/* a measured time below a bound of the program as written is impossible */
