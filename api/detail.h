@@ -27,16 +27,22 @@ SOLAR_KEEP const solar_device *solar_result_device(SOLAR_KEEP const solar_result
 /* The bounds (NULL unless has_bounds). */
 SOLAR_KEEP const solar_bounds *solar_result_bounds(SOLAR_KEEP const solar_result *r);
 
-/* The job on a program already loaded (and diagnosed through d, which also gets the count's
- * errors): both are borrowed and must outlive the result.  job->file, source and defines are
- * not used. */
 /* solar_job_run, reporting through diag (borrowed; NULL: silent) instead of job->err: for a
- * stage that runs jobs under its own caller's channel (search/bounds.c). */
+ * stage that runs jobs under its own caller's channel (search/bounds.c, search/advise.c). */
 SOLAR_GIVE solar_result *solar_job_run_with(SOLAR_KEEP const solar_job *job,
 					    SOLAR_KEEP solar_diag *diag);
+/* The job on a program already loaded (and diagnosed through d, which also gets the count's
+ * errors): both are borrowed and must outlive the result.  job->source and defines are not
+ * used; job->file only names the program in the result. */
 SOLAR_GIVE solar_result *solar_job_run_program(SOLAR_KEEP const solar_job *job,
 					       SOLAR_KEEP const solar_program *p,
 					       SOLAR_KEEP solar_diag *d);
+/* The same, the device's and the bounds' messages on diag (borrowed; NULL: silent) instead of
+ * job->err. */
+SOLAR_GIVE solar_result *solar_job_run_program_with(SOLAR_KEEP const solar_job *job,
+						    SOLAR_KEEP const solar_program *p,
+						    SOLAR_KEEP solar_diag *d,
+						    SOLAR_KEEP solar_diag *diag);
 
 /* The bounds of the result's counts on another device (what-if sweeps: one count, many
  * devices).  Returns 0, or -1 after a message on diag; free *out with solar_bounds_free. */

@@ -292,9 +292,11 @@ static bool job_start(const solar_job *job, solar_result *r, solar_diag *diag)
 	return true;
 }
 
-solar_result *solar_job_run_program(const solar_job *job, const solar_program *p, solar_diag *d)
+/* own: the job's channel wraps job->err; otherwise it is `channel` (borrowed, NULL silent). */
+static solar_result *program_run(const solar_job *job, const solar_program *p, solar_diag *d,
+				 bool own, solar_diag *channel)
 {
-	solar_result *r = result_new(job, true, NULL);
+	solar_result *r = result_new(job, own, channel);
 	solar_diag *diag = r->detail->tool;
 	r->program = solar_arena_strdup(r->detail->arena, job->file ? job->file : "");
 	r->detail->p = p;
@@ -302,6 +304,17 @@ solar_result *solar_job_run_program(const solar_job *job, const solar_program *p
 	if (job_start(job, r, diag))
 		job_analyse(job, r, diag);
 	return r;
+}
+
+solar_result *solar_job_run_program(const solar_job *job, const solar_program *p, solar_diag *d)
+{
+	return program_run(job, p, d, true, NULL);
+}
+
+solar_result *solar_job_run_program_with(const solar_job *job, const solar_program *p,
+					 solar_diag *d, solar_diag *diag)
+{
+	return program_run(job, p, d, false, diag);
 }
 
 static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel)

@@ -486,9 +486,9 @@ int solar_cmd_advise(const solar_opts *opts)
 		}
 		have_mem = true;
 	}
-	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math,
-				 air[0] ? NULL : a.o.defs, air[0] ? 0 : a.o.ndefs};
-	int c = solar_advise_compute(air[0] ? air : file, l.prog, dev, &in, &adv, solar_cli_diag());
+	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math};
+	int c = solar_advise_compute(air[0] ? air : file, l.prog, l.diag, dev, &in, &adv,
+				     solar_cli_diag());
 	if (c) {
 		rc = SOLAR_EXIT_ERRORS;
 		goto done;

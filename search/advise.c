@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "analysis/work.h"
+#include "api/detail.h"
 #include "roofline/roofline.h"
 
 static const char *const dir_names[SOLAR_DIR_COUNT] = {"implementation", "fusion", "data reuse",
@@ -47,58 +48,58 @@ int solar_direction_parse(const char *name)
 	return -1;
 }
 
-/* ---- the analysis chain ---------------------------------------------------------------------
- * The one place advise runs front end -> checks and counts -> bounds (a one-place switch to
- * the library API of api/solar.h when it lands). */
-int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
-			   solar_math math, const solar_device *dev, FILE *diag_out,
-			   solar_diag *diag, solar_advise_eval *out)
+/* ---- the analysis ---------------------------------------------------------------------------
+ * Every bound advise reads is a job of the API (api/detail.h), the chain every command runs:
+ * the program as written runs once, on the program already loaded; each rewrite runs on its
+ * AIR text, silently (a rewrite the checks reject is dropped without a word). */
+static solar_job eval_job(const char *file, const solar_device *dev, solar_math math)
+{
+	return (solar_job){.file = file, .device = dev, .l2_cold = dev->l2_cold,
+			   .tf32 = math == SOLAR_MATH_TF32};
+}
+
+/* The numbers advise reads from a job's result.  0, or -1 when the job got no bounds. */
+static int eval_result(const solar_result *r, solar_advise_eval *out)
 {
 	memset(out, 0, sizeof *out);
-	char *sink_buf = NULL;
-	size_t sink_len = 0;
-	FILE *sink = diag_out ? NULL : open_memstream(&sink_buf, &sink_len);
-	FILE *dout = diag_out ? diag_out : sink;
-	int32_t len = (int32_t)strlen(text);
-	solar_diag *d = solar_diag_new(file, text, len, dout);
-	solar_program *p = solar_frontend_load(file, text, len, defs, ndefs, d);
-	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
-	solar_bounds b = {0};
-	int rc = -1;
-	if (w && solar_bounds_compute(w, dev, &b, diag) == 0) {
-		out->unfused_s = b.unfused.time_s;
-		out->fused_s = b.fused.time_s;
-		out->cache_aware_s = b.cache_aware.time_s;
-		out->limiter_unfused = b.unfused.limiter;
-		out->limiter_cache_aware = b.cache_aware.limiter;
-		out->unfused_dram_bytes = b.unfused.dram_bytes;
-		out->fused_dram_bytes = b.fused.dram_bytes;
-		out->cache_aware_dram_bytes = b.cache_aware.dram_bytes;
-		out->capacity_bytes = b.capacity_dram_bytes;
-		out->nkernels = b.nkernels;
-		out->kernel_s = solar_xcalloc((size_t)b.nkernels + 1, sizeof *out->kernel_s);
-		for (int k = 0; k < b.nkernels; k++)
-			out->kernel_s[k] = b.kernel[k].time_s;
-		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-			out->uses_tensor |=
-				b.fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + q] > 0;
-			out->uses_sfu |=
-				b.fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_SFU * SOLAR_PREC_COUNT + q] > 0;
-		}
-		for (int i = 0; i < p->nstmts; i++)
-			out->has_reduction |= p->stmts[i]->op != SOLAR_ASSIGN && !w->stmt[i].contraction;
-		rc = 0;
+	const solar_bounds *b = r->status == SOLAR_JOB_OK ? solar_result_bounds(r) : NULL;
+	if (!b)
+		return -1;
+	const solar_program *p = solar_result_program(r);
+	const solar_work *w = solar_result_work(r);
+	out->unfused_s = b->unfused.time_s;
+	out->fused_s = b->fused.time_s;
+	out->cache_aware_s = b->cache_aware.time_s;
+	out->limiter_unfused = b->unfused.limiter;
+	out->limiter_cache_aware = b->cache_aware.limiter;
+	out->unfused_dram_bytes = b->unfused.dram_bytes;
+	out->fused_dram_bytes = b->fused.dram_bytes;
+	out->cache_aware_dram_bytes = b->cache_aware.dram_bytes;
+	out->capacity_bytes = b->capacity_dram_bytes;
+	out->nkernels = b->nkernels;
+	out->kernel_s = solar_xcalloc((size_t)b->nkernels + 1, sizeof *out->kernel_s);
+	for (int k = 0; k < b->nkernels; k++)
+		out->kernel_s[k] = b->kernel[k].time_s;
+	for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
+		out->uses_tensor |=
+			b->fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_TENSOR * SOLAR_PREC_COUNT + q] > 0;
+		out->uses_sfu |= b->fused.res_s[SOLAR_RES_OPS + SOLAR_UNIT_SFU * SOLAR_PREC_COUNT + q] > 0;
 	}
-	if (d)
-		solar_diag_finish(d);
-	solar_bounds_free(&b);
-	solar_work_free(w);
-	solar_program_free(p);
-	solar_diag_free(d);
-	if (sink) {
-		fclose(sink);
-		free(sink_buf);
-	}
+	for (int i = 0; i < p->nstmts; i++)
+		out->has_reduction |= p->stmts[i]->op != SOLAR_ASSIGN && !w->stmt[i].contraction;
+	return 0;
+}
+
+/* The bounds of a rewrite's text (named file).  0, or -1 when it does not load, check, count
+ * or bound. */
+static int eval_text(const char *file, const char *text, const solar_device *dev, solar_math math,
+		     solar_advise_eval *out)
+{
+	solar_job job = eval_job(file, dev, math);
+	job.source = text;
+	solar_result *r = solar_job_run_with(&job, NULL);
+	int rc = eval_result(r, out);
+	solar_result_free(r);
 	return rc;
 }
 
@@ -118,13 +119,57 @@ typedef struct {
 	solar_math cli; /* advise's --math */
 } rewrite;
 
-/* A copy of a table of n entries (and room for one more) in the arena; tables may be empty. */
-static void *table_copy(solar_arena *a, const void *t, size_t size, int n)
+/* A copy of a table of n entries with room for `more` (and one more) in the arena; tables may
+ * be empty. */
+static void *table_grow(solar_arena *a, const void *t, size_t size, int n, int more)
 {
-	void *c = solar_arena_alloc(a, size * (size_t)(n + 1));
+	void *c = solar_arena_alloc(a, size * (size_t)(n + more + 1));
 	if (n > 0)
 		memcpy(c, t, size * (size_t)n);
 	return c;
+}
+
+static void *table_copy(solar_arena *a, const void *t, size_t size, int n)
+{
+	return table_grow(a, t, size, n, 0);
+}
+
+/* The IR a rewrite builds, in its arena (which zeroes what it gives). */
+static solar_expr *new_expr(solar_arena *a, solar_expr_kind kind)
+{
+	solar_expr *e = solar_arena_alloc(a, sizeof *e);
+	e->kind = kind;
+	return e;
+}
+
+static solar_node *stmt_node(solar_arena *a, solar_stmt *st)
+{
+	solar_node *n = solar_arena_alloc(a, sizeof *n);
+	n->kind = SOLAR_N_STMT;
+	n->stmt = st;
+	return n;
+}
+
+/* `for ITER in 0..EXTENT`, its body empty; joined: written in its parent's header. */
+static solar_node *loop_node(solar_arena *a, int iter, int64_t extent, bool joined)
+{
+	solar_node *f = solar_arena_alloc(a, sizeof *f);
+	f->kind = SOLAR_N_FOR;
+	f->loop.iter = iter;
+	f->loop.lo = new_expr(a, SOLAR_E_INT);
+	f->loop.hi = new_expr(a, SOLAR_E_INT);
+	f->loop.hi->ival = extent;
+	f->loop.step_value = 1;
+	f->loop.joined = joined;
+	return f;
+}
+
+/* b holds n alone. */
+static void one_node(solar_arena *a, solar_block *b, solar_node *n)
+{
+	b->items = solar_arena_alloc(a, sizeof(solar_node *));
+	b->items[0] = n;
+	b->n = 1;
 }
 
 static void rw_begin(rewrite *r, const solar_program *p, solar_math cli)
@@ -291,7 +336,7 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 				    const char *emit, const char *why)
 {
 	solar_advise_eval ev;
-	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->dev, NULL, NULL, &ev) < 0) {
+	if (eval_text(emit, text, c->dev, c->in->math, &ev) < 0) {
 		free(text);
 		return NULL;
 	}
@@ -347,147 +392,189 @@ static bool *copy_kernels(const solar_program *p)
 #define MAX_FUSION_REWRITES 12
 #define MAX_RANGE_KERNELS 512
 
-/* Fusion: every kernel into one; each adjacent pair that passes a tmp; for each tmp, the
- * kernels from its first writer to its last reader ("keep T on chip"). */
-static void fusion_strategies(ctx *c)
+static double tensor_bytes(const solar_tensor *t)
+{
+	return (double)solar_tensor_elements(t) * solar_dtype_bytes(t->dtype);
+}
+
+/* Whether s is a contraction (under its kernel's math mode); if it is, operands[t] is nonzero
+ * for each tensor it reads besides the one it writes (ntensors entries, cleared here). */
+static bool contraction_operands(const ctx *c, const solar_stmt *s, unsigned char *operands)
 {
 	const solar_program *p = c->p;
-	int nk = p->nkernels;
-	if (nk < 2)
-		return;
-	unsigned char *uses = tensor_uses(p);
-	char name[160], emit[64], why[240];
-	double cap = c->adv->base.capacity_bytes;
-	bool *copy_k = copy_kernels(p);
-	bool *contr_operand = solar_xcalloc((size_t)p->ntensors + 1, 1);
-	int ncontr = 0;
-	for (int i = 0; i < p->nstmts; i++) {
-		bool contr = false;
-		int rd = 0;
-		solar_stmt_op_mix(p, p->stmts[i], kernel_math(p, p->stmts[i]->kernel, c->in->math),
-				  &contr, &rd);
-		ncontr += contr;
-		if (contr) {
-			unsigned char *r1 = solar_xcalloc((size_t)p->ntensors + 1, 1);
-			expr_reads(p->stmts[i]->value, r1, 1, 0);
+	bool contr = false;
+	int rd = 0;
+	solar_stmt_op_mix(p, s, kernel_math(p, s->kernel, c->in->math), &contr, &rd);
+	if (!contr)
+		return false;
+	memset(operands, 0, (size_t)p->ntensors + 1);
+	expr_reads(s->value, operands, 1, 0);
+	operands[s->tensor] = 0;
+	return true;
+}
+
+/* The candidate kernel ranges of the fusion rewrites, deduplicated: range (lo, hi) at index
+ * lo * nk + hi, with a name (NULL: no candidate) and a priority (the bytes of the largest tmp
+ * it keeps on chip; "fuse all kernels" first). */
+typedef struct {
+	int nk;
+	unsigned char *uses; /* tensor_uses */
+	bool *copy_k;        /* copy_kernels */
+	bool *contr_operand; /* the tensors some contraction reads */
+	int ncontr;          /* the contraction statements */
+	char **label;
+	double *prio;
+} fusion_ranges;
+
+static void ranges_begin(const ctx *c, fusion_ranges *f)
+{
+	const solar_program *p = c->p;
+	int nk = f->nk = p->nkernels;
+	f->uses = tensor_uses(p);
+	f->copy_k = copy_kernels(p);
+	f->contr_operand = solar_xcalloc((size_t)p->ntensors + 1, 1);
+	f->ncontr = 0;
+	unsigned char *ops = solar_xcalloc((size_t)p->ntensors + 1, 1);
+	for (int i = 0; i < p->nstmts; i++)
+		if (contraction_operands(c, p->stmts[i], ops)) {
+			f->ncontr++;
 			for (int t = 0; t < p->ntensors; t++)
-				contr_operand[t] |= r1[t] && t != p->stmts[i]->tensor;
-			free(r1);
+				f->contr_operand[t] |= ops[t] != 0;
 		}
-	}
-	/* candidate ranges, deduplicated: range (lo, hi) at index lo * nk + hi, with a priority
-	 * (the bytes of the largest tmp it keeps on chip; fuse all first); only the
-	 * MAX_FUSION_REWRITES highest are analysed, and a program of more than MAX_RANGE_KERNELS
-	 * kernels gets only "fuse all kernels" (each rewrite is a whole analysis) */
-	char **label = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *label);
-	double *prio = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *prio);
-	label[nk - 1] = solar_xstrdup("fuse all kernels");
-	prio[nk - 1] = INFINITY;
-	for (int t = 0; t < p->ntensors && nk <= MAX_RANGE_KERNELS; t++) {
+	free(ops);
+	f->label = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *f->label);
+	f->prio = solar_xcalloc((size_t)nk * (size_t)nk, sizeof *f->prio);
+	f->label[nk - 1] = solar_xstrdup("fuse all kernels");
+	f->prio[nk - 1] = INFINITY;
+}
+
+static void ranges_end(fusion_ranges *f)
+{
+	for (int i = 0; i < f->nk * f->nk; i++)
+		free(f->label[i]);
+	free(f->label);
+	free(f->prio);
+	free(f->uses);
+	free(f->contr_operand);
+	free(f->copy_k);
+}
+
+/* For each tmp, the kernels from its first writer to its last reader ("keep T on chip"). */
+static void tmp_ranges(const solar_program *p, fusion_ranges *f)
+{
+	int nk = f->nk;
+	for (int t = 0; t < p->ntensors; t++) {
 		if (p->tensors[t].role != SOLAR_ROLE_TMP)
 			continue;
 		int lo = -1, hi = -1;
 		for (int k = 0; k < nk; k++)
-			if (uses[t * nk + k]) {
+			if (f->uses[t * nk + k]) {
 				if (lo < 0)
 					lo = k;
 				hi = k;
 			}
-		if (lo < 0 || lo == hi || copy_k[lo])
+		if (lo < 0 || lo == hi || f->copy_k[lo])
 			continue; /* a copy's tmp: redundant work (redundant_strategies) */
 		int i = lo * nk + hi;
 		char buf[160];
-		if (label[i]) {
-			snprintf(buf, sizeof buf, "%s, %s", label[i], p->tensors[t].name);
-			free(label[i]);
+		if (f->label[i]) {
+			snprintf(buf, sizeof buf, "%s, %s", f->label[i], p->tensors[t].name);
+			free(f->label[i]);
 		} else {
 			snprintf(buf, sizeof buf, "keep on chip: %s", p->tensors[t].name);
 		}
-		label[i] = solar_xstrdup(buf);
-		double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
-			       solar_dtype_bytes(p->tensors[t].dtype);
-		prio[i] = bytes > prio[i] ? bytes : prio[i];
+		f->label[i] = solar_xstrdup(buf);
+		double bytes = tensor_bytes(&p->tensors[t]);
+		f->prio[i] = bytes > f->prio[i] ? bytes : f->prio[i];
 	}
-	for (int k = 0; k + 1 < nk && nk <= MAX_RANGE_KERNELS; k++) {
+}
+
+/* Each adjacent pair of kernels that passes a tmp. */
+static void pair_ranges(const solar_program *p, fusion_ranges *f)
+{
+	int nk = f->nk;
+	for (int k = 0; k + 1 < nk; k++) {
 		bool passes = false;
 		for (int t = 0; t < p->ntensors && !passes; t++)
-			passes = p->tensors[t].role == SOLAR_ROLE_TMP && (uses[t * nk + k] & 1) &&
-				 (uses[t * nk + k + 1] & 2);
+			passes = p->tensors[t].role == SOLAR_ROLE_TMP && (f->uses[t * nk + k] & 1) &&
+				 (f->uses[t * nk + k + 1] & 2);
 		int i = k * nk + k + 1;
-		if (passes && !label[i] && !copy_k[k])
-			label[i] = solar_xstrdup("fuse the pair");
+		if (passes && !f->label[i] && !f->copy_k[k])
+			f->label[i] = solar_xstrdup("fuse the pair");
 	}
-	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
-		int pick = -1;
-		for (int i = 0; i < nk * nk; i++)
-			if (label[i] && prio[i] >= 0 && (pick < 0 || prio[i] > prio[pick]))
-				pick = i;
-		if (pick < 0)
-			break;
-		prio[pick] = -1;
-		int lo = pick / nk, hi = pick % nk;
-		bool only_copies = true; /* then it is the copy's rewrite: redundant work */
-		for (int k = lo; k < hi; k++)
-			only_copies &= copy_k[k];
-		if (only_copies)
+}
+
+/* Takes the candidate of highest priority left: its index, or -1 when none is left. */
+static int take_range(fusion_ranges *f)
+{
+	int pick = -1;
+	for (int i = 0; i < f->nk * f->nk; i++)
+		if (f->label[i] && f->prio[i] >= 0 && (pick < 0 || f->prio[i] > f->prio[pick]))
+			pick = i;
+	if (pick >= 0)
+		f->prio[pick] = -1;
+	return pick;
+}
+
+/* Rule "tiled reuse" (docs/advise.md): a tmp kept on chip by fusing lo..hi that is larger
+ * than the chip holds and feeds a contraction can only stay on chip in tiles consumed as they
+ * are made (flash attention): data reuse, not fusion.  Its name, or NULL. */
+static const char *tiled_tmp(const ctx *c, const fusion_ranges *f, int lo, int hi)
+{
+	const solar_program *p = c->p;
+	double cap = c->adv->base.capacity_bytes;
+	int nk = f->nk;
+	for (int t = 0; t < p->ntensors; t++) {
+		if (p->tensors[t].role != SOLAR_ROLE_TMP || !f->contr_operand[t])
 			continue;
-		{
-			char *l = label[pick];
-			rewrite r;
-			rw_begin(&r, p, c->in->math);
-			bool ok = rw_merge(&r, lo, hi, c->in->math);
-			if (lo == 0 && hi == nk - 1)
-				snprintf(name, sizeof name, "fuse all kernels (%s..%s)", p->kernels[lo].name,
-					 p->kernels[hi].name);
-			else if (!strncmp(l, "keep", 4))
-				snprintf(name, sizeof name, "%s (fuse %s..%s)", l, p->kernels[lo].name,
-					 p->kernels[hi].name);
-			else
-				snprintf(name, sizeof name, "fuse kernels %s..%s", p->kernels[lo].name,
-					 p->kernels[hi].name);
-			snprintf(emit, sizeof emit, "fuse_%s_%s.air", p->kernels[lo].name,
-				 p->kernels[hi].name);
-			snprintf(why, sizeof why, "AIR rewrite: kernels %s..%s merged into one kernel, "
-						  "whose intermediates need not reach DRAM",
-				 p->kernels[lo].name, p->kernels[hi].name);
-			/* rule "tiled reuse" (docs/advise.md): a tmp kept on chip that is larger than
-			 * the chip holds and feeds a contraction can only stay on chip in tiles
-			 * consumed as they are made (flash attention): data reuse, not fusion */
-			const char *big = NULL;
-			for (int t = 0; t < p->ntensors && !big; t++) {
-				if (p->tensors[t].role != SOLAR_ROLE_TMP || !contr_operand[t])
-					continue;
-				bool inside = true, used = false;
-				for (int k = 0; k < nk; k++) {
-					used |= uses[t * nk + k] && k >= lo && k <= hi;
-					inside &= !uses[t * nk + k] || (k >= lo && k <= hi);
-				}
-				double bytes = (double)solar_tensor_elements(&p->tensors[t]) *
-					       solar_dtype_bytes(p->tensors[t].dtype);
-				if (used && inside && cap > 0 && bytes > cap)
-					big = p->tensors[t].name;
-			}
-			if (big)
-				snprintf(why + strlen(why), sizeof why - strlen(why),
-					 "; %s exceeds the on-chip capacity and feeds a contraction, so it "
-					 "stays on chip only in tiles (flash-style)",
-					 big);
-			if (ok)
-				file_rewrite(c, big ? SOLAR_DIR_DATA_REUSE : SOLAR_DIR_FUSION,
-					     rw_text(&r, c->file, name), name, emit, why);
-			else
-				solar_arena_free(r.a);
+		bool inside = true, used = false;
+		for (int k = 0; k < nk; k++) {
+			used |= f->uses[t * nk + k] && k >= lo && k <= hi;
+			inside &= !f->uses[t * nk + k] || (k >= lo && k <= hi);
 		}
+		if (used && inside && cap > 0 && tensor_bytes(&p->tensors[t]) > cap)
+			return p->tensors[t].name;
 	}
-	for (int i = 0; i < nk * nk; i++)
-		free(label[i]);
-	free(label);
-	free(prio);
-	free(uses);
-	free(contr_operand);
-	free(copy_k);
-	/* a library path: attention (two contractions around an exp) is what SDPA's flash
-	 * kernel fuses; it carries the bound of the full fusion */
+	return NULL;
+}
+
+/* The rewrite that merges kernels lo..hi (candidate `label`): a fusion strategy, or one of
+ * data reuse when a tmp it keeps stays on chip only in tiles. */
+static void fuse_range(ctx *c, const fusion_ranges *f, int lo, int hi, const char *label)
+{
+	const solar_program *p = c->p;
+	const char *first = p->kernels[lo].name, *last = p->kernels[hi].name;
+	char name[160], emit[64], why[240];
+	rewrite r;
+	rw_begin(&r, p, c->in->math);
+	bool ok = rw_merge(&r, lo, hi, c->in->math);
+	if (lo == 0 && hi == f->nk - 1)
+		snprintf(name, sizeof name, "fuse all kernels (%s..%s)", first, last);
+	else if (!strncmp(label, "keep", 4))
+		snprintf(name, sizeof name, "%s (fuse %s..%s)", label, first, last);
+	else
+		snprintf(name, sizeof name, "fuse kernels %s..%s", first, last);
+	snprintf(emit, sizeof emit, "fuse_%s_%s.air", first, last);
+	snprintf(why, sizeof why, "AIR rewrite: kernels %s..%s merged into one kernel, whose "
+				  "intermediates need not reach DRAM",
+		 first, last);
+	const char *big = tiled_tmp(c, f, lo, hi);
+	if (big)
+		snprintf(why + strlen(why), sizeof why - strlen(why),
+			 "; %s exceeds the on-chip capacity and feeds a contraction, so it stays on "
+			 "chip only in tiles (flash-style)",
+			 big);
+	if (ok)
+		file_rewrite(c, big ? SOLAR_DIR_DATA_REUSE : SOLAR_DIR_FUSION,
+			     rw_text(&r, c->file, name), name, emit, why);
+	else
+		solar_arena_free(r.a);
+}
+
+/* A library path: attention (two contractions around an exp) is what SDPA's flash kernel
+ * fuses; it carries the bound of the full fusion. */
+static void flash_attention_path(ctx *c, int ncontr)
+{
 	const solar_strategy *fa = NULL;
 	solar_advice_dir *d = NULL;
 	for (int dd = SOLAR_DIR_FUSION; dd <= SOLAR_DIR_DATA_REUSE; dd++)
@@ -496,21 +583,52 @@ static void fusion_strategies(ctx *c)
 				fa = &c->adv->dir[dd].strat[i];
 				d = &c->adv->dir[dd];
 			}
-	if (ncontr >= 2 && c->adv->base.uses_sfu && fa) {
-		solar_strategy all = *fa;
-		solar_strategy *s = add_strategy(d);
-		if (s) {
-			*s = all;
-			s->air = NULL;
-			s->rewrite = false;
-			s->emit_name[0] = '\0';
-			snprintf(s->name, sizeof s->name, "library path: flash attention "
-							  "(F.scaled_dot_product_attention)");
-			snprintf(s->why, sizeof s->why, "no AIR rewrite: carries the bound of the "
-							"rewrite '%.150s'",
-				 all.name);
-		}
+	if (ncontr < 2 || !c->adv->base.uses_sfu || !fa)
+		return;
+	solar_strategy all = *fa;
+	solar_strategy *s = add_strategy(d);
+	if (!s)
+		return;
+	*s = all;
+	s->air = NULL;
+	s->rewrite = false;
+	s->emit_name[0] = '\0';
+	snprintf(s->name, sizeof s->name, "library path: flash attention "
+					  "(F.scaled_dot_product_attention)");
+	snprintf(s->why, sizeof s->why, "no AIR rewrite: carries the bound of the rewrite '%.150s'",
+		 all.name);
+}
+
+/* Fusion: every kernel into one; each adjacent pair that passes a tmp; for each tmp, the
+ * kernels from its first writer to its last reader ("keep T on chip").  Only the
+ * MAX_FUSION_REWRITES candidates of highest priority are analysed, and a program of more than
+ * MAX_RANGE_KERNELS kernels gets only "fuse all kernels" (each rewrite is a whole analysis);
+ * a range of copy kernels only is the copy's rewrite (redundant work). */
+static void fusion_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	if (p->nkernels < 2)
+		return;
+	fusion_ranges f;
+	ranges_begin(c, &f);
+	if (f.nk <= MAX_RANGE_KERNELS) {
+		tmp_ranges(p, &f);
+		pair_ranges(p, &f);
 	}
+	for (int n = 0; n < MAX_FUSION_REWRITES; n++) {
+		int pick = take_range(&f);
+		if (pick < 0)
+			break;
+		int lo = pick / f.nk, hi = pick % f.nk;
+		bool only_copies = true;
+		for (int k = lo; k < hi; k++)
+			only_copies &= f.copy_k[k];
+		if (!only_copies)
+			fuse_range(c, &f, lo, hi, f.label[pick]);
+	}
+	int ncontr = f.ncontr;
+	ranges_end(&f);
+	flash_attention_path(c, ncontr);
 }
 
 /* Datapath: f32 contractions on SIMT -> TF32 tensor cores (tol >= 1e-3); f32 contraction
@@ -519,217 +637,231 @@ static void fusion_strategies(ctx *c)
 #define BF16_TOL 1e-2
 #define F32_TOL 1e-5
 
-static void datapath_strategies(ctx *c)
+/* What the datapath rewrites may change: the kernels whose f32 contractions may run on TF32
+ * tensor cores, the tensors that may be stored in bf16, and how many f64 tmps may be f32. */
+typedef struct {
+	bool *tf32_k, *bf16_t;
+	int n_tf32, n_bf16, n_f64;
+} datapath_plan;
+
+/* The f32 operands of contractions: their kernels may go to TF32, they to bf16. */
+static void contraction_datapaths(const ctx *c, datapath_plan *d)
 {
 	const solar_program *p = c->p;
-	bool *tf32_k = solar_xcalloc((size_t)p->nkernels + 1, 1);
-	bool *bf16_t = solar_xcalloc((size_t)p->ntensors + 1, 1);
-	int n_tf32 = 0, n_bf16 = 0;
+	unsigned char *ops = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];
-		bool contr = false;
-		int rd = 0;
-		solar_math m = kernel_math(p, s->kernel, c->in->math);
-		solar_stmt_op_mix(p, s, m, &contr, &rd);
-		if (!contr)
+		if (!contraction_operands(c, s, ops))
 			continue;
-		unsigned char *uses = solar_xcalloc((size_t)p->ntensors + 1, 1);
-		expr_reads(s->value, uses, 1, 0);
+		solar_math m = kernel_math(p, s->kernel, c->in->math);
 		for (int t = 0; t < p->ntensors; t++)
-			if (uses[t] && t != s->tensor && p->tensors[t].dtype == SOLAR_DT_F32 &&
-			    p->tensors[t].rank > 0) {
-				if (m != SOLAR_MATH_TF32 && !tf32_k[s->kernel]) {
-					tf32_k[s->kernel] = true;
-					n_tf32++;
+			if (ops[t] && p->tensors[t].dtype == SOLAR_DT_F32 && p->tensors[t].rank > 0) {
+				if (m != SOLAR_MATH_TF32 && !d->tf32_k[s->kernel]) {
+					d->tf32_k[s->kernel] = true;
+					d->n_tf32++;
 				}
-				if (!bf16_t[t]) {
-					bf16_t[t] = true;
-					n_bf16++;
+				if (!d->bf16_t[t]) {
+					d->bf16_t[t] = true;
+					d->n_bf16++;
 				}
 			}
-		free(uses);
 	}
-	/* f32 (and f64) intermediates that are no accumulator (written by `=` only) may be
-	 * stored in bf16 too: half the traffic of a memory-bound chain; accumulators stay */
+	free(ops);
+}
+
+/* f32 (and f64) intermediates that are no accumulator (written by `=` only) may be stored in
+ * bf16 too: half the traffic of a memory-bound chain; accumulators stay.  f64 tmps, the
+ * accumulators too, may be f32 (f32 suffices at 1e-5). */
+static void intermediate_datapaths(const solar_program *p, datapath_plan *d)
+{
 	bool *accum = solar_xcalloc((size_t)p->ntensors + 1, 1);
 	for (int i = 0; i < p->nstmts; i++)
 		accum[p->stmts[i]->tensor] |= p->stmts[i]->op != SOLAR_ASSIGN;
-	int n_store = 0, n_f64 = 0;
 	for (int t = 0; t < p->ntensors; t++) {
 		const solar_tensor *x = &p->tensors[t];
-		if (x->role != SOLAR_ROLE_TMP || accum[t])
+		if (x->role != SOLAR_ROLE_TMP)
 			continue;
-		n_f64 += x->dtype == SOLAR_DT_F64;
-		if ((x->dtype == SOLAR_DT_F32 || x->dtype == SOLAR_DT_F64) && !bf16_t[t]) {
-			bf16_t[t] = true;
-			n_store++;
+		d->n_f64 += x->dtype == SOLAR_DT_F64;
+		if (!accum[t] && (x->dtype == SOLAR_DT_F32 || x->dtype == SOLAR_DT_F64) &&
+		    !d->bf16_t[t]) {
+			d->bf16_t[t] = true;
+			d->n_bf16++;
 		}
 	}
-	for (int t = 0; t < p->ntensors; t++) /* f64 accumulators: f32 suffices at 1e-5 */
-		n_f64 += p->tensors[t].role == SOLAR_ROLE_TMP && accum[t] &&
-			 p->tensors[t].dtype == SOLAR_DT_F64;
-	char name[160], why[240];
-	if (n_f64 && c->in->tol >= F32_TOL) {
-		rewrite r;
-		rw_begin(&r, p, c->in->math);
-		for (int t = 0; t < p->ntensors; t++)
-			if (r.q.tensors[t].role == SOLAR_ROLE_TMP && r.q.tensors[t].dtype == SOLAR_DT_F64)
-				r.q.tensors[t].dtype = SOLAR_DT_F32;
-		snprintf(name, sizeof name, "f32 instead of f64 for the intermediates (%d tensor%s)",
-			 n_f64, n_f64 == 1 ? "" : "s");
-		snprintf(why, sizeof why, "AIR rewrite: f64 tmps stored and computed in f32; allowed "
-					  "because --tol %.3g >= %.0e",
-			 c->in->tol, F32_TOL);
-		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "f32.air", why);
-	}
-	n_bf16 += n_store;
-	if (n_tf32 && c->in->tol >= TF32_TOL) {
-		rewrite r;
-		rw_begin(&r, p, c->in->math);
-		for (int k = 0; k < p->nkernels; k++)
-			if (tf32_k[k])
-				r.q.kernels[k].math = SOLAR_MATH_TF32;
-		snprintf(name, sizeof name, "TF32 tensor cores for the f32 contractions (%d kernel%s)",
-			 n_tf32, n_tf32 == 1 ? "" : "s");
-		snprintf(why, sizeof why, "AIR rewrite: [math = tf32] on the kernels; allowed "
-					  "because --tol %.3g >= %.0e (TF32 keeps 10 mantissa bits)",
-			 c->in->tol, TF32_TOL);
-		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "tf32.air", why);
-	}
-	if (n_bf16 && c->in->tol >= BF16_TOL) {
-		rewrite r;
-		rw_begin(&r, p, c->in->math);
-		solar_program *q = &r.q;
-		int ncast = 0;
-		for (int t = 0; t < p->ntensors; t++)
-			ncast += bf16_t[t] && p->tensors[t].role != SOLAR_ROLE_TMP;
-		/* the tables grow: a bf16 copy per cast input, a cast kernel each */
-		solar_tensor *tens = solar_arena_alloc(r.a, sizeof *tens * (size_t)(q->ntensors + ncast + 1));
-		memcpy(tens, q->tensors, sizeof *tens * (size_t)q->ntensors);
-		solar_kernel *ks = solar_arena_alloc(r.a, sizeof *ks * (size_t)(q->nkernels + ncast + 1));
-		int rank_sum = 0;
-		for (int t = 0; t < p->ntensors; t++)
-			rank_sum += bf16_t[t] ? p->tensors[t].rank : 0;
-		solar_iter *its = solar_arena_alloc(r.a, sizeof *its * (size_t)(q->niters + rank_sum + 1));
-		memcpy(its, q->iters, sizeof *its * (size_t)q->niters);
-		int nt = q->ntensors, ni = q->niters, nc = 0;
-		int group = 0;
-		for (int t = 0; t < p->ntensors; t++)
-			group = tens[t].decl_group > group ? tens[t].decl_group : group;
-		for (int t = 0; t < p->ntensors; t++) {
-			if (!bf16_t[t])
-				continue;
-			if (p->tensors[t].role == SOLAR_ROLE_TMP) {
-				tens[t].dtype = SOLAR_DT_BF16;
-				tens[t].decl_group = ++group;
-				continue;
-			}
-			/* the input keeps its name and dtype in a new entry; every existing read
-			 * (sym t) now reads the bf16 copy, named NAME_bf16 */
-			const solar_tensor *orig = &p->tensors[t];
-			int copy = nt++;
-			tens[copy] = *orig;
-			tens[copy].decl_group = ++group;
-			char nm[1100];
-			snprintf(nm, sizeof nm, "%s_bf16", orig->name);
-			tens[t].name = solar_arena_strdup(r.a, nm);
-			tens[t].role = SOLAR_ROLE_TMP;
-			tens[t].dtype = SOLAR_DT_BF16;
-			tens[t].decl_group = ++group;
-			/* kernel cast_NAME { for i0 in 0..E0, ... { NAME_bf16[i0, ..] = bf16(NAME[i0, ..]); } } */
-			solar_expr **idx = solar_arena_alloc(r.a, sizeof *idx * (size_t)(orig->rank + 1));
-			solar_node *outer = NULL, *parent = NULL;
-			for (int dd = 0; dd < orig->rank; dd++) {
-				snprintf(nm, sizeof nm, "%s_i%d", orig->name, dd);
-				its[ni].name = solar_arena_strdup(r.a, nm);
-				solar_expr *it = solar_arena_alloc(r.a, sizeof *it);
-				it->kind = SOLAR_E_ITER;
-				it->sym = ni;
-				idx[dd] = it;
-				solar_expr *zero = solar_arena_alloc(r.a, sizeof *zero);
-				zero->kind = SOLAR_E_INT;
-				solar_expr *ext = solar_arena_alloc(r.a, sizeof *ext);
-				ext->kind = SOLAR_E_INT;
-				ext->ival = orig->extent[dd];
-				solar_node *f = solar_arena_alloc(r.a, sizeof *f);
-				f->kind = SOLAR_N_FOR;
-				f->loop.iter = ni++;
-				f->loop.lo = zero;
-				f->loop.hi = ext;
-				f->loop.step_value = 1;
-				f->loop.joined = dd > 0;
-				if (parent) {
-					parent->loop.body.items = solar_arena_alloc(r.a, sizeof(solar_node *));
-					parent->loop.body.items[0] = f;
-					parent->loop.body.n = 1;
-				} else {
-					outer = f;
-				}
-				parent = f;
-			}
-			solar_expr *rd = solar_arena_alloc(r.a, sizeof *rd);
-			rd->kind = SOLAR_E_ACCESS;
-			rd->sym = copy;
-			rd->args = idx;
-			rd->nargs = orig->rank;
-			solar_expr *cast = solar_arena_alloc(r.a, sizeof *cast);
-			cast->kind = SOLAR_E_CAST;
-			cast->dtype = SOLAR_DT_BF16;
-			cast->args = solar_arena_alloc(r.a, sizeof(solar_expr *));
-			cast->args[0] = rd;
-			cast->nargs = 1;
-			solar_stmt *st = solar_arena_alloc(r.a, sizeof *st);
-			st->tensor = t;
-			st->index = idx;
-			st->op = SOLAR_ASSIGN;
-			st->value = cast;
-			solar_node *sn = solar_arena_alloc(r.a, sizeof *sn);
-			sn->kind = SOLAR_N_STMT;
-			sn->stmt = st;
-			parent->loop.body.items = solar_arena_alloc(r.a, sizeof(solar_node *));
-			parent->loop.body.items[0] = sn;
-			parent->loop.body.n = 1;
-			solar_kernel *k = &ks[nc++];
-			memset(k, 0, sizeof *k);
-			snprintf(nm, sizeof nm, "cast_%s", orig->name);
-			k->name = solar_arena_strdup(r.a, nm);
-			k->body.items = solar_arena_alloc(r.a, sizeof(solar_node *));
-			k->body.items[0] = outer;
-			k->body.n = 1;
-		}
-		memcpy(ks + nc, q->kernels, sizeof *ks * (size_t)q->nkernels);
-		q->tensors = tens;
-		q->ntensors = nt;
-		q->kernels = ks;
-		q->nkernels += nc;
-		q->iters = its;
-		q->niters = ni;
-		snprintf(name, sizeof name, "bf16 tensor cores and storage (%d tensor%s)", n_bf16,
-			 n_bf16 == 1 ? "" : "s");
-		snprintf(why, sizeof why, "AIR rewrite: f32 contraction operands and intermediates "
-					  "in bf16 (inputs get a cast kernel, accumulators stay); allowed "
-					  "because --tol %.3g >= %.0e",
-			 c->in->tol, BF16_TOL);
-		file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name, "bf16.air", why);
-	}
-	free(tf32_k);
-	free(bf16_t);
 	free(accum);
-	/* an SFU-limited program: the bound already lets a transcendental use the FMA pipes
-	 * (docs/bounds.md "special functions"); only a software exp reaches it */
+}
+
+/* The changes of the datapath rewrites, on r (a copy of c->p). */
+static void to_f32(const ctx *c, rewrite *r, const datapath_plan *d)
+{
+	(void)c, (void)d;
+	for (int t = 0; t < r->q.ntensors; t++)
+		if (r->q.tensors[t].role == SOLAR_ROLE_TMP && r->q.tensors[t].dtype == SOLAR_DT_F64)
+			r->q.tensors[t].dtype = SOLAR_DT_F32;
+}
+
+static void to_tf32(const ctx *c, rewrite *r, const datapath_plan *d)
+{
+	(void)c;
+	for (int k = 0; k < r->q.nkernels; k++)
+		if (d->tf32_k[k])
+			r->q.kernels[k].math = SOLAR_MATH_TF32;
+}
+
+/* Input t read in bf16: its declaration moves to a new entry (name and dtype kept), entry t
+ * becomes the tmp NAME_bf16 that every existing read (sym t) now reads, and the kernel
+ * returned makes it:
+ *   kernel cast_NAME { for NAME_i0 in 0..E0, .. { NAME_bf16[NAME_i0, ..] = bf16(NAME[..]); } }
+ * The tensor and iterator tables of r have room for the new entries. */
+static solar_kernel cast_input(rewrite *r, int t, const solar_tensor *orig, int *group)
+{
+	solar_program *q = &r->q;
+	int copy = q->ntensors++;
+	q->tensors[copy] = *orig;
+	q->tensors[copy].decl_group = ++*group;
+	char nm[1100];
+	snprintf(nm, sizeof nm, "%s_bf16", orig->name);
+	q->tensors[t].name = solar_arena_strdup(r->a, nm);
+	q->tensors[t].role = SOLAR_ROLE_TMP;
+	q->tensors[t].dtype = SOLAR_DT_BF16;
+	q->tensors[t].decl_group = ++*group;
+	solar_expr **idx = solar_arena_alloc(r->a, sizeof *idx * (size_t)(orig->rank + 1));
+	solar_node *outer = NULL, *parent = NULL;
+	for (int dd = 0; dd < orig->rank; dd++) {
+		snprintf(nm, sizeof nm, "%s_i%d", orig->name, dd);
+		q->iters[q->niters].name = solar_arena_strdup(r->a, nm);
+		idx[dd] = new_expr(r->a, SOLAR_E_ITER);
+		idx[dd]->sym = q->niters;
+		solar_node *f = loop_node(r->a, q->niters++, orig->extent[dd], dd > 0);
+		if (parent)
+			one_node(r->a, &parent->loop.body, f);
+		else
+			outer = f;
+		parent = f;
+	}
+	solar_expr *rd = new_expr(r->a, SOLAR_E_ACCESS);
+	rd->sym = copy;
+	rd->args = idx;
+	rd->nargs = orig->rank;
+	solar_expr *cast = new_expr(r->a, SOLAR_E_CAST);
+	cast->dtype = SOLAR_DT_BF16;
+	cast->args = solar_arena_alloc(r->a, sizeof(solar_expr *));
+	cast->args[0] = rd;
+	cast->nargs = 1;
+	solar_stmt *st = solar_arena_alloc(r->a, sizeof *st);
+	st->tensor = t;
+	st->index = idx;
+	st->op = SOLAR_ASSIGN;
+	st->value = cast;
+	one_node(r->a, &parent->loop.body, stmt_node(r->a, st));
+	solar_kernel k = {0};
+	snprintf(nm, sizeof nm, "cast_%s", orig->name);
+	k.name = solar_arena_strdup(r->a, nm);
+	one_node(r->a, &k.body, outer);
+	return k;
+}
+
+/* bf16 storage: tmps change dtype; each input read in bf16 gets a cast kernel, before every
+ * other kernel (accumulators stay as they are). */
+static void to_bf16(const ctx *c, rewrite *r, const datapath_plan *d)
+{
+	const solar_program *p = c->p;
+	solar_program *q = &r->q;
+	int ncast = 0, rank_sum = 0, group = 0;
+	for (int t = 0; t < p->ntensors; t++) {
+		ncast += d->bf16_t[t] && p->tensors[t].role != SOLAR_ROLE_TMP;
+		rank_sum += d->bf16_t[t] ? p->tensors[t].rank : 0;
+		group = p->tensors[t].decl_group > group ? p->tensors[t].decl_group : group;
+	}
+	q->tensors = table_grow(r->a, q->tensors, sizeof *q->tensors, q->ntensors, ncast);
+	q->iters = table_grow(r->a, q->iters, sizeof *q->iters, q->niters, rank_sum);
+	solar_kernel *ks = solar_arena_alloc(r->a, sizeof *ks * (size_t)(q->nkernels + ncast + 1));
+	int nc = 0;
+	for (int t = 0; t < p->ntensors; t++) {
+		if (!d->bf16_t[t])
+			continue;
+		if (p->tensors[t].role == SOLAR_ROLE_TMP) {
+			q->tensors[t].dtype = SOLAR_DT_BF16;
+			q->tensors[t].decl_group = ++group;
+		} else {
+			ks[nc++] = cast_input(r, t, &p->tensors[t], &group);
+		}
+	}
+	memcpy(ks + nc, q->kernels, sizeof *ks * (size_t)q->nkernels);
+	q->kernels = ks;
+	q->nkernels += nc;
+}
+
+/* The datapath rewrites, in the order they are filed: each is allowed from a tolerance on. */
+static const struct {
+	double tol;
+	const char *name, *unit; /* "NAME (N UNITs)" */
+	const char *what, *tail; /* why: "AIR rewrite: WHAT; allowed because --tol .. >= TOLTAIL" */
+	const char *emit;
+	void (*change)(const ctx *c, rewrite *r, const datapath_plan *d);
+} datapath_rewrites[] = {
+	{F32_TOL, "f32 instead of f64 for the intermediates", "tensor",
+	 "f64 tmps stored and computed in f32", "", "f32.air", to_f32},
+	{TF32_TOL, "TF32 tensor cores for the f32 contractions", "kernel",
+	 "[math = tf32] on the kernels", " (TF32 keeps 10 mantissa bits)", "tf32.air", to_tf32},
+	{BF16_TOL, "bf16 tensor cores and storage", "tensor",
+	 "f32 contraction operands and intermediates in bf16 (inputs get a cast kernel, "
+	 "accumulators stay)",
+	 "", "bf16.air", to_bf16},
+};
+
+/* Files datapath rewrite i, which changes n tensors or kernels. */
+static void datapath_rewrite(ctx *c, const datapath_plan *d, int i, int n)
+{
+	rewrite r;
+	rw_begin(&r, c->p, c->in->math);
+	datapath_rewrites[i].change(c, &r, d);
+	char name[160], why[240];
+	snprintf(name, sizeof name, "%s (%d %s%s)", datapath_rewrites[i].name, n,
+		 datapath_rewrites[i].unit, n == 1 ? "" : "s");
+	snprintf(why, sizeof why, "AIR rewrite: %s; allowed because --tol %.3g >= %.0e%s",
+		 datapath_rewrites[i].what, c->in->tol, datapath_rewrites[i].tol,
+		 datapath_rewrites[i].tail);
+	file_rewrite(c, SOLAR_DIR_DATAPATH, rw_text(&r, c->file, name), name,
+		     datapath_rewrites[i].emit, why);
+}
+
+/* An SFU-limited program: the bound already lets a transcendental use the FMA pipes
+ * (docs/bounds.md "special functions"); only a software exp reaches it. */
+static void sfu_strategy(ctx *c)
+{
 	char rb[48];
 	solar_resource_name(c->adv->base.limiter_cache_aware, rb, sizeof rb);
-	if (!strncmp(rb, "sfu", 3)) {
-		solar_strategy *s = add_strategy(&c->adv->dir[SOLAR_DIR_DATAPATH]);
-		if (s) {
-			snprintf(s->name, sizeof s->name, "exp on the FMA pipes (polynomial exp2, as "
-							  "FlashAttention-4)");
-			snprintf(s->why, sizeof s->why, "no AIR rewrite: the bound already charges "
-							"transcendentals at SFU + FMA rate (docs/bounds.md "
-							"#special-functions); an SFU-only exp cannot reach it");
-			as_written(s, &c->adv->base);
-		}
-	}
+	if (strncmp(rb, "sfu", 3))
+		return;
+	solar_strategy *s = add_strategy(&c->adv->dir[SOLAR_DIR_DATAPATH]);
+	if (!s)
+		return;
+	snprintf(s->name, sizeof s->name, "exp on the FMA pipes (polynomial exp2, as "
+					  "FlashAttention-4)");
+	snprintf(s->why, sizeof s->why, "no AIR rewrite: the bound already charges transcendentals "
+					"at SFU + FMA rate (docs/bounds.md #special-functions); an "
+					"SFU-only exp cannot reach it");
+	as_written(s, &c->adv->base);
+}
+
+/* Each datapath rewrite that --tol allows, then the SFU note. */
+static void datapath_strategies(ctx *c)
+{
+	const solar_program *p = c->p;
+	datapath_plan d = {solar_xcalloc((size_t)p->nkernels + 1, 1),
+			   solar_xcalloc((size_t)p->ntensors + 1, 1), 0, 0, 0};
+	contraction_datapaths(c, &d);
+	intermediate_datapaths(p, &d);
+	int n[] = {d.n_f64, d.n_tf32, d.n_bf16};
+	_Static_assert(sizeof n / sizeof *n == sizeof datapath_rewrites / sizeof *datapath_rewrites,
+		       "one count per datapath rewrite");
+	for (int i = 0; i < (int)(sizeof n / sizeof *n); i++)
+		if (n[i] && c->in->tol >= datapath_rewrites[i].tol)
+			datapath_rewrite(c, &d, i, n[i]);
+	free(d.tf32_k);
+	free(d.bf16_t);
+	sfu_strategy(c);
 }
 
 /* Replaces the node of statement s under block b by `with`, copying the nodes on the path
@@ -768,14 +900,8 @@ static solar_node *if_node(solar_arena *a, solar_expr *cond, solar_stmt *then_s,
 	solar_stmt *st[2] = {then_s, else_s};
 	for (int k = 0; k < 2; k++) {
 		arm[k]->n = 0;
-		if (!st[k])
-			continue;
-		solar_node *n = solar_arena_alloc(a, sizeof *n);
-		n->kind = SOLAR_N_STMT;
-		n->stmt = st[k];
-		arm[k]->items = solar_arena_alloc(a, sizeof(solar_node *));
-		arm[k]->items[0] = n;
-		arm[k]->n = 1;
+		if (st[k])
+			one_node(a, arm[k], stmt_node(a, st[k]));
 	}
 	return ifn;
 }
@@ -1137,21 +1263,77 @@ bool solar_advise_below_sol(const char *file, const char *what, double measured_
 	return true;
 }
 
-int solar_advise_compute(const char *file, const solar_program *p, const solar_device *dev,
-			 const solar_advise_input *in, solar_advice *out, solar_diag *diag)
+/* Each direction's reason, in words: what its part is made of. */
+static void explain_directions(solar_advice *out, const solar_program *p,
+			       const solar_advise_input *in)
+{
+	const solar_advise_eval *b = &out->base;
+	double T = in->measured_s;
+	char t1[32], t2[32];
+	if (b->unfused_s > 0)
+		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
+			 "measured is %.3gx the bound of the kernels as written (%s)",
+			 T / b->unfused_s, fmt_s(t1, sizeof t1, b->unfused_s));
+	else
+		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
+			 "every bound is 0 s (the program has no work): all of the measured time "
+			 "is overhead");
+	snprintf(out->dir[SOLAR_DIR_FUSION].reason, sizeof out->dir[0].reason,
+		 "%d kernel%s as written: %.3g MB of DRAM traffic against %.3g MB fused; unfused "
+		 "%s vs cache-aware %s",
+		 p->nkernels, p->nkernels == 1 ? "" : "s", b->unfused_dram_bytes / 1e6,
+		 b->cache_aware_dram_bytes / 1e6, fmt_s(t1, sizeof t1, b->unfused_s),
+		 fmt_s(t2, sizeof t2, b->cache_aware_s));
+	snprintf(out->dir[SOLAR_DIR_DATA_REUSE].reason, sizeof out->dir[0].reason,
+		 "down to the cache-aware bound, intermediates too large for the chip kept on "
+		 "chip in tiles; a finite on-chip memory still forces %.3g MB above the compulsory "
+		 "%.3g MB (cache-aware %s vs fused %s)",
+		 (b->cache_aware_dram_bytes - b->fused_dram_bytes) / 1e6, b->fused_dram_bytes / 1e6,
+		 fmt_s(t1, sizeof t1, b->cache_aware_s), fmt_s(t2, sizeof t2, b->fused_s));
+	const solar_advice_dir *dp = &out->dir[SOLAR_DIR_DATAPATH];
+	if (dp->nstrat)
+		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
+			 "%d faster datapath%s allowed by --tol %.3g; limited by %s", dp->nstrat,
+			 dp->nstrat == 1 ? "" : "s", in->tol, out->limiter);
+	else
+		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
+			 "no f32 contraction or intermediate that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
+			 "(>= %.0e); limited by %s",
+			 in->tol, TF32_TOL, BF16_TOL, out->limiter);
+	int ncopy = 0, nmask = 0, nzero = 0;
+	for (int i = 0; i < out->dir[SOLAR_DIR_REDUNDANT].nstrat; i++) {
+		const char *name = out->dir[SOLAR_DIR_REDUNDANT].strat[i].name;
+		ncopy += !strncmp(name, "drop the copy", 13);
+		nmask += !strncmp(name, "skip masked", 11);
+		nzero += !strncmp(name, "skip structural zeros", 21);
+	}
+	if (ncopy || nmask || nzero)
+		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
+			 "%d copy kernel%s that only move%s data; %d masked select rewrite%s (work "
+			 "computed and discarded)%s",
+			 ncopy, ncopy == 1 ? "" : "s", ncopy == 1 ? "s" : "", nmask, nmask == 1 ? "" : "s",
+			 nzero ? "; sums over a built zero pattern (terms that add 0)" : "");
+	else
+		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
+			 "no copy kernel, masked select or zero-pattern operand found (recomputation "
+			 "is not measured)");
+}
+
+int solar_advise_compute(const char *file, const solar_program *p, solar_diag *pd,
+			 const solar_device *dev, const solar_advise_input *in, solar_advice *out,
+			 solar_diag *diag)
 {
 	memset(out, 0, sizeof *out);
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
 		out->dir[d].dir = (solar_direction)d;
-	/* the front end's messages were printed when p was loaded: only a failure repeats the
-	 * run with its messages shown (the ISL checks') */
-	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, diag,
-				   &out->base) < 0) {
-		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev,
-				       solar_diag_stream(diag), diag, &out->base);
-		solar_advise_eval_free(&out->base);
+	/* the program as written, once: the checks' messages on its own context, the bounds' on
+	 * diag */
+	solar_job job = eval_job(file, dev, in->math);
+	solar_result *r = solar_job_run_program_with(&job, p, pd, diag);
+	int rc = eval_result(r, &out->base);
+	solar_result_free(r);
+	if (rc < 0)
 		return -1;
-	}
 	const solar_advise_eval *b = &out->base;
 	double T = in->measured_s;
 	/* a measured time below a bound of the program as written is impossible */
@@ -1202,54 +1384,7 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 		x->score = x->max_gain_s;
 		x->p_paid = x->mean_gain = -1;
 	}
-	char t1[32], t2[32];
-	if (b->unfused_s > 0)
-		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
-			 "measured is %.3gx the bound of the kernels as written (%s)",
-			 T / b->unfused_s, fmt_s(t1, sizeof t1, b->unfused_s));
-	else
-		snprintf(out->dir[SOLAR_DIR_IMPLEMENTATION].reason, sizeof out->dir[0].reason,
-			 "every bound is 0 s (the program has no work): all of the measured time "
-			 "is overhead");
-	snprintf(out->dir[SOLAR_DIR_FUSION].reason, sizeof out->dir[0].reason,
-		 "%d kernel%s as written: %.3g MB of DRAM traffic against %.3g MB fused; unfused "
-		 "%s vs cache-aware %s",
-		 p->nkernels, p->nkernels == 1 ? "" : "s", b->unfused_dram_bytes / 1e6,
-		 b->cache_aware_dram_bytes / 1e6, fmt_s(t1, sizeof t1, b->unfused_s),
-		 fmt_s(t2, sizeof t2, b->cache_aware_s));
-	snprintf(out->dir[SOLAR_DIR_DATA_REUSE].reason, sizeof out->dir[0].reason,
-		 "down to the cache-aware bound, intermediates too large for the chip kept on "
-		 "chip in tiles; a finite on-chip memory still forces %.3g MB above the compulsory "
-		 "%.3g MB (cache-aware %s vs fused %s)",
-		 (b->cache_aware_dram_bytes - b->fused_dram_bytes) / 1e6, b->fused_dram_bytes / 1e6,
-		 fmt_s(t1, sizeof t1, b->cache_aware_s), fmt_s(t2, sizeof t2, b->fused_s));
-	const solar_advice_dir *dp = &out->dir[SOLAR_DIR_DATAPATH];
-	if (dp->nstrat)
-		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
-			 "%d faster datapath%s allowed by --tol %.3g; limited by %s", dp->nstrat,
-			 dp->nstrat == 1 ? "" : "s", in->tol, out->limiter);
-	else
-		snprintf(out->dir[SOLAR_DIR_DATAPATH].reason, sizeof out->dir[0].reason,
-			 "no f32 contraction or intermediate that --tol %.3g lets go to TF32 (>= %.0e) or bf16 "
-			 "(>= %.0e); limited by %s",
-			 in->tol, TF32_TOL, BF16_TOL, out->limiter);
-	int ncopy = 0, nmask = 0, nzero = 0;
-	for (int i = 0; i < out->dir[SOLAR_DIR_REDUNDANT].nstrat; i++) {
-		const char *name = out->dir[SOLAR_DIR_REDUNDANT].strat[i].name;
-		ncopy += !strncmp(name, "drop the copy", 13);
-		nmask += !strncmp(name, "skip masked", 11);
-		nzero += !strncmp(name, "skip structural zeros", 21);
-	}
-	if (ncopy || nmask || nzero)
-		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
-			 "%d copy kernel%s that only move%s data; %d masked select rewrite%s (work "
-			 "computed and discarded)%s",
-			 ncopy, ncopy == 1 ? "" : "s", ncopy == 1 ? "s" : "", nmask, nmask == 1 ? "" : "s",
-			 nzero ? "; sums over a built zero pattern (terms that add 0)" : "");
-	else
-		snprintf(out->dir[SOLAR_DIR_REDUNDANT].reason, sizeof out->dir[0].reason,
-			 "no copy kernel, masked select or zero-pattern operand found (recomputation "
-			 "is not measured)");
+	explain_directions(out, p, in);
 	/* stop: measured within the factor of the reachable speed of light (the cache-aware
 	 * bound, or a datapath or redundant-work rewrite's when one is lower) */
 	double reach = dmin(b->cache_aware_s,

@@ -71,8 +71,6 @@ typedef struct {
 	double tol;                /* relative tolerance that the numerics must keep */
 	double stop_factor;        /* stop when measured <= stop_factor x SOL */
 	solar_math math;           /* the CLI default for kernels without an attribute */
-	const solar_define *defs;
-	int ndefs;
 } solar_advise_input;
 
 typedef struct {
@@ -88,12 +86,6 @@ const char *solar_direction_name(solar_direction d);
 /* -1 when `name` is none of the five. */
 int solar_direction_parse(const char *name);
 
-/* Bounds of an AIR text on dev.  Diagnostics go to diag_out (NULL: discarded).  Returns 0, or
- * -1 when the text does not load, check or count (errors on diag_out) or the device lacks DRAM
- * figures (a message on diag). */
-int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
-			   solar_math math, SOLAR_KEEP const solar_device *dev, FILE *diag_out,
-			   solar_diag *diag, solar_advise_eval *out);
 void solar_advise_eval_free(solar_advise_eval *e);
 
 /* A measured time below a true lower bound (the speed of light) is refused, the same way
@@ -103,12 +95,13 @@ void solar_advise_eval_free(solar_advise_eval *e);
 bool solar_advise_below_sol(const char *file, const char *what, double measured_s,
 			    double bound_s, const char *bound_name, solar_diag *diag);
 
-/* The decomposition and the strategies of program p (loaded from `file`, whose text is
- * p->src) against in->measured_s.  Returns 0; 1 when the measured time is below a bound of
- * the program as written (a message on diag); -1 when the program does not analyse. */
+/* The decomposition and the strategies of program p (loaded from `file`, with its -D, and
+ * diagnosed through pd, which gets the checks' errors) against in->measured_s.  Returns 0; 1
+ * when the measured time is below a bound of the program as written (a message on diag); -1
+ * when the program does not analyse (the messages on pd and diag). */
 int solar_advise_compute(const char *file, SOLAR_KEEP const solar_program *p,
-			 SOLAR_KEEP const solar_device *dev, const solar_advise_input *in,
-			 solar_advice *out, solar_diag *diag);
+			 SOLAR_KEEP solar_diag *pd, SOLAR_KEEP const solar_device *dev,
+			 const solar_advise_input *in, solar_advice *out, solar_diag *diag);
 /* Sorts the directions by score, highest first (ties: the order of the chain). */
 void solar_advise_rank(solar_advice *a);
 void solar_advice_free(solar_advice *a);

@@ -9,6 +9,7 @@
 #              the speed of light is refused; --emit never writes over the program
 #   stop       the stop verdict at the stated factor
 #   usage      bad flags exit 2; a failed translation exits 1 with a message
+#   once       the program as written is analysed once: a check or a bound that fails says so once
 solar=$1 case=$2 root=$3
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail=0
@@ -298,6 +299,17 @@ usage)
   [ -e "$t/m.json" ] && no "a refused --record wrote the memory"
   printf 'import torch\nclass Model(torch.nn.Module:\n' >"$t/broken.py"
   expect 1 "the translation to AIR failed" "$solar" advise "$t/broken.py" --measured 1ms --device "$D"
+  ;;
+once)
+  # before: a bound that overflows a double was printed twice (the program ran again to show
+  # its messages)
+  expect 1 "kernel 'deep': its bound overflows a double" "$solar" advise \
+    "$root/tests/golden/analyze/overflow.air" --measured 1ms --device "$D"
+  [ "$(grep -c . "$t/err")" = 1 ] || no "overflow: not one message: $(cat "$t/err")"
+  expect 1 "index 'i\*j' is not affine" "$solar" advise \
+    "$root/tests/golden/check/iter_times_iter.air" --measured 1ms --device "$D"
+  [ "$(grep -c 'error:' "$t/err")" = 1 ] || no "a check error not said once: $(cat "$t/err")"
+  [ -s "$t/out" ] && no "advise printed advice for a program that does not analyse"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
