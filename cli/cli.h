@@ -100,6 +100,9 @@ int solar_cli_command_usage(const char *cmd, const char *fmt, const char *arg);
 /* The channel of the command line: `solar: ...` on stderr (cli/load.c); the stages take it
  * wherever they report, the files they read hang off it. */
 solar_diag *solar_cli_diag(void);
+/* The channel's format for a command whose output is `format`: JSON lines on stderr for
+ * SOLAR_FMT_JSON (solar_diag_set_json), text otherwise. */
+void solar_cli_diag_format(solar_format format);
 
 int solar_cmd_check(const solar_opts *o);
 int solar_cmd_fmt(const solar_opts *o);

@@ -15,6 +15,13 @@ solar_diag *solar_cli_diag(void)
 	return tool;
 }
 
+/* JSON lines on stderr where the command's output is JSON: a program that reads one reads
+ * the other.  Set by each command that writes JSON as it starts, before its first message. */
+void solar_cli_diag_format(solar_format format)
+{
+	solar_diag_set_json(solar_cli_diag(), format == SOLAR_FMT_JSON);
+}
+
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 {
 	out->src = NULL;
