@@ -17,9 +17,11 @@
 
 int solar_cli_usage(const char *cmd, const char *fmt, const char *arg)
 {
-	fputs("solar: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'solar %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	char msg[1200];
+	snprintf(msg, sizeof msg, fmt, arg);
+	solar_diag_tool_error(solar_cli_diag(), "%s", msg);
+	solar_diag_hint(solar_cli_diag(), "Try 'solar %s%s--help'.", cmd ? cmd : "",
+			cmd ? " " : "");
 	return SOLAR_EXIT_USAGE;
 }
 
@@ -35,10 +37,9 @@ int solar_cli_unknown_command(const char *name, const char *tail)
 		}
 	}
 	if (tail) { /* solar help NAME: one line, no "Try" */
-		fprintf(stderr, "solar: no command '%s'", name);
-		if (best)
-			fprintf(stderr, " (did you mean '%s'?)", best);
-		fprintf(stderr, "%s\n", tail);
+		solar_diag_tool_error(solar_cli_diag(), "no command '%s'%s%s%s%s", name,
+				      best ? " (did you mean '" : "", best ? best : "",
+				      best ? "'?)" : "", tail);
 		return SOLAR_EXIT_USAGE;
 	}
 	if (best) {
@@ -305,8 +306,26 @@ static int one_option(const solar_command *c, char **words, int left, solar_opts
 	return store(c, op, val, o);
 }
 
+/* Whether the words ask for JSON output (--json, --format json, --format=json), which the
+ * command writes: then every message, the parser's own included, is a JSON line on stderr. */
+static bool wants_json(const solar_command *c, int argc, char **argv)
+{
+	const solar_option *json = solar_option_find(c, "--json");
+	bool formats =
+	    solar_command_takes(c, "--format") && (c->formats & SOLAR_FMT_BIT(SOLAR_FMT_JSON));
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if ((json && json->kind == SOLAR_ARG_CONST && !strcmp(argv[i], "--json")) ||
+		    (formats && ((!strcmp(argv[i], "--format") && i + 1 < argc &&
+				  !strcmp(argv[i + 1], "json")) ||
+				 !strcmp(argv[i], "--format=json"))))
+			return true;
+	return false;
+}
+
 int solar_args_parse(const solar_command *c, int argc, char **argv, solar_opts *o)
 {
+	if (wants_json(c, argc, argv))
+		solar_diag_set_json(solar_cli_diag(), true);
 	o->cmd = c->name;
 	o->argc = argc;
 	o->argv = argv;

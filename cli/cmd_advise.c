@@ -88,8 +88,8 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	solar_proc_catch_signals();
 	solar_proc_temp(dir, true); /* before it exists: a signal may come at any time */
 	if (!mkdtemp(dir)) {
-		fprintf(stderr, "solar advise: error: cannot make a temporary folder: %s\n",
-			strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "cannot make a temporary folder: %s",
+				      strerror(errno));
 		solar_proc_temp_done(dir);
 		dir[0] = '\0';
 		return SOLAR_EXIT_USAGE;
@@ -122,10 +122,12 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	free(defs);
 	free(args);
 	if (ran < 0 || pr.status || access(air, R_OK)) {
-		fprintf(stderr, "solar advise: %s: error: the translation to AIR failed (solar "
-				"translate exit %d; its messages are above); advise needs the "
-				"program as AIR: fix the model or write the AIR by hand\n",
-			py, ran < 0 ? -1 : pr.status);
+		solar_diag_tool_error(
+		    solar_cli_diag(),
+		    "%s: the translation to AIR failed (solar translate exit %d; its "
+		    "messages are above); advise needs the program as AIR: fix the "
+		    "model or write the AIR by hand",
+		    py, ran < 0 ? -1 : pr.status);
 		return SOLAR_EXIT_ERRORS;
 	}
 	return SOLAR_EXIT_OK;
@@ -155,7 +157,7 @@ static double default_tol(const solar_program *p)
 static int emit_all(const char *dir, solar_advice *adv)
 {
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "solar advise: error: --emit %s: %s\n", dir, strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "--emit %s: %s", dir, strerror(errno));
 		return -1;
 	}
 	for (int d = 0; d < SOLAR_DIR_COUNT; d++)
@@ -466,9 +468,11 @@ int solar_cmd_advise(const solar_opts *opts)
 			total = 0;
 			for (int k = 0; k < l.prog->nkernels; k++) {
 				if (kernel_s[k] <= 0) {
-					fprintf(stderr, "solar advise: %s: error: no total and no time "
-							"for kernel %s: the measured time is unknown\n",
-						a.o.measured_file, l.prog->kernels[k].name);
+					solar_diag_tool_error(
+					    solar_cli_diag(),
+					    "%s: no total and no time for kernel %s: "
+					    "the measured time is unknown",
+					    a.o.measured_file, l.prog->kernels[k].name);
 					rc = SOLAR_EXIT_ERRORS;
 					goto done;
 				}

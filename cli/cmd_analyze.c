@@ -561,9 +561,11 @@ static void print_warning(void *ctx, const solar_warning *wn)
 {
 	const solar_opts *o = ctx;
 	if (wn->kind == SOLAR_WARN_MEASURED_CEILINGS)
-		fprintf(stderr, "solar: %s: warning: %d figures are measured ceilings, not peaks: "
-				"the result is an estimate, not a bound (--ceilings measured labels it)\n",
-			o->device, (int)wn->value);
+		solar_diag_tool_warning(
+		    solar_cli_diag(),
+		    "%s: %d figures are measured ceilings, not peaks: the result "
+		    "is an estimate, not a bound (--ceilings measured labels it)",
+		    o->device, (int)wn->value);
 }
 
 /* The job's warning about capacity (the last thing a job finds). */
@@ -572,11 +574,12 @@ static void print_capacity(const solar_opts *o, const solar_result *res)
 	char t1[32], t2[32];
 	for (int i = 0; i < res->nwarnings; i++)
 		if (res->warnings[i].kind == SOLAR_WARN_CAPACITY)
-			fprintf(stderr, "solar: %s: warning: the program's live data (%sB at least: "
-					"its inputs or its outputs) exceeds the DRAM capacity of %s "
-					"(%sB)\n",
-				o->files[0], solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
-				res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
+			solar_diag_tool_warning(
+			    solar_cli_diag(),
+			    "%s: the program's live data (%sB at least: its inputs or its outputs) "
+			    "exceeds the DRAM capacity of %s (%sB)",
+			    o->files[0], solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
+			    res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
 }
 
 /* The header of a table of the estimate block; `measured`: with a measured / estimate column. */
@@ -699,14 +702,12 @@ static solar_result *bound_beside(const solar_opts *o, solar_result *est)
 
 int solar_cmd_analyze(const solar_opts *o)
 {
-	if (o->nfiles != 1) {
-		fputs("solar: analyze needs exactly one FILE\nTry 'solar --help'.\n", stderr);
-		return SOLAR_EXIT_USAGE;
-	}
-	if (!o->device) {
-		fputs("solar: analyze needs --device FILE (see devices/*.json)\n"
-		      "Try 'solar --help'.\n",
-		      stderr);
+	if (o->nfiles != 1 || !o->device) {
+		solar_diag_tool_error(solar_cli_diag(), "%s",
+				      o->nfiles != 1
+					  ? "analyze needs exactly one FILE"
+					  : "analyze needs --device FILE (see devices/*.json)");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_job job = solar_cli_job(o);

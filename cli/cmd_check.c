@@ -14,7 +14,8 @@
 int solar_cmd_check(const solar_opts *o)
 {
 	if (!o->nfiles) {
-		fputs("solar: check needs at least one FILE\nTry 'solar --help'.\n", stderr);
+		solar_diag_tool_error(solar_cli_diag(), "check needs at least one FILE");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	int rc = SOLAR_EXIT_OK;
@@ -36,7 +37,8 @@ int solar_cmd_check(const solar_opts *o)
 int solar_cmd_fmt(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
-		fputs("solar: fmt needs exactly one FILE\nTry 'solar --help'.\n", stderr);
+		solar_diag_tool_error(solar_cli_diag(), "fmt needs exactly one FILE");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_loaded l;
@@ -55,17 +57,20 @@ int solar_cmd_fmt(const solar_opts *o)
 		FILE *mem = open_memstream(&text, &len);
 		solar_ir_print(l.prog, mem);
 		fclose(mem);
-		solar_diag *d = solar_diag_new("<fmt output>", text, (int32_t)len, stderr);
+		solar_diag *d =
+		    solar_diag_new_file(solar_cli_diag(), "<fmt output>", text, (int32_t)len);
 		solar_program *again =
 			solar_frontend_load("<fmt output>", text, (int32_t)len, o->defs, o->ndefs, d);
 		if (!again) {
-			fprintf(stderr, "solar: fmt --verify: the canonical form of %s does not parse\n",
-				o->files[0]);
+			solar_diag_tool_error(
+			    solar_cli_diag(),
+			    "fmt --verify: the canonical form of %s does not parse", o->files[0]);
 			rc = SOLAR_EXIT_ERRORS;
 		} else if (!solar_ir_equal(l.prog, again)) {
-			fprintf(stderr, "solar: fmt --verify: the canonical form of %s parses to a "
-					"different IR\n",
-				o->files[0]);
+			solar_diag_tool_error(solar_cli_diag(),
+					      "fmt --verify: the canonical form of %s parses to a "
+					      "different IR",
+					      o->files[0]);
 			rc = SOLAR_EXIT_ERRORS;
 		}
 		solar_program_free(again);

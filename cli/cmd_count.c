@@ -236,7 +236,8 @@ static cJSON *json_count(const solar_opts *o, const solar_work *w)
 int solar_cmd_count(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
-		fputs("solar: count needs exactly one FILE\nTry 'solar --help'.\n", stderr);
+		solar_diag_tool_error(solar_cli_diag(), "count needs exactly one FILE");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_loaded l;

@@ -50,9 +50,10 @@ static int device_list(const solar_opts *o)
 	bool json = o->format == SOLAR_FMT_JSON;
 	cJSON *arr = json ? cJSON_CreateArray() : NULL;
 	if (!n)
-		fputs("solar: device list: no descriptors found (set SOLAR_DEVICE_PATH to a folder of "
-		      "NAME.json files)\n",
-		      stderr);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "device list: no descriptors found (set "
+				      "SOLAR_DEVICE_PATH to a folder of NAME.json "
+				      "files)");
 	else if (!json)
 		fprintf(out, "%-22s %-36s %-11s %-22s %-9s %-4s %s\n", "name", "device", "DRAM",
 			"tensor peak (dense)", "L2", "SMs", "file");
@@ -115,11 +116,11 @@ done:
 
 static int usage(const char *msg)
 {
-	fprintf(stderr,
-		"solar: %s\nusage: solar device list [--format table|json] | solar device show "
-		"NAME|FILE | solar device probe [--ceilings bound|measured]\nTry 'solar device "
-		"--help'.\n",
-		msg);
+	solar_diag *d = solar_cli_diag();
+	solar_diag_tool_error(d, "%s", msg);
+	solar_diag_hint(d, "usage: solar device list [--format table|json] | solar device show "
+			   "NAME|FILE | solar device probe [--ceilings bound|measured]");
+	solar_diag_hint(d, "Try 'solar device --help'.");
 	return SOLAR_EXIT_USAGE;
 }
 

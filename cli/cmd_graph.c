@@ -7,7 +7,8 @@
 int solar_cmd_graph(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
-		fputs("solar: graph needs exactly one FILE\nTry 'solar --help'.\n", stderr);
+		solar_diag_tool_error(solar_cli_diag(), "graph needs exactly one FILE");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_loaded l;

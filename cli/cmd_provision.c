@@ -232,10 +232,12 @@ static cJSON *json_bound(const solar_provision *p)
 
 int solar_cmd_provision(const solar_opts *o)
 {
+	solar_diag *diag = solar_cli_diag();
 	if (o->nfiles != 1 || !o->device || o->target_s <= 0) {
-		fputs("solar: provision needs one FILE, --device FILE and --target-time TIME\n"
-		      "Try 'solar --help'.\n",
-		      stderr);
+		solar_diag_tool_error(diag,
+				      "provision needs one FILE, --device FILE and --target-time "
+				      "TIME");
+		solar_diag_hint(diag, "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	int bounds[SOLAR_BOUND_COUNT], nb = 0;
@@ -247,9 +249,9 @@ int solar_cmd_provision(const solar_opts *o)
 	} else if ((bounds[0] = solar_bound_parse(o->bound)) >= 0) {
 		nb = 1;
 	} else {
-		fprintf(stderr, "solar: --bound expects unfused, fused, cache-aware or all, not '%s'\n"
-				"Try 'solar --help'.\n",
-			o->bound);
+		solar_diag_tool_error(
+		    diag, "--bound expects unfused, fused, cache-aware or all, not '%s'", o->bound);
+		solar_diag_hint(diag, "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_job job = solar_cli_job(o);

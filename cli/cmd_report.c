@@ -14,9 +14,8 @@
 int solar_cmd_report(const solar_opts *o)
 {
 	if (o->nfiles != 1) {
-		fputs("solar: report needs exactly one MANIFEST (docs/report.md)\n"
-		      "Try 'solar --help'.\n",
-		      stderr);
+		solar_diag_tool_error(solar_cli_diag(), "report needs exactly one MANIFEST (docs/report.md)");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_report_opts ro = {.bound = o->bound,

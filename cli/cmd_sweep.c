@@ -51,21 +51,25 @@ static double parse_end(const char *spec, const char *s, size_t len, const solar
 	if (solar_quantity_parse(buf, &v, &unit) < 0)
 		goto bad;
 	if (unit[0] && strcmp(unit, k->unit)) {
-		fprintf(stderr, "solar: --vary %s: '%s' is in %s, but %s is measured in %s\n", spec,
-			buf, unit, k->name, k->unit);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "--vary %s: '%s' is in %s, but %s is measured in %s", spec,
+				      buf, unit, k->name, k->unit);
 		return -1;
 	}
 	if (!isfinite(k->headline) || k->headline <= 0) {
-		fprintf(stderr, "solar: --vary %s: the descriptor gives no %s to scale from; use "
-				"factors such as 0.5x..2x\n",
-			spec, k->unit);
+		solar_diag_tool_error(
+		    solar_cli_diag(),
+		    "--vary %s: the descriptor gives no %s to scale from; use factors "
+		    "such as 0.5x..2x",
+		    spec, k->unit);
 		return -1;
 	}
 	return v / k->headline;
 bad:
-	fprintf(stderr, "solar: --vary %s: expected FROM..TO with factors (0.5x..8x) or values "
-			"with units (16MB..256MB, 2TB/s..8TB/s)\n",
-		spec);
+	solar_diag_tool_error(solar_cli_diag(),
+			      "--vary %s: expected FROM..TO with factors (0.5x..8x) or values with "
+			      "units (16MB..256MB, 2TB/s..8TB/s)",
+			      spec);
 	return -1;
 }
 
@@ -74,7 +78,8 @@ static int parse_vary(const char *spec, const solar_device *dev, int steps, axis
 	const char *eq = strchr(spec, '=');
 	char name[64];
 	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name) {
-		fprintf(stderr, "solar: --vary expects NAME=FROM..TO, not '%s'\n", spec);
+		solar_diag_tool_error(solar_cli_diag(), "--vary expects NAME=FROM..TO, not '%s'",
+				      spec);
 		return -1;
 	}
 	memcpy(name, spec, (size_t)(eq - spec));
@@ -83,7 +88,8 @@ static int parse_vary(const char *spec, const solar_device *dev, int steps, axis
 		return -1;
 	const char *dots = strstr(eq + 1, "..");
 	if (!dots) {
-		fprintf(stderr, "solar: --vary %s: expected a range FROM..TO\n", spec);
+		solar_diag_tool_error(solar_cli_diag(), "--vary %s: expected a range FROM..TO",
+				      spec);
 		return -1;
 	}
 	a->from = parse_end(spec, eq + 1, (size_t)(dots - eq - 1), &a->knob);
@@ -365,13 +371,15 @@ static cJSON *json_sweep(const solar_opts *o, const solar_program *prog, const s
 int solar_cmd_sweep(const solar_opts *o)
 {
 	if (o->nfiles != 1 || !o->device || o->nvary < 1 || o->nvary > 2) {
-		fputs("solar: sweep needs one FILE, --device FILE and one or two --vary "
-		      "NAME=FROM..TO\nTry 'solar --help'.\n",
-		      stderr);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "sweep needs one FILE, --device FILE and one or "
+				      "two --vary NAME=FROM..TO");
+		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	if (o->format == SOLAR_FMT_MD) {
-		fputs("solar: sweep writes csv or json (--format csv|json)\n", stderr);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "sweep writes csv or json (--format csv|json)");
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_device *dev = solar_cli_load_device(o);
@@ -394,8 +402,9 @@ int solar_cmd_sweep(const solar_opts *o)
 		for (int i = 0; i < ax[0].knob.nfig; i++)
 			for (int j = 0; j < ax[1].knob.nfig; j++)
 				if (!strcmp(ax[0].knob.path[i], ax[1].knob.path[j])) {
-					fprintf(stderr, "solar: --vary %s and %s both change %s\n",
-						ax[0].knob.name, ax[1].knob.name, ax[0].knob.path[i]);
+					solar_diag_tool_error(
+					    solar_cli_diag(), "--vary %s and %s both change %s",
+					    ax[0].knob.name, ax[1].knob.name, ax[0].knob.path[i]);
 					rc = SOLAR_EXIT_USAGE;
 					goto done;
 				}
@@ -403,8 +412,9 @@ int solar_cmd_sweep(const solar_opts *o)
 	 * both set that peak. */
 	for (int v = 0; o->nvary == 2 && v < 2; v++)
 		if (!strcmp(ax[v].knob.name, "clock") && ax[1 - v].knob.resource >= SOLAR_RES_OPS) {
-			fprintf(stderr, "solar: --vary clock and %s both change the %s peak\n",
-				ax[1 - v].knob.name, ax[1 - v].knob.name + 5);
+			solar_diag_tool_error(solar_cli_diag(),
+					      "--vary clock and %s both change the %s peak",
+					      ax[1 - v].knob.name, ax[1 - v].knob.name + 5);
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}

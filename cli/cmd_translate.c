@@ -71,9 +71,9 @@ static int run_translator(char **args, double timeout_s)
 	solar_proc_catch_signals();
 	solar_proc_temp(scratch, true); /* before it exists: a signal may come at any time */
 	if (!mkdtemp(scratch)) {
-		fprintf(stderr,
-			"solar translate: error: cannot make a temporary folder under %s: %s\n",
-			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(),
+				      "cannot make a temporary folder under %s: %s",
+				      tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		solar_proc_temp_done(scratch);
 		free(scratch);
 		return SOLAR_EXIT_USAGE;
@@ -92,17 +92,16 @@ static int run_translator(char **args, double timeout_s)
 	free(tmpdir);
 	free(scratch);
 	if (rc < 0) {
-		fprintf(stderr,
-			"solar translate: error: cannot run '%s': %s (set SOLAR_PYTHON or run "
-			"`make venv`)\n",
-			args[0], strerror(err));
+		solar_diag_tool_error(solar_cli_diag(),
+				      "cannot run '%s': %s (set SOLAR_PYTHON or run `make venv`)",
+				      args[0], strerror(err));
 		return SOLAR_EXIT_USAGE;
 	}
 	if (pr.timed_out) {
-		fprintf(stderr,
-			"solar translate: error: the translation ran past --timeout (%g s) "
-			"and was stopped; nothing was written\n",
-			timeout_s);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "the translation ran past --timeout (%g s) and was stopped; "
+				      "nothing was written",
+				      timeout_s);
 		return SOLAR_EXIT_USAGE;
 	}
 	return pr.status;
@@ -121,9 +120,10 @@ int solar_cmd_translate(const solar_opts *o)
 
 	char script[PATH_MAX + 64];
 	if (!find(script, sizeof script, script_dirs, 4, "translate/run.py", readable)) {
-		fputs("solar translate: error: cannot find translate/run.py (beside the executable or "
-		      "in " SOLAR_SOURCE_DIR ")\n",
-		      stderr);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "cannot find translate/run.py (beside the executable or in "
+				      "%s)",
+				      SOLAR_SOURCE_DIR);
 		return SOLAR_EXIT_USAGE;
 	}
 	char python[PATH_MAX + 64];
@@ -134,10 +134,11 @@ int solar_cmd_translate(const solar_opts *o)
 		/* the marker `make venv` writes when the install is complete */
 		snprintf(python + strlen(python) - strlen(".installed"), sizeof ".installed", "bin/python");
 	} else {
-		fputs("solar translate: error: no Python with PyTorch: build the virtual environment "
-		      "with `make venv` (build/venv, pinned torch from PyPI) or set SOLAR_PYTHON to a "
-		      "Python that has torch >= 2.4\n",
-		      stderr);
+		solar_diag_tool_error(
+		    solar_cli_diag(),
+		    "no Python with PyTorch: build the virtual environment with `make "
+		    "venv` (build/venv, pinned torch from PyPI) or set SOLAR_PYTHON to "
+		    "a Python that has torch >= 2.4");
 		return SOLAR_EXIT_USAGE;
 	}
 	if (exe[0])

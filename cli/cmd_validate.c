@@ -50,7 +50,8 @@ static char *find_harness(void)
 	if (env && *env) {
 		if (readable(env))
 			return solar_xstrdup(env);
-		fprintf(stderr, "solar: SOLAR_HARNESS=%s: %s\n", env, strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "SOLAR_HARNESS=%s: %s", env,
+				      strerror(errno));
 		return NULL;
 	}
 	char exe[PATH_MAX];
@@ -94,7 +95,8 @@ static int write_json(const char *path, cJSON *j)
 		rc = -1;
 	free(s);
 	if (rc)
-		fprintf(stderr, "solar: cannot write %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "cannot write %s: %s", path,
+				      strerror(errno));
 	return rc;
 }
 
@@ -220,18 +222,22 @@ static int harness_run(const ctx *c)
 	int rc = 0;
 	solar_proc_how how = {.out_fd = 2, .timeout_s = c->timeout_s}; /* stdout off ours */
 	if (solar_proc_run(argv, &how, &pr) < 0) {
-		fprintf(stderr, "solar: cannot run the reference harness with '%s': %s (set "
-				"SOLAR_PYTHON)\n",
-			argv[0], strerror(errno));
+		solar_diag_tool_error(
+		    solar_cli_diag(),
+		    "cannot run the reference harness with '%s': %s (set SOLAR_PYTHON)", argv[0],
+		    strerror(errno));
 		rc = SOLAR_EXIT_USAGE;
 	} else if (pr.timed_out) {
-		fprintf(stderr, "solar: the reference harness ran past the time limit of %g s and was "
-				"stopped (--timeout SECONDS sets it)\n",
-			c->timeout_s);
+		solar_diag_tool_error(
+		    solar_cli_diag(),
+		    "the reference harness ran past the time limit of %g s and was "
+		    "stopped (--timeout SECONDS sets it)",
+		    c->timeout_s);
 		rc = SOLAR_EXIT_USAGE;
 	} else if (pr.status != 0) {
 		if (pr.status != 2)
-			fprintf(stderr, "solar: the reference harness failed (exit %d)\n", pr.status);
+			solar_diag_tool_error(solar_cli_diag(),
+					      "the reference harness failed (exit %d)", pr.status);
 		rc = SOLAR_EXIT_USAGE;
 	}
 	solar_proc_free(&pr);
@@ -255,7 +261,8 @@ static cJSON *harness_verdict(const ctx *c, const char *cmd, const char *key)
 	solar_proc pr;
 	if (solar_proc_run(argv, &(solar_proc_how){.capture_out = true, .timeout_s = c->timeout_s},
 			   &pr) < 0) {
-		fprintf(stderr, "solar: cannot run the reference harness: %s\n", strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "cannot run the reference harness: %s",
+				      strerror(errno));
 		return NULL;
 	}
 	cJSON *j = pr.out ? cJSON_Parse(pr.out) : NULL;
@@ -267,8 +274,9 @@ static cJSON *harness_verdict(const ctx *c, const char *cmd, const char *key)
 	solar_diag_free(jd);
 	if (!cJSON_IsObject(j) || !cJSON_IsArray(cJSON_GetObjectItem(j, key))) {
 		if (pr.status != 2) /* 2: its stderr said why */
-			fprintf(stderr, "solar: the harness's %s (exit %d%s) printed no JSON result\n",
-				cmd, pr.status, pr.timed_out ? ", timed out" : "");
+			solar_diag_tool_error(solar_cli_diag(),
+					      "the harness's %s (exit %d%s) printed no JSON result",
+					      cmd, pr.status, pr.timed_out ? ", timed out" : "");
 		cJSON_Delete(j);
 		j = NULL;
 	}
@@ -532,7 +540,8 @@ static char *make_dir(const solar_opts *o)
 {
 	if (o->keep) {
 		if (mkdir(o->keep, 0777) < 0 && errno != EEXIST) {
-			fprintf(stderr, "solar: cannot create %s: %s\n", o->keep, strerror(errno));
+			solar_diag_tool_error(solar_cli_diag(), "cannot create %s: %s", o->keep,
+					      strerror(errno));
 			return NULL;
 		}
 		return solar_xstrdup(o->keep);
@@ -540,8 +549,8 @@ static char *make_dir(const solar_opts *o)
 	const char *tmp = getenv("TMPDIR");
 	char *dir = join(tmp && *tmp ? tmp : "/tmp", "solar-validate-XXXXXX");
 	if (!mkdtemp(dir)) {
-		fprintf(stderr, "solar: cannot create a directory under %s: %s\n",
-			tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "cannot create a directory under %s: %s",
+				      tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		free(dir);
 		return NULL;
 	}
@@ -550,169 +559,236 @@ static char *make_dir(const solar_opts *o)
 	return dir;
 }
 
-int solar_cmd_validate(const solar_opts *o)
+/* One run of validate: what it loaded, made and learned, freed together (validation_free). */
+typedef struct {
+	const solar_opts *o;
+	const char *backend; /* cpu or cuda */
+	solar_device *dev;   /* --device as loaded, or NULL: no bounds */
+	solar_loaded l;
+	solar_analysis *a;
+	char *harness, *dir, *air_path;
+	ctx c;
+	cJSON *ref, *cmp, *loc; /* the harness's ref.json, comparison and localisation */
+	solar_run run;
+	solar_result *res;
+	const solar_bounds *b;
+} validation;
+
+/* The request can be served: one FILE, a readable --ref, the backend available.  0 or an exit
+ * code after a message. */
+static int check_request(const solar_opts *o, const char *backend)
 {
+	solar_diag *d = solar_cli_diag();
 	if (o->nfiles != 1 || !o->ref) {
-		fputs(o->nfiles != 1 ? "solar: validate needs exactly one FILE\n"
-				     : "solar: validate needs --ref MODEL.py (the PyTorch original)\n",
-		      stderr);
-		fputs("Try 'solar --help'.\n", stderr);
+		solar_diag_tool_error(d, "%s",
+				      o->nfiles != 1
+					  ? "validate needs exactly one FILE"
+					  : "validate needs --ref MODEL.py (the PyTorch original)");
+		solar_diag_hint(d, "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
 	if (!readable(o->ref)) {
-		fprintf(stderr, "solar: %s: %s\n", o->ref, strerror(errno));
+		solar_diag_tool_error(d, "%s: %s", o->ref, strerror(errno));
 		return SOLAR_EXIT_USAGE;
 	}
-	const char *backend = o->backend ? o->backend : "cpu";
 	char why[512];
 	if (!strcmp(backend, "cuda") && solar_cuda_available(why, sizeof why) < 0) {
-		fprintf(stderr, "solar: the CUDA backend is unavailable: %s\n", why);
+		solar_diag_tool_error(d, "the CUDA backend is unavailable: %s", why);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = NULL;
-	if (o->device && !(dev = solar_cli_load_device(o)))
+	return SOLAR_EXIT_OK;
+}
+
+/* The device (given --device) and the program, loaded and checked. */
+static int load(validation *v)
+{
+	const solar_opts *o = v->o;
+	if (o->device && !(v->dev = solar_cli_load_device(o)))
 		return SOLAR_EXIT_USAGE;
 	/* The harness flushes the L2 before each timed run of the reference, so its times follow
 	 * the cold protocol (docs/bounds.md, rule "L2 state"): the bounds it is set against are
 	 * cold ones unless --l2 says otherwise. */
-	if (dev && !o->l2)
-		dev->l2_cold = true;
-	solar_loaded l;
-	int rc = solar_cli_load(o->files[0], o, &l);
-	if (rc != SOLAR_EXIT_OK) {
-		solar_cli_unload(&l);
-		solar_device_free(dev);
+	if (v->dev && !o->l2)
+		v->dev->l2_cold = true;
+	int rc = solar_cli_load(o->files[0], o, &v->l);
+	if (rc != SOLAR_EXIT_OK)
 		return rc;
+	v->a = solar_analysis_new(v->l.prog, v->l.diag);
+	if (!v->a || solar_analysis_run_checks(v->a, v->l.diag))
+		return SOLAR_EXIT_ERRORS;
+	return SOLAR_EXIT_OK;
+}
+
+/* The harness found, the working directory made, DIR/air.json written. */
+static int prepare(validation *v)
+{
+	const solar_opts *o = v->o;
+	if (!(v->harness = find_harness())) {
+		solar_diag_tool_error(solar_cli_diag(),
+				      "cannot find validate/harness.py (set SOLAR_HARNESS)");
+		return SOLAR_EXIT_USAGE;
 	}
-	const solar_program *p = l.prog;
-	char *harness = NULL, *dir = NULL, *air_path = NULL;
-	cJSON *ref = NULL, *cmp = NULL, *loc = NULL;
-	solar_run run = {0};
-	solar_result *res = NULL;
-	const solar_bounds *b = NULL;
-	solar_analysis *a = solar_analysis_new(p, l.diag);
-	if (!a || solar_analysis_run_checks(a, l.diag)) {
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
-	if (!(harness = find_harness())) {
-		fputs("solar: cannot find validate/harness.py (set SOLAR_HARNESS)\n", stderr);
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	if (!(dir = make_dir(o))) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	air_path = join(dir, "air.json");
-	cJSON *aj = air_json(o->files[0], p, o->math);
-	int wrc = write_json(air_path, aj);
+	if (!(v->dir = make_dir(o)))
+		return SOLAR_EXIT_USAGE;
+	v->air_path = join(v->dir, "air.json");
+	cJSON *aj = air_json(o->files[0], v->l.prog, o->math);
+	int wrc = write_json(v->air_path, aj);
 	cJSON_Delete(aj);
-	if (wrc) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	ctx c = {o, harness, dir, air_path, !strcmp(backend, "cuda") ? "cuda" : NULL,
-		 o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S};
+	if (wrc)
+		return SOLAR_EXIT_USAGE;
+	v->c = (ctx){o,
+		     v->harness,
+		     v->dir,
+		     v->air_path,
+		     !strcmp(v->backend, "cuda") ? "cuda" : NULL,
+		     o->timeout_s > 0 ? o->timeout_s : DEFAULT_TIMEOUT_S};
+	return SOLAR_EXIT_OK;
+}
 
-	/* From here to the comparison, the reference and the AIR program run under --timeout;
-	 * SOLAR_TIME_LIMIT is for solar's own analysis (before, and the bounds after). */
-	solar_cli_time_limit_pause();
-	if ((rc = harness_run(&c)) != 0)
-		goto done;
-	char *ref_path = join(dir, "ref.json");
-	ref = read_json(ref_path);
+/* Step 3: the reference ran and said so in DIR/ref.json. */
+static int run_reference(validation *v)
+{
+	int rc = harness_run(&v->c);
+	if (rc != 0)
+		return rc;
+	char *ref_path = join(v->dir, "ref.json");
+	v->ref = read_json(ref_path);
 	free(ref_path);
-	if (!cJSON_IsObject(ref) || !cJSON_IsTrue(cJSON_GetObjectItem(ref, "ok"))) {
-		fprintf(stderr, "solar: the reference did not run: %s\n",
-			str_or(ref, "error", "no DIR/ref.json with \"ok\": true"));
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
+	if (!cJSON_IsObject(v->ref) || !cJSON_IsTrue(cJSON_GetObjectItem(v->ref, "ok"))) {
+		solar_diag_tool_error(solar_cli_diag(), "the reference did not run: %s",
+				      str_or(v->ref, "error", "no DIR/ref.json with \"ok\": true"));
+		return SOLAR_EXIT_USAGE;
 	}
+	return SOLAR_EXIT_OK;
+}
 
-	rc = !strcmp(backend, "cuda")
-		 ? solar_run_cuda(p, o->files[0], a, dir, c.timeout_s, &run, solar_cli_diag())
-		 : solar_run_c(p, o->files[0], dir, c.timeout_s, &run, solar_cli_diag());
+/* Step 4: the AIR program ran on the backend and DIR/air_run.json says how. */
+static int run_air(validation *v)
+{
+	const solar_program *p = v->l.prog;
+	const char *file = v->o->files[0];
+	int rc =
+	    !strcmp(v->backend, "cuda")
+		? solar_run_cuda(p, file, v->a, v->dir, v->c.timeout_s, &v->run, solar_cli_diag())
+		: solar_run_c(p, file, v->dir, v->c.timeout_s, &v->run, solar_cli_diag());
 	if (rc)
-		goto done;
-	char *run_path = join(dir, "air_run.json");
-	cJSON *rj = run_json(p, backend, &run);
-	int rwrc = write_json(run_path, rj);
+		return rc;
+	char *run_path = join(v->dir, "air_run.json");
+	cJSON *rj = run_json(p, v->backend, &v->run);
+	int wrc = write_json(run_path, rj);
 	cJSON_Delete(rj);
 	free(run_path);
-	if (rwrc) { /* the comparison reads it: a stale or missing file is no verdict */
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
+	/* the comparison reads it: a stale or missing file is no verdict */
+	return wrc ? SOLAR_EXIT_USAGE : SOLAR_EXIT_OK;
+}
 
-	if (!(cmp = harness_verdict(&c, "compare", "outputs"))) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
+/* Step 5: the comparison, and for a mismatch on the CPU the float64 rule and the kernel that
+ * first goes wrong. */
+static int compare(validation *v)
+{
+	const solar_program *p = v->l.prog;
+	const char *file = v->o->files[0];
+	bool cpu = strcmp(v->backend, "cuda") != 0;
+	if (!(v->cmp = harness_verdict(&v->c, "compare", "outputs")))
+		return SOLAR_EXIT_USAGE;
 	/* A mismatch, and the reference ran in float64 too: the AIR program runs once more
 	 * with its f32 tensors in f64 and the comparison is made again, so that the float64
 	 * rule (docs/validate.md, "Comparison") can tell rounding from a wrong program. */
-	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda") &&
-	    cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "float64"),
-						   "written")) > 0 &&
-	    solar_run_c_f64(p, o->files[0], dir, c.timeout_s, solar_cli_diag()) == 0) {
-		cJSON *again = harness_verdict(&c, "compare", "outputs");
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(v->cmp, "pass")) && cpu &&
+	    cJSON_GetArraySize(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(v->ref, "float64"), "written")) > 0 &&
+	    solar_run_c_f64(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0) {
+		cJSON *again = harness_verdict(&v->c, "compare", "outputs");
 		if (again) {
-			cJSON_Delete(cmp);
-			cmp = again;
+			cJSON_Delete(v->cmp);
+			v->cmp = again;
 		}
 	}
 	/* A mismatch: which kernel first computes wrong values (validate/localise.c).  A
 	 * failure here leaves the verdict as it is. */
-	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda")) {
-		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, solar_cli_diag()) == 0)
-			loc = harness_verdict(&c, "localise", "kernels");
-		if (!loc)
-			fputs("solar: warning: the mismatch could not be localised to a kernel "
-			      "(above)\n",
-			      stderr);
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(v->cmp, "pass")) && cpu) {
+		if (solar_localise_run(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0)
+			v->loc = harness_verdict(&v->c, "localise", "kernels");
+		if (!v->loc)
+			solar_diag_tool_warning(solar_cli_diag(),
+						"the mismatch could not be localised to a kernel "
+						"(above)");
 	}
-	solar_cli_time_limit_resume();
-	if (dev) { /* the bounds: a job on the program loaded above, on the device as loaded */
-		solar_job job = solar_cli_job(o);
-		job.device_file = NULL;
-		job.device = dev;
-		job.nsets = 0;
-		job.l2_cold = dev->l2_cold;
-		res = solar_job_run_program(&job, p, l.diag);
-		solar_cli_job_done(&job);
-		b = solar_result_bounds(res);
-	}
-	FILE *out = solar_out_open(o);
-	if (!out) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, solar_json_schema(json_result(o, p, backend, &run, ref, cmp,
-								    loc, dev, b, o->keep ? dir : NULL),
-							"validate"));
-	else
-		print_table(out, o, p, backend, &run, ref, cmp, loc, dev, b, o->keep ? dir : NULL);
-	solar_out_close(o, out);
-	rc = cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) ? SOLAR_EXIT_OK : SOLAR_EXIT_ERRORS;
+	return SOLAR_EXIT_OK;
+}
 
-done:
-	if (dir && !o->keep) {
-		solar_proc_remove_tree(dir);
-		solar_proc_temp_done(dir);
+/* The bounds: a job on the program loaded above, on the device as loaded. */
+static void bound(validation *v)
+{
+	solar_job job = solar_cli_job(v->o);
+	job.device_file = NULL;
+	job.device = v->dev;
+	job.nsets = 0;
+	job.l2_cold = v->dev->l2_cold;
+	v->res = solar_job_run_program(&job, v->l.prog, v->l.diag);
+	solar_cli_job_done(&job);
+	v->b = solar_result_bounds(v->res);
+}
+
+/* The verdict as a table or JSON; 0 when every output matched, 1 on a mismatch. */
+static int print_verdict(validation *v)
+{
+	const solar_opts *o = v->o;
+	const char *kept = o->keep ? v->dir : NULL;
+	FILE *out = solar_out_open(o);
+	if (!out)
+		return SOLAR_EXIT_USAGE;
+	if (o->format == SOLAR_FMT_JSON)
+		solar_json_print(
+		    out, solar_json_schema(json_result(o, v->l.prog, v->backend, &v->run, v->ref,
+						       v->cmp, v->loc, v->dev, v->b, kept),
+					   "validate"));
+	else
+		print_table(out, o, v->l.prog, v->backend, &v->run, v->ref, v->cmp, v->loc, v->dev,
+			    v->b, kept);
+	solar_out_close(o, out);
+	return cJSON_IsTrue(cJSON_GetObjectItem(v->cmp, "pass")) ? SOLAR_EXIT_OK
+								 : SOLAR_EXIT_ERRORS;
+}
+
+static void validation_free(validation *v)
+{
+	if (v->dir && !v->o->keep) {
+		solar_proc_remove_tree(v->dir);
+		solar_proc_temp_done(v->dir);
 	}
-	cJSON_Delete(ref);
-	cJSON_Delete(cmp);
-	cJSON_Delete(loc);
-	solar_run_free(&run);
-	solar_result_free(res);
-	solar_analysis_free(a);
-	solar_diag_finish(l.diag);
-	solar_cli_unload(&l);
-	solar_device_free(dev);
-	free(harness);
-	free(dir);
-	free(air_path);
+	cJSON_Delete(v->ref);
+	cJSON_Delete(v->cmp);
+	cJSON_Delete(v->loc);
+	solar_run_free(&v->run);
+	solar_result_free(v->res);
+	solar_analysis_free(v->a);
+	solar_diag_finish(v->l.diag);
+	solar_cli_unload(&v->l);
+	solar_device_free(v->dev);
+	free(v->harness);
+	free(v->dir);
+	free(v->air_path);
+}
+
+int solar_cmd_validate(const solar_opts *o)
+{
+	validation v = {.o = o, .backend = o->backend ? o->backend : "cpu"};
+	int rc = check_request(o, v.backend);
+	if (rc != SOLAR_EXIT_OK)
+		return rc;
+	if ((rc = load(&v)) != SOLAR_EXIT_OK || (rc = prepare(&v)) != SOLAR_EXIT_OK)
+		goto done;
+	/* From here to the comparison, the reference and the AIR program run under --timeout;
+	 * SOLAR_TIME_LIMIT is for solar's own analysis (before, and the bounds after). */
+	solar_cli_time_limit_pause();
+	if ((rc = run_reference(&v)) != 0 || (rc = run_air(&v)) != 0 || (rc = compare(&v)) != 0)
+		goto done;
+	solar_cli_time_limit_resume();
+	if (v.dev)
+		bound(&v);
+	rc = print_verdict(&v);
+done:
+	validation_free(&v);
 	return rc;
 }

@@ -41,10 +41,10 @@ void solar_cli_arm_time_limit(const char *what, const char *why)
 		char *end;
 		seconds = strtol(env, &end, 10);
 		if (*end || seconds < 0) {
-			fprintf(stderr,
-				"solar: SOLAR_TIME_LIMIT must be a number of seconds, not "
-				"'%s'; using 120\n",
-				env);
+			solar_diag_tool_warning(solar_cli_diag(),
+						"SOLAR_TIME_LIMIT must be a number of seconds, not "
+						"'%s'; using 120",
+						env);
 			seconds = 120;
 		}
 	}

@@ -120,11 +120,11 @@ bool solar_out_refuse_input(const char *path)
 	if (!in)
 		return false;
 	if (!strcmp(in, path))
-		fprintf(stderr, "solar: error: refusing to write %s: it is an input of this run\n",
-			path);
+		solar_diag_tool_error(solar_cli_diag(),
+				      "refusing to write %s: it is an input of this run", path);
 	else
-		fprintf(stderr, "solar: error: refusing to write %s: it is the input %s\n", path,
-			in);
+		solar_diag_tool_error(solar_cli_diag(), "refusing to write %s: it is the input %s",
+				      path, in);
 	return true;
 }
 
@@ -145,13 +145,13 @@ FILE *solar_out_open_path(const char *path)
 		if (!strcmp(outputs[i].path, path) ||
 		    (exists && stat(outputs[i].path, &o) == 0 && o.st_dev == st.st_dev &&
 		     o.st_ino == st.st_ino)) {
-			fprintf(stderr, "solar: error: %s is named by two outputs\n", path);
+			solar_diag_tool_error(solar_cli_diag(), "%s is named by two outputs", path);
 			free(real);
 			return NULL;
 		}
 	}
 	if (noutputs == MAX_OUTPUTS) {
-		fprintf(stderr, "solar: error: too many output files\n");
+		solar_diag_tool_error(solar_cli_diag(), "too many output files");
 		free(real);
 		return NULL;
 	}
@@ -162,7 +162,8 @@ FILE *solar_out_open_path(const char *path)
 	if (exists && !S_ISREG(st.st_mode)) { /* a device or a FIFO: written in place */
 		p->f = fopen(path, "w");
 		if (!p->f) {
-			fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+			solar_diag_tool_error(solar_cli_diag(), "cannot write %s: %s", path,
+					      strerror(errno));
 			free(p->path);
 			return NULL;
 		}
@@ -170,7 +171,8 @@ FILE *solar_out_open_path(const char *path)
 		return p->f;
 	}
 	if (exists && access(path, W_OK) < 0) { /* as fopen would: a read-only file stays */
-		fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "cannot write %s: %s", path,
+				      strerror(errno));
 		free(p->path);
 		return NULL;
 	}
@@ -183,7 +185,8 @@ FILE *solar_out_open_path(const char *path)
 	solar_proc_temp(p->temp, false); /* before it exists: a signal may come at any time */
 	int fd = mkstemp(p->temp);
 	if (fd < 0 || !(p->f = fdopen(fd, "w"))) {
-		fprintf(stderr, "solar: error: cannot write %s: %s\n", path, strerror(errno));
+		solar_diag_tool_error(solar_cli_diag(), "cannot write %s: %s", path,
+				      strerror(errno));
 		solar_proc_temp_done(p->temp);
 		if (fd >= 0) {
 			close(fd);
@@ -230,12 +233,13 @@ int solar_out_commit(FILE *f)
 		int err = close_checked(f, p->err);
 		bool failed = err != 0;
 		if (failed)
-			fprintf(stderr, "solar: error: writing %s: %s\n", p->path, strerror(err));
+			solar_diag_tool_error(solar_cli_diag(), "writing %s: %s", p->path,
+					      strerror(err));
 		else if (solar_out_refuse_input(p->path))
 			failed = true;
 		else if (p->temp && rename(p->temp, p->path) < 0) {
-			fprintf(stderr, "solar: error: cannot rename %s to %s: %s\n", p->temp,
-				p->path, strerror(errno));
+			solar_diag_tool_error(solar_cli_diag(), "cannot rename %s to %s: %s",
+					      p->temp, p->path, strerror(errno));
 			failed = true;
 		}
 		if (p->temp && failed)
@@ -275,7 +279,8 @@ int solar_out_finish(int rc)
 		pending_output *p = &outputs[i];
 		int err = close_checked(p->f, p->err);
 		if (err) {
-			fprintf(stderr, "solar: error: writing %s: %s\n", p->path, strerror(err));
+			solar_diag_tool_error(solar_cli_diag(), "writing %s: %s", p->path,
+					      strerror(err));
 			failed = true;
 		}
 		if (!p->done)
@@ -287,8 +292,8 @@ int solar_out_finish(int rc)
 	for (int i = 0; i < noutputs; i++) {
 		pending_output *p = &outputs[i];
 		if (p->temp && keep && !failed && rename(p->temp, p->path) < 0) {
-			fprintf(stderr, "solar: error: cannot rename %s to %s: %s\n", p->temp,
-				p->path, strerror(errno));
+			solar_diag_tool_error(solar_cli_diag(), "cannot rename %s to %s: %s",
+					      p->temp, p->path, strerror(errno));
 			failed = true;
 		}
 	}
@@ -307,7 +312,7 @@ int solar_out_finish(int rc)
 	if (fflush(stdout) && !serr)
 		serr = errno;
 	if (serr) {
-		fprintf(stderr, "solar: error: writing <stdout>: %s\n", strerror(serr));
+		solar_diag_tool_error(solar_cli_diag(), "writing <stdout>: %s", strerror(serr));
 		failed = true;
 	}
 	return failed ? SOLAR_EXIT_USAGE : rc;

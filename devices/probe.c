@@ -777,7 +777,7 @@ void solar_device_add_ceilings(solar_device *d, const solar_ceilings *c, solar_d
 			if (f->present && v > f->value * 1.02)
 				solar_diag_tool_warning(
 				    diag,
-				    "device probe: warning: the measured %s.%s ceiling "
+				    "device probe: the measured %s.%s ceiling "
 				    "(%.4g TFLOP/s) is above the derived peak (%.4g TFLOP/s): "
 				    "solar's per-SM rate for this chip is too low, so bounds from "
 				    "the derived peak are not sound; please report it",

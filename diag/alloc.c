@@ -1,20 +1,18 @@
 /* alloc.c - malloc and friends that never return NULL (alloc.h).
  *
- * One place prints the out-of-memory message, so every module fails the same way: the
- * message on stderr and exit status 3, never a NULL dereference later.
+ * One place reports running out of memory, so every module fails the same way: a fatal error
+ * of the diagnostics channel (diag.c, which writes it without allocating, as text or JSON)
+ * and exit status 3, never a NULL dereference later.
  */
 #include "alloc.h"
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void solar_out_of_memory(void)
-{
-	fputs("solar: out of memory\n", stderr);
-	exit(SOLAR_EXIT_NOMEM);
-}
+#include "diag.h"
+
+void solar_out_of_memory(void) { solar_diag_fatal(SOLAR_EXIT_NOMEM, "out of memory"); }
 
 void *solar_xmalloc(size_t n)
 {

@@ -26,7 +26,7 @@
 /* Exit status of a process that ran out of memory. */
 #define SOLAR_EXIT_NOMEM 3
 
-/* Prints `solar: out of memory` and exits with SOLAR_EXIT_NOMEM. */
+/* Reports `solar: out of memory` (solar_diag_fatal) and exits with SOLAR_EXIT_NOMEM. */
 _Noreturn void solar_out_of_memory(void);
 
 /* malloc(n) (n = 0 allowed: a unique pointer). */

@@ -20,6 +20,12 @@
  * warning in its parent as well (the parent's cap is its own file's).  A NULL context is
  * silent: every report to it is dropped and counts nowhere (a library caller that wants no
  * messages passes NULL).
+ *
+ * Every message, of every spelling, is written by emit() from its parts (kind, file, line and
+ * column, JSON path, text), so a stream can take them in a second format: JSON lines, one
+ * object a message, for a command whose own output is JSON.  That format belongs to the
+ * stream, not to a context, since every context printing on it must follow (the API's, the
+ * report's, the command line's); so does the fatal error, which has no context at all.
  */
 #include "diag.h"
 
@@ -31,6 +37,7 @@
 struct solar_diag {
 	solar_diag *parent; /* counts this context's errors and warnings too; may be NULL */
 	const char *file;
+	bool tool; /* a command's channel (solar_diag_new_tool): it prints `solar: ...` */
 	const char *src;
 	int32_t len;
 	FILE *out;
@@ -203,6 +210,165 @@ static void show_source(solar_diag *d, solar_span at)
 	fputc('\n', d->out);
 }
 
+/* The stream that takes JSON lines (solar_diag_set_json), or NULL: a process has one standard
+ * error, and one reader of it. */
+static FILE *json_stream;
+
+static bool json_lines(FILE *out) { return out && out == json_stream; }
+
+void solar_diag_set_json(solar_diag *d, bool on)
+{
+	FILE *out = solar_diag_stream(d);
+	if (on)
+		json_stream = out;
+	else if (json_stream == out)
+		json_stream = NULL;
+}
+
+/* What a message is about, the parts both formats write. */
+typedef struct {
+	const char *kind; /* "error", "warning", "note"; NULL: a hint line */
+	const char *file; /* NULL: about no file (the command's own) */
+	int line, col;    /* 0: no place in the file */
+	const char *path; /* a JSON path of the file ("": the whole file), or NULL */
+} where;
+
+/*   solar: MESSAGE  /  solar: warning: MESSAGE  (no file; an error has no word)
+ *   FILE:LINE:COL: KIND: MESSAGE  /  FILE: PATH: MESSAGE  /  FILE: KIND: MESSAGE */
+static void text_prefix(FILE *out, const where *w)
+{
+	if (!w->kind)
+		return;
+	if (!w->file)
+		fprintf(out, "solar: %s%s", strcmp(w->kind, "error") ? w->kind : "",
+			strcmp(w->kind, "error") ? ": " : "");
+	else if (w->line > 0)
+		fprintf(out, "%s:%d:%d: %s: ", w->file, w->line, w->col, w->kind);
+	else if (w->path && *w->path)
+		fprintf(out, "%s: %s: ", w->file, w->path);
+	else if (w->path)
+		fprintf(out, "%s: ", w->file);
+	else
+		fprintf(out, "%s: %s: ", w->file, w->kind);
+}
+
+/* s as a JSON string: quotes, backslashes and control bytes escaped, a byte that is not UTF-8
+ * text replaced by U+FFFD.  Byte by byte, allocating nothing (the fatal error writes through
+ * it). */
+static void json_string(FILE *out, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	int32_t n = (int32_t)strlen(s);
+	fputc('"', out);
+	for (int32_t i = 0; i < n;) {
+		int k = utf8_len(u + i, n - i);
+		if (k > 0) {
+			fwrite(u + i, 1, (size_t)k, out);
+			i += k;
+			continue;
+		}
+		unsigned char c = u[i++];
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+		} else if (c == '\n') {
+			fputs("\\n", out);
+		} else if (c == '\t') {
+			fputs("\\t", out);
+		} else if (c < 0x20 || c == 0x7f) {
+			fputs("\\u00", out);
+			fputc(hex[c >> 4], out);
+			fputc(hex[c & 15], out);
+		} else if (c >= 0x80) {
+			fputs("\\ufffd", out);
+		} else {
+			fputc(c, out);
+		}
+	}
+	fputc('"', out);
+}
+
+static void json_int(FILE *out, const char *key, int v)
+{
+	char digits[16];
+	int k = 0;
+	unsigned u = v < 0 ? 0u : (unsigned)v;
+	do
+		digits[k++] = (char)('0' + u % 10);
+	while ((u /= 10) && k < (int)sizeof digits);
+	fprintf(out, ",\"%s\":", key);
+	while (k)
+		fputc(digits[--k], out);
+}
+
+/* {"severity", "file", "line", "col", "path", "message"}: the fields a message has. */
+static void json_object(FILE *out, const where *w, const char *message)
+{
+	fputs("{\"severity\":", out);
+	json_string(out, w->kind ? w->kind : "note");
+	if (w->file) {
+		fputs(",\"file\":", out);
+		json_string(out, w->file);
+	}
+	if (w->line > 0) {
+		json_int(out, "line", w->line);
+		json_int(out, "col", w->col);
+	}
+	if (w->path && *w->path) {
+		fputs(",\"path\":", out);
+		json_string(out, w->path);
+	}
+	fputs(",\"message\":", out);
+	json_string(out, message);
+	fputs("}\n", out);
+}
+
+/* Writes one message, in the format of its stream: the one writer of every spelling. */
+static void emit(FILE *out, const where *w, const char *fmt, va_list ap)
+{
+	if (!json_lines(out)) {
+		text_prefix(out, w);
+		vfprintf(out, fmt, ap);
+		fputc('\n', out);
+		return;
+	}
+	char buf[1024], *msg = buf;
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	if (n >= (int)sizeof buf) {
+		msg = solar_xmalloc((size_t)n + 1);
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	}
+	va_end(again);
+	json_object(out, w, n < 0 ? "" : msg);
+	if (msg != buf)
+		free(msg);
+}
+
+static void say(FILE *out, const where *w, const char *fmt, ...) SOLAR_PRINTF(3, 4);
+static void say(FILE *out, const where *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	emit(out, w, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_fatal(int status, const char *message)
+{
+	where w = {"error", NULL, 0, 0, NULL};
+	if (json_lines(stderr)) {
+		json_object(stderr, &w, message);
+	} else {
+		text_prefix(stderr, &w);
+		fputs(message, stderr);
+		fputc('\n', stderr);
+	}
+	exit(status);
+}
+
 /* Counts a diagnostic of `kind` ("error", "warning", "note"); true when it is to be printed. */
 static bool count(solar_diag *d, const char *kind)
 {
@@ -224,20 +390,15 @@ void solar_diag_verror(solar_diag *d, const char *kind, solar_span at, const cha
 {
 	if (!count(d, kind))
 		return;
-	if (at.off < 0) {
-		fprintf(d->out, "%s: %s: ", d->file, kind);
-		vfprintf(d->out, fmt, ap);
-		fputc('\n', d->out);
-		return;
+	where w = {kind, d->file, 0, 0, NULL};
+	if (at.off >= 0) {
+		if (at.off > d->len)
+			at.off = d->len;
+		solar_diag_locate(d, at.off, &w.line, &w.col);
 	}
-	if (at.off > d->len)
-		at.off = d->len;
-	int line, col;
-	solar_diag_locate(d, at.off, &line, &col);
-	fprintf(d->out, "%s:%d:%d: %s: ", d->file, line, col, kind);
-	vfprintf(d->out, fmt, ap);
-	fputc('\n', d->out);
-	show_source(d, at);
+	emit(d->out, &w, fmt, ap);
+	if (at.off >= 0 && !json_lines(d->out))
+		show_source(d, at);
 }
 
 void solar_diag_error(solar_diag *d, solar_span at, const char *fmt, ...)
@@ -276,12 +437,7 @@ void solar_diag_vpath_error(solar_diag *d, const char *path, const char *fmt, va
 {
 	if (!count(d, "error"))
 		return;
-	if (path && *path)
-		fprintf(d->out, "%s: %s: ", d->file, path);
-	else
-		fprintf(d->out, "%s: ", d->file);
-	vfprintf(d->out, fmt, ap);
-	fputc('\n', d->out);
+	emit(d->out, &(where){"error", d->file, 0, 0, path ? path : ""}, fmt, ap);
 }
 
 void solar_diag_path_error(solar_diag *d, const char *path, const char *fmt, ...)
@@ -296,9 +452,7 @@ void solar_diag_vtool(solar_diag *d, const char *kind, const char *fmt, va_list 
 {
 	if (!count(d, kind))
 		return;
-	fputs("solar: ", d->out);
-	vfprintf(d->out, fmt, ap);
-	fputc('\n', d->out);
+	emit(d->out, &(where){kind, NULL, 0, 0, NULL}, fmt, ap);
 }
 
 void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
@@ -334,7 +488,32 @@ void solar_diag_tool_warning(solar_diag *d, const char *fmt, ...)
 	va_end(ap);
 }
 
-solar_diag *solar_diag_new_tool(FILE *out) { return solar_diag_new("solar", NULL, 0, out); }
+void solar_diag_tool_note(solar_diag *d, const char *fmt, ...)
+{
+	if (!d || !d->out)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d->out, &(where){"note", NULL, 0, 0, NULL}, fmt, ap);
+	va_end(ap);
+}
+
+void solar_diag_hint(solar_diag *d, const char *fmt, ...)
+{
+	if (!count(d, "note"))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d->out, &(where){NULL, NULL, 0, 0, NULL}, fmt, ap);
+	va_end(ap);
+}
+
+solar_diag *solar_diag_new_tool(FILE *out)
+{
+	solar_diag *d = solar_diag_new("solar", NULL, 0, out);
+	d->tool = true;
+	return d;
+}
 
 int solar_diag_errors(const solar_diag *d) { return d ? d->errors : 0; }
 
@@ -346,11 +525,10 @@ void solar_diag_finish(solar_diag *d)
 {
 	if (!d)
 		return;
+	where w = {"note", d->tool ? NULL : d->file, 0, 0, NULL};
 	if (d->out && d->dropped_errors)
-		fprintf(d->out, "%s: note: too many errors; %d more not shown\n", d->file,
-			d->dropped_errors);
+		say(d->out, &w, "too many errors; %d more not shown", d->dropped_errors);
 	if (d->out && d->dropped_warnings)
-		fprintf(d->out, "%s: note: too many warnings; %d more not shown\n", d->file,
-			d->dropped_warnings);
+		say(d->out, &w, "too many warnings; %d more not shown", d->dropped_warnings);
 	d->dropped_errors = d->dropped_warnings = 0;
 }

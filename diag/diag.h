@@ -15,11 +15,19 @@
  * printed; one line says how many were dropped.  Every stage below the command line (devices,
  * roofline, validate, search, report, the API) takes a `solar_diag *` for its messages,
  * never a FILE; a NULL context is silent (nothing printed, nothing counted).
+ *
+ * The prefix says what a message is about and how grave it is: `FILE:LINE:COL: KIND: `,
+ * `FILE: PATH: ` (a JSON error), `FILE: KIND: `, and for a message of the command itself
+ * `solar: ` (an error), `solar: warning: `, `solar: note: `.  A stream can take the same
+ * messages as JSON lines instead (solar_diag_set_json), one object a message:
+ *   {"severity":"error","file":"m.air","line":7,"col":21,"message":"index 'i*j' is ..."}
+ * with "file", "line" and "col", "path" present where the message has them.
  */
 #ifndef SOLAR_DIAG_H
 #define SOLAR_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <stdint.h>
@@ -78,8 +86,22 @@ void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path
 void solar_diag_tool_error(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
 /* A remark about no file in particular (`solar: message`), counted as a warning. */
 void solar_diag_tool_warning(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
-/* kind "error" or "warning". */
+/* A remark about no file in particular (`solar: note: message`), on its own: printed wherever
+ * d prints, counted as nothing. */
+void solar_diag_tool_note(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
+/* kind "error", "warning" or "note". */
 void solar_diag_vtool(solar_diag *d, const char *kind, const char *fmt, va_list ap);
+/* A line of advice that follows the previous diagnostic as it is, with no prefix (`Try 'solar
+ * --help'.`), printed only if that one was; a note in JSON. */
+void solar_diag_hint(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
+
+/* With `on`, every context printing where d prints (its stream: standard error) writes JSON
+ * lines, the fatal error too; off, text again.  For a command whose output is JSON, so that
+ * a program reading it reads its errors the same way.  One stream at a time. */
+void solar_diag_set_json(SOLAR_KEEP solar_diag *d, bool on);
+/* An error after which the process cannot go on (out of memory): `solar: message` on stderr,
+ * in its format, then exit(status).  Allocates nothing. */
+_Noreturn void solar_diag_fatal(int status, const char *message);
 
 int solar_diag_errors(const solar_diag *d);
 int solar_diag_warnings(const solar_diag *d);

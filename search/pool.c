@@ -273,7 +273,7 @@ static void translate(solar_triage_cand *c, const char *exe, const char *cache, 
 			 rc < 0 ? "signal" : "exit", rc < 0 ? pr.status - 128 : rc, l ? l : "");
 		free(l);
 		c->note = solar_xstrdup(note);
-		solar_diag_tool_warning(diag, "%s: warning: %s", c->file, note);
+		solar_diag_tool_warning(diag, "%s: %s", c->file, note);
 	}
 	unlink(tmp);
 	unlink(log);

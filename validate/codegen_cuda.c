@@ -96,9 +96,9 @@ int solar_plan_build(const solar_program *p, const solar_analysis *a, solar_plan
 			l->threads = 1;
 			solar_nest_deps nd;
 			if (solar_deps_parallel(a, first, l->nstmts, l->depth, &nd) < 0)
-				solar_diag_tool_warning(
+				solar_diag_tool_note(
 				    diag,
-				    "note: dependence analysis of kernel %s gave up (ISL "
+				    "dependence analysis of kernel %s gave up (ISL "
 				    "limit); its nest runs in one GPU thread",
 				    p->kernels[k].name);
 			l->empty = nd.empty;

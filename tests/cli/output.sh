@@ -1,7 +1,7 @@
 #!/bin/sh
 # Nothing lost (cli/output.c): one case per ctest.
 #   full       every command writing to a full device (stdout > /dev/full, -o /dev/full) exits 2
-#              with `solar: error: writing <stdout>|FILE: No space left on device`; a regular
+#              with `solar: writing <stdout>|FILE: No space left on device`; a regular
 #              file over the file-size limit keeps its old content
 #   input      -o (or report's --md/--json/--svg) naming an input is refused, exit 2, input intact
 #   interrupt  the time limit, SIGINT, SIGTERM or an input error during a run leaves the old -o
@@ -36,12 +36,13 @@ full)
     set -- $args
     "$solar" "$@" >/dev/full 2>"$t/err"; rc=$?
     [ "$rc" = 2 ] || no "solar $args >/dev/full: exit $rc, expected 2"
-    grep -q 'solar: error: writing <stdout>: No space left on device' "$t/err" ||
+    # the message as text, or as a JSON line where the command writes JSON (--json)
+    grep -Eq '(solar: |"message":")writing <stdout>: No space left on device' "$t/err" ||
       no "solar $args >/dev/full: stderr: $(cat "$t/err")"
     case $1 in report) o="--md" ;; *) o="-o" ;; esac
     "$solar" "$@" $o /dev/full >"$t/out" 2>"$t/err"; rc=$?
     [ "$rc" = 2 ] || no "solar $args $o /dev/full: exit $rc, expected 2"
-    grep -q 'solar: error: writing /dev/full: No space left on device' "$t/err" ||
+    grep -Eq '(solar: |"message":")writing /dev/full: No space left on device' "$t/err" ||
       no "solar $args $o /dev/full: stderr: $(cat "$t/err")"
   done <<EOF
 count $E/mlp_block.air
@@ -73,7 +74,7 @@ EOF
   (trap '' XFSZ; ulimit -f 2; exec "$solar" sweep --device "$D" --vary dram_bw=0.5x..8x \
     --steps 1000 "$E/mlp_block.air" -o "$t/big.csv") 2>"$t/err"; rc=$?
   [ "$rc" = 2 ] || no "sweep -o over the file-size limit: exit $rc, expected 2"
-  grep -q "solar: error: writing $t/big.csv: File too large" "$t/err" || no "no message: $(cat "$t/err")"
+  grep -q "solar: writing $t/big.csv: File too large" "$t/err" || no "no message: $(cat "$t/err")"
   [ "$(cat "$t/big.csv")" = "old content" ] || no "big.csv lost its old content"
   [ -z "$(ls -A "$t" | grep '^\.big')" ] || no "temporary file left: $(ls -A "$t")"
   # a failed output takes the others with it: nothing half-written

@@ -98,7 +98,7 @@ time_limit|timeout)
     grep -qx "solar: error: the translation exceeded its time limit (SOLAR_TIME_LIMIT seconds, default 120) and was stopped" "$t/err" ||
       no "not the time-limit message: $(cat "$t/err")"
   else
-    grep -qx "solar translate: error: the translation ran past --timeout (2 s) and was stopped; nothing was written" "$t/err" ||
+    grep -qx "solar: the translation ran past --timeout (2 s) and was stopped; nothing was written" "$t/err" ||
       no "not the --timeout message: $(cat "$t/err")"
   fi
   [ "$took" -le 10 ] || no "took $took s with a 2 s limit"

@@ -894,8 +894,9 @@ static void test_ceilings(void)
 	FILE *err = tmpfile();
 	solar_device_add_ceilings(d, &c, on(err));
 	char *e = slurp(err);
-	CHECK(strstr(e, "warning: the measured simt.f32 ceiling (90 TFLOP/s) is above the derived "
-			"peak (67 TFLOP/s)") != NULL);
+	CHECK(strstr(e,
+		     "solar: warning: device probe: the measured simt.f32 ceiling (90 TFLOP/s) is "
+		     "above the derived peak (67 TFLOP/s)") != NULL);
 	CHECK(!strstr(e, "tensor.bf16"));
 	free(e);
 	FILE *out = tmpfile();
