@@ -79,9 +79,10 @@ assert h["tensor_peak_precision"] == "f8" and h["l2_capacity_bytes"] == 52428800
 PY
 SOLAR_DEVICE_PATH="$t/d2" "$solar" device list | grep -q "^mygpu .*my H100 at 3 TB/s .*3 TB/s" ||
   say "device list does not show SOLAR_DEVICE_PATH's devices"
-check_err "solar: --format and --json apply to device list (show and probe write JSON)
-usage: solar device list [--format table|json] | solar device show NAME|FILE | solar device probe [--ceilings bound|measured]
-Try 'solar device --help'." 2 device show h100-sxm --json
+# --json is refused for show, and, asked for JSON, the refusal comes as JSON lines (docs/json.md)
+check_err '{"severity":"error","message":"--format and --json apply to device list (show and probe write JSON)"}
+{"severity":"note","message":"usage: solar device list [--format table|json] | solar device show NAME|FILE | solar device probe [--ceilings bound|measured]"}
+{"severity":"note","message":"Try '"'solar device --help'"'."}' 2 device show h100-sxm --json
 # device probe --ceilings measured: without a GPU a clear error (exit 2); with one, a
 # descriptor of measured ceilings that --ceilings measured reads
 "$solar" device probe --ceilings measured -o "$t/probe.json" >"$t/out" 2>"$t/err"; rc=$?

@@ -44,7 +44,22 @@ def triage(history=None, *extra, pool=POOL):
     if history:
         args += ["--history", history]
     rc, out, err = solar(*args)
-    return rc, (json.loads(out) if rc == 0 else None), err
+    return rc, (json.loads(out) if rc == 0 else None), text_of(err)
+
+
+def text_of(err):
+    """With --json, messages are JSON lines on stderr (docs/json.md): back to the text form
+    (FILE:LINE:COL: error: MESSAGE, FILE: PATH: MESSAGE) the checks below look for; a line
+    that is not a JSON object fails the test."""
+    lines = []
+    for x in err.splitlines():
+        m = json.loads(x)
+        check(isinstance(m, dict) and "severity" in m and "message" in m, f"not a message: {x}")
+        f, msg, sev = m.get("file"), m["message"], m["severity"]
+        lines.append(f"{f}:{m['line']}:{m['col']}: {sev}: {msg}" if "line" in m else
+                     f"{f}: {m['path']}: {msg}" if "path" in m else
+                     f"{f}: {sev}: {msg}" if f else f"solar: {msg}")
+    return "\n".join(lines)
 
 
 def bounds(air):
