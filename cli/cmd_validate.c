@@ -446,7 +446,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		} rows[3] = {{"unfused", &b->unfused},
 			     {"cache-aware", &b->cache_aware},
 			     {"fused", &b->fused}};
-		fprintf(out, "\nbound on %s, L2 %s%s\n", dev->name, dev->l2_cold ? "cold" : "warm",
+		fprintf(out, "\nbound on %s, L2 %s%s\n", dev->name, solar_l2_name(b->l2_cold),
 			ref_s > 0 ? "         time        headroom (reference / bound)" : "");
 		for (int i = 0; i < 3; i++) {
 			char rb[48], hr[32] = "";
@@ -505,7 +505,7 @@ static cJSON *json_result(const solar_opts *o, const solar_program *p, const cha
 		cJSON *d = cJSON_AddObjectToObject(bs, "device");
 		cJSON_AddStringToObject(d, "name", dev->name);
 		cJSON_AddStringToObject(d, "file", o->device);
-		cJSON_AddStringToObject(bs, "l2", dev->l2_cold ? "cold" : "warm");
+		cJSON_AddStringToObject(bs, "l2", solar_l2_name(b->l2_cold));
 		const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
 		const char *names[3] = {"unfused", "cache_aware", "fused"};
 		for (int i = 0; i < 3; i++) {
@@ -550,6 +550,39 @@ static char *make_dir(const solar_opts *o)
 	return dir;
 }
 
+/* The comparison's verdict (NULL after a message): the outputs compared; on a mismatch, when
+ * the reference ran in float64 too, compared again with the AIR program's f32 tensors in f64,
+ * so that the float64 rule (docs/validate.md, "Comparison") can tell rounding from a wrong
+ * program; a mismatch still, localised to the kernel that first computes wrong values (*loc,
+ * validate/localise.c; a failure there leaves the verdict as it is). */
+static cJSON *compare(const ctx *c, const solar_program *p, const cJSON *ref, const char *backend,
+		      cJSON **loc)
+{
+	const char *file = c->o->files[0];
+	cJSON *cmp = harness_verdict(c, "compare", "outputs");
+	if (!cmp)
+		return NULL;
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda") &&
+	    cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "float64"),
+						   "written")) > 0 &&
+	    solar_run_c_f64(p, file, c->dir, c->timeout_s, solar_cli_diag()) == 0) {
+		cJSON *again = harness_verdict(c, "compare", "outputs");
+		if (again) {
+			cJSON_Delete(cmp);
+			cmp = again;
+		}
+	}
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda")) {
+		if (solar_localise_run(p, file, c->dir, c->timeout_s, solar_cli_diag()) == 0)
+			*loc = harness_verdict(c, "localise", "kernels");
+		if (!*loc)
+			fputs("solar: warning: the mismatch could not be localised to a kernel "
+			      "(above)\n",
+			      stderr);
+	}
+	return cmp;
+}
+
 int solar_cmd_validate(const solar_opts *o)
 {
 	if (o->nfiles != 1 || !o->ref) {
@@ -569,19 +602,23 @@ int solar_cmd_validate(const solar_opts *o)
 		fprintf(stderr, "solar: the CUDA backend is unavailable: %s\n", why);
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = NULL;
-	if (o->device && !(dev = solar_cli_load_device(o)))
-		return SOLAR_EXIT_USAGE;
+	solar_question q = solar_cli_question(o);
 	/* The harness flushes the L2 before each timed run of the reference, so its times follow
 	 * the cold protocol (docs/bounds.md, rule "L2 state"): the bounds it is set against are
 	 * cold ones unless --l2 says otherwise. */
-	if (dev && !o->l2)
-		dev->l2_cold = true;
-	solar_loaded l;
-	int rc = solar_cli_load(o->files[0], o, &l);
+	if (!o->l2)
+		q.l2_cold = true;
+	solar_device *dev = NULL;
+	int rc = SOLAR_EXIT_OK;
+	if (o->device && !(dev = solar_question_device(&q, solar_cli_diag())))
+		rc = SOLAR_EXIT_USAGE;
+	solar_loaded l = {0};
+	if (rc == SOLAR_EXIT_OK)
+		rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK) {
 		solar_cli_unload(&l);
 		solar_device_free(dev);
+		solar_cli_question_free(&q);
 		return rc;
 	}
 	const solar_program *p = l.prog;
@@ -645,42 +682,17 @@ int solar_cmd_validate(const solar_opts *o)
 		goto done;
 	}
 
-	if (!(cmp = harness_verdict(&c, "compare", "outputs"))) {
+	if (!(cmp = compare(&c, p, ref, backend, &loc))) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
-	/* A mismatch, and the reference ran in float64 too: the AIR program runs once more
-	 * with its f32 tensors in f64 and the comparison is made again, so that the float64
-	 * rule (docs/validate.md, "Comparison") can tell rounding from a wrong program. */
-	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda") &&
-	    cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "float64"),
-						   "written")) > 0 &&
-	    solar_run_c_f64(p, o->files[0], dir, c.timeout_s, solar_cli_diag()) == 0) {
-		cJSON *again = harness_verdict(&c, "compare", "outputs");
-		if (again) {
-			cJSON_Delete(cmp);
-			cmp = again;
-		}
-	}
-	/* A mismatch: which kernel first computes wrong values (validate/localise.c).  A
-	 * failure here leaves the verdict as it is. */
-	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda")) {
-		if (solar_localise_run(p, o->files[0], dir, c.timeout_s, solar_cli_diag()) == 0)
-			loc = harness_verdict(&c, "localise", "kernels");
-		if (!loc)
-			fputs("solar: warning: the mismatch could not be localised to a kernel "
-			      "(above)\n",
-			      stderr);
-	}
 	solar_cli_time_limit_resume();
 	if (dev) { /* the bounds: a job on the program loaded above, on the device as loaded */
-		solar_job job = solar_cli_job(o);
-		job.device_file = NULL;
-		job.device = dev;
-		job.nsets = 0;
-		job.l2_cold = dev->l2_cold;
+		solar_job job = {.file = o->files[0], .question = q};
+		job.question.device_file = NULL;
+		job.question.device = dev;
+		job.question.nsets = 0;
 		res = solar_job_run_program(&job, p, l.diag);
-		solar_cli_job_done(&job);
 		b = solar_result_bounds(res);
 	}
 	FILE *out = solar_out_open(o);
@@ -711,6 +723,7 @@ done:
 	solar_diag_finish(l.diag);
 	solar_cli_unload(&l);
 	solar_device_free(dev);
+	solar_cli_question_free(&q);
 	free(harness);
 	free(dir);
 	free(air_path);

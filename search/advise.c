@@ -51,7 +51,7 @@ int solar_direction_parse(const char *name)
  * The one place advise runs front end -> checks and counts -> bounds (a one-place switch to
  * the library API of api/solar.h when it lands). */
 int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
-			   solar_math math, const solar_device *dev, FILE *diag_out,
+			   solar_math math, bool l2_cold, const solar_device *dev, FILE *diag_out,
 			   solar_diag *diag, solar_advise_eval *out)
 {
 	memset(out, 0, sizeof *out);
@@ -65,7 +65,7 @@ int solar_advise_eval_text(const char *file, const char *text, const solar_defin
 	solar_work *w = p ? solar_work_check_and_count(p, math, d) : NULL;
 	solar_bounds b = {0};
 	int rc = -1;
-	if (w && solar_bounds_compute(w, dev, &b, diag) == 0) {
+	if (w && solar_bounds_compute(w, dev, l2_cold, &b, diag) == 0) {
 		out->unfused_s = b.unfused.time_s;
 		out->fused_s = b.fused.time_s;
 		out->cache_aware_s = b.cache_aware.time_s;
@@ -291,7 +291,7 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 				    const char *emit, const char *why)
 {
 	solar_advise_eval ev;
-	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->dev, NULL, NULL, &ev) < 0) {
+	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->in->l2_cold, c->dev, NULL, NULL, &ev) < 0) {
 		free(text);
 		return NULL;
 	}
@@ -1145,9 +1145,9 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 		out->dir[d].dir = (solar_direction)d;
 	/* the front end's messages were printed when p was loaded: only a failure repeats the
 	 * run with its messages shown (the ISL checks') */
-	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev, NULL, diag,
+	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, in->l2_cold, dev, NULL, diag,
 				   &out->base) < 0) {
-		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, dev,
+		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, in->l2_cold, dev,
 				       solar_diag_stream(diag), diag, &out->base);
 		solar_advise_eval_free(&out->base);
 		return -1;

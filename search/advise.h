@@ -73,6 +73,7 @@ typedef struct {
 	solar_math math;           /* the CLI default for kernels without an attribute */
 	const solar_define *defs;
 	int ndefs;
+	bool l2_cold;              /* rule "L2 state": the question's (--l2 cold) */
 } solar_advise_input;
 
 typedef struct {
@@ -92,7 +93,7 @@ int solar_direction_parse(const char *name);
  * -1 when the text does not load, check or count (errors on diag_out) or the device lacks DRAM
  * figures (a message on diag). */
 int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
-			   solar_math math, SOLAR_KEEP const solar_device *dev, FILE *diag_out,
+			   solar_math math, bool l2_cold, SOLAR_KEEP const solar_device *dev, FILE *diag_out,
 			   solar_diag *diag, solar_advise_eval *out);
 void solar_advise_eval_free(solar_advise_eval *e);
 
