@@ -45,7 +45,8 @@ SOLAR_GIVE solar_device *solar_question_device(SOLAR_KEEP const solar_question *
 					       solar_diag *diag);
 
 /* The bounds of the result's counts on another device, in the result's L2 state (what-if
- * sweeps: one count, many devices).  Returns 0, or -1 after a message on diag; free *out with solar_bounds_free. */
+ * sweeps: one count, many devices).  Returns 0, or -1 after a message on diag; free *out with
+ * solar_bounds_free. */
 int solar_result_bounds_on(SOLAR_KEEP const solar_result *r, SOLAR_KEEP const solar_device *dev,
 			   solar_bounds *out, solar_diag *diag);
 

@@ -2,10 +2,10 @@
  *
  * A job names a program (an AIR file, or AIR text in memory) and the question asked about it
  * (solar_question: the device, a descriptor file or one already loaded, with --set overrides;
- * the -D defines; default math mode, L2 state, peak or measured ceilings).  solar_job_run loads the program
- * through the front end, counts it exactly, and computes the three bounds of docs/bounds.md
- * (unfused, fused, cache-aware) on the device: every command of the solar CLI that bounds a
- * program goes through it, and so can any other program.
+ * the -D defines; default math mode, L2 state, peak or measured ceilings).  solar_job_run loads
+ * the program through the front end, counts it exactly, and computes the three bounds of
+ * docs/bounds.md (unfused, fused, cache-aware) on the device: every command of the solar CLI
+ * that bounds a program goes through it, and so can any other program.
  *
  * Everything in a result is plain numbers and names, owned by the result and freed with it;
  * counts are given as doubles and, where exactness matters, as decimal digit strings.  Errors

@@ -549,7 +549,8 @@ int solar_cmd_advise(int argc, char **argv)
 		solar_out_input(a.memory);
 	char air[PATH_MAX + 16] = "", dir[PATH_MAX] = "";
 	const char *file = a.o.files[0];
-	solar_question q = solar_cli_question(&a.o); /* its device resolved once, for every what-if */
+	/* the device resolved once, for every what-if */
+	solar_question q = solar_cli_question(&a.o);
 	solar_device *dev = solar_question_device(&q, solar_cli_diag());
 	solar_cli_question_free(&q);
 	if (!dev) {

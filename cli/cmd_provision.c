@@ -269,8 +269,8 @@ int solar_cmd_provision(const solar_opts *o)
 	FILE *out = NULL;
 	int nk = solar_knobs_default(w, dev, &knobs);
 	for (; np < nb; np++)
-		if (solar_provision_compute(w, dev, res->l2_cold, knobs, nk, bounds[np], o->target_s, &p[np],
-					    solar_cli_diag()) < 0) {
+		if (solar_provision_compute(w, dev, res->l2_cold, knobs, nk, bounds[np],
+					    o->target_s, &p[np], solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}

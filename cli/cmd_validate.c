@@ -563,8 +563,8 @@ static cJSON *compare(const ctx *c, const solar_program *p, const cJSON *ref, co
 	if (!cmp)
 		return NULL;
 	if (!cJSON_IsTrue(cJSON_GetObjectItem(cmp, "pass")) && strcmp(backend, "cuda") &&
-	    cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "float64"),
-						   "written")) > 0 &&
+	    cJSON_GetArraySize(
+		cJSON_GetObjectItem(cJSON_GetObjectItem(ref, "float64"), "written")) > 0 &&
 	    solar_run_c_f64(p, file, c->dir, c->timeout_s, solar_cli_diag()) == 0) {
 		cJSON *again = harness_verdict(c, "compare", "outputs");
 		if (again) {

@@ -399,11 +399,10 @@ static void entry_sets(ctx *c, cJSON *ej, const char *path, entry_question *eq)
 		snprintf(where, len, "%s.set.%s", path, it->string);
 		char *num = where + strlen(where) + 1;
 		snprintf(num, 32, "%.17g", cJSON_IsNumber(it) ? it->valuedouble : 0);
-		eq->sets[n++] = (solar_question_set){
-		    .path = it->string,
-		    .value = cJSON_IsNumber(it) ? num : cJSON_IsString(it) ? it->valuestring : NULL,
-		    .file = c->file,
-		    .where = where};
+		const char *value = cJSON_IsNumber(it)	 ? num
+				    : cJSON_IsString(it) ? it->valuestring
+							 : NULL; /* the job refuses it */
+		eq->sets[n++] = (solar_question_set){it->string, value, c->file, where};
 	}
 	eq->q.sets = eq->sets;
 	eq->q.nsets = n;
@@ -480,7 +479,8 @@ static void entry_failed(ctx *c, const char *path, const entry_question *eq,
 	} else if (!solar_result_program(res)) {
 		snprintf(at, sizeof at, "%s.air", path);
 		input_error(c, c->file, at, "'%s' %s", eq->air,
-			    res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors" : "cannot be read");
+			    res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors"
+								  : "cannot be read");
 	} else {
 		input_error(c, c->file, path, "cannot bound '%s' on '%s'", eq->air, eq->device);
 	}
@@ -524,8 +524,9 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 		e->device_name = solar_xstrdup(e->dev->name);
 		entry_bounds(e, res);
 		const char *name = json_string(c, ej, "name", path, NULL, false);
-		e->name = name ? solar_xstrdup(name)
-			       : default_name(eq.air, cJSON_GetObjectItemCaseSensitive(ej, "params"));
+		e->name =
+		    name ? solar_xstrdup(name)
+			 : default_name(eq.air, cJSON_GetObjectItemCaseSensitive(ej, "params"));
 		cJSON *m = cJSON_GetObjectItemCaseSensitive(ej, "measured");
 		if (m)
 			load_measured(c, m, path, e);

@@ -252,8 +252,8 @@ static double time_at(search *s, double g, int *limiter)
 	for (int i = 0; i < s->n; i++)
 		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, s->f[i] * g, s->diag) < 0)
 			s->failed = true;
-	double t = s->failed ? -1 : solar_bound_time(s->w, s->dev, s->l2_cold, s->bound, limiter,
-								 s->diag);
+	double t =
+	    s->failed ? -1 : solar_bound_time(s->w, s->dev, s->l2_cold, s->bound, limiter, s->diag);
 	if (t < 0)
 		s->failed = true;
 	return t;
@@ -304,8 +304,8 @@ static void restore(search *s)
 }
 
 int solar_provision_compute(const solar_work *w, const solar_device *dev, bool l2_cold,
-			    const solar_knob *knobs, int nknobs, solar_bound_kind k, double target_s,
-			    solar_provision *p, solar_diag *diag)
+			    const solar_knob *knobs, int nknobs, solar_bound_kind k,
+			    double target_s, solar_provision *p, solar_diag *diag)
 {
 	memset(p, 0, sizeof *p);
 	p->bound = k;

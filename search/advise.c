@@ -291,7 +291,8 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 				    const char *emit, const char *why)
 {
 	solar_advise_eval ev;
-	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->in->l2_cold, c->dev, NULL, NULL, &ev) < 0) {
+	if (solar_advise_eval_text(emit, text, NULL, 0, c->in->math, c->in->l2_cold, c->dev, NULL,
+				   NULL, &ev) < 0) {
 		free(text);
 		return NULL;
 	}
@@ -1145,10 +1146,10 @@ int solar_advise_compute(const char *file, const solar_program *p, const solar_d
 		out->dir[d].dir = (solar_direction)d;
 	/* the front end's messages were printed when p was loaded: only a failure repeats the
 	 * run with its messages shown (the ISL checks') */
-	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, in->l2_cold, dev, NULL, diag,
-				   &out->base) < 0) {
-		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, in->l2_cold, dev,
-				       solar_diag_stream(diag), diag, &out->base);
+	if (solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, in->l2_cold, dev,
+				   NULL, diag, &out->base) < 0) {
+		solar_advise_eval_text(file, p->src, in->defs, in->ndefs, in->math, in->l2_cold,
+				       dev, solar_diag_stream(diag), diag, &out->base);
 		solar_advise_eval_free(&out->base);
 		return -1;
 	}

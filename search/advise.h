@@ -93,8 +93,8 @@ int solar_direction_parse(const char *name);
  * -1 when the text does not load, check or count (errors on diag_out) or the device lacks DRAM
  * figures (a message on diag). */
 int solar_advise_eval_text(const char *file, const char *text, const solar_define *defs, int ndefs,
-			   solar_math math, bool l2_cold, SOLAR_KEEP const solar_device *dev, FILE *diag_out,
-			   solar_diag *diag, solar_advise_eval *out);
+			   solar_math math, bool l2_cold, SOLAR_KEEP const solar_device *dev,
+			   FILE *diag_out, solar_diag *diag, solar_advise_eval *out);
 void solar_advise_eval_free(solar_advise_eval *e);
 
 /* A measured time below a true lower bound (the speed of light) is refused, the same way

@@ -627,8 +627,8 @@ static int cached_bounds(const char *air, const solar_question *question, uint64
 			}
 		}
 	}
-	if (solar_search_bounds(air, question, &c->unfused_s, &c->fused_s, &c->cache_aware_s, c->limiter,
-				sizeof c->limiter, diag) < 0)
+	if (solar_search_bounds(air, question, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
+				c->limiter, sizeof c->limiter, diag) < 0)
 		return -1;
 	if (path[0] && mkdir_p(cache) == 0) { /* whole or not at all: a temporary, renamed */
 		char tmp[4300];

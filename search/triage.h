@@ -157,8 +157,9 @@ double solar_triage_lower_bound(const char *candidate, SOLAR_KEEP const solar_qu
 				const char *cache, const char **bound_name);
 
 /* Bounds of every candidate with AIR and of the reference, the question's (its device, loaded,
- * and its L2 state: rule "L2 state"), kept in cache_dir (NULL: none) by a hash of the AIR, the resolved device, the L2
- * state and solar's version.  Returns 0, or -1 when the reference's bounds cannot be computed. */
+ * and its L2 state: rule "L2 state"), kept in cache_dir (NULL: none) by a hash of the AIR, the
+ * resolved device, the L2 state and solar's version.  Returns 0, or -1 when the reference's bounds
+ * cannot be computed. */
 int solar_pool_bounds(solar_pool *p, SOLAR_KEEP const solar_question *question,
 		      const char *cache_dir, solar_diag *diag);
 

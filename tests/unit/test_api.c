@@ -54,8 +54,8 @@ static void check_against_direct(const solar_result *r)
 
 static void test_source_job(void)
 {
-	solar_job job = {.file = "mm.air", .source = matmul,
-			 .question.device_file = "devices/h100-sxm.json"};
+	solar_job job = {
+	    .file = "mm.air", .source = matmul, .question.device_file = "devices/h100-sxm.json"};
 	solar_result *r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_OK);
 	CHECK(r->has_bounds);
@@ -223,12 +223,11 @@ static void test_quantities(void)
 				       "entries[0].set.memory.l2.capacity_bytes", tool) < 0);
 	/* a job's overrides go through it: every one is tried, each refused one is reported, at
 	 * its place (a manifest's JSON path, or --set PATH) */
-	solar_question_set sets[] = {
-	    {"memory.l2.capacity_bytes", "4TB/s", NULL, NULL},
-	    {"sm_count", "132Hz", "m.json", "entries[0].set.sm_count"},
-	    {NULL, "sm_count", NULL, NULL},
-	    {"clock_hz", NULL, "m.json", "entries[0].set.clock_hz"},
-	    {"memory.l2.capacity_bytes", "64MiB", NULL, NULL}};
+	solar_question_set sets[] = {{"memory.l2.capacity_bytes", "4TB/s", NULL, NULL},
+				     {"sm_count", "132Hz", "m.json", "entries[0].set.sm_count"},
+				     {NULL, "sm_count", NULL, NULL},
+				     {"clock_hz", NULL, "m.json", "entries[0].set.clock_hz"},
+				     {"memory.l2.capacity_bytes", "64MiB", NULL, NULL}};
 	solar_job job = {.file = "mm.air",
 			 .source = matmul,
 			 .question = {.device = d, .sets = sets, .nsets = 5},
@@ -243,15 +242,16 @@ static void test_quantities(void)
 	      solar_device_level(solar_result_device(r), "l2")->capacity_bytes.value == 67108864);
 	solar_result_free(r);
 	fflush(err);
-	CHECKF(!strcmp(text, "m.json: entries[0].set.memory.l2.capacity_bytes: expected a value in "
-			     "B, not '4TB/s'\n"
-			     "solar: --set memory.l2.capacity_bytes: expected a value in B, not "
-			     "'4TB/s'\n"
-			     "m.json: entries[0].set.sm_count: expected a plain number (a count), "
-			     "not '132Hz'\n"
-			     "solar: --set expects PATH=VALUE, not 'sm_count'\n"
-			     "m.json: entries[0].set.clock_hz: expected a number or a quantity string "
-			     "(\"8TB/s\", \"64MiB\")\n"),
+	CHECKF(!strcmp(text,
+		       "m.json: entries[0].set.memory.l2.capacity_bytes: expected a value in "
+		       "B, not '4TB/s'\n"
+		       "solar: --set memory.l2.capacity_bytes: expected a value in B, not "
+		       "'4TB/s'\n"
+		       "m.json: entries[0].set.sm_count: expected a plain number (a count), "
+		       "not '132Hz'\n"
+		       "solar: --set expects PATH=VALUE, not 'sm_count'\n"
+		       "m.json: entries[0].set.clock_hz: expected a number or a quantity string "
+		       "(\"8TB/s\", \"64MiB\")\n"),
 	       "%s", text);
 	solar_device_free(d);
 	solar_diag_free(tool);
