@@ -22,7 +22,7 @@ SOLAR_KEEP const solar_program *solar_result_program(SOLAR_KEEP const solar_resu
 SOLAR_KEEP solar_diag *solar_result_diag(SOLAR_KEEP const solar_result *r);
 /* The exact counts (NULL when counting failed or did not run). */
 SOLAR_KEEP const solar_work *solar_result_work(SOLAR_KEEP const solar_result *r);
-/* The device with the job's overrides and L2 state applied (NULL: none, or it failed). */
+/* The device with the job's overrides applied (NULL: none, or it failed). */
 SOLAR_KEEP const solar_device *solar_result_device(SOLAR_KEEP const solar_result *r);
 /* The bounds (NULL unless has_bounds). */
 SOLAR_KEEP const solar_bounds *solar_result_bounds(SOLAR_KEEP const solar_result *r);
@@ -44,8 +44,15 @@ SOLAR_GIVE solar_result *solar_job_run_program_with(SOLAR_KEEP const solar_job *
 						    SOLAR_KEEP solar_diag *d,
 						    SOLAR_KEEP solar_diag *diag);
 
-/* The bounds of the result's counts on another device (what-if sweeps: one count, many
- * devices).  Returns 0, or -1 after a message on diag; free *out with solar_bounds_free. */
+/* The device a question asks about, resolved as a job resolves it (api/job.c: q->device_file
+ * loaded or q->device copied, every override applied), for a command that needs the device
+ * before the program (sweep's --vary, validate, triage).  NULL after messages on diag. */
+SOLAR_GIVE solar_device *solar_question_device(SOLAR_KEEP const solar_question *q,
+					       solar_diag *diag);
+
+/* The bounds of the result's counts on another device, in the result's L2 state (what-if
+ * sweeps: one count, many devices).  Returns 0, or -1 after a message on diag; free *out with
+ * solar_bounds_free. */
 int solar_result_bounds_on(SOLAR_KEEP const solar_result *r, SOLAR_KEEP const solar_device *dev,
 			   solar_bounds *out, solar_diag *diag);
 
@@ -65,8 +72,5 @@ double solar_quantity_parse_time(const char *s);
  * NULL file, `solar: where: ...` ("--set PATH").  Returns 0, or -1 after a message. */
 int solar_quantity_set_value(SOLAR_KEEP solar_device *d, const char *path, const char *text,
 			     const char *file, const char *where, solar_diag *diag);
-/* Applies one `--set PATH=VALUE` to d (solar_quantity_set_value).  Returns 0, or -1 after a
- * message on diag. */
-int solar_quantity_set(SOLAR_KEEP solar_device *d, const char *set, solar_diag *diag);
 
 #endif

@@ -1,6 +1,7 @@
 /* job.c - one analysis from a job to a result: the chain every command runs.
  *
- * device (load, --set overrides, L2 state, fidelity level) -> program (read, front end with
+ * the question's device (load, --set overrides: the one place a question is resolved;
+ * fidelity level) -> program (read, front end with
  * the -D defines) -> exact counts (solar_work_check_and_count: the checks of `solar check`,
  * then the counts) -> the three bounds (solar_bounds_compute) -> the plain fields of
  * api/solar.h.  No bound is computed here that roofline/ does not compute: this file only
@@ -126,28 +127,70 @@ static void warn(const solar_job *job, solar_result *r, solar_warning_kind kind,
 		job->on_warning(job->on_warning_ctx, w);
 }
 
-/* The device of the job: loaded or copied, then the L2 state and the overrides, in the order
- * the command line gives them; then the fidelity level.  0, or -1 after a message. */
+/* One override through the one unit-checked setter; the command line's (no file, no where)
+ * is named "--set PATH".  0, or -1 after a message. */
+static int apply_set(solar_device *d, const solar_question_set *s, solar_diag *diag)
+{
+	if (!s->path) {
+		solar_diag_tool_error(diag, "--set expects PATH=VALUE, not '%s'", s->value);
+		return -1;
+	}
+	char where[160];
+	snprintf(where, sizeof where, "--set %s", s->path);
+	if (!s->value) {
+		solar_diag_path_error_in(diag, s->file, s->where ? s->where : where,
+					 "expected a number or a quantity string (\"8TB/s\", "
+					 "\"64MiB\")");
+		return -1;
+	}
+	return solar_quantity_set_value(d, s->path, s->value, s->file, s->where ? s->where : where,
+					diag);
+}
+
+/* The one place a question's device is resolved: loaded or copied, then every override in
+ * order (all of them tried, so that each refused one is reported). */
+static solar_device *question_device(const solar_question *q, bool *loaded, solar_diag *diag)
+{
+	solar_device *d = q->device_file ? solar_device_load(q->device_file, diag)
+					 : solar_device_clone(q->device);
+	*loaded = d != NULL;
+	bool ok = d != NULL;
+	for (int i = 0; d && i < q->nsets; i++)
+		ok &= apply_set(d, &q->sets[i], diag) == 0;
+	if (!ok) {
+		solar_device_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+solar_device *solar_question_device(const solar_question *q, solar_diag *diag)
+{
+	bool loaded;
+	return question_device(q, &loaded, diag);
+}
+
+/* The device of the job (the question's, resolved), then the fidelity level.  0, or -1 after
+ * a message. */
 static int job_device(const solar_job *job, solar_result *r, solar_diag *diag)
 {
 	struct solar_result_detail *x = r->detail;
-	if (job->device_file)
-		x->dev = solar_device_load(job->device_file, diag);
-	else
-		x->dev = solar_device_clone(job->device);
-	if (!x->dev)
+	const solar_question *q = &job->question;
+	bool measured = q->ceilings != SOLAR_CEILINGS_PEAK;
+	bool loaded;
+	x->dev = question_device(q, &loaded, diag);
+	if (!x->dev) {
+		r->device_failed = !loaded;
+		r->override_refused = loaded;
 		return -1;
-	x->dev->l2_cold = job->l2_cold;
-	for (int i = 0; i < job->nsets; i++)
-		if (solar_quantity_set(x->dev, job->sets[i], diag) < 0)
-			return -1;
-	const char *file = job->device_file ? job->device_file : x->dev->file;
+	}
+	const char *file = q->device_file ? q->device_file : x->dev->file;
 	r->device_name = solar_arena_strdup(x->arena, x->dev->name ? x->dev->name : "");
 	r->device_file = solar_arena_strdup(x->arena, file ? file : "");
-	r->l2_cold = job->l2_cold;
-	r->estimate = job->measured_ceilings;
+	r->l2_cold = q->l2_cold;
+	r->estimate = measured;
 	r->measured_ceilings = solar_device_measured_rates(x->dev);
-	if (job->measured_ceilings && !r->measured_ceilings) {
+	if (measured && !r->measured_ceilings) {
 		solar_diag_tool_error(diag,
 				      "%s: --ceilings measured: the descriptor has no measured "
 				      "ceilings (a peak or bandwidth of status measured; "
@@ -155,7 +198,7 @@ static int job_device(const solar_job *job, solar_result *r, solar_diag *diag)
 				      r->device_file);
 		return -1;
 	}
-	if (!job->measured_ceilings && r->measured_ceilings) {
+	if (!measured && r->measured_ceilings) {
 		char msg[512];
 		snprintf(msg, sizeof msg, "%s: warning: %d figures are measured ceilings, not peaks: "
 					  "the result is an estimate, not a bound",
@@ -230,9 +273,9 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	}
 	r->params = ps;
 	r->nparams = p->nparams;
-	r->tf32 = job->tf32;
-	x->work = solar_work_check_and_count(p, job->tf32 ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT,
-					     x->d);
+	r->tf32 = job->question.tf32;
+	x->work = solar_work_check_and_count(
+	    p, job->question.tf32 ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT, x->d);
 	if (!x->work) {
 		r->status = SOLAR_JOB_INPUT_ERRORS;
 		return;
@@ -252,7 +295,7 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	r->nkernels = p->nkernels;
 	if (!x->dev)
 		return;
-	int brc = solar_bounds_compute(w, x->dev, &x->bounds, diag);
+	int brc = solar_bounds_compute(w, x->dev, job->question.l2_cold, &x->bounds, diag);
 	if (brc < 0) { /* -2: the program's counts overflow a time, an error of the input */
 		r->status = brc == -2 ? SOLAR_JOB_INPUT_ERRORS : SOLAR_JOB_USAGE;
 		return;
@@ -283,7 +326,7 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 /* Runs the device part; true when the job may go on. */
 static bool job_start(const solar_job *job, solar_result *r, solar_diag *diag)
 {
-	if (!job->device_file && !job->device)
+	if (!job->question.device_file && !job->question.device)
 		return true;
 	if (job_device(job, r, diag) < 0) {
 		r->status = SOLAR_JOB_USAGE;
@@ -345,14 +388,15 @@ static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel
 		r->status = SOLAR_JOB_USAGE;
 		return r;
 	}
-	solar_define *defs = solar_xcalloc((size_t)job->ndefines + 1, sizeof *defs);
-	for (int i = 0; i < job->ndefines; i++) {
-		defs[i].name = job->defines[i].name;
-		defs[i].value = (int64_t)job->defines[i].value;
+	const solar_question *q = &job->question;
+	solar_define *defs = solar_xcalloc((size_t)q->ndefines + 1, sizeof *defs);
+	for (int i = 0; i < q->ndefines; i++) {
+		defs[i].name = q->defines[i].name;
+		defs[i].value = (int64_t)q->defines[i].value;
 	}
 	x->own_program = true;
 	x->diag = x->d = solar_diag_new(file, x->src, len, err);
-	x->prog = solar_frontend_load(file, x->src, len, defs, job->ndefines, x->diag);
+	x->prog = solar_frontend_load(file, x->src, len, defs, q->ndefines, x->diag);
 	free(defs);
 	if (!x->prog) {
 		solar_diag_finish(x->diag);
@@ -423,5 +467,5 @@ int solar_result_bounds_on(const solar_result *r, const solar_device *dev, solar
 	memset(out, 0, sizeof *out);
 	if (!r->detail->work)
 		return -1;
-	return solar_bounds_compute(r->detail->work, dev, out, diag);
+	return solar_bounds_compute(r->detail->work, dev, r->l2_cold, out, diag);
 }

@@ -135,17 +135,3 @@ int solar_quantity_set_value(solar_device *d, const char *path, const char *text
 	}
 	return solar_device_set(d, path, v, diag);
 }
-
-int solar_quantity_set(solar_device *d, const char *set, solar_diag *diag)
-{
-	const char *eq = strchr(set, '=');
-	char path[128], where[160];
-	if (!eq || eq == set || (size_t)(eq - set) >= sizeof path) {
-		solar_diag_tool_error(diag, "--set expects PATH=VALUE, not '%s'", set);
-		return -1;
-	}
-	memcpy(path, set, (size_t)(eq - set));
-	path[eq - set] = '\0';
-	snprintf(where, sizeof where, "--set %s", path);
-	return solar_quantity_set_value(d, path, eq + 1, NULL, where, diag);
-}

@@ -1,11 +1,11 @@
 /* solar.h - the one header a program that embeds solar includes: a job in, a result out.
  *
- * A job names a program (an AIR file, or AIR text in memory), its -D defines, a device (a
- * descriptor file, or a descriptor already loaded) with --set overrides, and the question
- * (default math mode, L2 state, peak or measured ceilings).  solar_job_run loads the program
- * through the front end, counts it exactly, and computes the three bounds of docs/bounds.md
- * (unfused, fused, cache-aware) on the device: every command of the solar CLI that bounds a
- * program goes through it, and so can any other program.
+ * A job names a program (an AIR file, or AIR text in memory) and the question asked about it
+ * (solar_question: the device, a descriptor file or one already loaded, with --set overrides;
+ * the -D defines; default math mode, L2 state, peak or measured ceilings).  solar_job_run loads
+ * the program through the front end, counts it exactly, and computes the three bounds of
+ * docs/bounds.md (unfused, fused, cache-aware) on the device: every command of the solar CLI
+ * that bounds a program goes through it, and so can any other program.
  *
  * Everything in a result is plain numbers and names, owned by the result and freed with it;
  * counts are given as doubles and, where exactness matters, as decimal digit strings.  Errors
@@ -62,27 +62,69 @@ typedef struct {
 	double value, limit;
 } solar_warning;
 
-/* The job: zero-initialise, then set what applies. */
+/* One override of a descriptor figure, applied by the one unit-checked setter
+ * (solar_quantity_set_value, api/detail.h): the figure's path and the value as written
+ * ("memory.l2.capacity_bytes", "100MB").  path NULL: value is a `--set` argument that is not
+ * PATH=VALUE; value NULL: what was written is neither a number nor a quantity string.  file and
+ * where locate it for messages: a manifest and its JSON path ("entries[0].set.sm_count"), or
+ * both NULL for the command line ("--set sm_count"). */
+typedef struct {
+	const char *path;
+	const char *value;
+	const char *file;
+	const char *where;
+} solar_question_set;
+
+/* Rule "fidelity levels": which ceilings the rates are. */
+typedef enum {
+	SOLAR_CEILINGS_PEAK,     /* the descriptor's figures as a bound (the default) */
+	SOLAR_CEILINGS_MEASURED, /* its measured ceilings: an estimate, not a bound; refused when
+				    it has none */
+	SOLAR_CEILINGS_BOTH      /* the estimate, and beside it the bound on the peaks of its base
+				    chain (solar_job_peaks_file): a job gives the estimate, the
+				    caller runs the second job (analyze --ceilings both) */
+} solar_ceiling_kind;
+
+/* The question a command asks about a program: every analysis setting, read once from the
+ * command line or a report manifest (where the strings "cold", "tf32", "measured" are parsed)
+ * and resolved only by the job (api/job.c).  Zero-initialised, it asks for counts only, strict
+ * math, a warm L2, peak ceilings. */
+typedef struct {
+	/* The device: a descriptor file (device_file), or a loaded one (device, borrowed and never
+	 * changed: the job applies the overrides to its own copy).  Neither: counts only. */
+	const char *device_file;
+	SOLAR_KEEP const solar_device *device;
+	/* --set PATH=VALUE or a manifest's "set": applied in order; every one is tried, each
+	 * refused one reported, and the job stops when any is. */
+	SOLAR_KEEP const solar_question_set *sets;
+	int nsets;
+	/* -D NAME=VALUE or a manifest's "params" */
+	SOLAR_KEEP const solar_job_define *defines;
+	int ndefines;
+	bool tf32;               /* default math mode of kernels without a math attribute:
+				    false strict (FP32 on the SIMT units), true TF32 tensor cores */
+	bool l2_cold;            /* rule "L2 state": false warm (sound for any protocol), true cold
+				    (the L2 is flushed before each run) */
+	solar_ceiling_kind ceilings;
+	/* The wall-clock limit of the analysis in seconds (SOLAR_TIME_LIMIT; 0: none).  The job
+	 * does not arm it: the process that runs the job does (the solar command arms it before
+	 * reading its options, cli/main.c). */
+	double time_limit_s;
+} solar_question;
+
+/* "warm" or "cold": the one spelling of the L2 state in every output. */
+const char *solar_l2_name(bool l2_cold);
+/* "warm" -> false, "cold" -> true: 0, or -1 when s is neither. */
+int solar_l2_parse(const char *s, bool *l2_cold);
+
+/* The job: a program and the question asked about it.  Zero-initialise, then set what
+ * applies. */
 typedef struct {
 	/* The program: a path ("-" is stdin), or, when source is set, the name diagnostics give
 	 * it.  source: AIR text, NUL-terminated (copied; need not outlive the call). */
 	const char *file;
 	const char *source;
-	SOLAR_KEEP const solar_job_define *defines;
-	int ndefines;
-	/* The device: a descriptor file (device_file), or a loaded one (device, borrowed: the
-	 * job applies sets and the L2 state to its own copy).  Neither: counts only (no bounds). */
-	const char *device_file;
-	SOLAR_KEEP const solar_device *device;
-	/* --set PATH=VALUE device overrides ("memory.l2.capacity_bytes=100MB"), applied in order. */
-	SOLAR_KEEP const char *const *sets;
-	int nsets;
-	bool tf32;              /* default math mode of kernels without a math attribute:
-				   false strict (FP32 on the SIMT units), true TF32 tensor cores */
-	bool l2_cold;           /* rule "L2 state": false warm (sound for any protocol), true cold
-				   (the L2 is flushed before each run) */
-	bool measured_ceilings; /* rule "fidelity levels": the device's measured ceilings give an
-				   estimate, not a bound; refused when it has none */
+	solar_question question;
 	/* Where errors go; NULL: stderr. */
 	FILE *err;
 	/* Called for each warning when it is found (NULL: only kept in the result). */
@@ -140,6 +182,8 @@ struct solar_result {
 	const char *device_name; /* "NVIDIA H100 SXM5" */
 	const char *device_file;
 	bool tf32, l2_cold;
+	bool device_failed;      /* the device did not load (messages printed): nothing else ran */
+	bool override_refused;   /* an override was refused (messages printed): nothing else ran */
 	bool estimate;           /* measured ceilings were asked for: an estimate, not a bound */
 	int measured_ceilings;   /* rate figures of status measured in the descriptor */
 	solar_result_bound unfused, fused, cache_aware;

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "api/detail.h" /* solar_question_device */
 #include "api/solar.h"
 #include "devices/device.h"
 #include "frontend/frontend.h"
@@ -92,16 +93,21 @@ typedef struct {
  * Returns 0 on success, 1 on errors in the program, 2 when the file cannot be read. */
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out);
 void solar_cli_unload(solar_loaded *l);
-/* The job of a command line (api/solar.h): FILE, -D, --device, --set, --math, --l2,
- * --ceilings.  solar_cli_job_done frees what it allocated (the defines). */
-solar_job solar_cli_job(const solar_opts *o);
-void solar_cli_job_done(solar_job *j);
+/* The question of a command line (api/solar.h), the one function that reads the analysis
+ * settings of the options: --device, --set, -D, --math, --l2, --ceilings (and the time limit,
+ * SOLAR_TIME_LIMIT).  The device is not loaded here: the job resolves it (api/job.c), or
+ * solar_question_device for a command that needs it before the program.
+ * solar_cli_question_free frees what it allocated (the defines, the overrides). */
+solar_question solar_cli_question(const solar_opts *o);
+void solar_cli_question_free(solar_question *q);
 
 /* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: armed by main before a
  * command runs (what: what ran past it, "the analysis"; why: the message's cause), paused
  * while child processes or the program under test run, resumed after (cli/limit.c).  Not
  * nested. */
 void solar_cli_arm_time_limit(const char *what, const char *why);
+/* The limit armed, in seconds (0: none), for the question's time_limit_s. */
+double solar_cli_time_limit_s(void);
 void solar_cli_time_limit_pause(void);
 void solar_cli_time_limit_resume(void);
 /* Inputs that no output may overwrite (cli/output.c): a file, or a descriptor with its "base"
@@ -147,8 +153,6 @@ int solar_cmd_triage(const solar_opts *o);
 int solar_cmd_help(const solar_opts *o);
 
 /* What-if helpers (cli/quantity.c); quantities parse with solar_quantity_parse (api/detail.h). */
-/* Loads --device and applies every --set PATH=VALUE (solar_device_set); NULL after a message. */
-SOLAR_GIVE solar_device *solar_cli_load_device(const solar_opts *o);
 /* A factor rounded up to 3 significant digits ("20.3x", "any" for 0). */
 const char *solar_cli_fmt_factor(char *buf, size_t n, double f);
 

@@ -193,7 +193,7 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 	for (int i = 0; i < p->nparams; i++)
 		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
 			(long long)p->params[i].value);
-	fprintf(out, "   on %s, L2 %s, tol %.3g\n\n", dev->name, dev->l2_cold ? "cold" : "warm",
+	fprintf(out, "   on %s, L2 %s, tol %.3g\n\n", dev->name, a->o.l2 ? a->o.l2 : "warm",
 		a->tol);
 	const solar_advise_eval *b = &adv->base;
 	fprintf(out, "%smeasured %s; speed of light %s (the cache-aware bound%s; as written: "
@@ -261,7 +261,7 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 	cJSON *d = cJSON_AddObjectToObject(j, "device");
 	cJSON_AddStringToObject(d, "name", dev->name);
 	cJSON_AddStringToObject(d, "file", a->o.device);
-	cJSON_AddStringToObject(j, "l2", dev->l2_cold ? "cold" : "warm");
+	cJSON_AddStringToObject(j, "l2", a->o.l2 ? a->o.l2 : "warm");
 	cJSON_AddNumberToObject(j, "tol", a->tol);
 	cJSON_AddNumberToObject(j, "measured_s", a->o.measured_s);
 	const solar_advise_eval *b = &adv->base;
@@ -420,7 +420,11 @@ int solar_cmd_advise(const solar_opts *opts)
 		return rc;
 	char air[PATH_MAX + 16] = "", dir[PATH_MAX] = "";
 	const char *file = a.o.files[0];
-	solar_device *dev = solar_cli_load_device(&a.o);
+	/* the device resolved once, for every what-if */
+	solar_question q = solar_cli_question(&a.o);
+	solar_device *dev = solar_question_device(&q, solar_cli_diag());
+	bool l2_cold = q.l2_cold;
+	solar_cli_question_free(&q);
 	if (!dev)
 		return SOLAR_EXIT_USAGE;
 	solar_loaded l = {0};
@@ -490,7 +494,7 @@ int solar_cmd_advise(const solar_opts *opts)
 		}
 		have_mem = true;
 	}
-	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math};
+	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math, l2_cold};
 	int c = solar_advise_compute(air[0] ? air : file, l.prog, l.diag, dev, &in, &adv,
 				     solar_cli_diag());
 	if (c) {

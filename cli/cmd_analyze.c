@@ -493,7 +493,7 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	cJSON_AddItemToObject(j, "cache_aware", ca);
 	if (m->total_s > 0)
 		cJSON_AddNumberToObject(j, "measured_s", m->total_s);
-	cJSON_AddStringToObject(j, "l2", b->l2_cold ? "cold" : "warm");
+	cJSON_AddStringToObject(j, "l2", solar_l2_name(b->l2_cold));
 	cJSON_AddStringToObject(j, "ceilings", o->ceilings_both	     ? "both"
 					       : o->ceilings_measured ? "measured"
 								      : "bound");
@@ -687,11 +687,12 @@ static solar_result *bound_beside(const solar_opts *o, solar_result *est)
 	char *peaks = solar_job_peaks_file(o->device, stderr);
 	if (!peaks)
 		return NULL;
-	solar_job job = solar_cli_job(o);
-	job.device_file = peaks;
+	solar_job job = {.file = o->files[0], .question = solar_cli_question(o)};
+	job.question.device_file = peaks;
+	job.question.ceilings = SOLAR_CEILINGS_PEAK;
 	solar_result *r = solar_job_run_program(&job, solar_result_program(est),
 						solar_result_diag(est));
-	solar_cli_job_done(&job);
+	solar_cli_question_free(&job.question);
 	free(peaks);
 	if (r && r->status != SOLAR_JOB_OK) {
 		solar_result_free(r);
@@ -710,12 +711,13 @@ int solar_cmd_analyze(const solar_opts *o)
 		solar_diag_hint(solar_cli_diag(), "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_job job = solar_cli_job(o);
-	job.on_warning = print_warning;
-	job.on_warning_ctx = (void *)o;
-	job.measured_ceilings |= o->ceilings_both; /* the estimate first: refused without ceilings */
+	/* --ceilings both: the estimate first (refused without ceilings), the bound beside it */
+	solar_job job = {.file = o->files[0],
+			 .question = solar_cli_question(o),
+			 .on_warning = print_warning,
+			 .on_warning_ctx = (void *)o};
 	solar_result *res = solar_job_run(&job), *est = NULL;
-	solar_cli_job_done(&job);
+	solar_cli_question_free(&job.question);
 	int rc = res->status;
 	if (rc == SOLAR_EXIT_OK && o->ceilings_both) {
 		est = res;

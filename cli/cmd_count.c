@@ -253,10 +253,10 @@ int solar_cmd_count(const solar_opts *o)
 		rc = solar_symbolic_report(l.prog, o->math, o->format == SOLAR_FMT_JSON, out, l.diag);
 		solar_diag_finish(l.diag);
 	} else {
-		solar_job job = solar_cli_job(o); /* counts only: no device */
-		job.device_file = NULL;
+		solar_job job = {.file = o->files[0], .question = solar_cli_question(o)};
+		job.question.device_file = NULL; /* counts only: no device */
 		solar_result *res = solar_job_run_program(&job, l.prog, l.diag);
-		solar_cli_job_done(&job);
+		solar_cli_question_free(&job.question);
 		const solar_work *w = solar_result_work(res);
 		if (!w) {
 			solar_diag_finish(l.diag);

@@ -254,9 +254,9 @@ int solar_cmd_provision(const solar_opts *o)
 		solar_diag_hint(diag, "Try 'solar --help'.");
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_job job = solar_cli_job(o);
+	solar_job job = {.file = o->files[0], .question = solar_cli_question(o)};
 	solar_result *res = solar_job_run(&job);
-	solar_cli_job_done(&job);
+	solar_cli_question_free(&job.question);
 	int rc = res->status;
 	if (rc != SOLAR_EXIT_OK) {
 		solar_result_free(res);
@@ -271,8 +271,8 @@ int solar_cmd_provision(const solar_opts *o)
 	FILE *out = NULL;
 	int nk = solar_knobs_default(w, dev, &knobs);
 	for (; np < nb; np++)
-		if (solar_provision_compute(w, dev, knobs, nk, bounds[np], o->target_s, &p[np],
-					    solar_cli_diag()) < 0) {
+		if (solar_provision_compute(w, dev, res->l2_cold, knobs, nk, bounds[np],
+					    o->target_s, &p[np], solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
@@ -300,7 +300,7 @@ int solar_cmd_provision(const solar_opts *o)
 		solar_out_header(out, o->files[0], prog);
 		fprintf(out, "  on %s, math %s%s\n", dev->name,
 			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict",
-			dev->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
+			res->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
 		for (int i = 0; i < o->nsets; i++)
 			fprintf(out, "  --set %s\n", o->sets[i]);
 		fprintf(out, "target %s (%.6g Hz)\n", solar_fmt_time(t1, sizeof t1, o->target_s),

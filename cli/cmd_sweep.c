@@ -382,9 +382,12 @@ int solar_cmd_sweep(const solar_opts *o)
 				      "sweep writes csv or json (--format csv|json)");
 		return SOLAR_EXIT_USAGE;
 	}
-	solar_device *dev = solar_cli_load_device(o);
-	if (!dev)
+	solar_question q = solar_cli_question(o);
+	solar_device *dev = solar_question_device(&q, solar_cli_diag());
+	if (!dev) {
+		solar_cli_question_free(&q);
 		return SOLAR_EXIT_USAGE;
+	}
 	axis ax[2] = {0};
 	int steps = o->steps ? o->steps : 9, rc = SOLAR_EXIT_OK;
 	solar_result *res = NULL;
@@ -420,12 +423,11 @@ int solar_cmd_sweep(const solar_opts *o)
 		}
 	/* one count, bounded at every point: the job runs on the device as loaded (its --set
 	 * overrides applied), and each point recomputes the bounds on a scaled copy */
-	solar_job job = solar_cli_job(o);
-	job.device_file = NULL;
-	job.device = dev;
-	job.nsets = 0;
+	solar_job job = {.file = o->files[0], .question = q};
+	job.question.device_file = NULL;
+	job.question.device = dev;
+	job.question.nsets = 0;
 	res = solar_job_run(&job);
-	solar_cli_job_done(&job);
 	if ((rc = res->status) != SOLAR_EXIT_OK)
 		goto done;
 	work = solar_device_clone(dev);
@@ -480,5 +482,6 @@ done:
 	solar_device_free(work);
 	solar_result_free(res);
 	solar_device_free(dev);
+	solar_cli_question_free(&q);
 	return rc;
 }

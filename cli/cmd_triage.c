@@ -74,7 +74,7 @@ static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
 {
 	char a[32], b[32], c[32], d[32], e[80];
 	fprintf(out, "%spool %s on %s, L2 %s, coverage %.0f%% (ACI alpha %.3g after %d steps)\n",
-		md ? "### " : "", p->name, dev->name, p->l2_cold ? "cold" : "warm",
+		md ? "### " : "", p->name, dev->name, solar_l2_name(p->l2_cold),
 		100 * p->coverage, p->alpha_eff, p->aci_steps);
 	if (md)
 		fputs("\n", out);
@@ -154,7 +154,7 @@ static cJSON *json_triage(const solar_pool *p, const solar_device *dev, const ch
 	cJSON *d = cJSON_AddObjectToObject(j, "device");
 	cJSON_AddStringToObject(d, "name", dev->name);
 	cJSON_AddStringToObject(d, "file", device_arg);
-	cJSON_AddStringToObject(j, "l2", p->l2_cold ? "cold" : "warm");
+	cJSON_AddStringToObject(j, "l2", solar_l2_name(p->l2_cold));
 	cJSON_AddNumberToObject(j, "coverage", p->coverage);
 	cJSON_AddNumberToObject(j, "alpha_effective", p->alpha_eff);
 	cJSON_AddNumberToObject(j, "aci_steps", p->aci_steps);
@@ -263,8 +263,8 @@ static int record(const triage_opts *t, const char *cache)
 	const char *bound_name = "";
 	double bound_s = -1;
 	if (dev) {
-		dev->l2_cold = t->l2_cold;
-		bound_s = solar_triage_lower_bound(t->candidate, dev, cache, &bound_name);
+		solar_question q = {.device = dev, .l2_cold = t->l2_cold};
+		bound_s = solar_triage_lower_bound(t->candidate, &q, cache, &bound_name);
 		solar_device_free(dev);
 	}
 	if (!t->wrong && bound_s > 0 &&
@@ -277,6 +277,80 @@ static int record(const triage_opts *t, const char *cache)
 	return SOLAR_EXIT_OK;
 }
 
+/* The triage of t->pool (its options checked): the pool and the history's other pools
+ * loaded and bounded on t->device, decided, planned and printed. */
+static int triage(const triage_opts *t, const char *cache, long budget_n, double budget_pct)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[len > 0 ? len : 0] = '\0';
+
+	solar_question q = {.device_file = t->device, .l2_cold = t->l2_cold};
+	solar_device *dev = solar_question_device(&q, solar_cli_diag());
+	if (!dev)
+		return SOLAR_EXIT_USAGE;
+	q = (solar_question){.device = dev, .l2_cold = t->l2_cold}; /* loaded once for every job */
+	int rc = SOLAR_EXIT_OK;
+	solar_history h = {0};
+	solar_forecasts f = {0};
+	solar_pool *pools = NULL;
+	int npools = 0;
+	if (t->history && solar_history_load(t->history, false, &h, solar_cli_diag()) < 0)
+		rc = access(t->history, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+	if (rc == SOLAR_EXIT_OK && t->forecasts &&
+	    solar_forecasts_load(t->forecasts, &f, solar_cli_diag()) < 0)
+		rc = access(t->forecasts, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+	if (rc != SOLAR_EXIT_OK)
+		goto done;
+	solar_pool cur;
+	if (solar_pool_load(t->pool, exe, cache, &cur, solar_cli_diag()) < 0) {
+		rc = access(t->pool, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+		solar_pool_free(&cur);
+		goto done;
+	}
+	if (solar_pool_bounds(&cur, &q, cache, solar_cli_diag()) < 0) {
+		solar_pool_free(&cur);
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	solar_pool *others = NULL;
+	int nothers = solar_pool_load_others(&h, &cur, exe, cache, &q, &others);
+	pools = solar_xcalloc((size_t)nothers + 1, sizeof *pools);
+	pools[0] = cur;
+	for (int i = 0; i < nothers; i++)
+		pools[i + 1] = others[i];
+	free(others);
+	npools = nothers + 1;
+	cur.coverage = t->coverage;
+	pools[0].coverage = t->coverage;
+	pools[0].trust_translation = t->trust;
+	for (int i = 0; i < npools; i++)
+		pools[i].l2_cold = t->l2_cold;
+	pools[0].budget = budget_n >= 0    ? (int)fmin((double)budget_n, pools[0].ncand)
+			  : budget_pct >= 0 ? (int)ceil(budget_pct / 100 * pools[0].ncand)
+					    : pools[0].ncand;
+	solar_triage_run(pools, npools, 0, &h, t->forecasts ? &f : NULL, t->device, dev);
+	switch (t->format) {
+	case SOLAR_FMT_JSON:
+		solar_json_print(stdout, json_triage(&pools[0], dev, t->device, &h));
+		break;
+	case SOLAR_FMT_CSV:
+		print_csv(stdout, &pools[0]);
+		break;
+	default:
+		print_table(stdout, &pools[0], dev, &h, t->format == SOLAR_FMT_MD);
+		break;
+	}
+done:
+	for (int i = 0; i < npools; i++)
+		solar_pool_free(&pools[i]);
+	free(pools);
+	solar_history_free(&h);
+	solar_forecasts_free(&f);
+	solar_device_free(dev);
+	return rc;
+}
+
 /* The options as triage keeps them (each value the parser checked). */
 static int take_opts(const solar_opts *o, triage_opts *t)
 {
@@ -284,8 +358,9 @@ static int take_opts(const solar_opts *o, triage_opts *t)
 			   .cache = o->cache, .record = o->record, .candidate = o->candidate,
 			   .coverage = o->coverage, .ms = o->ms, .wrong = o->wrong_flag,
 			   .trust = o->trust, .format = o->format, .budget_n = o->budget_n,
-			   .budget_pct = o->budget_pct, .budget = o->budget_n >= 0 || o->budget_pct >= 0,
-			   .l2_cold = o->l2 && !strcmp(o->l2, "cold")};
+			   .budget_pct = o->budget_pct, .budget = o->budget_n >= 0 || o->budget_pct >= 0};
+	if (o->l2)
+		solar_l2_parse(o->l2, &t->l2_cold); /* the parser checked the word */
 	if (o->nfiles > 1)
 		return usage_error("one POOL only, not also '%s'", o->files[1]);
 	t->pool = o->nfiles ? o->files[0] : NULL;
@@ -314,72 +389,5 @@ int solar_cmd_triage(const solar_opts *o)
 		return usage_error("%s", "triage needs a POOL (a folder or a JSON manifest)");
 	if (!t.device)
 		return usage_error("%s", "triage needs --device FILE (see devices/*.json)");
-	long budget_n = t.budget_n;
-	double budget_pct = t.budget_pct;
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[len > 0 ? len : 0] = '\0';
-
-	solar_device *dev = solar_cli_load_device(o);
-	if (!dev)
-		return SOLAR_EXIT_USAGE;
-	int rc = SOLAR_EXIT_OK;
-	solar_history h = {0};
-	solar_forecasts f = {0};
-	solar_pool *pools = NULL;
-	int npools = 0;
-	if (t.history && solar_history_load(t.history, false, &h, solar_cli_diag()) < 0)
-		rc = access(t.history, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
-	if (rc == SOLAR_EXIT_OK && t.forecasts &&
-	    solar_forecasts_load(t.forecasts, &f, solar_cli_diag()) < 0)
-		rc = access(t.forecasts, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
-	if (rc != SOLAR_EXIT_OK)
-		goto done;
-	solar_pool cur;
-	if (solar_pool_load(t.pool, exe, cache, &cur, solar_cli_diag()) < 0) {
-		rc = access(t.pool, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
-		solar_pool_free(&cur);
-		goto done;
-	}
-	if (solar_pool_bounds(&cur, dev, cache, solar_cli_diag()) < 0) {
-		solar_pool_free(&cur);
-		rc = SOLAR_EXIT_ERRORS;
-		goto done;
-	}
-	solar_pool *others = NULL;
-	int nothers = solar_pool_load_others(&h, &cur, exe, cache, dev, &others);
-	pools = solar_xcalloc((size_t)nothers + 1, sizeof *pools);
-	pools[0] = cur;
-	for (int i = 0; i < nothers; i++)
-		pools[i + 1] = others[i];
-	free(others);
-	npools = nothers + 1;
-	cur.coverage = t.coverage;
-	pools[0].coverage = t.coverage;
-	pools[0].trust_translation = t.trust;
-	for (int i = 0; i < npools; i++)
-		pools[i].l2_cold = t.l2_cold;
-	pools[0].budget = budget_n >= 0    ? (int)fmin((double)budget_n, pools[0].ncand)
-			  : budget_pct >= 0 ? (int)ceil(budget_pct / 100 * pools[0].ncand)
-					    : pools[0].ncand;
-	solar_triage_run(pools, npools, 0, &h, t.forecasts ? &f : NULL, t.device, dev);
-	switch (t.format) {
-	case SOLAR_FMT_JSON:
-		solar_json_print(stdout, json_triage(&pools[0], dev, t.device, &h));
-		break;
-	case SOLAR_FMT_CSV:
-		print_csv(stdout, &pools[0]);
-		break;
-	default:
-		print_table(stdout, &pools[0], dev, &h, t.format == SOLAR_FMT_MD);
-		break;
-	}
-done:
-	for (int i = 0; i < npools; i++)
-		solar_pool_free(&pools[i]);
-	free(pools);
-	solar_history_free(&h);
-	solar_forecasts_free(&f);
-	solar_device_free(dev);
-	return rc;
+	return triage(&t, cache, t.budget_n, t.budget_pct);
 }

@@ -454,7 +454,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 		} rows[3] = {{"unfused", &b->unfused},
 			     {"cache-aware", &b->cache_aware},
 			     {"fused", &b->fused}};
-		fprintf(out, "\nbound on %s, L2 %s%s\n", dev->name, dev->l2_cold ? "cold" : "warm",
+		fprintf(out, "\nbound on %s, L2 %s%s\n", dev->name, solar_l2_name(b->l2_cold),
 			ref_s > 0 ? "         time        headroom (reference / bound)" : "");
 		for (int i = 0; i < 3; i++) {
 			char rb[48], hr[32] = "";
@@ -513,7 +513,7 @@ static cJSON *json_result(const solar_opts *o, const solar_program *p, const cha
 		cJSON *d = cJSON_AddObjectToObject(bs, "device");
 		cJSON_AddStringToObject(d, "name", dev->name);
 		cJSON_AddStringToObject(d, "file", o->device);
-		cJSON_AddStringToObject(bs, "l2", dev->l2_cold ? "cold" : "warm");
+		cJSON_AddStringToObject(bs, "l2", solar_l2_name(b->l2_cold));
 		const solar_roof *rows[3] = {&b->unfused, &b->cache_aware, &b->fused};
 		const char *names[3] = {"unfused", "cache_aware", "fused"};
 		for (int i = 0; i < 3; i++) {
@@ -563,6 +563,7 @@ static char *make_dir(const solar_opts *o)
 typedef struct {
 	const solar_opts *o;
 	const char *backend; /* cpu or cuda */
+	solar_question q;    /* the question of the bounds (cold L2 unless --l2 says) */
 	solar_device *dev;   /* --device as loaded, or NULL: no bounds */
 	solar_loaded l;
 	solar_analysis *a;
@@ -603,13 +604,14 @@ static int check_request(const solar_opts *o, const char *backend)
 static int load(validation *v)
 {
 	const solar_opts *o = v->o;
-	if (o->device && !(v->dev = solar_cli_load_device(o)))
-		return SOLAR_EXIT_USAGE;
 	/* The harness flushes the L2 before each timed run of the reference, so its times follow
 	 * the cold protocol (docs/bounds.md, rule "L2 state"): the bounds it is set against are
 	 * cold ones unless --l2 says otherwise. */
-	if (v->dev && !o->l2)
-		v->dev->l2_cold = true;
+	v->q = solar_cli_question(o);
+	if (!o->l2)
+		v->q.l2_cold = true;
+	if (o->device && !(v->dev = solar_question_device(&v->q, solar_cli_diag())))
+		return SOLAR_EXIT_USAGE;
 	int rc = solar_cli_load(o->files[0], o, &v->l);
 	if (rc != SOLAR_EXIT_OK)
 		return rc;
@@ -720,13 +722,11 @@ static int compare(validation *v)
 /* The bounds: a job on the program loaded above, on the device as loaded. */
 static void bound(validation *v)
 {
-	solar_job job = solar_cli_job(v->o);
-	job.device_file = NULL;
-	job.device = v->dev;
-	job.nsets = 0;
-	job.l2_cold = v->dev->l2_cold;
+	solar_job job = {.file = v->o->files[0], .question = v->q};
+	job.question.device_file = NULL;
+	job.question.device = v->dev;
+	job.question.nsets = 0; /* applied when it was loaded */
 	v->res = solar_job_run_program(&job, v->l.prog, v->l.diag);
-	solar_cli_job_done(&job);
 	v->b = solar_result_bounds(v->res);
 }
 
@@ -766,6 +766,7 @@ static void validation_free(validation *v)
 	solar_diag_finish(v->l.diag);
 	solar_cli_unload(&v->l);
 	solar_device_free(v->dev);
+	solar_cli_question_free(&v->q);
 	free(v->harness);
 	free(v->dir);
 	free(v->air_path);

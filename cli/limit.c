@@ -20,6 +20,12 @@
  * it while the reference and the AIR program run (they have their own --timeout), translate
  * while its translator says it validates (the control pipe, validate/proc.c). */
 static char limit_msg[400]; /* written before the timer is armed: the handler only writes it */
+static long armed_s;        /* the limit armed, seconds; 0: none */
+
+double solar_cli_time_limit_s(void)
+{
+	return (double)armed_s;
+}
 
 static void time_limit_hit(int sig)
 {
@@ -48,6 +54,7 @@ void solar_cli_arm_time_limit(const char *what, const char *why)
 			seconds = 120;
 		}
 	}
+	armed_s = seconds;
 	if (!seconds)
 		return;
 	snprintf(limit_msg, sizeof limit_msg,

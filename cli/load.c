@@ -1,5 +1,11 @@
-/* load.c - reading a file through the front end, the job of a command line, and the
- * channel every command reports through. */
+/* load.c - reading a file through the front end, the question of a command line, and the
+ * channel every command reports through.
+ *
+ * The question (api/solar.h) is every analysis setting of a command line, built here once from
+ * the parsed options: "cold", "tf32", "measured" were told apart where the options were read,
+ * and --set's PATH=VALUE is split here; the device and its overrides are resolved by the job
+ * (api/job.c), never here.
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,28 +49,52 @@ void solar_cli_unload(solar_loaded *l)
 	l->src = NULL;
 }
 
-solar_job solar_cli_job(const solar_opts *o)
+/* --set PATH=VALUE: split at the first '='; not of that form, path NULL and value the whole
+ * text (the job reports it, in order with the other overrides). */
+static solar_question_set split_set(const char *text)
 {
-	solar_job j = {0};
-	j.file = o->nfiles > 0 ? o->files[0] : NULL;
+	solar_question_set s = {.value = text};
+	const char *eq = strchr(text, '=');
+	if (eq && eq != text && eq - text < 128) {
+		s.path = solar_xstrndup(text, (size_t)(eq - text));
+		s.value = eq + 1;
+	}
+	return s;
+}
+
+solar_question solar_cli_question(const solar_opts *o)
+{
+	solar_question q = {0};
 	solar_job_define *defs = solar_xcalloc((size_t)o->ndefs + 1, sizeof *defs);
-	for (int i = 0; defs && i < o->ndefs; i++) {
+	for (int i = 0; i < o->ndefs; i++) {
 		defs[i].name = o->defs[i].name;
 		defs[i].value = (long long)o->defs[i].value;
 	}
-	j.defines = defs;
-	j.ndefines = defs ? o->ndefs : 0;
-	j.device_file = o->device;
-	j.sets = o->sets;
-	j.nsets = o->nsets;
-	j.tf32 = o->math == SOLAR_MATH_TF32;
-	j.l2_cold = o->l2 && !strcmp(o->l2, "cold");
-	j.measured_ceilings = o->ceilings_measured;
-	return j;
+	q.defines = defs;
+	q.ndefines = o->ndefs;
+	solar_question_set *sets = solar_xcalloc((size_t)o->nsets + 1, sizeof *sets);
+	for (int i = 0; i < o->nsets; i++)
+		sets[i] = split_set(o->sets[i]);
+	q.sets = sets;
+	q.nsets = o->nsets;
+	q.device_file = o->device;
+	q.tf32 = o->math == SOLAR_MATH_TF32;
+	if (o->l2) /* the parser took only "warm" or "cold"; absent: warm */
+		solar_l2_parse(o->l2, &q.l2_cold);
+	q.ceilings = o->ceilings_both	  ? SOLAR_CEILINGS_BOTH
+		     : o->ceilings_measured ? SOLAR_CEILINGS_MEASURED
+					    : SOLAR_CEILINGS_PEAK;
+	q.time_limit_s = solar_cli_time_limit_s(); /* as main armed it */
+	return q;
 }
 
-void solar_cli_job_done(solar_job *j)
+void solar_cli_question_free(solar_question *q)
 {
-	free((void *)j->defines);
-	j->defines = NULL;
+	for (int i = 0; i < q->nsets; i++)
+		free((char *)q->sets[i].path);
+	free((void *)q->sets);
+	free((void *)q->defines);
+	q->sets = NULL;
+	q->defines = NULL;
+	q->nsets = q->ndefines = 0;
 }

@@ -1,8 +1,7 @@
-/* quantity.c - quantities and factors as the command line prints them, and --device loading.
+/* quantity.c - quantities and factors as the command line prints them.
  *
- * Parsing quantities and applying `--set PATH=VALUE` belong to the job (api/quantity.c); this
- * file prints them ("205 GB/s", "20.3x") and loads --device with its overrides for the
- * commands that need the device before the program (sweep's --vary, validate).
+ * Parsing quantities and applying `--set PATH=VALUE` belong to the job (api/quantity.c,
+ * api/job.c); this file prints them ("205 GB/s", "20.3x").
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,19 +11,6 @@
 #include "api/detail.h"
 #include "cli.h"
 #include "output.h"
-
-solar_device *solar_cli_load_device(const solar_opts *o)
-{
-	solar_device *d = solar_device_load(o->device, solar_cli_diag());
-	if (d)
-		d->l2_cold = o->l2 && !strcmp(o->l2, "cold");
-	for (int i = 0; d && i < o->nsets; i++)
-		if (solar_quantity_set(d, o->sets[i], solar_cli_diag()) < 0) {
-			solar_device_free(d);
-			return NULL;
-		}
-	return d;
-}
 
 double solar_cli_parse_time(const char *s)
 {

@@ -88,10 +88,8 @@ typedef struct solar_device { /* tagged: api/solar.h names it opaquely */
 	int nlevels;
 	char **notes; /* free-text remarks of the descriptor */
 	int nnotes;
-	/* The question, not the chip: the L2 state the measurement starts from (--l2).  false:
-	 * warm, sound for any protocol; true: cold, the L2 is flushed before each run (rule "L2
-	 * state", docs/bounds.md).  Set by the command line, never by a descriptor. */
-	bool l2_cold;
+	/* Not here: the L2 state the measurement starts from (--l2) is the question's, not the
+	 * chip's (solar_question, api/solar.h); roofline/ takes it as an argument. */
 } solar_device;
 
 /* Devices by name.  A device argument (--device, a descriptor's "base", a manifest entry) is

@@ -267,17 +267,10 @@ static char *default_name(const char *air, cJSON *params)
 	return s;
 }
 
-static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
+/* The keys an entry may have: any other is an error (a misspelt "measured" would otherwise be
+ * ignored). */
+static void entry_keys(ctx *c, cJSON *ej, const char *path)
 {
-	char path[48];
-	snprintf(path, sizeof path, "entries[%d]", idx);
-	e->measured_s = -1;
-	e->max_headroom = -1;
-	e->base_headroom = e->base_measured_s = -1;
-	if (!cJSON_IsObject(ej)) {
-		input_error(c, c->file, path, "expected an object");
-		return;
-	}
 	static const char *const known[] = {"name", "air",	"device",	"params",
 					    "math", "measured", "max_headroom", "set", "l2"};
 	cJSON *it;
@@ -293,51 +286,70 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 						       "math, measured, max_headroom, set or l2)");
 		}
 	}
-	const char *air = json_string(c, ej, "air", path, NULL, true);
-	const char *dev = json_string(c, ej, "device", path,
-				      json_string(c, defaults, "device", "defaults", NULL, false), true);
+}
+
+/* The question of one entry and what it owns (entry_question_free). */
+typedef struct {
+	solar_question q;
+	const char *air, *device; /* as written */
+	char *device_path;        /* the descriptor: beside the manifest, or a device name's */
+	solar_job_define *defs;
+	solar_question_set *sets; /* each where (and a number's text after it) one allocation */
+} entry_question;
+
+static void entry_question_free(entry_question *eq)
+{
+	for (int i = 0; i < eq->q.nsets; i++)
+		free((char *)eq->sets[i].where);
+	free(eq->sets);
+	free(eq->defs);
+	free(eq->device_path);
+}
+
+/* "math" and "l2", an entry's or the defaults': 0, or -1 after a message. */
+static int entry_modes(ctx *c, cJSON *ej, cJSON *defaults, const char *path, entry_question *eq)
+{
 	const char *math = json_string(c, ej, "math", path,
 				       json_string(c, defaults, "math", "defaults", "strict", false),
 				       false);
-	if (!air || !dev || !math)
-		return;
+	if (!eq->air || !eq->device || !math)
+		return -1;
 	if (strcmp(math, "strict") && strcmp(math, "tf32")) {
 		char where[96];
 		snprintf(where, sizeof where, "%s.math", path);
 		input_error(c, c->file, where, "expected \"strict\" or \"tf32\"");
-		return;
+		return -1;
 	}
+	eq->q.tf32 = !strcmp(math, "tf32");
 	/* rule "L2 state": the protocol of the entry's measurement (docs/bounds.md) */
 	const char *l2 = json_string(c, ej, "l2", path,
 				     json_string(c, defaults, "l2", "defaults", "warm", false), false);
-	if (!l2 || (strcmp(l2, "warm") && strcmp(l2, "cold"))) {
+	if (solar_l2_parse(l2, &eq->q.l2_cold) < 0) {
 		char where[96];
 		snprintf(where, sizeof where, "%s.l2",
 			 cJSON_GetObjectItemCaseSensitive(ej, "l2") ? path : "defaults");
 		input_error(c, c->file, where, "expected \"warm\" or \"cold\"");
-		return;
+		return -1;
 	}
-	e->l2_cold = !strcmp(l2, "cold");
-	e->air = solar_xstrdup(air);
-	e->device_file = solar_xstrdup(dev);
-	e->math = solar_xstrdup(math);
+	return 0;
+}
 
-	/* params -> -D */
-	cJSON *params = cJSON_GetObjectItemCaseSensitive(ej, "params");
-	int np = cJSON_GetArraySize(params);
-	solar_job_define *defs = solar_xcalloc((size_t)np + 1, sizeof *defs);
+/* "params" -> -D: exact, a JSON number only where a double holds it (|v| < 2^53), else
+ * digits in a string; anything else (1e19, 2.5) is an error, never a rounded or undefined
+ * cast.  0, or -1 after a message when params is not an object. */
+static int entry_params(ctx *c, cJSON *ej, const char *path, entry_question *eq)
+{
+	cJSON *params = cJSON_GetObjectItemCaseSensitive(ej, "params"), *it;
 	if (params && !cJSON_IsObject(params)) {
 		char where[96];
 		snprintf(where, sizeof where, "%s.params", path);
 		input_error(c, c->file, where, "expected an object {\"NAME\": INTEGER}");
-		free(defs);
-		return;
+		return -1;
 	}
+	eq->defs = solar_xcalloc((size_t)cJSON_GetArraySize(params) + 1, sizeof *eq->defs);
 	int nd = 0;
 	cJSON_ArrayForEach(it, params)
 	{
-		/* exact: a JSON number only where a double holds it (|v| < 2^53), else digits in a
-		 * string; anything else (1e19, 2.5) is an error, never a rounded or undefined cast */
 		long long v = 0;
 		char *end = NULL;
 		bool ok = false;
@@ -359,113 +371,168 @@ static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
 				    "a string of decimal digits within 64 bits (\"12345678901234567\")");
 			continue;
 		}
-		defs[nd].name = it->string;
-		defs[nd++].value = v;
+		eq->defs[nd].name = it->string;
+		eq->defs[nd++].value = v;
 	}
-	cJSON *mh = cJSON_GetObjectItemCaseSensitive(ej, "max_headroom");
-	if (mh) {
-		if (!cJSON_IsNumber(mh) || mh->valuedouble <= 0) {
-			char where[96];
-			snprintf(where, sizeof where, "%s.max_headroom", path);
-			input_error(c, c->file, where, "expected a positive number");
-		} else
-			e->max_headroom = mh->valuedouble;
-	}
+	eq->q.defines = eq->defs;
+	eq->q.ndefines = nd;
+	return 0;
+}
 
-	/* the device, with its overrides */
-	char *dev_path = resolve(c, dev);
-	if (!strchr(dev, '/') && access(dev_path, R_OK) != 0) { /* a device name: h100-sxm */
-		free(dev_path);
-		dev_path = solar_device_resolve(dev);
-	}
-	note_input(c, dev_path, true);
-	e->dev = solar_device_load(dev_path, c->diag);
-	free(dev_path);
-	if (!e->dev) {
-		char at[160];
-		snprintf(at, sizeof at, "%s.device", path);
-		input_error(c, c->file, at, "cannot load '%s'", dev);
-		free(defs);
-		return;
-	}
-	cJSON *sets = cJSON_GetObjectItemCaseSensitive(ej, "set");
+/* "set" -> the question's overrides, each located at its JSON path; the job checks their
+ * units with the one setter, as `solar analyze --set`'s (api/job.c), in order. */
+static void entry_sets(ctx *c, cJSON *ej, const char *path, entry_question *eq)
+{
+	cJSON *sets = cJSON_GetObjectItemCaseSensitive(ej, "set"), *it;
 	if (sets && !cJSON_IsObject(sets)) {
 		char where[96];
 		snprintf(where, sizeof where, "%s.set", path);
 		input_error(c, c->file, where, "expected an object {\"PATH\": VALUE}");
 		sets = NULL;
 	}
+	eq->sets = solar_xcalloc((size_t)cJSON_GetArraySize(sets) + 1, sizeof *eq->sets);
+	int n = 0;
 	cJSON_ArrayForEach(it, sets)
 	{
-		char where[160], num[32];
-		snprintf(where, sizeof where, "%s.set.%s", path, it->string);
-		if (cJSON_IsNumber(it))
-			snprintf(num, sizeof num, "%.17g", it->valuedouble);
-		else if (!cJSON_IsString(it)) {
-			input_error(c, c->file, where,
-				    "expected a number or a quantity string (\"8TB/s\", \"64MiB\")");
-			continue;
-		}
-		/* the one unit-checked setter, as `solar analyze --set` */
-		if (solar_quantity_set_value(e->dev, it->string,
-					     cJSON_IsNumber(it) ? num : it->valuestring, c->file,
-					     where, c->diag) < 0)
-			c->error = true;
+		size_t len = strlen(path) + strlen(it->string) + 8;
+		char *where = solar_xmalloc(len + 32);
+		snprintf(where, len, "%s.set.%s", path, it->string);
+		char *num = where + strlen(where) + 1;
+		snprintf(num, 32, "%.17g", cJSON_IsNumber(it) ? it->valuedouble : 0);
+		const char *value = cJSON_IsNumber(it)	 ? num
+				    : cJSON_IsString(it) ? it->valuestring
+							 : NULL; /* the job refuses it */
+		eq->sets[n++] = (solar_question_set){it->string, value, c->file, where};
 	}
-	e->dev->l2_cold = e->l2_cold;
-	e->device_name = solar_xstrdup(e->dev->name);
+	eq->q.sets = eq->sets;
+	eq->q.nsets = n;
+}
 
-	/* the program, its counts and bounds */
-	char *air_path = resolve(c, air);
-	note_input(c, air_path, false);
-	solar_job job = {.file = air_path, .defines = defs, .ndefines = nd, .device = e->dev,
-			 .tf32 = !strcmp(math, "tf32"), .l2_cold = e->l2_cold};
-	solar_result *res = solar_job_run(&job);
-	free(air_path);
+/* The one function that reads a manifest entry's analysis settings into a question: "air",
+ * "device" (a path beside the manifest, or a device name), "math", "l2", "params", "set".
+ * The device is not loaded here: the job resolves it.  0, or -1 after a message (the entry
+ * cannot be analysed). */
+static int entry_question_read(ctx *c, cJSON *ej, cJSON *defaults, const char *path,
+			       entry_question *eq)
+{
+	eq->air = json_string(c, ej, "air", path, NULL, true);
+	eq->device = json_string(c, ej, "device", path,
+				 json_string(c, defaults, "device", "defaults", NULL, false), true);
+	if (entry_modes(c, ej, defaults, path, eq) < 0 || entry_params(c, ej, path, eq) < 0)
+		return -1;
+	cJSON *mh = cJSON_GetObjectItemCaseSensitive(ej, "max_headroom");
+	if (mh && (!cJSON_IsNumber(mh) || mh->valuedouble <= 0)) {
+		char where[96];
+		snprintf(where, sizeof where, "%s.max_headroom", path);
+		input_error(c, c->file, where, "expected a positive number");
+	}
+	eq->device_path = resolve(c, eq->device);
+	if (!strchr(eq->device, '/') && access(eq->device_path, R_OK) != 0) { /* a name: h100-sxm */
+		free(eq->device_path);
+		eq->device_path = solar_device_resolve(eq->device);
+	}
+	note_input(c, eq->device_path, true);
+	eq->q.device_file = eq->device_path;
+	entry_sets(c, ej, path, eq);
+	return 0;
+}
+
+/* The entry's numbers from its job's result: params, the bounds, the kernels, the device (kept
+ * for the roofline chart). */
+static void entry_bounds(entry *e, const solar_result *res)
+{
 	const solar_program *prog = solar_result_program(res);
 	const solar_bounds *b = solar_result_bounds(res);
-	if (!prog) {
-		char at[160];
+	e->params = cJSON_CreateObject();
+	for (int i = 0; i < prog->nparams; i++)
+		cJSON_AddItemToObject(e->params, prog->params[i].name,
+				      json_int((long long)prog->params[i].value));
+	for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
+		const solar_roof *r = solar_bound_roof(b, k);
+		e->bound_s[k] = r->time_s;
+		e->limiter[k] = r->limiter;
+		e->bound_dram_bytes[k] = r->dram_bytes;
+	}
+	e->ops = b->fused.ops;
+	e->nkernels = prog->nkernels;
+	e->kernel = solar_xcalloc((size_t)e->nkernels + 1, sizeof *e->kernel);
+	for (int k = 0; k < e->nkernels; k++) {
+		e->kernel[k].name = solar_xstrdup(prog->kernels[k].name);
+		e->kernel[k].ops = b->kernel[k].ops;
+		e->kernel[k].dram_bytes = b->kernel[k].dram_bytes;
+		e->kernel[k].time_s = b->kernel[k].time_s;
+		e->kernel[k].limiter = b->kernel[k].limiter;
+		e->kernel[k].measured_s = -1;
+	}
+}
+
+/* Why the entry's job gave no bounds, at the key that caused it. */
+static void entry_failed(ctx *c, const char *path, const entry_question *eq,
+			 const solar_result *res)
+{
+	char at[160];
+	if (res->override_refused) { /* each refused override was reported */
+		c->error = true;
+	} else if (res->device_failed) {
+		snprintf(at, sizeof at, "%s.device", path);
+		input_error(c, c->file, at, "cannot load '%s'", eq->device);
+	} else if (!solar_result_program(res)) {
 		snprintf(at, sizeof at, "%s.air", path);
-		input_error(c, c->file, at, "'%s' %s", air,
+		input_error(c, c->file, at, "'%s' %s", eq->air,
 			    res->status == SOLAR_JOB_INPUT_ERRORS ? "has errors"
 								  : "cannot be read");
-		free(defs);
-		solar_result_free(res);
+	} else {
+		input_error(c, c->file, path, "cannot bound '%s' on '%s'", eq->air, eq->device);
+	}
+}
+
+static void load_entry(ctx *c, cJSON *ej, cJSON *defaults, int idx, entry *e)
+{
+	char path[48];
+	snprintf(path, sizeof path, "entries[%d]", idx);
+	e->measured_s = -1;
+	e->max_headroom = -1;
+	e->base_headroom = e->base_measured_s = -1;
+	if (!cJSON_IsObject(ej)) {
+		input_error(c, c->file, path, "expected an object");
 		return;
 	}
-	if (!b) {
-		input_error(c, c->file, path, "cannot bound '%s' on '%s'", air, dev);
+	entry_keys(c, ej, path);
+	entry_question eq = {0};
+	if (entry_question_read(c, ej, defaults, path, &eq) < 0) {
+		entry_question_free(&eq);
+		return;
+	}
+	e->air = solar_xstrdup(eq.air);
+	e->device_file = solar_xstrdup(eq.device);
+	e->math = solar_xstrdup(eq.q.tf32 ? "tf32" : "strict");
+	e->l2_cold = eq.q.l2_cold;
+	cJSON *mh = cJSON_GetObjectItemCaseSensitive(ej, "max_headroom");
+	if (cJSON_IsNumber(mh) && mh->valuedouble > 0)
+		e->max_headroom = mh->valuedouble;
+
+	/* the program, its counts and bounds, on the device with its overrides */
+	char *air_path = resolve(c, eq.air);
+	note_input(c, air_path, false);
+	solar_job job = {.file = air_path, .question = eq.q};
+	solar_result *res = solar_job_run_with(&job, c->diag);
+	free(air_path);
+	if (!solar_result_bounds(res)) {
+		entry_failed(c, path, &eq, res);
 	} else {
-		e->params = cJSON_CreateObject();
-		for (int i = 0; i < prog->nparams; i++)
-			cJSON_AddItemToObject(e->params, prog->params[i].name,
-					      json_int((long long)prog->params[i].value));
-		for (int k = 0; k < SOLAR_BOUND_COUNT; k++) {
-			const solar_roof *r = solar_bound_roof(b, k);
-			e->bound_s[k] = r->time_s;
-			e->limiter[k] = r->limiter;
-			e->bound_dram_bytes[k] = r->dram_bytes;
-		}
-		e->ops = b->fused.ops;
-		e->nkernels = prog->nkernels;
-		e->kernel = solar_xcalloc((size_t)e->nkernels + 1, sizeof *e->kernel);
-		for (int k = 0; k < e->nkernels; k++) {
-			e->kernel[k].name = solar_xstrdup(prog->kernels[k].name);
-			e->kernel[k].ops = b->kernel[k].ops;
-			e->kernel[k].dram_bytes = b->kernel[k].dram_bytes;
-			e->kernel[k].time_s = b->kernel[k].time_s;
-			e->kernel[k].limiter = b->kernel[k].limiter;
-			e->kernel[k].measured_s = -1;
-		}
+		e->dev = solar_device_clone(solar_result_device(res));
+		e->device_name = solar_xstrdup(e->dev->name);
+		entry_bounds(e, res);
 		const char *name = json_string(c, ej, "name", path, NULL, false);
-		e->name = name ? solar_xstrdup(name) : default_name(air, params);
+		e->name =
+		    name ? solar_xstrdup(name)
+			 : default_name(eq.air, cJSON_GetObjectItemCaseSensitive(ej, "params"));
 		cJSON *m = cJSON_GetObjectItemCaseSensitive(ej, "measured");
 		if (m)
 			load_measured(c, m, path, e);
 	}
 	solar_result_free(res);
-	free(defs);
+	entry_question_free(&eq);
 }
 
 static void entry_free(entry *e)
@@ -781,7 +848,7 @@ static cJSON *json_report(const solar_report_opts *o, const ctx *c, entry *es, i
 		cJSON_AddStringToObject(d, "file", e->device_file);
 		cJSON_AddItemToObject(x, "params", cJSON_Duplicate(e->params, true));
 		cJSON_AddStringToObject(x, "math", e->math);
-		cJSON_AddStringToObject(x, "l2", e->l2_cold ? "cold" : "warm");
+		cJSON_AddStringToObject(x, "l2", solar_l2_name(e->l2_cold));
 		cJSON_AddItemToObject(x, "measured_s", num(e->measured_s));
 		if (e->measured_from)
 			cJSON_AddStringToObject(x, "measured_from", e->measured_from);

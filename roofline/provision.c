@@ -219,11 +219,11 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 
 /* ---- bounds at scaled figures --------------------------------------------------------- */
 
-double solar_bound_time(const solar_work *w, const solar_device *d, solar_bound_kind k,
-			int *limiter, solar_diag *diag)
+double solar_bound_time(const solar_work *w, const solar_device *d, bool l2_cold,
+			solar_bound_kind k, int *limiter, solar_diag *diag)
 {
 	solar_bounds b;
-	if (solar_bounds_compute(w, d, &b, diag) < 0)
+	if (solar_bounds_compute(w, d, l2_cold, &b, diag) < 0)
 		return -1;
 	const solar_roof *r = solar_bound_roof(&b, k);
 	double t = r->time_s;
@@ -237,6 +237,7 @@ double solar_bound_time(const solar_work *w, const solar_device *d, solar_bound_
 typedef struct {
 	const solar_work *w;
 	solar_device *dev;
+	bool l2_cold;
 	const solar_knob *knobs;
 	solar_bound_kind bound;
 	solar_diag *diag;
@@ -251,7 +252,8 @@ static double time_at(search *s, double g, int *limiter)
 	for (int i = 0; i < s->n; i++)
 		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, s->f[i] * g, s->diag) < 0)
 			s->failed = true;
-	double t = s->failed ? -1 : solar_bound_time(s->w, s->dev, s->bound, limiter, s->diag);
+	double t =
+	    s->failed ? -1 : solar_bound_time(s->w, s->dev, s->l2_cold, s->bound, limiter, s->diag);
 	if (t < 0)
 		s->failed = true;
 	return t;
@@ -301,9 +303,9 @@ static void restore(search *s)
 			s->failed = true;
 }
 
-int solar_provision_compute(const solar_work *w, const solar_device *dev, const solar_knob *knobs,
-			    int nknobs, solar_bound_kind k, double target_s, solar_provision *p,
-			    solar_diag *diag)
+int solar_provision_compute(const solar_work *w, const solar_device *dev, bool l2_cold,
+			    const solar_knob *knobs, int nknobs, solar_bound_kind k,
+			    double target_s, solar_provision *p, solar_diag *diag)
 {
 	memset(p, 0, sizeof *p);
 	p->bound = k;
@@ -311,7 +313,7 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 	p->knobs = knobs;
 	p->nknobs = nknobs;
 	p->binding = -1;
-	p->time_s = solar_bound_time(w, dev, k, &p->limiter, diag);
+	p->time_s = solar_bound_time(w, dev, l2_cold, k, &p->limiter, diag);
 	if (p->time_s < 0)
 		return -1;
 	p->knob = solar_xcalloc((size_t)nknobs + 1, sizeof *p->knob);
@@ -320,7 +322,7 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, const 
 	for (int i = 0; i < nknobs; i++)
 		if (knobs[i].resource == p->limiter && knobs[i].kind == SOLAR_KNOB_RATE)
 			p->binding = i;
-	search s = {w, solar_device_clone(dev), knobs, k, diag, NULL, NULL, 1, false};
+	search s = {w, solar_device_clone(dev), l2_cold, knobs, k, diag, NULL, NULL, 1, false};
 	double one = 1;
 
 	/* Each knob alone, the others as given. */

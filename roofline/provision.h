@@ -63,9 +63,10 @@ int solar_knob_apply(SOLAR_KEEP const solar_knob *k, SOLAR_KEEP solar_device *d,
 int solar_knobs_default(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
 			SOLAR_GIVE solar_knob **out);
 
-/* One bound of the program on d; -1 after a message on diag. */
+/* One bound of the program on d from an L2 in the state l2_cold says; -1 after a message on
+ * diag. */
 double solar_bound_time(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
-			solar_bound_kind k, int *limiter, solar_diag *diag);
+			bool l2_cold, solar_bound_kind k, int *limiter, solar_diag *diag);
 
 /* Factors beyond these count as "unbounded": a knob that cannot meet the target at x1e9 never
  * will; one that still meets it at x1e-9 does not limit the bound. */
@@ -102,10 +103,11 @@ typedef struct {
 } solar_provision;
 
 /* Computes the provisioning of bound k for target_s over the given knobs, working on a clone of
- * dev.  Returns 0, or -1 after a message on diag. */
+ * dev, the L2 in the state l2_cold says.  Returns 0, or -1 after a message on diag. */
 int solar_provision_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
-			    SOLAR_KEEP const solar_knob *knobs, int nknobs, solar_bound_kind k,
-			    double target_s, solar_provision *out, solar_diag *diag);
+			    bool l2_cold, SOLAR_KEEP const solar_knob *knobs, int nknobs,
+			    solar_bound_kind k, double target_s, solar_provision *out,
+			    solar_diag *diag);
 void solar_provision_free(solar_provision *p);
 
 #endif

@@ -232,8 +232,8 @@ static bool overflowed(const solar_bounds *b, const solar_program *p, solar_diag
 	return false;
 }
 
-int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bounds *b,
-			 solar_diag *diag)
+int solar_bounds_compute(const solar_work *w, const solar_device *dev, bool l2_cold,
+			 solar_bounds *b, solar_diag *diag)
 {
 	memset(b, 0, sizeof *b);
 	const solar_mem_level *dram = solar_device_level(dev, "dram");
@@ -244,7 +244,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	}
 	const solar_mem_level *l2 = solar_device_level(dev, "l2");
 	b->l2_carry_bytes = l2 && l2->capacity_bytes.present ? l2->capacity_bytes.value : 0;
-	b->l2_cold = dev->l2_cold;
+	b->l2_cold = l2_cold;
 	static const char *const outer[] = {"l2", "smem", "regs"};
 	b->capacity_dram_bytes = capacity(dev, outer, 3);
 	b->capacity_l2_bytes = capacity(dev, outer + 1, 2);
@@ -255,7 +255,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, solar_bou
 	/* rule "L2 state": a cold run starts with none of the program's data in L2, so the first
 	 * kernel and the whole program find none of their loads there; later kernels may find
 	 * what earlier kernels of the run left, and outputs may still sit dirty at the end */
-	double C_start = dev->l2_cold ? 0 : C;
+	double C_start = l2_cold ? 0 : C;
 
 	/* Unfused: rule "unfused traffic" per kernel, times summed over kernels. */
 	for (int k = 0; k < p->nkernels; k++) {

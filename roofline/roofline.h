@@ -37,7 +37,7 @@ typedef struct {
 	solar_roof *kernel;              /* unfused, per kernel */
 	solar_roof unfused, fused, cache_aware;
 	double l2_carry_bytes;           /* capacity that may survive between launches */
-	bool l2_cold;                    /* rule "L2 state": the device's l2_cold, --l2 cold */
+	bool l2_cold;                    /* rule "L2 state": as asked (--l2 cold) */
 	double compulsory_bytes;         /* fused loads + stores before the warm-L2 allowance */
 	double live_bytes;               /* least data the device holds at one moment: all inputs
 					    at the start or all outputs at the end (rule "capacity") */
@@ -52,10 +52,12 @@ typedef struct {
 					    between simt.f32 and tensor.f32 (rule "f32 emulation") */
 } solar_bounds;
 
-/* Computes all bounds.  Returns 0; -1 after a message on diag (the device lacks DRAM figures);
- * -2 after a message when a time overflows a double (the program's counts are too large). */
+/* Computes all bounds on dev from an L2 in the state l2_cold says (rule "L2 state": false
+ * warm, true flushed before the run; the question's, not the device's).  Returns 0; -1 after
+ * a message on diag (the device lacks DRAM figures); -2 after a message when a time overflows
+ * a double (the program's counts are too large). */
 int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
-			 solar_bounds *out, solar_diag *diag);
+			 bool l2_cold, solar_bounds *out, solar_diag *diag);
 void solar_bounds_free(solar_bounds *b);
 
 /* "dram", "l2", "tensor.bf16", "simt.f32", "sfu.f32" */

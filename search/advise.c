@@ -52,10 +52,11 @@ int solar_direction_parse(const char *name)
  * Every bound advise reads is a job of the API (api/detail.h), the chain every command runs:
  * the program as written runs once, on the program already loaded; each rewrite runs on its
  * AIR text, silently (a rewrite the checks reject is dropped without a word). */
-static solar_job eval_job(const char *file, const solar_device *dev, solar_math math)
+static solar_job eval_job(const char *file, const solar_device *dev, const solar_advise_input *in)
 {
-	return (solar_job){.file = file, .device = dev, .l2_cold = dev->l2_cold,
-			   .tf32 = math == SOLAR_MATH_TF32};
+	return (solar_job){.file = file,
+			   .question = {.device = dev, .l2_cold = in->l2_cold,
+					.tf32 = in->math == SOLAR_MATH_TF32}};
 }
 
 /* The numbers advise reads from a job's result.  0, or -1 when the job got no bounds. */
@@ -92,10 +93,10 @@ static int eval_result(const solar_result *r, solar_advise_eval *out)
 
 /* The bounds of a rewrite's text (named file).  0, or -1 when it does not load, check, count
  * or bound. */
-static int eval_text(const char *file, const char *text, const solar_device *dev, solar_math math,
-		     solar_advise_eval *out)
+static int eval_text(const char *file, const char *text, const solar_device *dev,
+		     const solar_advise_input *in, solar_advise_eval *out)
 {
-	solar_job job = eval_job(file, dev, math);
+	solar_job job = eval_job(file, dev, in);
 	job.source = text;
 	solar_result *r = solar_job_run_with(&job, NULL);
 	int rc = eval_result(r, out);
@@ -336,7 +337,7 @@ static solar_strategy *file_rewrite(ctx *c, solar_direction dir, char *text, con
 				    const char *emit, const char *why)
 {
 	solar_advise_eval ev;
-	if (eval_text(emit, text, c->dev, c->in->math, &ev) < 0) {
+	if (eval_text(emit, text, c->dev, c->in, &ev) < 0) {
 		free(text);
 		return NULL;
 	}
@@ -1328,7 +1329,7 @@ int solar_advise_compute(const char *file, const solar_program *p, solar_diag *p
 		out->dir[d].dir = (solar_direction)d;
 	/* the program as written, once: the checks' messages on its own context, the bounds' on
 	 * diag */
-	solar_job job = eval_job(file, dev, in->math);
+	solar_job job = eval_job(file, dev, in);
 	solar_result *r = solar_job_run_program_with(&job, p, pd, diag);
 	int rc = eval_result(r, &out->base);
 	solar_result_free(r);

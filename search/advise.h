@@ -71,6 +71,7 @@ typedef struct {
 	double tol;                /* relative tolerance that the numerics must keep */
 	double stop_factor;        /* stop when measured <= stop_factor x SOL */
 	solar_math math;           /* the CLI default for kernels without an attribute */
+	bool l2_cold;              /* rule "L2 state": the question's (--l2 cold) */
 } solar_advise_input;
 
 typedef struct {

@@ -3,7 +3,8 @@
  * Triage needs three numbers per AIR file: the unfused bound (kernels as written), the fused
  * bound and the cache-aware bound (docs/bounds.md), on one device in one L2 mode, and the
  * resource that limits the unfused one.  This file is the only place the search code asks for
- * them, through the job/result API (api/solar.h), as every command of solar does.
+ * them, through the job/result API (api/solar.h), as every command of solar does: the
+ * question (the device, loaded once, and the L2 state) is the triage command's.
  */
 #include <string.h>
 
@@ -11,11 +12,11 @@
 #include "devices/device.h"
 #include "search/triage.h"
 
-int solar_search_bounds(const char *air, const solar_device *dev, double *unfused_s,
+int solar_search_bounds(const char *air, const solar_question *q, double *unfused_s,
 			double *fused_s, double *cache_aware_s, char *limiter, size_t nlimiter,
 			solar_diag *diag)
 {
-	solar_job job = {.file = air, .device = dev, .l2_cold = dev->l2_cold};
+	solar_job job = {.file = air, .question = *q};
 	solar_result *r = solar_job_run_with(&job, diag);
 	int rc = -1;
 	if (r && r->status == SOLAR_JOB_OK && r->has_bounds) {

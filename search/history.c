@@ -122,7 +122,8 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 		line_error(r, line, "missing \"ms\"");
 	else if (!cJSON_IsNumber(ms) || !isfinite(ms->valuedouble) || ms->valuedouble <= 0)
 		line_error(r, line, "\"ms\": expected a positive number of milliseconds");
-	if (l2 && strcmp(l2, "warm") && strcmp(l2, "cold"))
+	bool l2_cold = false;
+	if (l2 && solar_l2_parse(l2, &l2_cold) < 0)
 		line_error(r, line, "\"l2\": expected \"warm\" or \"cold\", not \"%s\"", l2);
 	if (ok && !cJSON_IsBool(ok) && !(failed && cJSON_IsNull(ok)))
 		line_error(r, line, "\"correct\": expected true or false");
@@ -134,7 +135,7 @@ static void history_line(reader *r, int line, cJSON *j, void *ctx)
 					  .op_class = dup_or_null(cls),
 					  .kind = dup_or_null(kind),
 					  .seconds = failed ? 0 : ms->valuedouble * 1e-3,
-					  .l2_cold = !strcmp(l2, "cold"),
+					  .l2_cold = l2_cold,
 					  .correct = !failed && (!ok || cJSON_IsTrue(ok)),
 					  .line = line};
 }
@@ -280,7 +281,7 @@ int solar_history_append(const char *file, const char *candidate, const char *de
 	cJSON_AddStringToObject(j, "candidate", candidate);
 	cJSON_AddStringToObject(j, "device", device);
 	cJSON_AddNumberToObject(j, "ms", ms);
-	cJSON_AddStringToObject(j, "l2", l2_cold ? "cold" : "warm");
+	cJSON_AddStringToObject(j, "l2", solar_l2_name(l2_cold));
 	cJSON_AddBoolToObject(j, "correct", correct);
 	char *text = cJSON_PrintUnformatted(j);
 	cJSON_Delete(j);

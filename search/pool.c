@@ -606,14 +606,14 @@ void solar_pool_free(solar_pool *p)
 /* The bounds of one AIR file, from the cache when it has them: the key is the AIR's bytes,
  * the device as solar resolved it (its JSON, base applied), the L2 state and solar's build,
  * so a cached line is the number solar would compute. */
-static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_hash,
+static int cached_bounds(const char *air, const solar_question *question, uint64_t dev_hash,
 			 const char *cache, solar_triage_cand *c, solar_diag *diag)
 {
 	char key[17], path[4200];
 	path[0] = '\0';
 	if (cache && content_hash(air, key) == 0) {
 		uint64_t h = fnv1a(strtoull(key, NULL, 16), (const char *)&dev_hash, sizeof dev_hash);
-		h = fnv1a(h, dev->l2_cold ? "cold" : "warm", 4);
+		h = fnv1a(h, solar_l2_name(question->l2_cold), 4);
 		snprintf(path, sizeof path, "%s/%016llx.bounds", cache, (unsigned long long)h);
 		FILE *f = fopen(path, "r");
 		if (f) {
@@ -627,8 +627,8 @@ static int cached_bounds(const char *air, const solar_device *dev, uint64_t dev_
 			}
 		}
 	}
-	if (solar_search_bounds(air, dev, &c->unfused_s, &c->fused_s, &c->cache_aware_s, c->limiter,
-				sizeof c->limiter, diag) < 0)
+	if (solar_search_bounds(air, question, &c->unfused_s, &c->fused_s, &c->cache_aware_s,
+				c->limiter, sizeof c->limiter, diag) < 0)
 		return -1;
 	if (path[0] && mkdir_p(cache) == 0) { /* whole or not at all: a temporary, renamed */
 		char tmp[4300];
@@ -675,7 +675,8 @@ static uint64_t device_hash(const solar_device *dev)
 	return h;
 }
 
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache, solar_diag *diag)
+int solar_pool_bounds(solar_pool *p, const solar_question *question, const char *cache,
+		      solar_diag *diag)
 {
 	if (!p->ref.air) {
 		solar_diag_tool_error(
@@ -685,14 +686,14 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache,
 		    p->ref.file, p->ref.note ? p->ref.note : "none");
 		return -1;
 	}
-	uint64_t dh = device_hash(dev);
-	if (cached_bounds(p->ref.air, dev, dh, cache, &p->ref, diag) < 0)
+	uint64_t dh = device_hash(question->device);
+	if (cached_bounds(p->ref.air, question, dh, cache, &p->ref, diag) < 0)
 		return -1;
 	for (int i = 0; i < p->ncand; i++) {
 		solar_triage_cand *c = &p->cand[i];
 		if (!c->air)
 			continue;
-		if (cached_bounds(c->air, dev, dh, cache, c, diag) < 0) {
+		if (cached_bounds(c->air, question, dh, cache, c, diag) < 0) {
 			char note[300];
 			snprintf(note, sizeof note, "its AIR %s has errors (above); ranked with the "
 						    "problem's bounds",
@@ -709,7 +710,7 @@ int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache,
 	return 0;
 }
 
-double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
+double solar_triage_lower_bound(const char *candidate, const solar_question *question,
 				const char *cache, const char **bound_name)
 {
 	char *slash = strrchr(candidate, '/');
@@ -722,7 +723,7 @@ double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
 		own = solar_xmalloc(n + 2);
 		snprintf(own, n + 2, "%.*s.air", (int)(n - 3), candidate);
 	}
-	uint64_t dh = device_hash(dev);
+	uint64_t dh = device_hash(question->device);
 	double bound = -1;
 	solar_triage_cand c;
 	char why[128];
@@ -730,7 +731,7 @@ double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
 	if ((f = solar_fopen_regular(ref, why, sizeof why))) {
 		fclose(f);
 		cand_init(&c, ref);
-		if (cached_bounds(ref, dev, dh, cache, &c, NULL) == 0) {
+		if (cached_bounds(ref, question, dh, cache, &c, NULL) == 0) {
 			bound = fmax(c.fused_s, c.cache_aware_s);
 			*bound_name = "the problem's cache-aware bound";
 		}
@@ -739,7 +740,7 @@ double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
 	if (own && (f = solar_fopen_regular(own, why, sizeof why))) {
 		fclose(f);
 		cand_init(&c, own);
-		if (cached_bounds(own, dev, dh, cache, &c, NULL) == 0 && c.unfused_s > bound) {
+		if (cached_bounds(own, question, dh, cache, &c, NULL) == 0 && c.unfused_s > bound) {
 			bound = c.unfused_s;
 			*bound_name = "its own unfused bound";
 		}
@@ -752,7 +753,7 @@ double solar_triage_lower_bound(const char *candidate, const solar_device *dev,
 }
 
 int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const char *exe,
-			   const char *cache, const solar_device *dev, solar_pool **out)
+			   const char *cache, const solar_question *question, solar_pool **out)
 {
 	char *cur_real = realpath(cur->dir, NULL);
 	char **seen = solar_xcalloc((size_t)h->n + 1, sizeof *seen);
@@ -779,7 +780,7 @@ int solar_pool_load_others(const solar_history *h, const solar_pool *cur, const 
 			continue;
 		solar_pool q;
 		if (solar_pool_load(real, exe, cache, &q, quiet) == 0 &&
-		    solar_pool_bounds(&q, dev, cache, quiet) == 0)
+		    solar_pool_bounds(&q, question, cache, quiet) == 0)
 			pools[n++] = q;
 		else
 			solar_pool_free(&q);

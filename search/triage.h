@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "api/solar.h"
 #include "devices/device.h"
 
 /* Where a candidate's AIR comes from. */
@@ -143,22 +144,24 @@ void solar_pool_free(solar_pool *p);
  * (the efficiencies are learned against those); a folder that is not a readable pool is left
  * out, quietly.  Returns how many; *out is malloc'd. */
 int solar_pool_load_others(SOLAR_KEEP const solar_history *h, SOLAR_KEEP const solar_pool *cur,
-			   const char *exe, const char *cache, SOLAR_KEEP const solar_device *dev,
-			   SOLAR_GIVE solar_pool **out);
+			   const char *exe, const char *cache,
+			   SOLAR_KEEP const solar_question *question, SOLAR_GIVE solar_pool **out);
 
-/* The largest true lower bound of one candidate on dev that its folder gives, for a record:
+/* The largest true lower bound of one candidate that its folder gives, on the question's
+ * device in its L2 state, for a record:
  * the problem's max(fused, cache-aware) from the folder's ref.air, raised to the candidate's
  * own unfused bound when it is an .air (or a .py with a cand_x.air beside it); bounds kept in
  * cache (NULL: none).  Sets *bound_name ("the problem's cache-aware bound", "its own unfused
  * bound"); returns the bound in seconds, or -1 when neither can be computed. */
-double solar_triage_lower_bound(const char *candidate, SOLAR_KEEP const solar_device *dev,
+double solar_triage_lower_bound(const char *candidate, SOLAR_KEEP const solar_question *question,
 				const char *cache, const char **bound_name);
 
-/* Bounds of every candidate with AIR and of the reference on dev (rule "L2 state": dev's
- * l2_cold), kept in cache_dir (NULL: none) by a hash of the AIR, the resolved device, the L2
- * state and solar's version.  Returns 0, or -1 when the reference's bounds cannot be computed. */
-int solar_pool_bounds(solar_pool *p, const solar_device *dev, const char *cache_dir,
-		      solar_diag *diag);
+/* Bounds of every candidate with AIR and of the reference, the question's (its device, loaded,
+ * and its L2 state: rule "L2 state"), kept in cache_dir (NULL: none) by a hash of the AIR, the
+ * resolved device, the L2 state and solar's version.  Returns 0, or -1 when the reference's bounds
+ * cannot be computed. */
+int solar_pool_bounds(solar_pool *p, SOLAR_KEEP const solar_question *question,
+		      const char *cache_dir, solar_diag *diag);
 
 /* The method (docs/triage.md): matches the history to the pools (pools[current] is the one
  * triaged; the others hold the history's other candidates, whose bounds the efficiencies are
@@ -185,10 +188,11 @@ typedef struct {
 double solar_triage_aci(SOLAR_KEEP const solar_triage_point *pts, int npts, double alpha0,
 			int *steps);
 
-/* The bounds of one AIR file on dev in dev's L2 state, and the resource limiting the unfused
- * one: the one place triage asks for bounds (a job of api/solar.h).  Returns 0, or -1 after
+/* The bounds of one AIR file for the question (q->device loaded, in its L2 state), and the
+ * resource limiting the unfused one: the one place triage asks for bounds (a job of
+ * api/solar.h).  Returns 0, or -1 after
  * diagnostics on diag. */
-int solar_search_bounds(const char *air, SOLAR_KEEP const solar_device *dev, double *unfused_s,
+int solar_search_bounds(const char *air, SOLAR_KEEP const solar_question *q, double *unfused_s,
 			double *fused_s, double *cache_aware_s, char *limiter, size_t nlimiter,
 			solar_diag *diag);
 

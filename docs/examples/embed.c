@@ -29,11 +29,14 @@ int main(int argc, char **argv)
 		defs[ndefs++].value = atoll(eq + 1);
 	}
 	solar_job job = {
-		.file = argv[1],        /* the program, read from the file */
-		.device_file = argv[2], /* the descriptor, by path */
-		.defines = defs,
-		.ndefines = ndefs,
-		/* zero for the rest: strict math, warm L2, peak ceilings, errors to stderr */
+		.file = argv[1], /* the program, read from the file */
+		.question = {
+			.device_file = argv[2], /* the descriptor, by path */
+			.defines = defs,
+			.ndefines = ndefs,
+			/* zero for the rest: strict math, warm L2, peak ceilings */
+		},
+		/* errors to stderr */
 	};
 	solar_result *r = solar_job_run(&job); /* owned by us: solar_result_free */
 	if (!r)

@@ -193,7 +193,7 @@ static void check_roof(const solar_roof *r, const char *what)
 static void bounds(const solar_work *w, const solar_device *dev, double t[3])
 {
 	solar_bounds b;
-	FUZZ_REQUIRE(solar_bounds_compute(w, dev, &b, fuzz_diag_stderr()) == 0, "no bounds");
+	FUZZ_REQUIRE(solar_bounds_compute(w, dev, false, &b, fuzz_diag_stderr()) == 0, "no bounds");
 	double sum = 0;
 	for (int k = 0; k < b.nkernels; k++) {
 		check_roof(&b.kernel[k], "kernel");

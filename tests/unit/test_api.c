@@ -1,6 +1,8 @@
 /* test_api.c - the job/result API (api/solar.h): what a job gives back, and that it is the
  * chain the commands ran before (the plain fields equal the bounds computed directly).
  *   - a job on an in-memory source and on a file, with -D, --set, --l2 cold, TF32;
+ *   - the overrides of a question, through the one unit-checked setter, each refused one
+ *     reported at its place (--set PATH, or a manifest's JSON path);
  *   - its plain fields against solar_bounds_compute on the same counts;
  *   - errors: a syntax error (status 1, file:line:col on job.err), a missing device, a bad
  *     --set, measured ceilings on a descriptor without them (status 2);
@@ -33,8 +35,8 @@ static const char *matmul = "air 1;\n"
 static void check_against_direct(const solar_result *r)
 {
 	solar_bounds b;
-	CHECK(solar_bounds_compute(solar_result_work(r), solar_result_device(r), &b, on(stderr)) ==
-	      0);
+	CHECK(solar_bounds_compute(solar_result_work(r), solar_result_device(r), r->l2_cold, &b,
+				   on(stderr)) == 0);
 	CHECK(r->unfused.time_s == b.unfused.time_s);
 	CHECK(r->fused.time_s == b.fused.time_s);
 	CHECK(r->cache_aware.time_s == b.cache_aware.time_s);
@@ -52,7 +54,8 @@ static void check_against_direct(const solar_result *r)
 
 static void test_source_job(void)
 {
-	solar_job job = {.file = "mm.air", .source = matmul, .device_file = "devices/h100-sxm.json"};
+	solar_job job = {
+	    .file = "mm.air", .source = matmul, .question.device_file = "devices/h100-sxm.json"};
 	solar_result *r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_OK);
 	CHECK(r->has_bounds);
@@ -83,16 +86,21 @@ static void test_source_job(void)
 static void test_options(void)
 {
 	solar_job_define d[] = {{"M", 1024}};
-	const char *sets[] = {"memory.dram.bandwidth_bytes_per_s=1TB/s"};
-	solar_job job = {.file = "mm.air", .source = matmul, .defines = d, .ndefines = 1,
-			 .device_file = "devices/h100-sxm.json", .sets = sets, .nsets = 1,
-			 .l2_cold = true};
+	solar_question_set sets[] = {{"memory.dram.bandwidth_bytes_per_s", "1TB/s", NULL, NULL}};
+	solar_job job = {.file = "mm.air",
+			 .source = matmul,
+			 .question = {.defines = d,
+				      .ndefines = 1,
+				      .device_file = "devices/h100-sxm.json",
+				      .sets = sets,
+				      .nsets = 1,
+				      .l2_cold = true}};
 	solar_result *r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_OK && r->params[0].value == 1024 && r->l2_cold);
 	CHECK(solar_result_device(r)->levels[0].bandwidth_bytes_per_s.value == 1e12);
 	CHECK(solar_result_bounds(r)->l2_cold);
 	check_against_direct(r);
-	job.l2_cold = false;
+	job.question.l2_cold = false;
 	solar_result *warm = solar_job_run(&job);
 	CHECK(warm->fused.dram_bytes <= r->fused.dram_bytes);
 	solar_result_free(warm);
@@ -110,15 +118,17 @@ static void on_warning(void *ctx, const solar_warning *w)
 
 static void test_warnings(void)
 {
-	solar_job job = {.file = "mm.air", .source = matmul,
-			 .device_file = "devices/h200-measured.json", .on_warning = on_warning,
+	solar_job job = {.file = "mm.air",
+			 .source = matmul,
+			 .question.device_file = "devices/h200-measured.json",
+			 .on_warning = on_warning,
 			 .on_warning_ctx = warnings_seen};
 	solar_result *r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_OK && !r->estimate && r->measured_ceilings > 0);
 	CHECK(r->nwarnings == 1 && r->warnings[0].kind == SOLAR_WARN_MEASURED_CEILINGS);
 	CHECK(warnings_seen[SOLAR_WARN_MEASURED_CEILINGS] == 1);
 	solar_result_free(r);
-	job.measured_ceilings = true;
+	job.question.ceilings = SOLAR_CEILINGS_MEASURED;
 	r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_OK && r->estimate && r->nwarnings == 0);
 	solar_result_free(r);
@@ -126,7 +136,8 @@ static void test_warnings(void)
 	solar_job big = {.file = "big.air",
 			 .source = "air 1;\nparam N = 68719476736;\nin x[N]: f32;\nout y[N]: f32;\n"
 				   "kernel k { for i in 0..N { y[i] = x[i]; } }\n",
-			 .device_file = "devices/a100-sxm-80gb.json", .on_warning = on_warning,
+			 .question.device_file = "devices/a100-sxm-80gb.json",
+			 .on_warning = on_warning,
 			 .on_warning_ctx = warnings_seen};
 	r = solar_job_run(&big);
 	CHECK(r->status == SOLAR_JOB_OK && r->nwarnings == 1);
@@ -142,8 +153,10 @@ static void test_errors(void)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *err = open_memstream(&text, &len);
-	solar_job job = {.file = "bad.air", .source = "air 1;\nin a[4]: f32;\nout b[4] f32;\n",
-			 .device_file = "devices/h100-sxm.json", .err = err};
+	solar_job job = {.file = "bad.air",
+			 .source = "air 1;\nin a[4]: f32;\nout b[4] f32;\n",
+			 .question.device_file = "devices/h100-sxm.json",
+			 .err = err};
 	solar_result *r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_INPUT_ERRORS && !r->has_bounds && !solar_result_work(r));
 	fflush(err);
@@ -151,21 +164,22 @@ static void test_errors(void)
 	solar_result_free(r);
 
 	job.source = matmul;
-	job.device_file = "devices/no-such.json";
+	job.question.device_file = "devices/no-such.json";
 	r = solar_job_run(&job);
-	CHECK(r->status == SOLAR_JOB_USAGE && !r->has_bounds);
+	CHECK(r->status == SOLAR_JOB_USAGE && !r->has_bounds && r->device_failed);
+	CHECK(!r->override_refused);
 	solar_result_free(r);
 
-	const char *bad[] = {"memory.dram.bandwidth_bytes_per_s=3GHz"};
-	job.device_file = "devices/h100-sxm.json";
-	job.sets = bad;
-	job.nsets = 1;
+	solar_question_set bad[] = {{"memory.dram.bandwidth_bytes_per_s", "3GHz", NULL, NULL}};
+	job.question.device_file = "devices/h100-sxm.json";
+	job.question.sets = bad;
+	job.question.nsets = 1;
 	r = solar_job_run(&job);
-	CHECK(r->status == SOLAR_JOB_USAGE);
+	CHECK(r->status == SOLAR_JOB_USAGE && r->override_refused && !r->device_failed);
 	solar_result_free(r);
 
-	job.nsets = 0;
-	job.measured_ceilings = true;
+	job.question.nsets = 0;
+	job.question.ceilings = SOLAR_CEILINGS_MEASURED;
 	r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_USAGE);
 	fflush(err);
@@ -207,16 +221,37 @@ static void test_quantities(void)
 	CHECK(d != NULL);
 	CHECK(solar_quantity_set_value(d, "memory.l2.capacity_bytes", "4TB/s", "m.json",
 				       "entries[0].set.memory.l2.capacity_bytes", tool) < 0);
-	CHECK(solar_quantity_set(d, "memory.l2.capacity_bytes=4TB/s", tool) < 0);
-	CHECK(solar_quantity_set(d, "sm_count=132Hz", tool) < 0);
-	CHECK(solar_quantity_set(d, "memory.l2.capacity_bytes=64MiB", tool) == 0);
-	CHECK(solar_quantity_set(d, "sm_count=132", tool) == 0 && d->sm_count == 132);
+	/* a job's overrides go through it: every one is tried, each refused one is reported, at
+	 * its place (a manifest's JSON path, or --set PATH) */
+	solar_question_set sets[] = {{"memory.l2.capacity_bytes", "4TB/s", NULL, NULL},
+				     {"sm_count", "132Hz", "m.json", "entries[0].set.sm_count"},
+				     {NULL, "sm_count", NULL, NULL},
+				     {"clock_hz", NULL, "m.json", "entries[0].set.clock_hz"},
+				     {"memory.l2.capacity_bytes", "64MiB", NULL, NULL}};
+	solar_job job = {.file = "mm.air",
+			 .source = matmul,
+			 .question = {.device = d, .sets = sets, .nsets = 5},
+			 .err = err};
+	solar_result *r = solar_job_run(&job);
+	CHECK(r->status == SOLAR_JOB_USAGE && r->override_refused && !r->has_bounds);
+	solar_result_free(r);
+	job.question.sets = &sets[4];
+	job.question.nsets = 1;
+	r = solar_job_run(&job);
+	CHECK(r->status == SOLAR_JOB_OK &&
+	      solar_device_level(solar_result_device(r), "l2")->capacity_bytes.value == 67108864);
+	solar_result_free(r);
 	fflush(err);
-	CHECKF(!strcmp(text, "m.json: entries[0].set.memory.l2.capacity_bytes: expected a value in "
-			     "B, not '4TB/s'\n"
-			     "solar: --set memory.l2.capacity_bytes: expected a value in B, not "
-			     "'4TB/s'\n"
-			     "solar: --set sm_count: expected a plain number (a count), not '132Hz'\n"),
+	CHECKF(!strcmp(text,
+		       "m.json: entries[0].set.memory.l2.capacity_bytes: expected a value in "
+		       "B, not '4TB/s'\n"
+		       "solar: --set memory.l2.capacity_bytes: expected a value in B, not "
+		       "'4TB/s'\n"
+		       "m.json: entries[0].set.sm_count: expected a plain number (a count), "
+		       "not '132Hz'\n"
+		       "solar: --set expects PATH=VALUE, not 'sm_count'\n"
+		       "m.json: entries[0].set.clock_hz: expected a number or a quantity string "
+		       "(\"8TB/s\", \"64MiB\")\n"),
 	       "%s", text);
 	solar_device_free(d);
 	solar_diag_free(tool);
@@ -234,7 +269,8 @@ static void test_many_jobs(void)
 	CHECK(dev != NULL);
 	double first = -1;
 	for (int i = 0; i < 40; i++) {
-		solar_job job = {.file = "examples/softmax.air", .device = dev, .tf32 = i % 2};
+		solar_job job = {.file = "examples/softmax.air",
+				 .question = {.device = dev, .tf32 = i % 2}};
 		solar_result *r = solar_job_run(&job);
 		CHECK(r->status == SOLAR_JOB_OK && r->has_bounds);
 		if (first < 0)

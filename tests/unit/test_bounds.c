@@ -1800,11 +1800,13 @@ static void test_sequences(void)
 				solar_device *d =
 				    solar_device_load_string(dev, "t.json", NULL, on(stderr));
 				solar_bounds b, cold;
-				CHECK(d && solar_bounds_compute(a.work, d, &b, on(stderr)) == 0);
+				CHECK(d &&
+				      solar_bounds_compute(a.work, d, false, &b, on(stderr)) == 0);
 				if (!d)
 					continue;
-				d->l2_cold = true; /* rule "L2 state": for the runs from an empty L2 */
-				CHECK(solar_bounds_compute(a.work, d, &cold, on(stderr)) == 0);
+				/* rule "L2 state": for the runs from an empty L2 */
+				CHECK(solar_bounds_compute(a.work, d, true, &cold, on(stderr)) ==
+				      0);
 				CHECK(cold.unfused.time_s >= b.unfused.time_s);
 				double old_bytes = 0; /* the old per-kernel rule: the kernel sum */
 				double all_stores = 0; /* every store written back once */

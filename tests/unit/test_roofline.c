@@ -25,7 +25,7 @@ static const double eps = 1e-12;
 static void bounds(const solar_work *w, const solar_device *d, double t[3])
 {
 	solar_bounds b;
-	if (solar_bounds_compute(w, d, &b, on(stderr)) < 0) {
+	if (solar_bounds_compute(w, d, false, &b, on(stderr)) < 0) {
 		t[0] = t[1] = t[2] = -1;
 		return;
 	}
