@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make install` / `cmake --install` (CMakeLists.txt): installs into a temporary DESTDIR and
 # runs the installed binary from elsewhere: --device by name finds the installed descriptors
-# (not the source tree: the binary is outside the build tree), the man page renders, and
+# (not the source tree: the binary is outside the build tree), the man page renders, the
+# completions are installed, and
 # translate and validate find their installed Python files.
 build=$1
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -15,7 +16,8 @@ solar="$root/bin/solar"
 for f in bin/solar share/solar/devices/h100-sxm.json share/solar/devices/h200-measured.json \
     share/solar/validate/harness.py share/solar/translate/run.py \
     share/solar/translate/solar_translate/cli.py share/solar/translate/air_digest.md \
-    share/solar/examples/softmax.air share/man/man1/solar.1; do
+    share/solar/examples/softmax.air share/man/man1/solar.1 \
+    share/bash-completion/completions/solar share/zsh/site-functions/_solar; do
   [ -f "$root/$f" ] || say "not installed: $f"
 done
 [ -x "$solar" ] || { echo "no installed binary"; exit 1; }
@@ -30,6 +32,11 @@ grep -q "^h100-sxm .* $root/share/solar/devices/h100-sxm.json\$" "$t/list" ||
   { say "installed device list does not use the installed folder:"; cat "$t/list"; }
 n=$(($(wc -l <"$t/list") - 1)); want=$(ls "$root/share/solar/devices/"*.json | wc -l)
 [ "$n" = "$want" ] || say "installed device list: $n devices, $want installed"
+# the completions are the installed binary's own
+"$solar" help --completion bash | cmp -s - "$root/share/bash-completion/completions/solar" ||
+  say "installed bash completion differs from solar help --completion bash"
+"$solar" help --completion zsh | cmp -s - "$root/share/zsh/site-functions/_solar" ||
+  say "installed zsh completion differs from solar help --completion zsh"
 # the man page is the help text, and renders without warnings
 grep -q '^\.SS "solar analyze FILE' "$root/share/man/man1/solar.1" || say "solar.1 lacks analyze"
 "$solar" help --man -o "$t/solar.1" && cmp -s "$t/solar.1" "$root/share/man/man1/solar.1" ||
