@@ -221,22 +221,40 @@ static int store(const solar_command *c, const solar_option *op, const char *val
 	return 0;
 }
 
+void solar_command_options(const solar_command *c, void (*fn)(void *, const solar_option *),
+			   void *ctx)
+{
+	for (const char *t = c->takes; t && *t;) {
+		size_t len = strcspn(t, " ");
+		char name[40];
+		snprintf(name, sizeof name, "%.*s", (int)len, t);
+		const solar_option *op = solar_option_find(c, name);
+		if (op && !op->hidden)
+			fn(ctx, op);
+		t += len + (t[len] == ' ');
+	}
+}
+
+typedef struct {
+	char *buf;
+	size_t n, off;
+} list_ctx;
+
+static void list_one(void *ctx, const solar_option *op)
+{
+	list_ctx *l = ctx;
+	if (l->off < l->n)
+		l->off += (size_t)snprintf(l->buf + l->off, l->n - l->off, "%s%s",
+					   l->off ? ", " : "", op->name);
+}
+
 /* "-D, --json, -o": the options c takes, for "it takes ...". */
 static void takes_list(char *buf, size_t n, const solar_command *c)
 {
-	size_t off = 0;
+	list_ctx l = {buf, n, 0};
 	buf[0] = '\0';
-	for (const char *t = c->takes; t && *t && off < n;) {
-		size_t len = strcspn(t, " ");
-		const solar_option *op = NULL;
-		char name[40];
-		snprintf(name, sizeof name, "%.*s", (int)len, t);
-		op = solar_option_find(c, name);
-		if (op && !op->hidden)
-			off += (size_t)snprintf(buf + off, n - off, "%s%s", off ? ", " : "", name);
-		t += len + (t[len] == ' ');
-	}
-	if (!off)
+	solar_command_options(c, list_one, &l);
+	if (!l.off)
 		snprintf(buf, n, "no options");
 }
 
@@ -264,6 +282,29 @@ static void make_room(const solar_command *c, int argc, solar_opts *o)
 	}
 }
 
+typedef struct {
+	const char *word, *best;
+	int bestd;
+} near_ctx;
+
+static void near_one(void *ctx, const solar_option *op)
+{
+	near_ctx *k = ctx;
+	int d = solar_diag_edit_distance(k->word, op->name, false);
+	if (strlen(op->name) > 2 && d < k->bestd) {
+		k->bestd = d;
+		k->best = op->name;
+	}
+}
+
+/* The option of c whose name is within two edits of a ("--devcie": --device), or NULL. */
+static const char *nearest_option(const solar_command *c, const char *a)
+{
+	near_ctx k = {a, NULL, 3};
+	solar_command_options(c, near_one, &k);
+	return k.best;
+}
+
 /* One word that starts with '-': an option (and its value, words[1]); *used: words taken. */
 static int one_option(const solar_command *c, char **words, int left, solar_opts *o, int *used)
 {
@@ -277,8 +318,14 @@ static int one_option(const solar_command *c, char **words, int left, solar_opts
 	const solar_option *op = solar_option_find(c, a);
 	if (!op) {
 		char list[600], msg[800];
-		if (!any_option(a))
-			return solar_cli_usage(c->name, "unknown option '%s'", a);
+		if (!any_option(a)) {
+			const char *near = nearest_option(c, a);
+			if (!near)
+				return solar_cli_usage(c->name, "unknown option '%s'", a);
+			snprintf(msg, sizeof msg, "unknown option '%.200s' (did you mean '%s'?)", a,
+				 near);
+			return solar_cli_usage(c->name, "%s", msg);
+		}
 		takes_list(list, sizeof list, c);
 		snprintf(msg, sizeof msg, "%s does not take %s (it takes %s)", c->name,
 			 !strncmp(a, "-D", 2) ? "-D" : a, list);

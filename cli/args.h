@@ -89,6 +89,9 @@ const solar_command *solar_command_find(const char *name);
 /* The option name of command c (its own entry first, then the general one); NULL when c does
  * not take it.  -DNAME=V is -D. */
 const solar_option *solar_option_find(const solar_command *c, const char *name);
+/* Calls fn for each option c takes (hidden ones left out), in the order of its `takes`. */
+void solar_command_options(const solar_command *c, void (*fn)(void *, const solar_option *),
+			   void *ctx);
 /* Whether c takes the option called name (space-separated list membership). */
 int solar_command_takes(const solar_command *c, const char *name);
 

@@ -93,20 +93,6 @@ static void format_list(char *buf, size_t n, unsigned formats)
 		}
 }
 
-/* Calls fn for each option c lists (hidden ones left out), in the order it lists them. */
-static void each_option(const solar_command *c, void (*fn)(void *, const solar_option *), void *ctx)
-{
-	for (const char *t = c->takes; t && *t;) {
-		size_t len = strcspn(t, " ");
-		char name[40];
-		snprintf(name, sizeof name, "%.*s", (int)len, t);
-		const solar_option *op = solar_option_find(c, name);
-		if (op && !op->hidden)
-			fn(ctx, op);
-		t += len + (t[len] == ' ');
-	}
-}
-
 /* The usage line, the summary and the details. */
 static void print_head(FILE *out, const solar_command *c, bool man)
 {
@@ -197,7 +183,7 @@ static void print_command_help(FILE *out, const solar_command *c, bool man)
 	print_head(out, c, man);
 	if (c->takes) {
 		fputs(man ? ".PP\nOptions:\n" : "\noptions:\n", out);
-		each_option(c, print_option, &(help_ctx){out, c, man});
+		solar_command_options(c, print_option, &(help_ctx){out, c, man});
 		if (!man)
 			fputs("  -h, --help             this text\n", out);
 	}
@@ -295,7 +281,8 @@ static void choice_words(char *buf, size_t n, const solar_command *c, const sola
 	buf[0] = '\0';
 	for (int f = 0; f < 4; f++)
 		if (c->formats & SOLAR_FMT_BIT(f))
-			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? " " : "", formats[f]);
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? " " : "",
+				 formats[f]);
 }
 
 typedef enum { VAL_NONE, VAL_WORDS, VAL_FILE, VAL_DIR, VAL_DEVICE, VAL_ANY } value_kind;
@@ -384,10 +371,10 @@ static void print_bash(FILE *out)
 		const solar_command *c = &solar_commands[i];
 		comp_ctx k = {out, c, 0};
 		fprintf(out, "\t%s)\n\t\tcase $prev in\n", c->name);
-		each_option(c, bash_option, &k);
+		solar_command_options(c, bash_option, &k);
 		fputs("\t\tesac\n\t\topts='", out);
 		k.pass = 1;
-		each_option(c, bash_option, &k);
+		solar_command_options(c, bash_option, &k);
 		fputs(" --help'", out);
 		char words[200];
 		join_words(words, sizeof words, c->words);
@@ -465,7 +452,7 @@ static void print_zsh(FILE *out)
 	for (size_t i = 0; i < solar_ncommands; i++) {
 		const solar_command *c = &solar_commands[i];
 		fprintf(out, "\t%s)\n\t\t_arguments -s", c->name);
-		each_option(c, zsh_option, &(comp_ctx){out, c, 0});
+		solar_command_options(c, zsh_option, &(comp_ctx){out, c, 0});
 		char words[200];
 		join_words(words, sizeof words, c->words);
 		if (c->words)

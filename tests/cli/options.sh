@@ -21,6 +21,8 @@ analyze --device=$D --l2=hot $A|--l2 expects warm or cold, not 'hot'
 analyze --device $D --json=yes $A|option '--json' takes no value
 count --device=$D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)
 count --bogus=1 $A|unknown option '--bogus'
+analyze --devcie $D $A|unknown option '--devcie' (did you mean '--device'?)
+triage tests --device $D --histroy x|unknown option '--histroy' (did you mean '--history'?)
 advise $A --device $D --measured 1ms --after soon|--after expects a time such as 1.2ms, not 'soon'
 advise $A --device $D --measured 1ms --format csv|advise --format expects table, md or json, not 'csv'
 advise $A --device $D --measured 1ms --stop-factor 0.5|--stop-factor expects a factor >= 1, not '0.5'
