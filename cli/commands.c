@@ -745,8 +745,10 @@ const solar_command solar_commands[] = {
      .summary = "this list, or one command's usage, options and examples",
      .details =
 	 "`solar help COMMAND` is the same as `solar COMMAND --help`; `solar help --man` writes "
-	 "the man page (solar.1) that `make install` installs.",
-     .example = "solar help analyze",
+	 "the man page (solar.1) and `solar help --completion bash|zsh` the shell completions "
+	 "that `make install` installs. Options may be written --name VALUE or --name=VALUE.",
+     .example = "solar help analyze\nsolar help --completion bash -o "
+		"~/.local/share/bash-completion/completions/solar",
      .takes = "--man --completion -o",
      .run = solar_cmd_help},
 };
