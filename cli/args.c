@@ -349,6 +349,16 @@ static int one_option(const solar_command *c, char **words, int left, solar_opts
 			return solar_cli_usage(c->name, "option '%s' needs a value", a);
 		val = words[1];
 		*used = 2;
+		bool path = op->kind == SOLAR_ARG_FILE || op->kind == SOLAR_ARG_OUT ||
+			    op->kind == SOLAR_ARG_DIR || op->kind == SOLAR_ARG_DEVICE;
+		if (path && val[0] == '-' && val[1]) { /* `-o --json`: a forgotten value */
+			char msg[400];
+			snprintf(msg, sizeof msg,
+				 "option '%s' needs a value, not the option '%.100s' (a file of that "
+				 "name: ./%.100s)",
+				 a, val, val);
+			return solar_cli_usage(c->name, "%s", msg);
+		}
 	}
 	return store(c, op, val, o);
 }

@@ -90,7 +90,8 @@ typedef struct {
 } solar_loaded;
 
 /* Reads and loads FILE through the front end; prints diagnostics to stderr.
- * Returns 0 on success, 1 on errors in the program, 2 when the file cannot be read. */
+ * Returns 0 on success, 1 on errors in the program, 2 when the file cannot be read; on an
+ * error *out holds nothing (solar_cli_unload may still be called on it). */
 int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out);
 void solar_cli_unload(solar_loaded *l);
 /* The question of a command line (api/solar.h), the one function that reads the analysis

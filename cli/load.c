@@ -32,8 +32,9 @@ int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 		return SOLAR_EXIT_USAGE;
 	out->diag = solar_diag_new(file, out->src, len, stderr);
 	out->prog = solar_frontend_load(file, out->src, len, o->defs, o->ndefs, out->diag);
-	if (!out->prog) {
+	if (!out->prog) { /* nothing for the caller to free: a failed load holds nothing */
 		solar_diag_finish(out->diag);
+		solar_cli_unload(out);
 		return SOLAR_EXIT_ERRORS;
 	}
 	return SOLAR_EXIT_OK;

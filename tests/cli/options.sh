@@ -21,6 +21,9 @@ analyze --device=$D --l2=hot $A|--l2 expects warm or cold, not 'hot'
 analyze --device $D --json=yes $A|option '--json' takes no value
 count --device=$D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)
 count --bogus=1 $A|unknown option '--bogus'
+analyze $A --device $D --svg --dot|analyze does not take --svg (it takes -D, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
+fmt $A -o --verify|option '-o' needs a value, not the option '--verify' (a file of that name: ./--verify)
+analyze $A --device --l2|option '--device' needs a value, not the option '--l2' (a file of that name: ./--l2)
 analyze --devcie $D $A|unknown option '--devcie' (did you mean '--device'?)
 triage tests --device $D --histroy x|unknown option '--histroy' (did you mean '--history'?)
 advise $A --device $D --measured 1ms --after soon|--after expects a time such as 1.2ms, not 'soon'
