@@ -561,11 +561,10 @@ static void print_warning(void *ctx, const solar_warning *wn)
 {
 	const solar_opts *o = ctx;
 	if (wn->kind == SOLAR_WARN_MEASURED_CEILINGS)
-		solar_diag_tool_warning(
-		    solar_cli_diag(),
-		    "%s: %d figures are measured ceilings, not peaks: the result "
-		    "is an estimate, not a bound (--ceilings measured labels it)",
-		    o->device, (int)wn->value);
+		solar_diag_file_warning(solar_cli_diag(), o->device,
+					"%d figures are measured ceilings, not peaks: the result is an "
+					"estimate, not a bound (--ceilings measured labels it)",
+					(int)wn->value);
 }
 
 /* The job's warning about capacity (the last thing a job finds). */
@@ -574,11 +573,11 @@ static void print_capacity(const solar_opts *o, const solar_result *res)
 	char t1[32], t2[32];
 	for (int i = 0; i < res->nwarnings; i++)
 		if (res->warnings[i].kind == SOLAR_WARN_CAPACITY)
-			solar_diag_tool_warning(
-			    solar_cli_diag(),
-			    "%s: the program's live data (%sB at least: its inputs or its outputs) "
+			solar_diag_file_warning(
+			    solar_cli_diag(), o->files[0],
+			    "the program's live data (%sB at least: its inputs or its outputs) "
 			    "exceeds the DRAM capacity of %s (%sB)",
-			    o->files[0], solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
+			    solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
 			    res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
 }
 

@@ -455,6 +455,16 @@ void solar_diag_vtool(solar_diag *d, const char *kind, const char *fmt, va_list 
 	emit(d->out, &(where){kind, NULL, 0, 0, NULL}, fmt, ap);
 }
 
+void solar_diag_file_warning(solar_diag *d, const char *file, const char *fmt, ...)
+{
+	if (!count(d, "warning"))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	emit(d->out, &(where){"warning", file, 0, 0, NULL}, fmt, ap);
+	va_end(ap);
+}
+
 void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path, const char *fmt,
 			       va_list ap)
 {

@@ -86,6 +86,10 @@ void solar_diag_vpath_error_in(solar_diag *d, const char *file, const char *path
 void solar_diag_tool_error(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
 /* A remark about no file in particular (`solar: message`), counted as a warning. */
 void solar_diag_tool_warning(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);
+/* A remark about a whole file (`FILE: warning: message`; JSON: its "file"), counted as a
+ * warning. */
+void solar_diag_file_warning(solar_diag *d, const char *file, const char *fmt, ...)
+	SOLAR_PRINTF(3, 4);
 /* A remark about no file in particular (`solar: note: message`), on its own: printed wherever
  * d prints, counted as nothing. */
 void solar_diag_tool_note(solar_diag *d, const char *fmt, ...) SOLAR_PRINTF(2, 3);

@@ -51,5 +51,17 @@ import json, sys
 json.load(open(sys.argv[1]))
 (w,) = [json.loads(l) for l in open(sys.argv[2]).read().splitlines()]
 assert w["severity"] == "warning" and "exceeds the DRAM capacity" in w["message"], w
+assert w["file"] == "capacity.air" and w["message"].startswith("the program's live data"), w
 PY
+# a warning about a whole file names it: the descriptor of measured ceilings
+"$solar" analyze --json --device h200-measured capacity.air >out 2>err
+python3 - err <<'PY' || no "analyze --json --device h200-measured: stderr: $(cat err)"
+import json, sys
+ws = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
+assert any(w["severity"] == "warning" and w.get("file") == "h200-measured" and
+           "figures are measured ceilings" in w["message"] for w in ws), ws
+PY
+"$solar" analyze --device h200-measured capacity.air >out 2>err
+grep -q '^h200-measured: warning: [0-9]* figures are measured ceilings, not peaks' err ||
+  no "analyze --device h200-measured: stderr: $(cat err)"
 exit $fail
