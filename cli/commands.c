@@ -133,10 +133,12 @@ static const char *const backend_words[] = {"cpu", "cuda", NULL};
 static const char *const ceilings_words[] = {"bound", "measured", "both", NULL};
 static const char *const bound_words[] = {"unfused", "fused", "cache-aware", "all", NULL};
 static const char *const report_bound_words[] = {"unfused", "fused", "cache-aware", NULL};
-static const char *const previous_words[] = {"none",	 "implementation", "fusion", "data reuse",
-					     "datapath", "redundant work", NULL};
-static const char *const direction_words[] = {"implementation", "fusion",	  "data reuse",
-					      "datapath",	"redundant work", NULL};
+/* one word each (solar_direction_parse takes "data_reuse" for "data reuse"): a shell completes
+ * words, and a space would split one in two */
+static const char *const previous_words[] = {"none",	 "implementation", "fusion", "data_reuse",
+					     "datapath", "redundant_work", NULL};
+static const char *const direction_words[] = {"implementation", "fusion",	  "data_reuse",
+					      "datapath",	"redundant_work", NULL};
 static const char *const shell_words[] = {"bash", "zsh", NULL};
 static const char *const device_words[] = {"list", "show", "probe", NULL};
 

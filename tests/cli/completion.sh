@@ -25,6 +25,7 @@ comp "$solar" device ''
 comp "$solar" count --format ''
 comp "$solar" analyze --l2 ''
 comp "$solar" count -
+comp "$solar" advise x.air --previous d
 DRIVE
 bash "$t/drive.bash" >"$t/got" 2>"$t/err" || say "the bash completion failed: $(cat "$t/err")"
 [ -s "$t/err" ] && say "the bash completion wrote to stderr: $(cat "$t/err")"
@@ -41,6 +42,7 @@ expect 6 "list show probe"
 expect 7 "table json"
 expect 8 "warm cold"
 expect 9 "-D --json --format --symbolic --math -o --help"
+expect 10 "data_reuse datapath"
 # every command's options are those its parser takes
 n=0
 for c in check fmt count graph analyze provision sweep report validate advise triage translate; do
