@@ -306,6 +306,15 @@ class Shrink(unittest.TestCase):
             self.assertIn(f"--max-work expects a count of statement executions (a positive "
                           f"integer: 8000000000 or 8e9), not '{bad}'", err)
 
+    def test_parse_reads_words_as_solar_does(self):
+        # solar's parser (cli/args.c) passes translate's words on as given: --name=value and a
+        # "--" before the model must mean to run.py what they meant to solar (both were
+        # "unknown option" here before)
+        o = cli.parse(["--timeout=5", "-o", "x.air", "--", "-odd.py"])
+        self.assertEqual((o["timeout"], o["out"], o["model"]), (5.0, "x.air", "-odd.py"))
+        with self.assertRaises(cli.Usage):
+            cli.parse(["--", "a.py", "b.py"])
+
     def test_validation_states_its_work(self):
         rc, out, err = self.translate()
         self.assertEqual(rc, 0, out + err)

@@ -38,6 +38,12 @@ def parse(argv):
         def need():
             if val is None:
                 raise Usage(f"option '{a}' needs a value")
+        if a == "--":  # the rest are files, as solar's own parser reads them
+            rest = argv[i + 1:]
+            if len(rest) + (o["model"] is not None) > 1:
+                raise Usage("translate takes one MODEL.py")
+            o["model"] = o["model"] if not rest else rest[0]
+            break
         if a in ("-h", "--help"):
             sys.stdout.write(USAGE)
             sys.exit(0)
