@@ -12,6 +12,8 @@ if [ "${1:-}" = test ]; then
   pkgs="$pkgs clang libclang-rt-dev librsvg2-bin libxml2-utils"
   # `make venv` (solar translate's PyTorch, from PyPI) needs Python's venv module.
   pkgs="$pkgs python3-venv"
+  # zsh, to run the zsh completion the build writes (tests/cli/completion.sh).
+  pkgs="$pkgs zsh"
   # The reference harness of `solar validate` (validate/harness.py) runs the PyTorch originals
   # with Debian's PyTorch (1.13, CPU) under /usr/bin/python3, unless SOLAR_PYTHON names a
   # Python that already has torch and numpy.

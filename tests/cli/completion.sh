@@ -3,7 +3,8 @@
 # script that `make install` installs completes `solar an<TAB>` to analyze, `solar analyze
 # --dev<TAB>` to --device, a device name from `solar device list`, an enum's words, device's
 # subcommands, and offers exactly the options each command's parser takes (cross-checked with
-# the parser's "it takes" refusal).  The zsh script parses (zsh -n) where zsh is installed.
+# the parser's "it takes" refusal).  The zsh script parses and hands zsh the same (zsh is a test
+# dependency, scripts/deps.sh; skipped where absent).
 solar=$1 build=$2
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
 fail=0
@@ -60,6 +61,24 @@ if command -v zsh >/dev/null; then
   "$solar" help --completion zsh -o "$t/_solar" || say "solar help --completion zsh: exit $?"
   zsh -n "$t/_solar" || say "the zsh completion does not parse"
   cmp -s "$t/_solar" "$build/completion/_solar" || say "the built zsh completion differs"
+  # what it hands zsh's completion system, with _arguments and _describe stubbed to print
+  grep -v '^_solar "\$@"$' "$t/_solar" >"$t/_solar.src"
+  cat >"$t/drive.zsh" <<ZDRIVE
+_arguments() { print -r -- "ARGS: \$*"; }
+_describe() { print -r -- "DESCRIBE: \${(P)2}"; }
+source "$t/_solar.src"
+words=(solar an); CURRENT=2; _solar
+words=(solar analyze --dev); CURRENT=3; _solar
+words=(solar device ''); CURRENT=3; _solar
+ZDRIVE
+  zsh -f "$t/drive.zsh" >"$t/zgot" 2>&1 || say "the zsh completion failed: $(cat "$t/zgot")"
+  grep -q '^DESCRIBE: .*analyze:speed-of-light bounds' "$t/zgot" || say "zsh: no analyze among the commands"
+  grep '^ARGS: ' "$t/zgot" | sed -n 1p | grep -q -- '--device\[[^]]*\]:device:_solar_devices' ||
+    say "zsh: analyze --device does not complete devices: $(sed -n 2p "$t/zgot" | cut -c1-200)"
+  grep '^ARGS: ' "$t/zgot" | sed -n 1p | grep -q -- '--math\[[^]]*\]:value:(strict tf32)' ||
+    say "zsh: analyze --math does not offer strict tf32"
+  grep '^ARGS: ' "$t/zgot" | sed -n 2p | grep -q -- "1:what:(list show probe)" ||
+    say "zsh: device does not offer list show probe"
 fi
 "$solar" help --completion fish >/dev/null 2>"$t/err" && say "--completion fish: exit 0"
 grep -q "expects bash or zsh, not 'fish'" "$t/err" || say "--completion fish: $(cat "$t/err")"
