@@ -27,12 +27,10 @@
 #include "search/memory.h"
 #include "validate/validate.h"
 
+/* advise's own copy of the options: the measured time and the tolerance are settled from the
+ * program once it is loaded (a measured file's total, the default tolerance of its outputs). */
 typedef struct {
 	solar_opts o;
-	const char *memory, *record, *emit, *strategy, *wrong, *problem;
-	int previous, direction;
-	double after_s, tol, stop_factor;
-	const char *measured_arg;
 } advise_opts;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -45,31 +43,19 @@ static int take_opts(const solar_opts *opts, advise_opts *a)
 {
 	const solar_opts *o = &a->o;
 	a->o = *opts;
-	a->memory = o->memory;
-	a->record = o->record;
-	a->emit = o->emit;
-	a->strategy = o->strategy;
-	a->wrong = o->wrong;
-	a->problem = o->problem;
-	a->previous = o->previous;
-	a->direction = o->direction;
-	a->after_s = o->after_s;
-	a->tol = o->tol_rel;
-	a->stop_factor = o->stop_factor;
-	a->measured_arg = o->measured_arg;
 	if (o->nfiles != 1)
 		return usage_error("%s", "needs exactly one PROGRAM (.air or .py)");
 	if (!o->device)
 		return usage_error("%s", "needs --device FILE (see devices/*.json)");
 	if (o->measured_s < 0 && !o->measured_file)
 		return usage_error("%s", "needs --measured TIME (or a JSON file of kernel times)");
-	if (a->record && (a->direction < 0 || !a->strategy || a->after_s < 0))
+	if (o->record && (o->direction < 0 || !o->strategy || o->after_s < 0))
 		return usage_error("%s", "--record needs --direction DIR, --strategy TEXT and "
 					 "--after TIME");
-	if (!a->record && (a->direction >= 0 || a->strategy || a->after_s >= 0 || a->wrong))
+	if (!o->record && (o->direction >= 0 || o->strategy || o->after_s >= 0 || o->wrong))
 		return usage_error("%s", "--direction, --strategy, --after and --wrong go with "
 					 "--record");
-	if (a->record && a->memory)
+	if (o->record && o->memory)
 		return usage_error("%s", "--record names the memory file itself; drop --memory");
 	return 0;
 }
@@ -110,7 +96,8 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	for (int i = 0; i < a->o.ndefs; i++) {
 		size_t dl = strlen(a->o.defs[i].name) + 24;
 		defs[i] = solar_xmalloc(dl);
-		snprintf(defs[i], dl, "-D%s=%lld", a->o.defs[i].name, (long long)a->o.defs[i].value);
+		snprintf(defs[i], dl, "-D%s=%lld", a->o.defs[i].name,
+			 (long long)a->o.defs[i].value);
 		args[k++] = defs[i];
 	}
 	fflush(NULL);
@@ -194,25 +181,29 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
 			(long long)p->params[i].value);
 	fprintf(out, "   on %s, L2 %s, tol %.3g\n\n", dev->name, a->o.l2 ? a->o.l2 : "warm",
-		a->tol);
+		a->o.tol_rel);
 	const solar_advise_eval *b = &adv->base;
-	fprintf(out, "%smeasured %s; speed of light %s (the cache-aware bound%s; as written: "
-		     "unfused %s, cache-aware %s, fused %s; limited by %s)\n",
+	fprintf(out,
+		"%smeasured %s; speed of light %s (the cache-aware bound%s; as written: "
+		"unfused %s, cache-aware %s, fused %s; limited by %s)\n",
 		md ? "- " : "", t_(t1, sizeof t1, a->o.measured_s), t_(t2, sizeof t2, adv->sol_s),
 		adv->sol_s < b->cache_aware_s ? " of a datapath or redundant-work rewrite" : "",
 		t_(t3, sizeof t3, b->unfused_s), t_(t4, sizeof t4, b->cache_aware_s),
 		t_(t5, sizeof t5, b->fused_s), adv->limiter);
 	char ratio[48] = "above a speed of light of 0 s";
 	if (adv->sol_s > 0)
-		snprintf(ratio, sizeof ratio, "%.3gx the speed of light", a->o.measured_s / adv->sol_s);
+		snprintf(ratio, sizeof ratio, "%.3gx the speed of light",
+			 a->o.measured_s / adv->sol_s);
 	fprintf(out, "%sverdict: %s (measured is %s; stop within %.3gx of the reachable bound)\n\n",
-		md ? "- " : "", adv->stop ? "STOP" : "continue", ratio, a->stop_factor);
+		md ? "- " : "", adv->stop ? "STOP" : "continue", ratio, a->o.stop_factor);
 	if (md)
-		fprintf(out, "| rank | direction | share | part | max gain |%s\n|---|---|---|---|---|%s\n",
-			memory ? " weight |" : "", memory ? "---|" : "");
+		fprintf(
+		    out,
+		    "| rank | direction | share | part | max gain |%s\n|---|---|---|---|---|%s\n",
+		    memory ? " weight |" : "", memory ? "---|" : "");
 	else
-		fprintf(out, "%-5s %-16s %-7s %-10s %-10s%s\n", "rank", "direction", "share", "part",
-			"max gain", memory ? "  weight" : "");
+		fprintf(out, "%-5s %-16s %-7s %-10s %-10s%s\n", "rank", "direction", "share",
+			"part", "max gain", memory ? "  weight" : "");
 	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
 		const solar_advice_dir *d = &adv->dir[r];
 		char w[32] = "";
@@ -228,7 +219,8 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 			fprintf(out, "%-5d %-16s %5.1f%%  %-10s %-10s%s%s\n", r + 1,
 				solar_direction_name(d->dir), 100 * d->share,
 				solar_fmt_time(t1, sizeof t1, d->part_s),
-				solar_fmt_time(t2, sizeof t2, d->max_gain_s), memory ? "  " : "", w);
+				solar_fmt_time(t2, sizeof t2, d->max_gain_s), memory ? "  " : "",
+				w);
 	}
 	fputs("\n", out);
 	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
@@ -242,8 +234,8 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 				md ? "     " : "       ", t_(t1, sizeof t1, s->what_if_bound_s),
 				t_(t2, sizeof t2, s->what_if_cache_aware_s),
 				solar_fmt_time(t3, sizeof t3, s->gain_s), s->why,
-				a->emit && s->air ? "; written to " : "",
-				a->emit && s->air ? s->emit_name : "");
+				a->o.emit && s->air ? "; written to " : "",
+				a->o.emit && s->air ? s->emit_name : "");
 		}
 	}
 	fputs("\nRules: docs/advise.md#decomposition, #strategies, #ranking.\n", out);
@@ -262,7 +254,7 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 	cJSON_AddStringToObject(d, "name", dev->name);
 	cJSON_AddStringToObject(d, "file", a->o.device);
 	cJSON_AddStringToObject(j, "l2", a->o.l2 ? a->o.l2 : "warm");
-	cJSON_AddNumberToObject(j, "tol", a->tol);
+	cJSON_AddNumberToObject(j, "tol", a->o.tol_rel);
 	cJSON_AddNumberToObject(j, "measured_s", a->o.measured_s);
 	const solar_advise_eval *b = &adv->base;
 	cJSON *bj = cJSON_AddObjectToObject(j, "bounds");
@@ -284,19 +276,20 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 	for (int di = 0; di < SOLAR_DIR_COUNT; di++)
 		for (int r = 0; r < SOLAR_DIR_COUNT; r++)
 			if ((int)adv->dir[r].dir == di)
-				cJSON_AddNumberToObject(sh, solar_direction_name(di), adv->dir[r].share);
+				cJSON_AddNumberToObject(sh, solar_direction_name(di),
+							adv->dir[r].share);
 	cJSON *lv = cJSON_AddArrayToObject(j, "levels_s");
 	for (int i = 0; i < SOLAR_ADVISE_LEVELS; i++)
 		cJSON_AddItemToArray(lv, cJSON_CreateNumber(adv->levels_s[i]));
 	cJSON_AddStringToObject(j, "verdict", adv->stop ? "stop" : "continue");
-	cJSON_AddNumberToObject(j, "stop_factor", a->stop_factor);
-	if (a->previous >= 0)
-		cJSON_AddStringToObject(j, "previous", solar_direction_name(a->previous));
+	cJSON_AddNumberToObject(j, "stop_factor", a->o.stop_factor);
+	if (a->o.previous >= 0)
+		cJSON_AddStringToObject(j, "previous", solar_direction_name(a->o.previous));
 	else
 		cJSON_AddNullToObject(j, "previous");
 	if (mem) {
 		cJSON *m = cJSON_AddObjectToObject(j, "memory");
-		cJSON_AddStringToObject(m, "file", a->memory);
+		cJSON_AddStringToObject(m, "file", a->o.memory);
 		cJSON_AddNumberToObject(m, "steps", mem->n);
 	} else
 		cJSON_AddNullToObject(j, "memory");
@@ -323,7 +316,8 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
 			cJSON_AddStringToObject(sj, "name", s->name);
 			cJSON_AddBoolToObject(sj, "rewrite", s->rewrite);
 			cJSON_AddNumberToObject(sj, "what_if_bound_s", s->what_if_bound_s);
-			cJSON_AddNumberToObject(sj, "what_if_cache_aware_s", s->what_if_cache_aware_s);
+			cJSON_AddNumberToObject(sj, "what_if_cache_aware_s",
+						s->what_if_cache_aware_s);
 			cJSON_AddNumberToObject(sj, "what_if_sol_s", s->what_if_sol_s);
 			cJSON_AddNumberToObject(sj, "gain_s", s->gain_s);
 			cJSON_AddStringToObject(sj, "why", s->why);
@@ -344,47 +338,49 @@ static cJSON *json_advice(const advise_opts *a, const solar_program *p, const so
  * (unless --wrong: a wrong output may well be that fast). */
 static int record_step(const advise_opts *a, const solar_program *p, const solar_advice *adv)
 {
-	if (!a->wrong && solar_advise_below_sol(a->o.files[0], "--after: ", a->after_s, adv->sol_s,
+	if (!a->o.wrong &&
+	    solar_advise_below_sol(a->o.files[0], "--after: ", a->o.after_s, adv->sol_s,
 				   "the speed of light", solar_cli_diag()))
 		return SOLAR_EXIT_ERRORS;
-	int lock = solar_memory_lock(a->record, solar_cli_diag());
+	int lock = solar_memory_lock(a->o.record, solar_cli_diag());
 	if (lock < 0)
 		return SOLAR_EXIT_USAGE;
 	solar_memory mem;
-	if (solar_memory_load(a->record, &mem, solar_cli_diag()) < 0) {
+	if (solar_memory_load(a->o.record, &mem, solar_cli_diag()) < 0) {
 		close(lock);
 		return SOLAR_EXIT_ERRORS;
 	}
 	solar_memory_step s = {0};
 	const char *base = strrchr(a->o.files[0], '/');
-	s.problem = (char *)(a->problem ? a->problem : base ? base + 1 : a->o.files[0]);
+	s.problem = (char *)(a->o.problem ? a->o.problem : base ? base + 1 : a->o.files[0]);
 	s.op_classes = solar_memory_op_classes(&adv->base);
 	snprintf(s.limiter, sizeof s.limiter, "%s", adv->limiter);
 	for (int r = 0; r < SOLAR_DIR_COUNT; r++) {
 		s.shares[adv->dir[r].dir] = adv->dir[r].share;
-		if ((int)adv->dir[r].dir == a->direction)
+		if ((int)adv->dir[r].dir == a->o.direction)
 			s.max_gain_s = adv->dir[r].max_gain_s;
 	}
 	cJSON *pj = solar_json_program(a->o.files[0], p);
 	s.sizes = cJSON_DetachItemFromObject(pj, "params");
 	cJSON_Delete(pj);
-	s.previous = a->previous;
-	s.direction = a->direction;
-	s.strategy = (char *)a->strategy;
+	s.previous = a->o.previous;
+	s.direction = a->o.direction;
+	s.strategy = (char *)a->o.strategy;
 	s.before_s = a->o.measured_s;
-	s.after_s = a->after_s;
+	s.after_s = a->o.after_s;
 	s.before_bound_s = adv->base.unfused_s;
 	s.after_bound_s = -1;
-	s.correct = !a->wrong;
+	s.correct = !a->o.wrong;
 	char why[512];
-	if (a->wrong)
-		snprintf(why, sizeof why, "wrong output: %s", a->wrong);
+	if (a->o.wrong)
+		snprintf(why, sizeof why, "wrong output: %s", a->o.wrong);
 	else
-		snprintf(why, sizeof why, "%s", a->after_s < a->o.measured_s ? "faster" : "slower");
+		snprintf(why, sizeof why, "%s",
+			 a->o.after_s < a->o.measured_s ? "faster" : "slower");
 	s.why = why;
 	solar_memory_add(&mem, &s);
 	cJSON_Delete(s.sizes);
-	FILE *f = solar_out_open_path(a->record);
+	FILE *f = solar_out_open_path(a->o.record);
 	if (!f) {
 		close(lock);
 		solar_memory_free(&mem);
@@ -392,7 +388,7 @@ static int record_step(const advise_opts *a, const solar_program *p, const solar
 	}
 	cJSON *j = solar_memory_to_json(&mem);
 	cJSON *st = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "directions"),
-					solar_direction_name(a->direction));
+					solar_direction_name(a->o.direction));
 	int paid = (int)cJSON_GetObjectItem(st, "paid")->valuedouble;
 	int tried = (int)cJSON_GetObjectItem(st, "tried")->valuedouble;
 	solar_json_print(f, j);
@@ -404,10 +400,10 @@ static int record_step(const advise_opts *a, const solar_program *p, const solar
 	}
 	char t1[32], t2[32];
 	printf("recorded step %d in %s: %s / %s, %s -> %s (%s); %s: paid %d of %d\n", mem.n,
-	       a->record, solar_direction_name(a->direction), a->strategy,
+	       a->o.record, solar_direction_name(a->o.direction), a->o.strategy,
 	       solar_fmt_time(t1, sizeof t1, a->o.measured_s),
-	       solar_fmt_time(t2, sizeof t2, a->after_s), why, solar_direction_name(a->direction),
-	       paid, tried);
+	       solar_fmt_time(t2, sizeof t2, a->o.after_s), why,
+	       solar_direction_name(a->o.direction), paid, tried);
 	solar_memory_free(&mem);
 	return SOLAR_EXIT_OK;
 }
@@ -485,16 +481,17 @@ int solar_cmd_advise(const solar_opts *opts)
 		}
 		a.o.measured_s = total;
 	}
-	if (a.tol < 0)
-		a.tol = default_tol(l.prog);
-	if (a.memory) {
-		if (solar_memory_load(a.memory, &mem, solar_cli_diag()) < 0) {
+	if (a.o.tol_rel < 0)
+		a.o.tol_rel = default_tol(l.prog);
+	if (a.o.memory) {
+		if (solar_memory_load(a.o.memory, &mem, solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_ERRORS;
 			goto done;
 		}
 		have_mem = true;
 	}
-	solar_advise_input in = {a.o.measured_s, kernel_s, a.tol, a.stop_factor, a.o.math, l2_cold};
+	solar_advise_input in = {a.o.measured_s,  kernel_s, a.o.tol_rel,
+				 a.o.stop_factor, a.o.math, l2_cold};
 	int c = solar_advise_compute(air[0] ? air : file, l.prog, l.diag, dev, &in, &adv,
 				     solar_cli_diag());
 	if (c) {
@@ -502,15 +499,15 @@ int solar_cmd_advise(const solar_opts *opts)
 		goto done;
 	}
 	if (have_mem)
-		solar_memory_weigh(&mem, &adv, solar_memory_op_classes(&adv.base), a.previous,
+		solar_memory_weigh(&mem, &adv, solar_memory_op_classes(&adv.base), a.o.previous,
 				   a.o.measured_s);
 	else
 		solar_advise_rank(&adv);
-	if (a.record) {
+	if (a.o.record) {
 		rc = record_step(&a, l.prog, &adv);
 		goto done;
 	}
-	if (a.emit && emit_all(a.emit, &adv) < 0) {
+	if (a.o.emit && emit_all(a.o.emit, &adv) < 0) {
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
