@@ -107,26 +107,26 @@ const solar_command *solar_command_find(const char *name)
 	return NULL;
 }
 
-/* "table, md, json or csv" (the command's --format values), or an enum's choices. */
-static void word_list(char *buf, size_t n, const char *const *words, unsigned mask)
+const char *const solar_format_names[] = {"table", "md", "json", "csv", NULL};
+
+void solar_word_list(char *buf, size_t n, const char *const *words, unsigned mask, const char *sep,
+		     const char *last, const char *first_note)
 {
 	int nw = 0, k = 0;
-	for (int i = 0; words[i]; i++)
+	for (int i = 0; words && words[i]; i++)
 		nw += !mask || (mask & (1u << i));
 	buf[0] = '\0';
-	for (int i = 0; words[i]; i++)
+	for (int i = 0; words && words[i]; i++)
 		if (!mask || (mask & (1u << i))) {
 			k++;
 			size_t len = strlen(buf);
-			snprintf(buf + len, n - len, "%s%s",
+			snprintf(buf + len, n - len, "%s%s%s",
 				 k == 1	   ? ""
-				 : k == nw ? " or "
-					   : ", ",
-				 words[i]);
+				 : k == nw ? last
+					   : sep,
+				 words[i], k == 1 ? first_note : "");
 		}
 }
-
-static const char *const format_names[] = {"table", "md", "json", "csv", NULL};
 
 #define FIELD(o, off, type) ((type *)((char *)(o) + (off)))
 
@@ -183,14 +183,14 @@ static int store(const solar_command *c, const solar_option *op, const char *val
 	char words[200];
 	if (op->kind == SOLAR_ARG_ENUM || op->kind == SOLAR_ARG_FORMAT) {
 		const char *const *choices =
-		    op->kind == SOLAR_ARG_FORMAT ? format_names : op->choices;
+		    op->kind == SOLAR_ARG_FORMAT ? solar_format_names : op->choices;
 		unsigned mask = op->kind == SOLAR_ARG_FORMAT ? c->formats : 0;
 		int k = 0;
 		while (choices[k] && (strcmp(choices[k], val) || (mask && !(mask & (1u << k)))))
 			k++;
 		if (!choices[k]) {
 			char name[80];
-			word_list(words, sizeof words, choices, mask);
+			solar_word_list(words, sizeof words, choices, mask, ", ", " or ", "");
 			snprintf(name, sizeof name, "%s%s%s", mask ? c->name : "", mask ? " " : "",
 				 op->name); /* "count --format": the values are the command's */
 			return refuse(c, name, words, val);
@@ -353,10 +353,11 @@ static int one_option(const solar_command *c, char **words, int left, solar_opts
 			    op->kind == SOLAR_ARG_DIR || op->kind == SOLAR_ARG_DEVICE;
 		if (path && val[0] == '-' && val[1]) { /* `-o --json`: a forgotten value */
 			char msg[400];
-			snprintf(msg, sizeof msg,
-				 "option '%s' needs a value, not the option '%.100s' (a file of that "
-				 "name: ./%.100s)",
-				 a, val, val);
+			snprintf(
+			    msg, sizeof msg,
+			    "option '%s' needs a value, not the option '%.100s' (a file of that "
+			    "name: ./%.100s)",
+			    a, val, val);
 			return solar_cli_usage(c->name, "%s", msg);
 		}
 	}

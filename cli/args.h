@@ -77,6 +77,13 @@ typedef struct {
 
 #define SOLAR_FMT_BIT(f) (1u << (f))
 
+/* --format's words, in the order of solar_format; NULL-terminated. */
+extern const char *const solar_format_names[];
+/* words[i] for each bit i of mask (0: every word) joined into buf: sep between them, last before
+ * the final one, first_note after the first ("table (default), md or json"; "strict tf32"). */
+void solar_word_list(char *buf, size_t n, const char *const *words, unsigned mask, const char *sep,
+		     const char *last, const char *first_note);
+
 /* The tables (cli/commands.c); help, translate and triage included. */
 extern const solar_option solar_options[];
 extern const size_t solar_noptions;

@@ -6,7 +6,6 @@
  * refuses, nor omit one it accepts; the completions offer the same names and, for each value,
  * what its kind admits (the words of an enum, files, folders, the shipped devices).
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,23 +75,6 @@ static void put_wrapped(FILE *out, const char *s, int indent, int col)
 	}
 }
 
-/* "table (default), md, json or csv" for a command's --format values. */
-static void format_list(char *buf, size_t n, unsigned formats)
-{
-	static const char *const names[] = {"table", "md", "json", "csv"};
-	int nf = __builtin_popcount(formats), k = 0;
-	buf[0] = '\0';
-	for (int f = 0; f < 4; f++)
-		if (formats & SOLAR_FMT_BIT(f)) {
-			k++;
-			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s%s",
-				 k == 1	   ? ""
-				 : k == nf ? " or "
-					   : ", ",
-				 names[f], k == 1 ? " (default)" : "");
-		}
-}
-
 /* The usage line, the summary and the details. */
 static void print_head(FILE *out, const solar_command *c, bool man)
 {
@@ -138,7 +120,9 @@ static void print_option(void *ctx, const solar_option *op)
 	char text[600], fl[96], line[160];
 	snprintf(text, sizeof text, "%s", op->help ? op->help : "");
 	if (op->kind == SOLAR_ARG_FORMAT) {
-		format_list(fl, sizeof fl, h->c->formats);
+		/* "table (default), md, json or csv" */
+		solar_word_list(fl, sizeof fl, solar_format_names, h->c->formats, ", ", " or ",
+				" (default)");
 		snprintf(text + strlen(text), sizeof text - strlen(text), " %s", fl);
 	}
 	snprintf(line, sizeof line, "%s%s%s", op->name, op->arg ? " " : "", op->arg ? op->arg : "");
@@ -262,27 +246,12 @@ static void print_man(FILE *out)
  * value what its kind admits.  Device names are asked of the solar being completed at TAB time
  * (`solar device list`), so a $SOLAR_DEVICE_PATH folder's devices complete too. */
 
-/* "list show probe": words joined by spaces. */
-static void join_words(char *buf, size_t n, const char *const *words)
-{
-	buf[0] = '\0';
-	for (int k = 0; words && words[k]; k++)
-		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", k ? " " : "", words[k]);
-}
-
-/* "strict tf32": an enum's words, or a command's --format values. */
+/* "strict tf32": an option's words (a command's --format values), as a shell lists them. */
 static void choice_words(char *buf, size_t n, const solar_command *c, const solar_option *op)
 {
-	static const char *const formats[] = {"table", "md", "json", "csv"};
-	if (op->kind != SOLAR_ARG_FORMAT) {
-		join_words(buf, n, op->choices);
-		return;
-	}
-	buf[0] = '\0';
-	for (int f = 0; f < 4; f++)
-		if (c->formats & SOLAR_FMT_BIT(f))
-			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", *buf ? " " : "",
-				 formats[f]);
+	bool format = op->kind == SOLAR_ARG_FORMAT;
+	solar_word_list(buf, n, format ? solar_format_names : op->choices, format ? c->formats : 0,
+			" ", " ", "");
 }
 
 typedef enum { VAL_NONE, VAL_WORDS, VAL_FILE, VAL_DIR, VAL_DEVICE, VAL_ANY } value_kind;
@@ -377,7 +346,7 @@ static void print_bash(FILE *out)
 		solar_command_options(c, bash_option, &k);
 		fputs(" --help'", out);
 		char words[200];
-		join_words(words, sizeof words, c->words);
+		solar_word_list(words, sizeof words, c->words, 0, " ", " ", "");
 		if (c->words)
 			fprintf(out, "\n\t\t[ \"$COMP_CWORD\" -eq 2 ] && words='%s'", words);
 		fputs(" ;;\n", out);
@@ -454,7 +423,7 @@ static void print_zsh(FILE *out)
 		fprintf(out, "\t%s)\n\t\t_arguments -s", c->name);
 		solar_command_options(c, zsh_option, &(comp_ctx){out, c, 0});
 		char words[200];
-		join_words(words, sizeof words, c->words);
+		solar_word_list(words, sizeof words, c->words, 0, " ", " ", "");
 		if (c->words)
 			fprintf(out, " \\\n\t\t\t'1:what:(%s)'", words);
 		fputs(" \\\n\t\t\t'*:file:_files' ;;\n", out);
