@@ -46,7 +46,7 @@ typedef struct {
 	size_t field;	 /* offsetof(solar_opts, ...) the value fills */
 	const char *arg; /* the value's name in the help ("NAME|FILE"); NULL for no value */
 	const char *help;
-	const char *const *choices; /* ENUM (and CUSTOM's completion): NULL-terminated */
+	const char *const *choices; /* ENUM's words; any other kind: its completion's (--bound) */
 	double min, max;	    /* NUMBER, INT, CONST */
 	int min_open;		    /* NUMBER: the value must exceed min */
 	const char *expects;	    /* the error's words: "--tol expects <expects>, not 'x'" */

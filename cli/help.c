@@ -265,6 +265,12 @@ static value_kind value_of(const solar_option *op)
 	case SOLAR_ARG_ENUM:
 	case SOLAR_ARG_FORMAT:
 		return VAL_WORDS;
+	default:
+		break;
+	}
+	if (op->choices) /* the words a text or an option of its own syntax takes (--bound) */
+		return VAL_WORDS;
+	switch (op->kind) {
 	case SOLAR_ARG_FILE:
 	case SOLAR_ARG_OUT:
 		return VAL_FILE;
@@ -273,9 +279,7 @@ static value_kind value_of(const solar_option *op)
 	case SOLAR_ARG_DEVICE:
 		return VAL_DEVICE;
 	case SOLAR_ARG_CUSTOM:
-		return op->choices			    ? VAL_WORDS
-		       : op->arg && strstr(op->arg, "FILE") ? VAL_FILE
-							    : VAL_ANY;
+		return op->arg && strstr(op->arg, "FILE") ? VAL_FILE : VAL_ANY;
 	default:
 		return VAL_ANY;
 	}

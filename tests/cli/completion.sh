@@ -27,6 +27,7 @@ comp "$solar" count --format ''
 comp "$solar" analyze --l2 ''
 comp "$solar" count -
 comp "$solar" advise x.air --previous d
+comp "$solar" report m.json --bound ''
 DRIVE
 bash "$t/drive.bash" >"$t/got" 2>"$t/err" || say "the bash completion failed: $(cat "$t/err")"
 [ -s "$t/err" ] && say "the bash completion wrote to stderr: $(cat "$t/err")"
@@ -44,6 +45,7 @@ expect 7 "table json"
 expect 8 "warm cold"
 expect 9 "-D --json --format --symbolic --math -o --help"
 expect 10 "data_reuse datapath"
+expect 11 "unfused fused cache-aware"
 # every command's options are those its parser takes
 n=0
 for c in check fmt count graph analyze provision sweep report validate advise triage translate; do
