@@ -25,13 +25,11 @@ static int usage_error(const char *fmt, const char *arg)
 	return solar_cli_usage("triage", fmt, arg);
 }
 
+/* The parsed options, and what triage reads off them once: the pool, the L2 state. */
 typedef struct {
-	const char *pool, *history, *forecasts, *device, *cache, *record, *candidate;
-	double coverage, ms;
-	bool l2_cold, wrong, trust, budget;
-	long budget_n;
-	double budget_pct;
-	solar_format format;
+	const solar_opts *o;
+	const char *pool;
+	bool l2_cold;
 } triage_opts;
 
 static void default_cache(char *buf, size_t n)
@@ -74,8 +72,8 @@ static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
 {
 	char a[32], b[32], c[32], d[32], e[80];
 	fprintf(out, "%spool %s on %s, L2 %s, coverage %.0f%% (ACI alpha %.3g after %d steps)\n",
-		md ? "### " : "", p->name, dev->name, solar_l2_name(p->l2_cold),
-		100 * p->coverage, p->alpha_eff, p->aci_steps);
+		md ? "### " : "", p->name, dev->name, solar_l2_name(p->l2_cold), 100 * p->coverage,
+		p->alpha_eff, p->aci_steps);
 	if (md)
 		fputs("\n", out);
 	fprintf(out, "reference %s: fused %s, cache-aware %s, unfused %s, measured %s\n",
@@ -83,10 +81,12 @@ static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
 		fmt_t(b, sizeof b, p->ref.cache_aware_s), fmt_t(c, sizeof c, p->ref.unfused_s),
 		fmt_t(d, sizeof d, p->ref_measured_s));
 	if (p->incumbent)
-		fprintf(out, "incumbent %s: %s\n", p->incumbent, fmt_t(a, sizeof a, p->incumbent_s));
+		fprintf(out, "incumbent %s: %s\n", p->incumbent,
+			fmt_t(a, sizeof a, p->incumbent_s));
 	else
 		fputs("incumbent: none measured (nothing can be pruned or skipped)\n", out);
-	fprintf(out, "history: %d lines, %d points to learn from, %d of another device or L2 mode\n\n",
+	fprintf(out,
+		"history: %d lines, %d points to learn from, %d of another device or L2 mode\n\n",
 		h->n, p->calib_points, p->ignored_lines);
 	if (md)
 		fputs("| rank | candidate | source | bound | kind | predicted | interval | "
@@ -124,15 +124,17 @@ static void print_table(FILE *out, const solar_pool *p, const solar_device *dev,
 			if (x->note)
 				fprintf(out, "  %s: %s\n", x->name, x->note);
 			if (x->forecast_cut > 0)
-				fprintf(out, "  %s: the forecast put %.3g of its mass on speedups above "
-					     "the %.3gx physics allows (cut)\n",
+				fprintf(out,
+					"  %s: the forecast put %.3g of its mass on speedups above "
+					"the %.3gx physics allows (cut)\n",
 					x->name, x->forecast_cut, x->max_speedup);
 		}
 	}
 	if (p->below_sol)
-		fprintf(out, "WARNING: %d measured time%s below the candidate's lower bound: a "
-			     "broken benchmark, a reward hack or a wrong bound; pruning is off for "
-			     "this pool\n",
+		fprintf(out,
+			"WARNING: %d measured time%s below the candidate's lower bound: a "
+			"broken benchmark, a reward hack or a wrong bound; pruning is off for "
+			"this pool\n",
 			p->below_sol, p->below_sol > 1 ? "s are" : " is");
 	fputs("Rules: docs/triage.md#decisions.\n", out);
 }
@@ -252,40 +254,40 @@ static void print_csv(FILE *out, const solar_pool *p)
  * the time is below the candidate's lower bound (refused as advise refuses --measured). */
 static int record(const triage_opts *t, const char *cache)
 {
-	if (!t->candidate || !t->device || t->ms <= 0)
+	if (!t->o->candidate || !t->o->device || t->o->ms <= 0)
 		return usage_error("%s", "--record needs --candidate FILE, --device D and --ms T");
-	solar_out_input(t->candidate);
-	solar_out_input_device(t->device);
-	if (solar_out_refuse_input(t->record))
+	solar_out_input(t->o->candidate);
+	solar_out_input_device(t->o->device);
+	if (solar_out_refuse_input(t->o->record))
 		return SOLAR_EXIT_USAGE;
 	/* a line may name its device as solar cannot load it ("NVIDIA H200 SXM"): then no check */
-	solar_device *dev = solar_device_load(t->device, NULL);
+	solar_device *dev = solar_device_load(t->o->device, NULL);
 	const char *bound_name = "";
 	double bound_s = -1;
 	if (dev) {
 		solar_question q = {.device = dev, .l2_cold = t->l2_cold};
-		bound_s = solar_triage_lower_bound(t->candidate, &q, cache, &bound_name);
+		bound_s = solar_triage_lower_bound(t->o->candidate, &q, cache, &bound_name);
 		solar_device_free(dev);
 	}
-	if (!t->wrong && bound_s > 0 &&
-	    solar_advise_below_sol(t->candidate, "--ms: ", t->ms * 1e-3, bound_s, bound_name,
+	if (!t->o->wrong_flag && bound_s > 0 &&
+	    solar_advise_below_sol(t->o->candidate, "--ms: ", t->o->ms * 1e-3, bound_s, bound_name,
 				   solar_cli_diag()))
 		return SOLAR_EXIT_ERRORS;
-	if (solar_history_append(t->record, t->candidate, t->device, t->ms, t->l2_cold, !t->wrong,
-				 solar_cli_diag()) < 0)
+	if (solar_history_append(t->o->record, t->o->candidate, t->o->device, t->o->ms, t->l2_cold,
+				 !t->o->wrong_flag, solar_cli_diag()) < 0)
 		return SOLAR_EXIT_USAGE;
 	return SOLAR_EXIT_OK;
 }
 
 /* The triage of t->pool (its options checked): the pool and the history's other pools
- * loaded and bounded on t->device, decided, planned and printed. */
-static int triage(const triage_opts *t, const char *cache, long budget_n, double budget_pct)
+ * loaded and bounded on t->o->device, decided, planned and printed. */
+static int triage(const triage_opts *t, const char *cache)
 {
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';
 
-	solar_question q = {.device_file = t->device, .l2_cold = t->l2_cold};
+	solar_question q = {.device_file = t->o->device, .l2_cold = t->l2_cold};
 	solar_device *dev = solar_question_device(&q, solar_cli_diag());
 	if (!dev)
 		return SOLAR_EXIT_USAGE;
@@ -295,11 +297,11 @@ static int triage(const triage_opts *t, const char *cache, long budget_n, double
 	solar_forecasts f = {0};
 	solar_pool *pools = NULL;
 	int npools = 0;
-	if (t->history && solar_history_load(t->history, false, &h, solar_cli_diag()) < 0)
-		rc = access(t->history, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
-	if (rc == SOLAR_EXIT_OK && t->forecasts &&
-	    solar_forecasts_load(t->forecasts, &f, solar_cli_diag()) < 0)
-		rc = access(t->forecasts, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+	if (t->o->history && solar_history_load(t->o->history, false, &h, solar_cli_diag()) < 0)
+		rc = access(t->o->history, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
+	if (rc == SOLAR_EXIT_OK && t->o->forecasts &&
+	    solar_forecasts_load(t->o->forecasts, &f, solar_cli_diag()) < 0)
+		rc = access(t->o->forecasts, R_OK) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_ERRORS;
 	if (rc != SOLAR_EXIT_OK)
 		goto done;
 	solar_pool cur;
@@ -321,24 +323,26 @@ static int triage(const triage_opts *t, const char *cache, long budget_n, double
 		pools[i + 1] = others[i];
 	free(others);
 	npools = nothers + 1;
-	cur.coverage = t->coverage;
-	pools[0].coverage = t->coverage;
-	pools[0].trust_translation = t->trust;
+	cur.coverage = t->o->coverage;
+	pools[0].coverage = t->o->coverage;
+	pools[0].trust_translation = t->o->trust;
 	for (int i = 0; i < npools; i++)
 		pools[i].l2_cold = t->l2_cold;
-	pools[0].budget = budget_n >= 0    ? (int)fmin((double)budget_n, pools[0].ncand)
+	long budget_n = t->o->budget_n;
+	double budget_pct = t->o->budget_pct;
+	pools[0].budget = budget_n >= 0	    ? (int)fmin((double)budget_n, pools[0].ncand)
 			  : budget_pct >= 0 ? (int)ceil(budget_pct / 100 * pools[0].ncand)
 					    : pools[0].ncand;
-	solar_triage_run(pools, npools, 0, &h, t->forecasts ? &f : NULL, t->device, dev);
-	switch (t->format) {
+	solar_triage_run(pools, npools, 0, &h, t->o->forecasts ? &f : NULL, t->o->device, dev);
+	switch (t->o->format) {
 	case SOLAR_FMT_JSON:
-		solar_json_print(stdout, json_triage(&pools[0], dev, t->device, &h));
+		solar_json_print(stdout, json_triage(&pools[0], dev, t->o->device, &h));
 		break;
 	case SOLAR_FMT_CSV:
 		print_csv(stdout, &pools[0]);
 		break;
 	default:
-		print_table(stdout, &pools[0], dev, &h, t->format == SOLAR_FMT_MD);
+		print_table(stdout, &pools[0], dev, &h, t->o->format == SOLAR_FMT_MD);
 		break;
 	}
 done:
@@ -354,11 +358,7 @@ done:
 /* The options as triage keeps them (each value the parser checked). */
 static int take_opts(const solar_opts *o, triage_opts *t)
 {
-	*t = (triage_opts){.history = o->history, .forecasts = o->forecasts, .device = o->device,
-			   .cache = o->cache, .record = o->record, .candidate = o->candidate,
-			   .coverage = o->coverage, .ms = o->ms, .wrong = o->wrong_flag,
-			   .trust = o->trust, .format = o->format, .budget_n = o->budget_n,
-			   .budget_pct = o->budget_pct, .budget = o->budget_n >= 0 || o->budget_pct >= 0};
+	*t = (triage_opts){.o = o};
 	if (o->l2)
 		solar_l2_parse(o->l2, &t->l2_cold); /* the parser checked the word */
 	if (o->nfiles > 1)
@@ -373,21 +373,23 @@ int solar_cmd_triage(const solar_opts *o)
 	if (take_opts(o, &t))
 		return SOLAR_EXIT_USAGE;
 	char cache[PATH_MAX];
-	if (t.cache)
-		snprintf(cache, sizeof cache, "%s", t.cache);
+	if (o->cache)
+		snprintf(cache, sizeof cache, "%s", o->cache);
 	else
 		default_cache(cache, sizeof cache);
-	if (t.record) {
-		if (t.pool || t.history || t.forecasts || t.budget || t.trust)
-			return usage_error("%s", "--record takes --candidate, --device, --ms, --l2, "
-						 "--wrong and --cache only");
+	if (o->record) {
+		if (t.pool || o->history || o->forecasts || o->budget_n >= 0 ||
+		    o->budget_pct >= 0 || o->trust)
+			return usage_error("%s",
+					   "--record takes --candidate, --device, --ms, --l2, "
+					   "--wrong and --cache only");
 		return record(&t, cache);
 	}
-	if (t.candidate || t.ms > 0 || t.wrong)
+	if (o->candidate || o->ms > 0 || o->wrong_flag)
 		return usage_error("%s", "--candidate, --ms and --wrong go with --record");
 	if (!t.pool)
 		return usage_error("%s", "triage needs a POOL (a folder or a JSON manifest)");
-	if (!t.device)
+	if (!o->device)
 		return usage_error("%s", "triage needs --device FILE (see devices/*.json)");
-	return triage(&t, cache, t.budget_n, t.budget_pct);
+	return triage(&t, cache);
 }
