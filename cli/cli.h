@@ -37,7 +37,8 @@ typedef struct {
 	double measured_s; /* < 0 when absent */
 	const char *measured_file;
 	const char *out;  /* -o FILE */
-	const char *l2;   /* --l2 warm|cold; NULL: warm */
+	const char *l2;   /* --l2 warm|cold as given; NULL: not given (warm) */
+	int l2_cold;      /* --l2 cold (the rank of the word: warm 0, cold 1) */
 	bool ceilings_measured; /* analyze --ceilings measured: an estimate, not a bound */
 	bool ceilings_both;     /* analyze --ceilings both: the bound and the estimate */
 	/* provision, sweep, report (docs/provision.md, docs/report.md) */

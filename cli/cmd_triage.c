@@ -25,11 +25,10 @@ static int usage_error(const char *fmt, const char *arg)
 	return solar_cli_usage("triage", fmt, arg);
 }
 
-/* The parsed options, and what triage reads off them once: the pool, the L2 state. */
+/* The parsed options, and the pool they name. */
 typedef struct {
 	const solar_opts *o;
 	const char *pool;
-	bool l2_cold;
 } triage_opts;
 
 static void default_cache(char *buf, size_t n)
@@ -265,7 +264,7 @@ static int record(const triage_opts *t, const char *cache)
 	const char *bound_name = "";
 	double bound_s = -1;
 	if (dev) {
-		solar_question q = {.device = dev, .l2_cold = t->l2_cold};
+		solar_question q = {.device = dev, .l2_cold = t->o->l2_cold};
 		bound_s = solar_triage_lower_bound(t->o->candidate, &q, cache, &bound_name);
 		solar_device_free(dev);
 	}
@@ -273,8 +272,8 @@ static int record(const triage_opts *t, const char *cache)
 	    solar_advise_below_sol(t->o->candidate, "--ms: ", t->o->ms * 1e-3, bound_s, bound_name,
 				   solar_cli_diag()))
 		return SOLAR_EXIT_ERRORS;
-	if (solar_history_append(t->o->record, t->o->candidate, t->o->device, t->o->ms, t->l2_cold,
-				 !t->o->wrong_flag, solar_cli_diag()) < 0)
+	if (solar_history_append(t->o->record, t->o->candidate, t->o->device, t->o->ms,
+				 t->o->l2_cold, !t->o->wrong_flag, solar_cli_diag()) < 0)
 		return SOLAR_EXIT_USAGE;
 	return SOLAR_EXIT_OK;
 }
@@ -287,11 +286,12 @@ static int triage(const triage_opts *t, const char *cache)
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	exe[len > 0 ? len : 0] = '\0';
 
-	solar_question q = {.device_file = t->o->device, .l2_cold = t->l2_cold};
+	solar_question q = {.device_file = t->o->device, .l2_cold = t->o->l2_cold};
 	solar_device *dev = solar_question_device(&q, solar_cli_diag());
 	if (!dev)
 		return SOLAR_EXIT_USAGE;
-	q = (solar_question){.device = dev, .l2_cold = t->l2_cold}; /* loaded once for every job */
+	q = (solar_question){.device = dev,
+			     .l2_cold = t->o->l2_cold}; /* loaded once for every job */
 	int rc = SOLAR_EXIT_OK;
 	solar_history h = {0};
 	solar_forecasts f = {0};
@@ -327,7 +327,7 @@ static int triage(const triage_opts *t, const char *cache)
 	pools[0].coverage = t->o->coverage;
 	pools[0].trust_translation = t->o->trust;
 	for (int i = 0; i < npools; i++)
-		pools[i].l2_cold = t->l2_cold;
+		pools[i].l2_cold = t->o->l2_cold;
 	long budget_n = t->o->budget_n;
 	double budget_pct = t->o->budget_pct;
 	pools[0].budget = budget_n >= 0	    ? (int)fmin((double)budget_n, pools[0].ncand)
@@ -359,8 +359,6 @@ done:
 static int take_opts(const solar_opts *o, triage_opts *t)
 {
 	*t = (triage_opts){.o = o};
-	if (o->l2)
-		solar_l2_parse(o->l2, &t->l2_cold); /* the parser checked the word */
 	if (o->nfiles > 1)
 		return usage_error("one POOL only, not also '%s'", o->files[1]);
 	t->pool = o->nfiles ? o->files[0] : NULL;

@@ -321,6 +321,7 @@ const solar_option solar_options[] = {
     {.name = "--l2",
      .kind = SOLAR_ARG_ENUM,
      .field = offsetof(solar_opts, l2),
+     .index = offsetof(solar_opts, l2_cold),
      .arg = "warm|cold",
      .help = "the L2 state measurements start from: warm (default, sound for any protocol) or cold "
 	     "(flushed before each run: validate, do_bench, KernelBench)",
@@ -329,6 +330,7 @@ const solar_option solar_options[] = {
      .cmd = "validate",
      .kind = SOLAR_ARG_ENUM,
      .field = offsetof(solar_opts, l2),
+     .index = offsetof(solar_opts, l2_cold),
      .arg = "warm|cold",
      .help =
 	 "the L2 state of the bounds: cold (default here: the harness flushes the L2 before each "

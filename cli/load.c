@@ -80,8 +80,7 @@ solar_question solar_cli_question(const solar_opts *o)
 	q.nsets = o->nsets;
 	q.device_file = o->device;
 	q.tf32 = o->math == SOLAR_MATH_TF32;
-	if (o->l2) /* the parser took only "warm" or "cold"; absent: warm */
-		solar_l2_parse(o->l2, &q.l2_cold);
+	q.l2_cold = o->l2_cold;
 	q.ceilings = o->ceilings_both	  ? SOLAR_CEILINGS_BOTH
 		     : o->ceilings_measured ? SOLAR_CEILINGS_MEASURED
 					    : SOLAR_CEILINGS_PEAK;

@@ -65,6 +65,7 @@ static void test_manifest_and_argv(void)
 			.device = DEVICE,
 			.math = SOLAR_MATH_TF32,
 			.l2 = "cold",
+			.l2_cold = 1, /* as the parser fills both */
 			.sets = sets,
 			.nsets = 2};
 	solar_question q = solar_cli_question(&o);
