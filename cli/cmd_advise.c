@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diag/file.h"
 #include "output.h"
 #include "report/measured.h"
 #include "search/advise.h"
@@ -82,8 +83,7 @@ static int translate(const advise_opts *a, const char *py, char *air, size_t n, 
 	}
 	snprintf(air, n, "%s/model.air", dir);
 	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[len > 0 ? len : 0] = '\0';
+	solar_self_exe(exe, sizeof exe);
 	char **args = solar_xcalloc((size_t)a->o.ndefs * 2 + 8, sizeof *args);
 	char **defs = solar_xcalloc((size_t)a->o.ndefs + 1, sizeof *defs);
 	int k = 0;

@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "validate/validate.h"
 #include "../diag/alloc.h"
+#include "../diag/file.h"
 
 static bool readable(const char *path)
 {
@@ -38,8 +39,7 @@ static bool readable(const char *path)
 /* The folder of this executable (no trailing slash), or "" when /proc/self/exe is unreadable. */
 static void exe_dir(char *dir, size_t n, char *exe, size_t exe_n)
 {
-	ssize_t len = readlink("/proc/self/exe", exe, exe_n - 1);
-	exe[len > 0 ? len : 0] = '\0';
+	solar_self_exe(exe, exe_n);
 	snprintf(dir, n, "%s", exe);
 	char *slash = strrchr(dir, '/');
 	if (slash)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "diag/file.h"
 #include "output.h"
 #include "search/advise.h" /* solar_advise_below_sol */
 #include "search/triage.h"
@@ -283,8 +284,7 @@ static int record(const triage_opts *t, const char *cache)
 static int triage(const triage_opts *t, const char *cache)
 {
 	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[len > 0 ? len : 0] = '\0';
+	solar_self_exe(exe, sizeof exe);
 
 	solar_question q = {.device_file = t->o->device, .l2_cold = t->o->l2_cold};
 	solar_device *dev = solar_question_device(&q, solar_cli_diag());

@@ -31,6 +31,7 @@
 #include "analysis/work.h"
 #include "devices/json.h"
 #include "cli.h"
+#include "diag/file.h"
 #include "output.h"
 #include "roofline/roofline.h"
 #include "validate/validate.h"
@@ -55,10 +56,9 @@ static char *find_harness(void)
 		return NULL;
 	}
 	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	solar_self_exe(exe, sizeof exe);
 	char path[PATH_MAX + 64];
-	if (n > 0) {
-		exe[n] = '\0';
+	if (exe[0]) {
 		char *slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';

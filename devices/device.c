@@ -687,8 +687,7 @@ int solar_device_search_path(char ***dirs)
 	/* The executable's own installed layout (PREFIX/bin/solar beside PREFIX/share/solar),
 	 * so an installed tree still works when moved or staged under DESTDIR. */
 	char exe[PATH_MAX], buf[PATH_MAX + 32];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[len > 0 ? len : 0] = '\0';
+	solar_self_exe(exe, sizeof exe);
 	char *slash = strrchr(exe, '/');
 	if (slash) {
 		*slash = '\0';

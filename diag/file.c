@@ -37,3 +37,11 @@ FILE *solar_fopen_regular(const char *path, char *why, size_t nwhy)
 	}
 	return f;
 }
+
+void solar_self_exe(char *buf, size_t n)
+{
+	if (!n)
+		return;
+	ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+	buf[len > 0 ? len : 0] = '\0';
+}
