@@ -102,6 +102,7 @@ struct ast_node {
 	solar_span span;
 	/* AIR */
 	int64_t version;
+	int64_t version_minor; /* `air 1.1;`: 1 */
 	solar_span version_span;
 	/* PARAM, CONST, TENSORS */
 	ast_decl **decls;
@@ -111,6 +112,8 @@ struct ast_node {
 	solar_span dtype_span;
 	const char *dist; /* TENSORS: the distribution of `rand` tensors, or NULL */
 	solar_span dist_span;
+	ast_expr *range_lo, *range_hi; /* TENSORS: `: i64 in LO..HI`, or NULL (AIR 1.1) */
+	solar_span range_span;
 	/* KERNEL, ASSIGN: name */
 	const char *name;
 	solar_span name_span;

@@ -126,6 +126,12 @@ item
 		$$->version = $2;
 		$$->version_span = @2;
 	}
+	| AIR FLOAT ';' {                /* `air 1.1;`: sema.c reads the minor version */
+		$$ = NODE(AST_AIR, @$);
+		$$->version = strcmp($2, "1.1") ? -1 : 1;
+		$$->version_minor = 1;
+		$$->version_span = @2;
+	}
 	| PARAM params ';' {
 		$$ = NODE(AST_PARAM, @$);
 		$$->decls = (ast_decl **)$2->items;
@@ -143,6 +149,17 @@ item
 		$$->ndecls = $2->n;
 		$$->dtype = $4;
 		$$->dtype_span = @4;
+	}
+	| role tensors ':' NAME IN expr DOTDOT expr ';' {   /* AIR 1.1: a value range */
+		$$ = NODE(AST_TENSORS, @$);
+		$$->role = $1;
+		$$->decls = (ast_decl **)$2->items;
+		$$->ndecls = $2->n;
+		$$->dtype = $4;
+		$$->dtype_span = @4;
+		$$->range_lo = $6;
+		$$->range_hi = $8;
+		$$->range_span = (solar_span){@6.off, @8.off + @8.len - @6.off};
 	}
 	| role tensors ':' NAME NAME ';' {   /* rand: the distribution after the dtype */
 		$$ = NODE(AST_TENSORS, @$);

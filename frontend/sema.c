@@ -248,6 +248,15 @@ typedef struct {
 static const context C_VALUE = {M_VALUE, "value", "a value", "as values", "values", ""};
 static const context C_INDEX = {M_AFFINE,     "index",	 "an index",
 				"as indices", "indices", "AIR indices are affine"};
+/* The index of a read that sits inside another index (`ids[t]` in `E[ids[t], d]`): affine,
+ * one level only. */
+static const context C_INNER_INDEX = {
+    M_AFFINE,	  "index",   "the index of a read inside an index", "as indices of a read inside an index",
+    "indices",	  "a read inside an index is indexed affinely (one level: compute the inner "
+		  "gather into a tensor of its own first)"};
+static const context C_RANGE = {M_EXTENT,	"value range",
+				"a value range", "in a value range",
+				"value ranges", "a value range is made of params, consts and literals"};
 static const context C_BOUND = {M_AFFINE,	  "loop bound",	 "a loop bound",
 				"in loop bounds", "loop bounds", "AIR loop bounds are affine"};
 static const context C_COND = {M_COND,
@@ -601,6 +610,38 @@ static solar_expr *lower_name(sema *s, const ast_expr *x, const context *c, cls 
 	}
 }
 
+/* A tensor read where the context takes no tensor values: a value range (AIR 1.1) lets an
+ * integer tensor's reads sit in an index, one level deep; everything else says what the
+ * context allows. */
+static void data_index_refused(sema *s, const ast_expr *x, const context *c,
+			       const solar_tensor *t)
+{
+	if (c == &C_INNER_INDEX) {
+		solar_diag_error(s->d, x->span, "'%s' cannot be read %s; %s", t->name, c->where,
+				 c->why);
+	} else if (c == &C_INDEX && solar_dtype_is_float(t->dtype)) {
+		solar_diag_error(s->d, x->span,
+				 "'%s' is %s: only an integer tensor with a value range can be "
+				 "read inside an index",
+				 t->name, solar_dtype_name(t->dtype));
+	} else if (c == &C_INDEX && !s->p->air_minor) {
+		solar_diag_error(s->d, x->span,
+				 "tensor values cannot be used %s in AIR 1; indexing with data "
+				 "needs `air 1.1;` and a value range on '%s' (`in %s[..]: %s in "
+				 "0..N;`)",
+				 c->as, t->name, t->name, solar_dtype_name(t->dtype));
+	} else if (c == &C_INDEX) {
+		solar_diag_error(s->d, x->span,
+				 "'%s' has no value range, so its values cannot be used %s; "
+				 "declare it `in %s[..]: %s in 0..N;` (docs/air.md, \"Indexing "
+				 "with data\")",
+				 t->name, c->as, t->name, solar_dtype_name(t->dtype));
+	} else {
+		solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as,
+				 c->why);
+	}
+}
+
 /* NAME[args]: a tensor read. */
 static solar_expr *lower_access(sema *s, const ast_expr *x, const context *c, cls *out)
 {
@@ -617,19 +658,19 @@ static solar_expr *lower_access(sema *s, const ast_expr *x, const context *c, cl
 		undeclared(s, x->name, x->name_span);
 		return NULL;
 	}
-	if (c->m != M_VALUE) {
-		solar_diag_error(s->d, x->span, "tensor values cannot be used %s; %s", c->as,
-				 c->why);
+	const solar_tensor *t = &s->p->tensors[g->index];
+	bool data = c == &C_INDEX && solar_tensor_ranged(t);
+	if (c->m != M_VALUE && !data) {
+		data_index_refused(s, x, c, t);
 		return NULL;
 	}
-	const solar_tensor *t = &s->p->tensors[g->index];
 	solar_expr *e = mk(s, SOLAR_E_ACCESS, x->span, x->nargs);
 	e->sym = g->index;
 	e->name = t->name;
 	bool ok = true;
 	for (int i = 0; i < x->nargs; i++) {
 		cls k;
-		e->args[i] = lower(s, x->args[i], &C_INDEX, &k);
+		e->args[i] = lower(s, x->args[i], data ? &C_INNER_INDEX : &C_INDEX, &k);
 		ok &= e->args[i] != NULL;
 	}
 	if (t->rank != x->nargs) {
@@ -1087,12 +1128,13 @@ static void check_header(sema *s)
 			    "and appear once");
 		else if (n->version != 1)
 			solar_diag_error(s->d, n->version_span,
-					 "AIR version %" PRId64
-					 " is not supported; this solar reads "
-					 "version 1 (`air 1;`)",
-					 n->version);
-		else
+					 "AIR version %s is not supported; this solar reads "
+					 "versions 1 and 1.1 (`air 1;`, `air 1.1;`)",
+					 snip(s, n->version_span));
+		else {
 			s->p->air_version = 1;
+			s->p->air_minor = (int)n->version_minor;
+		}
 	}
 }
 
@@ -1287,6 +1329,63 @@ static void consts(sema *s)
 	s->const_limit = p->nconsts;
 }
 
+/* The value range of a declaration's tensors (AIR 1.1, docs/air.md "Indexing with data"):
+ * LO..HI of params, consts and literals with LO < HI, on an integer dtype whose values hold
+ * it, of an `in` tensor (the ranges of computed index tensors are not proved yet). */
+static void value_range(sema *s, const ast_node *n, solar_tensor *first, int count)
+{
+	if (!n->range_lo)
+		return;
+	solar_dtype dt = first->dtype;
+	if (!s->p->air_minor) {
+		solar_diag_error(s->d, n->range_span,
+				 "a value range needs AIR 1.1: begin the file with `air 1.1;`");
+		return;
+	}
+	if (solar_dtype_is_float(dt) || dt == SOLAR_DT_BOOL) {
+		solar_diag_error(s->d, n->range_span,
+				 "only integer tensors take a value range; '%s' is %s",
+				 first->name, solar_dtype_name(dt));
+		return;
+	}
+	if (n->role != SOLAR_ROLE_IN) {
+		solar_diag_error(s->d, n->range_span,
+				 "a value range on a `%s` tensor is not supported: only `in` "
+				 "tensors (the program's index inputs) take one",
+				 solar_role_name(n->role));
+		return;
+	}
+	int64_t lo, hi;
+	int rl, rh;
+	solar_expr *elo = lower_int(s, n->range_lo, &C_RANGE, &lo, &rl);
+	solar_expr *ehi = lower_int(s, n->range_hi, &C_RANGE, &hi, &rh);
+	if (rl != EVAL_OK || rh != EVAL_OK)
+		return;
+	int bits = 8 * solar_dtype_bytes(dt);
+	int64_t most = bits >= 64 ? INT64_MAX : (dt == SOLAR_DT_U8 ? 255 : (INT64_C(1) << (bits - 1)) - 1);
+	int64_t least = dt == SOLAR_DT_U8 ? 0 : bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
+	if (lo >= hi) {
+		solar_diag_error(s->d, n->range_span,
+				 "the value range %" PRId64 "..%" PRId64 "%s is empty; a range "
+				 "LO..HI holds LO <= v < HI",
+				 lo, hi, param_values(s, ehi));
+		return;
+	}
+	if (lo < least || hi - 1 > most) {
+		solar_diag_error(s->d, n->range_span,
+				 "the value range %" PRId64 "..%" PRId64 " does not fit in %s "
+				 "(%" PRId64 "..%" PRId64 ")",
+				 lo, hi, solar_dtype_name(dt), least, most);
+		return;
+	}
+	for (int j = 0; j < count; j++) {
+		first[j].range_lo = elo;
+		first[j].range_hi = ehi;
+		first[j].range[0] = lo;
+		first[j].range[1] = hi;
+	}
+}
+
 static void extents(sema *s)
 {
 	solar_program *p = s->p;
@@ -1296,6 +1395,7 @@ static void extents(sema *s)
 		const ast_node *n = items->items[i];
 		if (n->kind != AST_TENSORS)
 			continue;
+		value_range(s, n, &p->tensors[k], n->ndecls);
 		for (int j = 0; j < n->ndecls; j++, k++) {
 			const ast_decl *dc = n->decls[j];
 			solar_tensor *t = &p->tensors[k];

@@ -104,7 +104,7 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 {
 	if (!a || !b)
 		return a == b;
-	if (a->air_version != b->air_version || a->nparams != b->nparams ||
+	if (a->air_version != b->air_version || a->air_minor != b->air_minor || a->nparams != b->nparams ||
 	    a->nconsts != b->nconsts || a->ntensors != b->ntensors || a->niters != b->niters ||
 	    a->nkernels != b->nkernels || a->nstmts != b->nstmts)
 		return false;
@@ -128,6 +128,10 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 		for (int d = 0; d < x->rank; d++)
 			if (x->extent[d] != y->extent[d] || !solar_ir_expr_equal(x->dims[d], y->dims[d]))
 				return false;
+		if (!solar_ir_expr_equal(x->range_lo, y->range_lo) ||
+		    !solar_ir_expr_equal(x->range_hi, y->range_hi) ||
+		    (x->range_hi && (x->range[0] != y->range[0] || x->range[1] != y->range[1])))
+			return false;
 	}
 	for (int i = 0; i < a->niters; i++)
 		if (!str_eq(a->iters[i].name, b->iters[i].name))

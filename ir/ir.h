@@ -218,6 +218,12 @@ typedef struct {
 	int64_t *extent;     /* rank extents evaluated with the current param values */
 	solar_span decl_span; /* the whole declaration statement (for printing groups) */
 	int decl_group;      /* tensors declared in one statement share a group number */
+	/* AIR 1.1 (docs/air.md, "Indexing with data"): an integer tensor declared with a value
+	 * range, `in ids[T]: i64 in LO..HI`, whose elements may appear inside indices; every
+	 * element lies in [range[0], range[1]).  range_lo/range_hi are the expressions as
+	 * written (params, consts, literals), NULL when the tensor has no range. */
+	solar_expr *range_lo, *range_hi;
+	int64_t range[2];
 } solar_tensor;
 
 typedef struct {
@@ -231,6 +237,7 @@ typedef struct {
 	const char *src;    /* the whole source text, NUL-terminated */
 	int32_t src_len;
 	int air_version;
+	int air_minor; /* 1 for `air 1.1;`, 0 for `air 1;` */
 	solar_param *params;
 	int nparams;
 	solar_const *consts;
@@ -265,6 +272,14 @@ const char *solar_binop_text(solar_binop op); /* "+", "//", "and", ... */
 const char *solar_assign_text(solar_assign_op op); /* "=", "+=", "max=", ... */
 /* A hash of a NUL-terminated text (FNV-1a), for the open-addressing tables. */
 uint32_t solar_text_hash(const char *s);
+
+/* Whether tensor t has a value range (AIR 1.1), so that its reads may appear in indices. */
+bool solar_tensor_ranged(SOLAR_KEEP const solar_tensor *t);
+/* Whether e (an index or an expression inside one) reads a tensor: an index that reads data
+ * (a gather's or a scatter's position), AIR 1.1. */
+bool solar_ir_index_reads_data(SOLAR_KEEP const solar_expr *e);
+/* Whether some index of statement s, of its store or of a read in its value, reads data. */
+bool solar_ir_stmt_reads_data(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_stmt *s);
 
 /* Number of elements of a tensor at the current param values. */
 int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);

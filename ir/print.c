@@ -276,7 +276,10 @@ static void print_tensor(const solar_program *p, const solar_tensor *t, FILE *ou
 
 void solar_ir_print(const solar_program *p, FILE *out)
 {
-	fprintf(out, "air %d;\n", p->air_version ? p->air_version : 1);
+	if (p->air_minor)
+		fprintf(out, "air %d.%d;\n", p->air_version ? p->air_version : 1, p->air_minor);
+	else
+		fprintf(out, "air %d;\n", p->air_version ? p->air_version : 1);
 	if (p->nparams)
 		fputc('\n', out);
 	for (int i = 0; i < p->nparams; i++) {
@@ -312,7 +315,13 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		if (t->dist != SOLAR_DIST_NONE)
 			fprintf(out, ": %s %s;\n", solar_dtype_name(t->dtype),
 				solar_dist_name(t->dist));
-		else
+		else if (t->range_hi) {
+			fprintf(out, ": %s in ", solar_dtype_name(t->dtype));
+			print_expr(p, t->range_lo, out);
+			fputs("..", out);
+			print_expr(p, t->range_hi, out);
+			fputs(";\n", out);
+		} else
 			fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
 		i = j;
 	}

@@ -1,4 +1,4 @@
-/* program.c - the end of a program's life.
+/* program.c - the end of a program's life, and the queries every pass asks of its nodes.
  *
  * A program owns one arena that holds the program struct itself, its tables, every IR node
  * and string, and its copy of the source; freeing the arena frees all of it at once.
@@ -29,4 +29,38 @@ bool solar_ir_expr_uses_iter(const solar_expr *e, int iter)
 		if (solar_ir_expr_uses_iter(e->args[i], iter))
 			return true;
 	return false;
+}
+
+bool solar_tensor_ranged(const solar_tensor *t)
+{
+	return t->range_hi != NULL;
+}
+
+bool solar_ir_index_reads_data(const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (solar_ir_index_reads_data(e->args[i]))
+			return true;
+	return false;
+}
+
+/* Whether a read inside e has an index that reads data. */
+static bool value_reads_data(const solar_expr *e)
+{
+	for (int i = 0; i < e->nargs; i++) {
+		if (e->kind == SOLAR_E_ACCESS ? solar_ir_index_reads_data(e->args[i])
+					      : value_reads_data(e->args[i]))
+			return true;
+	}
+	return false;
+}
+
+bool solar_ir_stmt_reads_data(const solar_program *p, const solar_stmt *s)
+{
+	for (int i = 0; i < p->tensors[s->tensor].rank; i++)
+		if (solar_ir_index_reads_data(s->index[i]))
+			return true;
+	return value_reads_data(s->value);
 }
