@@ -169,7 +169,11 @@ static range iter_range(ranges *c, int it)
 static range expr_range(ranges *c, const solar_expr *e)
 {
 	range fail = {0, 0, false};
-	if (!uses_iter(e)) {
+	if (e->kind == SOLAR_E_ACCESS) { /* a read of an index tensor: its declared range */
+		const solar_tensor *t = &c->p->tensors[e->sym];
+		return solar_tensor_ranged(t) ? make_range(t->range[0], t->range[1] - 1) : fail;
+	}
+	if (!uses_iter(e) && !solar_ir_index_reads_data(e)) {
 		int64_t v = solar_ir_eval_const(c->p, e);
 		return make_range(v, v);
 	}
@@ -241,7 +245,7 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 		const solar_ref *ref = &m->refs[r];
 		if (!ref->write && !ref->expr)
 			continue; /* a reduction's read of its target: the write reports it */
-		if (first[r] != r && clean[first[r]]) {
+		if (first[r] != r && clean[first[r]] && !ref->data) {
 			clean[r] = true;
 			continue;
 		}
@@ -263,7 +267,7 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 			if (ix.ok && ix.lo >= 0 && ix.hi < t->extent[k])
 				continue; /* in bounds by its interval */
 			isl_set *outside = isl_set_copy(outside_dim[ref->tensor][k]);
-			isl_map *bad = isl_map_intersect_range(isl_map_copy(ref->access), outside);
+			isl_map *bad = isl_map_intersect_range(solar_model_may_access(m, r), outside);
 			isl_bool empty = isl_map_is_empty(bad);
 			if (empty == isl_bool_false) {
 				isl_point *pt = isl_set_sample_point(isl_map_wrap(isl_map_copy(bad)));
@@ -277,6 +281,10 @@ static int check_bounds(const solar_model *m, solar_diag *d)
 						 "but dimension %d has extent %lld (valid 0..%lld)",
 						 k, t->name, vt, ex.s, k, (long long)t->extent[k],
 						 (long long)t->extent[k] - 1);
+				if (solar_ir_index_reads_data(index[k]))
+					solar_diag_note(d, index[k]->span,
+							"the index reads data: it is checked for every "
+							"value the index tensors' declared ranges allow");
 				solar_buf_free(&ex);
 				free(vt);
 				isl_val_free(v);
@@ -334,6 +342,10 @@ static isl_stat report_uninit(isl_set *set, void *user)
 		return isl_stat_ok;
 	}
 	const solar_stmt *s = p->stmts[ref->stmt];
+	if (ref->data) { /* its shadow has no source: uninit_data decides */
+		isl_set_free(set);
+		return isl_stat_ok;
+	}
 	isl_point *pt = isl_set_sample_point(set);
 	solar_buf ex = {0};
 	describe_point(p, s, pt, 0, &ex);
@@ -384,12 +396,52 @@ void solar_analysis_free(solar_analysis *a)
 	free(a);
 }
 
+/* A data read of a tmp (AIR 1.1) is defined only when every element it may reach, for any
+ * index data, is written by an affine store of an earlier statement: a scatter's elements are
+ * the data's, so they cover nothing for certain (docs/air.md, "Indexing with data"). */
+static int uninit_data(const solar_model *m, solar_diag *d)
+{
+	const solar_program *p = m->prog;
+	int errors = 0;
+	for (int r = 0; r < m->nrefs && !solar_diag_full(d); r++) {
+		const solar_ref *ref = &m->refs[r];
+		if (ref->write || !ref->data || p->tensors[ref->tensor].role != SOLAR_ROLE_TMP)
+			continue;
+		isl_set *reach = isl_map_range(solar_model_may_access(m, r));
+		for (int w = 0; w < m->nrefs && reach; w++) {
+			const solar_ref *wr = &m->refs[w];
+			if (wr->write && !wr->data && wr->tensor == ref->tensor && wr->stmt < ref->stmt)
+				reach = isl_set_subtract(reach, isl_map_range(isl_map_copy(wr->access)));
+		}
+		isl_bool empty = isl_set_is_empty(reach);
+		isl_set_free(reach);
+		if (empty == isl_bool_true)
+			continue;
+		const solar_stmt *s = p->stmts[ref->stmt];
+		const char *what = p->tensors[ref->tensor].name;
+		if (ref->expr)
+			solar_diag_error(d, ref->expr->span,
+					 "may read an element of tmp '%s' that no earlier statement "
+					 "writes, for some index data the declared ranges allow; write "
+					 "all of '%s' with '=' before it",
+					 what, what);
+		else
+			solar_diag_error(d, s->span,
+					 "'%s' reads its target, elements of tmp '%s' chosen by data, "
+					 "which no earlier statement writes for every index data; "
+					 "initialise all of '%s' with '=' first",
+					 solar_assign_text(s->op), what, what);
+		errors++;
+	}
+	return errors;
+}
+
 int solar_analysis_run_checks(solar_analysis *a, solar_diag *d)
 {
 	int errors = check_bounds(a->model, d);
 	struct uninit_ctx c = {a->model, d, 0};
 	isl_union_set_foreach_set(a->no_source, report_uninit, &c);
-	return errors + c.errors;
+	return errors + c.errors + uninit_data(a->model, d);
 }
 
 int solar_analysis_check(const solar_program *p, solar_diag *d)

@@ -134,8 +134,16 @@ static bool is_constant(const solar_model *m, const solar_expr *e)
 	return solar_affine_is_constant(m, e);
 }
 
-/* Writes an affine expression in ISL syntax. */
-static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
+/* The reads of index tensors in a data position, as variables v0, v1, .. of ISL text, with
+ * the range of each (solar_model_may_access). */
+typedef struct {
+	solar_buf cons; /* " and LO <= v0 < HI" per read */
+	int n;
+} data_vars;
+
+/* Writes an affine expression in ISL syntax; a read (a data position's, AIR 1.1) is a fresh
+ * variable of dv, or 0 without dv. */
+static void print_aff_vars(const solar_model *m, solar_buf *b, const solar_expr *e, data_vars *dv)
 {
 	const solar_program *p = m->prog;
 	if (is_constant(m, e) && e->kind != SOLAR_E_INT) {
@@ -155,44 +163,62 @@ static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
 		return;
 	case SOLAR_E_NEG:
 		solar_buf_printf(b, "(-");
-		print_aff(m, b, e->args[0]);
+		print_aff_vars(m, b, e->args[0], dv);
 		solar_buf_printf(b, ")");
 		return;
 	case SOLAR_E_BIN:
 		switch (e->binop) {
 		case SOLAR_OP_FLOORDIV:
 			solar_buf_printf(b, "floor((");
-			print_aff(m, b, e->args[0]);
+			print_aff_vars(m, b, e->args[0], dv);
 			solar_buf_printf(b, ")/%lld)", (long long)solar_ir_eval_const(p, e->args[1]));
 			return;
 		case SOLAR_OP_MOD:
 			solar_buf_printf(b, "((");
-			print_aff(m, b, e->args[0]);
+			print_aff_vars(m, b, e->args[0], dv);
 			solar_buf_printf(b, ") mod %lld)", (long long)solar_ir_eval_const(p, e->args[1]));
 			return;
 		default:
 			solar_buf_printf(b, "(");
-			print_aff(m, b, e->args[0]);
+			print_aff_vars(m, b, e->args[0], dv);
 			solar_buf_printf(b, " %s ", solar_binop_text(e->binop));
-			print_aff(m, b, e->args[1]);
+			print_aff_vars(m, b, e->args[1], dv);
 			solar_buf_printf(b, ")");
 			return;
 		}
 	case SOLAR_E_CALL: /* min or max, any number of arguments: nest */
 		for (int i = 0; i < e->nargs - 1; i++)
 			solar_buf_printf(b, "%s(", e->fn == SOLAR_FN_MIN ? "min" : "max");
-		print_aff(m, b, e->args[0]);
+		print_aff_vars(m, b, e->args[0], dv);
 		for (int i = 1; i < e->nargs; i++) {
 			solar_buf_printf(b, ", ");
-			print_aff(m, b, e->args[i]);
+			print_aff_vars(m, b, e->args[i], dv);
 			solar_buf_printf(b, ")");
 		}
+		return;
+	case SOLAR_E_ACCESS:
+		if (dv) {
+			const solar_tensor *t = &p->tensors[e->sym];
+			solar_buf_printf(b, "v%d", dv->n);
+			solar_buf_printf(&dv->cons, " and %lld <= v%d < %lld", (long long)t->range[0],
+					 dv->n, (long long)t->range[1]);
+			dv->n++;
+			return;
+		}
+		solar_buf_printf(b, "0");
 		return;
 	default:
 		solar_buf_printf(b, "0");
 		return;
 	}
 }
+
+static void print_aff(const solar_model *m, solar_buf *b, const solar_expr *e)
+{
+	print_aff_vars(m, b, e, NULL);
+}
+
+
 
 /* Writes a condition (comparisons joined by and/or/not) in ISL syntax. */
 static void print_cond(const solar_model *m, solar_buf *b, const solar_expr *e)
@@ -567,6 +593,7 @@ static void print_tuple(walk *w, solar_buf *b, const char *name)
 	solar_buf_printf(b, "]");
 }
 
+/* The index tuple of an access; a position that reads data is 0 (the proxy, model.h). */
 static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **index)
 {
 	const solar_tensor *t = &w->m->prog->tensors[tensor];
@@ -574,16 +601,29 @@ static void print_index_tuple(walk *w, solar_buf *b, int tensor, solar_expr **in
 	for (int i = 0; i < t->rank; i++) {
 		if (i)
 			solar_buf_printf(b, ", ");
-		print_aff(w->m, b, index[i]);
+		if (solar_ir_index_reads_data(index[i]))
+			solar_buf_printf(b, "0");
+		else
+			print_aff(w->m, b, index[i]);
 	}
 	solar_buf_printf(b, "]");
+}
+
+/* The data positions of an index (solar_ref.data). */
+static unsigned data_mask(const solar_program *p, int tensor, solar_expr *const *index)
+{
+	unsigned mask = 0;
+	for (int i = 0; i < p->tensors[tensor].rank; i++)
+		if (solar_ir_index_reads_data(index[i]))
+			mask |= 1u << i;
+	return mask;
 }
 
 /* A[i0 ..] -> B[index] built from the indices' affine forms (affine.c); NULL when the walk
  * lowers by text, or an index is not an affine form, or ISL fails: then the text is parsed. */
 static isl_map *direct_access(walk *w, int tensor, solar_expr **index)
 {
-	if (!w->direct)
+	if (!w->direct || data_mask(w->m->prog, tensor, index))
 		return NULL;
 	const solar_tensor *t = &w->m->prog->tensors[tensor];
 	w->index.n = 0;
@@ -605,12 +645,15 @@ static void add_ref(walk *w, int stmt, int tensor, bool write, const solar_expr 
 	ref->tensor = tensor;
 	ref->write = write;
 	ref->expr = expr;
-	char name[32], tname[32];
+	ref->data = data_mask(m->prog, tensor, index);
+	char name[32], tname[48];
 	if (write)
 		solar_model_stmt_name(name, sizeof name, stmt);
 	else
 		solar_model_ref_name(name, sizeof name, r);
 	solar_model_tensor_name(tname, sizeof tname, tensor);
+	if (ref->data) /* the shadow tuple (model.h) */
+		snprintf(tname + strlen(tname), sizeof tname - strlen(tname), "d%u", ref->data);
 	/* A[..] -> B[..] restricted to the statement's domain, parsed once per distinct text */
 	solar_buf *k = &w->key;
 	k->n = 0;
@@ -814,6 +857,8 @@ static void walk_stmt(walk *w, const solar_stmt *s)
 	w->domain_a = *slot;
 	m->box[s->id] = record_box(w, s);
 	collect_reads(w, s->id, s->value);
+	for (int i = 0; i < m->prog->tensors[s->tensor].rank; i++) /* a scatter's index reads */
+		collect_reads(w, s->id, s->index[i]);
 	if (s->op != SOLAR_ASSIGN) /* a reduction reads its target */
 		add_ref(w, s->id, s->tensor, false, NULL, s->index);
 	m->write_ref[s->id] = m->nrefs;
@@ -948,6 +993,8 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	int nrefs = 0;
 	for (int s = 0; s < p->nstmts; s++) {
 		nrefs += 1 + (p->stmts[s]->op != SOLAR_ASSIGN) + count_reads(p->stmts[s]->value);
+		for (int i = 0; i < p->tensors[p->stmts[s]->tensor].rank; i++)
+			nrefs += count_reads(p->stmts[s]->index[i]);
 	}
 	m->refs = solar_xcalloc((size_t)nrefs + 1, sizeof *m->refs);
 	m->links_omitted = solar_xcalloc((size_t)nrefs + 1, sizeof *m->links_omitted);
@@ -1045,6 +1092,60 @@ isl_union_map *solar_model_accesses(const solar_model *m, bool write, int first,
 			u = isl_union_map_add_map(u, isl_map_copy(ref->access));
 	}
 	return u;
+}
+
+/* The index expressions of ref r: its read's, or its statement's store's. */
+static solar_expr *const *ref_index_of(const solar_model *m, const solar_ref *ref)
+{
+	return ref->expr ? ref->expr->args : m->prog->stmts[ref->stmt]->index;
+}
+
+isl_map *solar_model_may_access(const solar_model *m, int r)
+{
+	const solar_ref *ref = &m->refs[r];
+	if (!ref->data)
+		return isl_map_copy(ref->access);
+	const solar_tensor *t = &m->prog->tensors[ref->tensor];
+	const solar_stmt *s = m->prog->stmts[ref->stmt];
+	solar_expr *const *index = ref_index_of(m, ref);
+	solar_buf b = {0};
+	data_vars dv = {{0}, 0};
+	print_params(m, &b);
+	solar_buf_printf(&b, "{ A[");
+	for (int i = 0; i < s->depth; i++)
+		solar_buf_printf(&b, "%si%d", i ? ", " : "", i);
+	solar_buf_printf(&b, "] -> B[");
+	for (int k = 0; k < t->rank; k++)
+		solar_buf_printf(&b, "%so%d", k ? ", " : "", k);
+	solar_buf_printf(&b, "] : exists (");
+	solar_buf pos = {0};
+	for (int k = 0; k < t->rank; k++) {
+		solar_buf_printf(&pos, " and o%d = ", k);
+		print_aff_vars(m, &pos, index[k], &dv);
+	}
+	for (int v = 0; v < dv.n; v++)
+		solar_buf_printf(&b, "%sv%d", v ? ", " : "", v);
+	solar_buf_printf(&b, " : 0 = 0%s%s) }", pos.s ? pos.s : "", dv.cons.s ? dv.cons.s : "");
+	isl_map *may = solar_isl_map(m->ctx, b.s);
+	solar_buf_free(&b);
+	solar_buf_free(&pos);
+	solar_buf_free(&dv.cons);
+	if (!may)
+		return NULL;
+	isl_space *sp = isl_map_get_space(ref->access);
+	may = isl_map_set_tuple_id(may, isl_dim_in, isl_space_get_tuple_id(sp, isl_dim_in));
+	isl_space_free(sp);
+	may = isl_map_intersect_domain(may, isl_map_domain(isl_map_copy(ref->access)));
+	char tname[32];
+	solar_model_tensor_name(tname, sizeof tname, ref->tensor);
+	return isl_map_set_tuple_name(may, isl_dim_out, tname);
+}
+
+isl_set *solar_model_shadow_shape(const solar_model *m, int r)
+{
+	isl_map *acc = m->refs[r].access;
+	return isl_set_set_tuple_name(isl_set_copy(m->shape[m->refs[r].tensor]),
+				      isl_map_get_tuple_name(acc, isl_dim_out));
 }
 
 isl_map *solar_model_end_access(const solar_model *m, int t)
@@ -1221,7 +1322,7 @@ static isl_stat split_dep(isl_map *map, void *user)
 	flow_split *f = user;
 	const char *sink = isl_map_get_tuple_name(map, isl_dim_out);
 	if (sink && sink[0] == 'L') {
-		char name[32];
+		char name[48];
 		snprintf(name, sizeof name, "T%s", sink + 1);
 		map = isl_map_set_tuple_name(isl_map_reverse(map), isl_dim_in, name);
 		f->last = isl_union_map_add_map(f->last, map);
@@ -2006,8 +2107,10 @@ static void flow_writes(const solar_model *m, flow_info *fi, kernel_maps *km, in
  * for the last write of each. */
 static isl_map *last_write_sink(const solar_ref *ref, int t)
 {
-	char name[32];
+	char name[48];
 	snprintf(name, sizeof name, "L%d", t);
+	if (ref->data) /* L<t>d<mask>: split_dep turns it back into the shadow, never T<t> */
+		snprintf(name, sizeof name, "L%dd%u", t, ref->data);
 	isl_map *mp = isl_map_identity(
 	    isl_space_map_from_set(isl_space_range(isl_map_get_space(ref->access))));
 	mp = isl_map_intersect_range(mp, isl_map_range(isl_map_copy(ref->access)));

@@ -41,6 +41,13 @@ typedef struct {
 	isl_map *access;          /* R<ref>[...] -> T<t>[...] (reads) or S<id>[...] -> T<t>[...] */
 	int text_id;              /* refs with equal text_id have equal accesses up to the names
 				     of their tuples */
+	/* AIR 1.1 (docs/bounds.md, "Indexing with data"): bit k is set when index position k
+	 * reads data (`E[ids[t], d]`: bit 0).  Such a ref's access is its *proxy*: every data
+	 * position is 0, and the tuple is the tensor's shadow T<t>d<data>, so that the dataflow
+	 * never links it to the tensor's affine refs (it has no source unless a scatter of the
+	 * same shadow wrote it).  work.c counts it by the rules of data indexing, never as an
+	 * element of T<t>; solar_model_may_access gives the elements it may reach. */
+	unsigned data;
 } solar_ref;
 
 typedef struct {
@@ -121,6 +128,13 @@ isl_bool solar_model_chain_linked(SOLAR_KEEP const solar_model *m, int r);
  * the incremental one in tests/unit/test_flow.c). */
 int solar_model_flow_global(const solar_model *m, __isl_give isl_union_map **dep,
 			    __isl_give isl_union_set **no_source);
+/* The elements data ref r may reach for some index data the declared ranges allow:
+ * R<r>[..] (or S<stmt>[..]) -> T<t>[..], each read of an index tensor a value of its range;
+ * NULL on an ISL error.  For an affine ref, a copy of its access. */
+__isl_give isl_map *solar_model_may_access(SOLAR_KEEP const solar_model *m, int r);
+/* The shape of data ref r's shadow tuple: T<t>d<mask>[..] within the tensor's extents. */
+__isl_give isl_set *solar_model_shadow_shape(SOLAR_KEEP const solar_model *m, int r);
+
 /* The access relation of the END reader of tensor t: E<t>[...] -> T<t>[...]. */
 __isl_give isl_map *solar_model_end_access(const solar_model *m, int t);
 

@@ -654,6 +654,11 @@ void solar_segment_analyse(const solar_analysis *a, solar_count_memo *memo, int 
 	if (!sw->instances)
 		return;
 	out->instances = isl_val_get_d(sw->instances);
+	/* an index that reads data (AIR 1.1): the data choose the elements, so no reuse
+	 * argument is made about them and no rule applies (docs/bounds.md, "Indexing with
+	 * data") */
+	if (solar_ir_stmt_reads_data(p, s))
+		return;
 	segment_rules(memo, p, s, m->domain[i], segment_eligible(p, s),
 		      pairs_eligible(memo, m, a->dep, i, sw->contraction, sw->instances),
 		      sw->instances, out);

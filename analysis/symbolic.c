@@ -306,8 +306,8 @@ int solar_symbolic_report(const solar_program *p, solar_math math, bool json, FI
 		for (int wr = 0; wr < 2; wr++) {
 			isl_set *u = NULL;
 			for (int r = 0; r < m->nrefs; r++) {
-				if (m->refs[r].tensor != t || m->refs[r].write != wr)
-					continue;
+				if (m->refs[r].tensor != t || m->refs[r].write != wr || m->refs[r].data)
+					continue; /* a data ref's proxy is not the tensor's (model.h) */
 				isl_set *img = isl_map_range(isl_map_copy(m->refs[r].access));
 				u = u ? isl_set_union(u, img) : img;
 			}

@@ -24,6 +24,7 @@
 
 #include "analysis.h"
 #include "count.h"
+#include "data_index.h"
 #include "model.h"
 #include "../diag/alloc.h"
 
@@ -682,7 +683,7 @@ static isl_set *elements(const solar_model *m, int t, const int *refs, int n, bo
 	isl_set *u = isl_set_empty(isl_set_get_space(m->shape[t]));
 	for (int i = 0; i < n; i++) {
 		const solar_ref *ref = &m->refs[refs[i]];
-		if (ref->write != write)
+		if (ref->write != write || ref->data)
 			continue;
 		isl_map *acc = isl_map_copy(ref->access);
 		if (instances) {
@@ -717,7 +718,7 @@ static isl_val *elements_count(const solar_model *m, solar_count_memo *memo, int
 		solar_buf_printf(&b, "%lld,", (long long)ten->extent[i]);
 	for (int i = 0; i < n; i++) {
 		const solar_ref *ref = &m->refs[refs[i]];
-		if (ref->write != write)
+		if (ref->write != write || ref->data)
 			continue;
 		solar_buf_printf(&b, "%d|", ref->text_id);
 		if (instances) {
@@ -859,6 +860,7 @@ static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_b
 		td->store =
 		    writes ? elements_count(m, memo, t, order + i, j - i, true, stored, d, failed)
 			   : isl_val_zero(m->ctx);
+		solar_data_index_rules(m, memo, order + i, j - i, k, td, d, failed);
 		i = j;
 	}
 	free(fr.fed);
@@ -1057,6 +1059,26 @@ static bool identity_of(const solar_expr *v, solar_assign_op op)
 	}
 }
 
+/* A scatter's target read (AIR 1.1) has no dataflow: each element it reaches is fed by an
+ * identity `=` at most once (its first term), so at most min(instances, the elements the
+ * scatter may reach) combines are free; with no identity write of the tensor, none. */
+static isl_val *data_free_combines(const solar_model *m, solar_count_memo *memo, int i,
+				   isl_val *instances, solar_diag *d, int *failed)
+{
+	const solar_program *p = m->prog;
+	const solar_stmt *s = p->stmts[i];
+	bool identity = false;
+	for (int j = 0; j < p->nstmts; j++)
+		identity |= p->stmts[j]->op == SOLAR_ASSIGN && p->stmts[j]->tensor == s->tensor &&
+			    identity_of(p->stmts[j]->value, s->op);
+	if (!identity)
+		return isl_val_zero(m->ctx);
+	isl_set *reach = isl_map_range(solar_model_may_access(m, m->write_ref[i]));
+	isl_val *n = count(memo, isl_set_intersect(reach, isl_set_copy(m->shape[s->tensor])), d,
+			   failed);
+	return n ? isl_val_min(n, isl_val_copy(instances)) : isl_val_zero(m->ctx);
+}
+
 /* Rule "identity combine": the combines reduction statement i needs.  Each instance combines
  * its term into the value its target read takes; that combine is free only where the value is
  * the operator's identity written by an `=` (`y = -inf` before `y max= ..`): the instances fed
@@ -1076,6 +1098,9 @@ static isl_val *combine_count(const solar_model *m, solar_count_memo *memo, isl_
 		    identity_of(p->stmts[j]->value, s->op))
 			fed = isl_set_union(fed, isl_map_range(solar_model_fed_by(m, dep, j, target)));
 	isl_val *free_combines = count(memo, fed, d, failed);
+	if (free_combines && m->refs[target].data) /* a scatter's target: data_free_combines */
+		free_combines = isl_val_max(free_combines,
+					    data_free_combines(m, memo, i, instances, d, failed));
 	return free_combines ? isl_val_sub(isl_val_copy(instances), free_combines) : NULL;
 }
 

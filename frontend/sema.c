@@ -617,7 +617,7 @@ static void data_index_refused(sema *s, const ast_expr *x, const context *c,
 			       const solar_tensor *t)
 {
 	if (c == &C_INNER_INDEX) {
-		solar_diag_error(s->d, x->span, "'%s' cannot be read %s; %s", t->name, c->where,
+		solar_diag_error(s->d, x->span, "'%s' cannot be read in %s; %s", t->name, c->where,
 				 c->why);
 	} else if (c == &C_INDEX && solar_dtype_is_float(t->dtype)) {
 		solar_diag_error(s->d, x->span,

@@ -282,7 +282,7 @@ static void test_errors(void)
 	     "tensor 'A' has rank 2 but is indexed with 3 indices"},
 	    {"air 1; param N = 8; in A[N]: f32; out y[N]: f32;\n"
 	     "for i in 0..N { y[i] = A[A[i]]; }",
-	     "tensor values cannot be used as indices; AIR indices are affine"},
+	     "'A' is f32: only an integer tensor with a value range can be read inside an index"},
 	    {"air 1; out y: f32; y = 1 +;", "unexpected ';', expected an expression"},
 	    {"air 1; out y: f32; y = (1;", "unexpected ';', expected ')'"},
 	    {"air 1; out y: f32; y = 1", "unexpected end of file, expected ';'"},
