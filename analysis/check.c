@@ -436,9 +436,87 @@ static int uninit_data(const solar_model *m, solar_diag *d)
 	return errors;
 }
 
+/* Whether e is integer arithmetic of literals, params, consts and iterators (+ - * // %,
+ * unary minus), the expressions ISL can bound over a domain (a product of two non-constants
+ * is refused by ISL, and then the value counts as unproved). */
+static bool int_arith(const solar_expr *e)
+{
+	switch (e->kind) {
+	case SOLAR_E_INT:
+	case SOLAR_E_PARAM:
+	case SOLAR_E_CONST:
+	case SOLAR_E_ITER:
+		return true;
+	case SOLAR_E_NEG:
+		return int_arith(e->args[0]);
+	case SOLAR_E_BIN:
+		return (e->binop == SOLAR_OP_ADD || e->binop == SOLAR_OP_SUB ||
+			e->binop == SOLAR_OP_MUL || e->binop == SOLAR_OP_FLOORDIV ||
+			e->binop == SOLAR_OP_MOD) &&
+		       int_arith(e->args[0]) && int_arith(e->args[1]);
+	default:
+		return false;
+	}
+}
+
+/* Whether every value e can take at the instances of statement st lies in [lo, hi): an affine
+ * expression checked over the domain, a ranged tensor's element by its range, a select, max
+ * or min by its operands (docs/air.md, "Indexing with data": computed index tensors). */
+static isl_bool value_in_range(const solar_model *m, int st, const solar_expr *e, int64_t lo,
+			       int64_t hi)
+{
+	e = solar_model_uncast(e);
+	const solar_program *p = m->prog;
+	if (e->kind == SOLAR_E_ACCESS) {
+		const solar_tensor *t = &p->tensors[e->sym];
+		return solar_tensor_ranged(t) && t->range[0] >= lo && t->range[1] <= hi;
+	}
+	if (e->kind == SOLAR_E_CALL &&
+	    (e->fn == SOLAR_FN_SELECT || e->fn == SOLAR_FN_MAX || e->fn == SOLAR_FN_MIN)) {
+		for (int i = e->fn == SOLAR_FN_SELECT; i < e->nargs; i++) {
+			isl_bool ok = value_in_range(m, st, e->args[i], lo, hi);
+			if (ok != isl_bool_true)
+				return ok;
+		}
+		return isl_bool_true;
+	}
+	if (!int_arith(e))
+		return isl_bool_false;
+	return solar_model_values_within(m, st, e, lo, hi);
+}
+
+/* A computed index tensor (a `tmp` or `out` with a value range) is stored only values proved
+ * inside its range, so that the ranges every data index relies on hold by construction. */
+static int check_index_values(const solar_model *m, solar_diag *d)
+{
+	const solar_program *p = m->prog;
+	int errors = 0;
+	for (int i = 0; i < p->nstmts && !solar_diag_full(d); i++) {
+		const solar_stmt *s = p->stmts[i];
+		const solar_tensor *t = &p->tensors[s->tensor];
+		if (!solar_tensor_ranged(t))
+			continue;
+		bool op_ok = s->op == SOLAR_ASSIGN || s->op == SOLAR_MAX_TO || s->op == SOLAR_MIN_TO;
+		isl_bool ok = op_ok ? value_in_range(m, i, s->value, t->range[0], t->range[1])
+				    : isl_bool_false;
+		if (ok == isl_bool_true)
+			continue;
+		if (ok == isl_bool_error)
+			isl_ctx_reset_error(m->ctx);
+		solar_diag_error(d, op_ok ? s->value->span : s->span,
+				 "%s '%s' is not provably in its range %lld..%lld; store an "
+				 "affine expression of the iterators, an element of a tensor with a "
+				 "range inside it, or a select, max or min of them",
+				 op_ok ? "the value stored in" : "a '+=' or '*=' into", t->name,
+				 (long long)t->range[0], (long long)t->range[1]);
+		errors++;
+	}
+	return errors;
+}
+
 int solar_analysis_run_checks(solar_analysis *a, solar_diag *d)
 {
-	int errors = check_bounds(a->model, d);
+	int errors = check_bounds(a->model, d) + check_index_values(a->model, d);
 	struct uninit_ctx c = {a->model, d, 0};
 	isl_union_set_foreach_set(a->no_source, report_uninit, &c);
 	return errors + c.errors + uninit_data(a->model, d);

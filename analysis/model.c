@@ -1141,6 +1141,34 @@ isl_map *solar_model_may_access(const solar_model *m, int r)
 	return isl_map_set_tuple_name(may, isl_dim_out, tname);
 }
 
+isl_bool solar_model_values_within(const solar_model *m, int stmt, const solar_expr *e,
+				   int64_t lo, int64_t hi)
+{
+	const solar_stmt *s = m->prog->stmts[stmt];
+	solar_buf b = {0};
+	print_params(m, &b);
+	solar_buf_printf(&b, "{ A[");
+	for (int i = 0; i < s->depth; i++)
+		solar_buf_printf(&b, "%si%d", i ? ", " : "", i);
+	solar_buf_printf(&b, "] -> V[");
+	print_aff(m, &b, e);
+	solar_buf_printf(&b, "] }");
+	isl_map *val = solar_isl_map(m->ctx, b.s);
+	solar_buf_free(&b);
+	if (!val)
+		return isl_bool_error;
+	isl_set *dom = isl_set_copy(m->domain[stmt]);
+	dom = isl_set_set_tuple_name(dom, "A");
+	isl_set *img = isl_set_apply(dom, val);
+	char range[128];
+	snprintf(range, sizeof range, "{ V[v] : %lld <= v < %lld }", (long long)lo, (long long)hi);
+	isl_set *ok = isl_set_read_from_str(m->ctx, range);
+	isl_bool in = isl_set_is_subset(img, ok);
+	isl_set_free(img);
+	isl_set_free(ok);
+	return in;
+}
+
 isl_set *solar_model_shadow_shape(const solar_model *m, int r)
 {
 	isl_map *acc = m->refs[r].access;

@@ -132,6 +132,10 @@ int solar_model_flow_global(const solar_model *m, __isl_give isl_union_map **dep
  * R<r>[..] (or S<stmt>[..]) -> T<t>[..], each read of an index tensor a value of its range;
  * NULL on an ISL error.  For an affine ref, a copy of its access. */
 __isl_give isl_map *solar_model_may_access(SOLAR_KEEP const solar_model *m, int r);
+/* Whether the affine expression e takes only values in [lo, hi) over statement stmt's domain
+ * (numeric models). */
+isl_bool solar_model_values_within(SOLAR_KEEP const solar_model *m, int stmt,
+				   SOLAR_KEEP const solar_expr *e, int64_t lo, int64_t hi);
 /* The shape of data ref r's shadow tuple: T<t>d<mask>[..] within the tensor's extents. */
 __isl_give isl_set *solar_model_shadow_shape(SOLAR_KEEP const solar_model *m, int r);
 

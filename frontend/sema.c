@@ -1331,7 +1331,8 @@ static void consts(sema *s)
 
 /* The value range of a declaration's tensors (AIR 1.1, docs/air.md "Indexing with data"):
  * LO..HI of params, consts and literals with LO < HI, on an integer dtype whose values hold
- * it, of an `in` tensor (the ranges of computed index tensors are not proved yet). */
+ * it, of an `in`, `tmp` or `out` tensor (analysis/check.c proves what a computed one
+ * stores). */
 static void value_range(sema *s, const ast_node *n, solar_tensor *first, int count)
 {
 	if (!n->range_lo)
@@ -1348,10 +1349,11 @@ static void value_range(sema *s, const ast_node *n, solar_tensor *first, int cou
 				 first->name, solar_dtype_name(dt));
 		return;
 	}
-	if (n->role != SOLAR_ROLE_IN) {
+	if (n->role == SOLAR_ROLE_INOUT || n->role == SOLAR_ROLE_RAND) {
 		solar_diag_error(s->d, n->range_span,
-				 "a value range on a `%s` tensor is not supported: only `in` "
-				 "tensors (the program's index inputs) take one",
+				 "a value range on a `%s` tensor is not supported: `in` tensors "
+				 "(the program's index inputs) and computed `tmp` and `out` ones "
+				 "take one",
 				 solar_role_name(n->role));
 		return;
 	}
