@@ -773,7 +773,8 @@ static isl_stat mark_fed(isl_map *map, void *user)
  * whose reads all have no source) loads its whole read footprint; a tensor the scope does not
  * write stores nothing; one it does not read loads nothing. */
 static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_buckets *b,
-		       isl_union_set *nosrc, int k, solar_scope_work *s, solar_diag *d, int *failed)
+		       isl_union_set *nosrc, int k, solar_scope_work *s, bool *assumed, solar_diag *d,
+		       int *failed)
 {
 	const solar_program *p = m->prog;
 	int first = k < 0 ? 0 : p->kernels[k].first_stmt;
@@ -860,7 +861,7 @@ static void scope_data(const solar_model *m, solar_count_memo *memo, const dep_b
 		td->store =
 		    writes ? elements_count(m, memo, t, order + i, j - i, true, stored, d, failed)
 			   : isl_val_zero(m->ctx);
-		solar_data_index_rules(m, memo, order + i, j - i, k, td, d, failed);
+		solar_data_index_rules(m, memo, order + i, j - i, k, td, assumed, d, failed);
 		i = j;
 	}
 	free(fr.fed);
@@ -1203,16 +1204,17 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 		ops_add(&w->kernel[s->kernel].ops, &sw->ops);
 		ops_add(&w->total.ops, &sw->ops);
 	}
+	w->assumed = solar_xcalloc((size_t)p->nassumes + 1, sizeof *w->assumed);
 	dep_buckets b = {m, solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.inside),
 			 solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.leaving),
 			 solar_xcalloc((size_t)p->nkernels + 1, sizeof *b.entering), NULL};
 	isl_union_map_foreach_map(a->dep, bucket_dep, &b);
 	for (int k = 0; k < p->nkernels && !failed; k++) {
 		solar_isl_budget_kernel(w->ctx);
-		scope_data(m, w->memo, &b, a->no_source, k, &w->kernel[k], d, &failed);
+		scope_data(m, w->memo, &b, a->no_source, k, &w->kernel[k], w->assumed, d, &failed);
 	}
 	if (!failed)
-		scope_data(m, w->memo, &b, a->no_source, -1, &w->total, d, &failed);
+		scope_data(m, w->memo, &b, a->no_source, -1, &w->total, w->assumed, d, &failed);
 	buckets_free(p, &b);
 	if (failed) {
 		solar_work_free(w);
@@ -1239,6 +1241,7 @@ void solar_work_free(solar_work *w)
 {
 	if (!w)
 		return;
+	free(w->assumed);
 	const solar_program *p = w->prog;
 	for (int i = 0; i < p->nstmts; i++) {
 		isl_val_free(w->stmt[i].instances);

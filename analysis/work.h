@@ -101,6 +101,9 @@ typedef struct {
 	solar_stmt_rules *rules;  /* per statement: the cache-aware rules (segment.h) */
 	solar_scope_work *kernel; /* per kernel: loads/stores as if each kernel ran alone */
 	solar_scope_work total;   /* the whole program as one kernel: compulsory traffic */
+	/* per assumption of the program (ir.h): it raised some count (docs/bounds.md, "Indexing
+	 * with data", rule "assumed distinct values"), so the bounds rest on it */
+	bool *assumed;
 } solar_work;
 
 /* Counts everything.  `math` is the default for kernels without a math attribute.

@@ -403,6 +403,8 @@ static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel
 		r->status = SOLAR_JOB_INPUT_ERRORS;
 		return r;
 	}
+	if (q->no_assume)
+		x->prog->nassumes = 0;
 	x->p = x->prog;
 	job_analyse(job, r, diag);
 	solar_diag_finish(x->diag);

@@ -101,6 +101,7 @@ typedef struct {
 	/* -D NAME=VALUE or a manifest's "params" */
 	SOLAR_KEEP const solar_job_define *defines;
 	int ndefines;
+	bool no_assume;          /* drop the program's assumptions about index data */
 	bool tf32;               /* default math mode of kernels without a math attribute:
 				    false strict (FP32 on the SIMT units), true TF32 tensor cores */
 	bool l2_cold;            /* rule "L2 state": false warm (sound for any protocol), true cold

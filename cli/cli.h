@@ -30,6 +30,7 @@ typedef struct {
 	int ndefs;
 	solar_format format;
 	bool symbolic;
+	bool no_assume; /* --no-assume: drop the program's assumptions (docs/air.md) */
 	bool verify;      /* fmt --verify */
 	bool dot;         /* graph --dot */
 	const char *device;

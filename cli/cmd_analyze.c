@@ -413,6 +413,7 @@ static void print_notes(FILE *out, const solar_opts *o, const solar_program *p, 
 		fputs("Note: some work has no peak in the descriptor and was charged at its fastest "
 		      "peak (docs/bounds.md#missing-peak).\n",
 		      out);
+	solar_out_assumptions(out, p, w->assumed);
 	fputs("Rules: docs/bounds.md#unfused, #fused, #cache-aware.\n", out);
 }
 
@@ -498,6 +499,7 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 					       : o->ceilings_measured ? "measured"
 								      : "bound");
 	cJSON_AddNumberToObject(j, "l2_carry_bytes", b->l2_carry_bytes);
+	solar_json_assumptions(j, p, w->assumed);
 	if (b->placed_bytes > 0)
 		cJSON_AddNumberToObject(cJSON_GetObjectItem(j, "unfused"), "placed_bytes",
 					b->placed_bytes);

@@ -151,6 +151,9 @@ static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
 	}
 	fputs("\nprogram as one kernel (compulsory traffic)\n", out);
 	print_scope(out, w, &w->total);
+	if (p->nassumes)
+		fputc('\n', out);
+	solar_out_assumptions(out, p, w->assumed);
 }
 
 static cJSON *json_ops(const solar_ops *o)
@@ -230,6 +233,7 @@ static cJSON *json_count(const solar_opts *o, const solar_work *w)
 	for (int k = 0; k < p->nkernels; k++)
 		cJSON_AddItemToArray(ks, json_scope(w, &w->kernel[k], p->kernels[k].name));
 	cJSON_AddItemToObject(j, "total", json_scope(w, &w->total, NULL));
+	solar_json_assumptions(j, p, w->assumed);
 	return j;
 }
 

@@ -170,6 +170,11 @@ const solar_option solar_options[] = {
      .field = offsetof(solar_opts, symbolic),
      .help = "keep params symbolic: counts as formulas in the params, with the program's total ops "
 	     "and bytes as formulas too"},
+    {.name = "--no-assume",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, no_assume),
+     .help = "drop the program's `assume` statements about index data, to see the counts and "
+	     "bounds without them (an assumed count that is a param changes with -D)"},
     {.name = "--verify",
      .kind = SOLAR_ARG_FLAG,
      .field = offsetof(solar_opts, verify),
@@ -597,7 +602,7 @@ const solar_command solar_commands[] = {
 	 "DRAM traffic), exact integers at any size (docs/bounds.md, \"Counting\").",
      .example =
 	 "solar count examples/mlp_block.air -D B=8\nsolar count --symbolic examples/softmax.air",
-     .takes = "-D --json --format --symbolic --math -o",
+     .takes = "-D --no-assume --json --format --symbolic --math -o",
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_count},
     {.name = "graph",
@@ -616,7 +621,7 @@ const solar_command solar_commands[] = {
 	 "runs faster than the bound on that device.",
      .example = "solar analyze examples/attention_causal.air --device h100-sxm\n"
 		"solar analyze examples/mlp_block.air --device h200-sxm --measured 1.2ms --l2 cold",
-     .takes = "-D --json --format --device --math --measured -o --set --l2 --ceilings",
+     .takes = "-D --no-assume --json --format --device --math --measured -o --set --l2 --ceilings",
      .formats = FMTS(TABLE) | FMTS(MD) | FMTS(JSON) | FMTS(CSV),
      .run = solar_cmd_analyze},
     {.name = "device",
@@ -646,7 +651,7 @@ const solar_command solar_commands[] = {
 	 "others as they are, for the bound to reach the target (docs/provision.md). Exits 1 "
 	 "when no figure can meet it.",
      .example = "solar provision examples/attention_causal.air --device h100-sxm --target-time 2ms",
-     .takes = "-D --json --format --device --math -o --set --target-time --bound --l2",
+     .takes = "-D --no-assume --json --format --device --math -o --set --target-time --bound --l2",
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_provision},
     {.name = "sweep",

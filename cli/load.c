@@ -32,6 +32,8 @@ int solar_cli_load(const char *file, const solar_opts *o, solar_loaded *out)
 		return SOLAR_EXIT_USAGE;
 	out->diag = solar_diag_new(file, out->src, len, stderr);
 	out->prog = solar_frontend_load(file, out->src, len, o->defs, o->ndefs, out->diag);
+	if (out->prog && o->no_assume)
+		out->prog->nassumes = 0;
 	if (!out->prog) { /* nothing for the caller to free: a failed load holds nothing */
 		solar_diag_finish(out->diag);
 		solar_cli_unload(out);
@@ -80,6 +82,7 @@ solar_question solar_cli_question(const solar_opts *o)
 	q.nsets = o->nsets;
 	q.device_file = o->device;
 	q.tf32 = o->math == SOLAR_MATH_TF32;
+	q.no_assume = o->no_assume;
 	q.l2_cold = o->l2_cold;
 	q.ceilings = o->ceilings_both	  ? SOLAR_CEILINGS_BOTH
 		     : o->ceilings_measured ? SOLAR_CEILINGS_MEASURED

@@ -388,6 +388,54 @@ cJSON *solar_json_program(const char *file, const solar_program *p)
 	return j;
 }
 
+/* "distinct(ids) >= 4096" and "file.air:12:1" of assumption a. */
+static void assumption_text(const solar_program *p, int a, char *text, size_t n, char *at,
+			    size_t m)
+{
+	const solar_assume *as = &p->assumes[a];
+	snprintf(text, n, "distinct(%s) >= %lld", p->tensors[as->tensor].name,
+		 (long long)as->value);
+	int line = 1, col = 1;
+	for (int32_t i = 0; i < as->span.off && i < p->src_len; i++) {
+		col = p->src[i] == '\n' ? 1 : col + 1;
+		line += p->src[i] == '\n';
+	}
+	snprintf(at, m, "%s:%d:%d", p->file, line, col);
+}
+
+void solar_out_assumptions(FILE *out, const solar_program *p, const bool *used)
+{
+	for (int a = 0; a < p->nassumes; a++) {
+		char text[160], at[512];
+		assumption_text(p, a, text, sizeof text, at, sizeof at);
+		if (used && used[a])
+			fprintf(out, "Assumes %s (%s): the elements a gather through '%s' reads "
+				     "rest on it; --no-assume gives the counts without it "
+				     "(docs/bounds.md#indexing-with-data).\n",
+				text, at, p->tensors[p->assumes[a].tensor].name);
+		else
+			fprintf(out, "Assumption %s (%s) raises no count: no gather indexes with all "
+				     "of '%s' alone (docs/bounds.md#indexing-with-data).\n",
+				text, at, p->tensors[p->assumes[a].tensor].name);
+	}
+}
+
+void solar_json_assumptions(cJSON *j, const solar_program *p, const bool *used)
+{
+	if (!p->nassumes)
+		return;
+	cJSON *arr = cJSON_AddArrayToObject(j, "assumptions");
+	for (int a = 0; a < p->nassumes; a++) {
+		char text[160], at[512];
+		assumption_text(p, a, text, sizeof text, at, sizeof at);
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "text", text);
+		cJSON_AddStringToObject(e, "at", at);
+		cJSON_AddBoolToObject(e, "used", used && used[a]);
+		cJSON_AddItemToArray(arr, e);
+	}
+}
+
 void solar_json_print(FILE *out, cJSON *j)
 {
 	char *s = cJSON_Print(j);

@@ -33,6 +33,12 @@ cJSON *solar_json_digits(const char *digits);
 cJSON *solar_json_int(long long v);
 /* {"program": file, "params": {...}} */
 cJSON *solar_json_program(const char *file, const solar_program *p);
+/* The program's assumptions about index data (docs/air.md, "Assumptions"), each with its place
+ * and whether a count rests on it (used: solar_work.assumed), as notes after count's and
+ * analyze's tables, and as "assumptions": [{"text", "at", "used"}] in their JSON (nothing when
+ * the program has none). */
+void solar_out_assumptions(FILE *out, const solar_program *p, const bool *used);
+void solar_json_assumptions(cJSON *j, const solar_program *p, const bool *used);
 /* Puts "schema": "solar.<command>/1" first in j, the version of the command's JSON output
  * (docs/json.md); returns j. */
 cJSON *solar_json_schema(cJSON *j, const char *command);

@@ -64,7 +64,8 @@ typedef enum {
 	AST_KERNEL,  /* name, attrs, body */
 	AST_FOR,     /* iters, body */
 	AST_IF,	     /* cond, then, els */
-	AST_ASSIGN   /* name, index (indexed), op, value */
+	AST_ASSIGN,  /* name, index (indexed), op, value */
+	AST_ASSUME   /* name (the keyword as written), value: `assume distinct(ids) >= N;` */
 } ast_node_kind;
 
 typedef struct ast_node ast_node;

@@ -179,6 +179,12 @@ item
 		$$->nattrs = $3 ? $3->n : 0;
 		$$->body = $4;
 	}
+	| NAME expr ';' {                /* `assume distinct(ids) >= N;` (AIR 1.1): sema.c */
+		$$ = NODE(AST_ASSUME, @$);
+		$$->name = $1;
+		$$->name_span = @1;
+		$$->value = $2;
+	}
 	| stmt                          { $$ = $1; }
 	| error '}'                     { $$ = NULL; }
 	;

@@ -102,6 +102,7 @@ typedef struct {
 	int niters, cap_iters;
 	solar_kernel *kernels;
 	int nkernels, cap_kernels;
+	int cap_assumes;
 } sema;
 
 /* Grows an arena array of `size`-byte elements to hold one more. */
@@ -257,6 +258,9 @@ static const context C_INNER_INDEX = {
 static const context C_RANGE = {M_EXTENT,	"value range",
 				"a value range", "in a value range",
 				"value ranges", "a value range is made of params, consts and literals"};
+static const context C_ASSUMED = {M_EXTENT, "assumed count", "an assumed count",
+				  "in an assumed count", "assumed counts",
+				  "an assumed count is made of params, consts and literals"};
 static const context C_BOUND = {M_AFFINE,	  "loop bound",	 "a loop bound",
 				"in loop bounds", "loop bounds", "AIR loop bounds are affine"};
 static const context C_COND = {M_COND,
@@ -1388,6 +1392,77 @@ static void value_range(sema *s, const ast_node *n, solar_tensor *first, int cou
 	}
 }
 
+/* `assume distinct(X) >= N;` (docs/air.md, "Assumptions"): X a ranged tensor, N an integer of
+ * params, consts and literals that some data could meet (1 <= N <= min(|X|, range size)); a
+ * second assumption on X replaces the first (so that --assume overrides the file's). */
+static void assumption(sema *s, const ast_node *n)
+{
+	const ast_expr *x = n->value;
+	if (strcmp(n->name, "assume")) {
+		solar_diag_error(s->d, n->span,
+				 "'%s' followed by an expression is no statement; an assignment is "
+				 "`NAME[...] = expr;`, an assumption `assume distinct(ids) >= N;`",
+				 n->name);
+		return;
+	}
+	const ast_expr *call = x->kind == AST_BIN && x->op == SOLAR_OP_GE ? x->args[0] : NULL;
+	if (!call || call->kind != AST_CALL || strcmp(call->name, "distinct") || call->nargs != 1 ||
+	    call->args[0]->kind != AST_NAME) {
+		solar_diag_error(s->d, x->span,
+				 "an assumption reads `distinct(TENSOR) >= N` (the elements of a "
+				 "ranged tensor take at least N different values); '%s' is not one",
+				 snip(s, x->span));
+		return;
+	}
+	const char *name = call->args[0]->name;
+	const sym *g = sym_find(&s->globals, name);
+	const solar_tensor *t = g && g->kind == SYM_TENSOR ? &s->p->tensors[g->index] : NULL;
+	if (!t || !solar_tensor_ranged(t)) {
+		solar_diag_error(s->d, call->args[0]->span,
+				 "'%s' is not a tensor with a value range; only the data of "
+				 "index tensors is assumed about",
+				 name);
+		return;
+	}
+	if (!s->p->air_minor) {
+		solar_diag_error(s->d, n->span, "assumptions need AIR 1.1: begin the file with "
+						"`air 1.1;`");
+		return;
+	}
+	int64_t v;
+	int r;
+	solar_expr *e = lower_int(s, x->args[1], &C_ASSUMED, &v, &r);
+	if (r != EVAL_OK)
+		return;
+	int64_t most = solar_tensor_elements(t), span = t->range[1] - t->range[0];
+	most = span < most ? span : most;
+	if (v < 1 || v > most) {
+		solar_diag_error(s->d, x->args[1]->span,
+				 "distinct(%s) >= %" PRId64 " can never hold: '%s' has %" PRId64
+				 " elements and %" PRId64 " possible values, so 1..%" PRId64
+				 " different values",
+				 name, v, name, solar_tensor_elements(t), span, most);
+		return;
+	}
+	solar_program *p = s->p;
+	int k = 0;
+	while (k < p->nassumes && p->assumes[k].tensor != g->index)
+		k++;
+	if (k == p->nassumes)
+		p->assumes = grow(s->a, p->assumes, p->nassumes++, &s->cap_assumes,
+				  sizeof *p->assumes);
+	p->assumes[k] = (solar_assume){.tensor = g->index, .count = e, .value = v,
+				       .span = n->span};
+}
+
+static void assumptions(sema *s)
+{
+	const ast_list *items = &s->ps->items;
+	for (int i = 0; i < items->n; i++)
+		if (((const ast_node *)items->items[i])->kind == AST_ASSUME)
+			assumption(s, items->items[i]);
+}
+
 static void extents(sema *s)
 {
 	solar_program *p = s->p;
@@ -1531,6 +1606,7 @@ solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_de
 	params(&s, defs, ndefs);
 	consts(&s);
 	extents(&s);
+	assumptions(&s);
 	kernels(&s);
 	if (solar_diag_errors(s.d) != before)
 		return NULL;

@@ -133,6 +133,13 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 		    (x->range_hi && (x->range[0] != y->range[0] || x->range[1] != y->range[1])))
 			return false;
 	}
+	if (a->nassumes != b->nassumes)
+		return false;
+	for (int i = 0; i < a->nassumes; i++)
+		if (a->assumes[i].tensor != b->assumes[i].tensor ||
+		    a->assumes[i].value != b->assumes[i].value ||
+		    !solar_ir_expr_equal(a->assumes[i].count, b->assumes[i].count))
+			return false;
 	for (int i = 0; i < a->niters; i++)
 		if (!str_eq(a->iters[i].name, b->iters[i].name))
 			return false;

@@ -231,6 +231,15 @@ typedef struct {
 	solar_span span;
 } solar_iter;
 
+/* An assumption about index data (AIR 1.1, docs/air.md "Assumptions"): `assume distinct(X) >=
+ * N;` -- the elements of ranged tensor X take at least N different values. */
+typedef struct {
+	int tensor;
+	solar_expr *count; /* N as written: params, consts, literals */
+	int64_t value;     /* N at the current params */
+	solar_span span;   /* the whole statement */
+} solar_assume;
+
 typedef struct {
 	solar_arena *arena;
 	const char *file;   /* as given on the command line ("-" for stdin) */
@@ -250,6 +259,8 @@ typedef struct {
 	int nkernels;
 	solar_stmt **stmts;
 	int nstmts;
+	solar_assume *assumes; /* at most one per tensor, in the order declared */
+	int nassumes;
 } solar_program;
 
 void solar_program_free(SOLAR_TAKE solar_program *p);

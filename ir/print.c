@@ -325,6 +325,13 @@ void solar_ir_print(const solar_program *p, FILE *out)
 			fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
 		i = j;
 	}
+	if (p->nassumes)
+		fputc('\n', out);
+	for (int i = 0; i < p->nassumes; i++) {
+		fprintf(out, "assume distinct(%s) >= ", p->tensors[p->assumes[i].tensor].name);
+		print_expr(p, p->assumes[i].count, out);
+		fputs(";\n", out);
+	}
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_kernel *kn = &p->kernels[k];
 		fputc('\n', out);

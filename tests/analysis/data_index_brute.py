@@ -73,7 +73,25 @@ CASES = [
         "kernels": [["for v in 0..V { g[v] = 0.0; }",
                      ("for t in 0..T { g[ids[t]] += x[t]; }", "g[{v}] += x[{t}];"),
                      ("for t in 0..T { a[ids[t]] += x[t]; }", "a[{v}] += x[{t}];")]],
-        "exact": [("total", "(ops)", "simt.f32")],
+        "exact": [("total", "(ops)", "simt_f32")],
+    },
+    {   # an assumption: at least 2 different ids, so at least 2 rows of the table
+        "name": "assume_distinct",
+        "decls": "param T = 3, V = 3, D = 2; in ids[T]: i64 in 0..V; in E[V, D]: f32; "
+                 "out y[T, D]: f32; assume distinct(ids) >= 2;",
+        "assume": 2,
+        "kernels": [[("for t in 0..T, d in 0..D { y[t, d] = E[ids[t], d]; }",
+                      "for d in 0..D { y[{t}, d] = E[{v}, d]; }")]],
+        "exact": [("total", "E", "loaded_elements"), (0, "E", "read_elements")],
+    },
+    {   # an assumption that cannot apply (the data position is not the read alone)
+        "name": "assume_not_alone",
+        "decls": "param T = 3, V = 2, D = 2; in ids[T]: i64 in 0..V; in E[V + 1, D]: f32; "
+                 "out y[T, D]: f32; assume distinct(ids) >= 2;",
+        "assume": 2,
+        "kernels": [[("for t in 0..T, d in 0..D { y[t, d] = E[ids[t] + 1, d]; }",
+                      "for d in 0..D { y[{t}, d] = E[{v} + 1, d]; }")]],
+        "exact": [],
     },
     {   # a plain scatter after an initialising kernel: it may overwrite what was stored
         "name": "scatter_plain",
@@ -108,9 +126,9 @@ def program(case, values):
     """The AIR text: AIR 1.1 with its data statements when values is None, else AIR 1 with
     them unrolled over t for those index values."""
     decls = case["decls"]
-    if values is not None:  # no index tensor: drop its declaration
+    if values is not None:  # no index tensor: drop its declaration and assumptions
         decls = " ".join(d.strip() + ";" for d in decls.split(";")
-                         if d.strip() and not d.strip().startswith("in ids"))
+                         if d.strip() and not d.strip().startswith(("in ids", "assume")))
     lines = ["air 1.1;" if values is None else "air 1;", decls]
     for k, stmts in enumerate(case["kernels"]):
         lines.append(f"kernel k{k} {{")
@@ -146,6 +164,8 @@ def check(solar, case):
     got = counts(solar, program(case, None), case["name"])
     fewest = {}
     for values in itertools.product(range(V), repeat=T):
+        if len(set(values)) < case.get("assume", 0):
+            continue  # data the program's assumption excludes
         real = counts(solar, program(case, values), case["name"])
         for scope, tensors in real.items():
             for tensor, c in tensors.items():

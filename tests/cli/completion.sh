@@ -43,7 +43,7 @@ expect 5 "cpu cuda"
 expect 6 "list show probe"
 expect 7 "table json"
 expect 8 "warm cold"
-expect 9 "-D --json --format --symbolic --math -o --help"
+expect 9 "-D --no-assume --json --format --symbolic --math -o --help"
 expect 10 "data_reuse datapath"
 expect 11 "unfused fused cache-aware"
 # every command's options are those its parser takes

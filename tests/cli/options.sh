@@ -19,9 +19,9 @@ while IFS='|' read -r args msg; do
 done <<EOF
 analyze --device=$D --l2=hot $A|--l2 expects warm or cold, not 'hot'
 analyze --device $D --json=yes $A|option '--json' takes no value
-count --device=$D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)
+count --device=$D $A|count does not take --device (it takes -D, --no-assume, --json, --format, --symbolic, --math, -o)
 count --bogus=1 $A|unknown option '--bogus'
-analyze $A --device $D --svg --dot|analyze does not take --svg (it takes -D, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
+analyze $A --device $D --svg --dot|analyze does not take --svg (it takes -D, --no-assume, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
 fmt $A -o --verify|option '-o' needs a value, not the option '--verify' (a file of that name: ./--verify)
 analyze $A --device --l2|option '--device' needs a value, not the option '--l2' (a file of that name: ./--l2)
 analyze --devcie $D $A|unknown option '--devcie' (did you mean '--device'?)
@@ -39,26 +39,26 @@ translate examples/softmax.py --device $D|translate does not take --device (it t
 help --completion fish|--completion expects bash or zsh, not 'fish'
 check $A|check does not take -o (it takes -D)
 fmt --json $A|fmt does not take --json (it takes -D, --verify, -o)
-count --device $D $A|count does not take --device (it takes -D, --json, --format, --symbolic, --math, -o)
-count --set memory.dram.bandwidth_bytes_per_s=1TB/s $A|count does not take --set (it takes -D, --json, --format, --symbolic, --math, -o)
-count --target-time 1ms $A|count does not take --target-time (it takes -D, --json, --format, --symbolic, --math, -o)
-count --dot $A|count does not take --dot (it takes -D, --json, --format, --symbolic, --math, -o)
+count --device $D $A|count does not take --device (it takes -D, --no-assume, --json, --format, --symbolic, --math, -o)
+count --set memory.dram.bandwidth_bytes_per_s=1TB/s $A|count does not take --set (it takes -D, --no-assume, --json, --format, --symbolic, --math, -o)
+count --target-time 1ms $A|count does not take --target-time (it takes -D, --no-assume, --json, --format, --symbolic, --math, -o)
+count --dot $A|count does not take --dot (it takes -D, --no-assume, --json, --format, --symbolic, --math, -o)
 count --format csv $A|count --format expects table or json, not 'csv'
 count --format md $A|count --format expects table or json, not 'md'
 graph --json $A|graph does not take --json (it takes -D, --dot, -o)
 graph --math tf32 $A|graph does not take --math (it takes -D, --dot, -o)
-analyze --device $D --vary dram_bw=1x..2x $A|analyze does not take --vary (it takes -D, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
+analyze --device $D --vary dram_bw=1x..2x $A|analyze does not take --vary (it takes -D, --no-assume, --json, --format, --device, --math, --measured, -o, --set, --l2, --ceilings)
 analyze --device $D --format xml $A|analyze --format expects table, md, json or csv, not 'xml'
 device show $D --set clock_hz=1e9|device does not take --set (it takes --json, --format, -o, --ceilings)
 provision --device $D --target-time 1ms --format csv $A|provision --format expects table or json, not 'csv'
-provision --device $D --target-time 1ms --measured 1ms $A|provision does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --target-time, --bound, --l2)
+provision --device $D --target-time 1ms --measured 1ms $A|provision does not take --measured (it takes -D, --no-assume, --json, --format, --device, --math, -o, --set, --target-time, --bound, --l2)
 sweep --device $D --vary dram_bw=1x..2x --format table $A|sweep --format expects json or csv, not 'table'
 sweep --device $D --vary dram_bw=1x..2x --bound fused $A|sweep does not take --bound (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
 report tests/report/manifest.json -D B=2|report does not take -D (it takes --json, --bound, --svg, --md, --baseline, --max-headroom, --max-regression)
 analyze --device $D --l2 hot $A|--l2 expects warm or cold, not 'hot'
 analyze --device $D --ceilings best $A|--ceilings expects bound, measured or both, not 'best'
 sweep --device $D --vary dram_bw=1x..2x --ceilings measured $A|sweep does not take --ceilings (it takes -D, --json, --format, --device, --math, -o, --set, --vary, --target-time, --steps, --svg, --l2)
-count --l2 cold $A|count does not take --l2 (it takes -D, --json, --format, --symbolic, --math, -o)
+count --l2 cold $A|count does not take --l2 (it takes -D, --no-assume, --json, --format, --symbolic, --math, -o)
 validate $A --ref examples/mlp_block.py --measured 1ms|validate does not take --measured (it takes -D, --json, --format, --device, --math, -o, --set, --ref, --backend, --tol, --keep, --timeout, --l2)
 EOF
 exit $fail
