@@ -119,6 +119,22 @@ static bool has_access(const solar_expr *e)
  * output index does not appear in it (A[i, k] is reused along j in C[i, j]).  A matrix unit
  * needs reuse on both sides; a product whose operand changes with every output element (a
  * dot product, a GEMV, x * x) is vector work and bandwidth-bound. */
+/* Whether e uses iterator `iter` outside the data positions of its reads (AIR 1.1): the element
+ * W[route[t], f, d] is the same for every t the data send to one expert, so t does not make
+ * the operand change (a grouped GEMM of routed tokens reuses each expert's weights). */
+static bool uses_iter_affinely(const solar_expr *e, int iter)
+{
+	if (e->kind == SOLAR_E_ITER)
+		return e->sym == iter;
+	for (int i = 0; i < e->nargs; i++) {
+		if (e->kind == SOLAR_E_ACCESS && solar_ir_index_reads_data(e->args[i]))
+			continue;
+		if (uses_iter_affinely(e->args[i], iter))
+			return true;
+	}
+	return false;
+}
+
 static bool reuses(const solar_program *p, const solar_stmt *s, const solar_expr *operand)
 {
 	if (!has_access(operand))
@@ -128,7 +144,7 @@ static bool reuses(const solar_program *p, const solar_stmt *s, const solar_expr
 		bool in_out = false;
 		for (int j = 0; j < out->rank && !in_out; j++)
 			in_out = solar_ir_expr_uses_iter(s->index[j], s->loops[k]);
-		if (in_out && !solar_ir_expr_uses_iter(operand, s->loops[k]))
+		if (in_out && !uses_iter_affinely(operand, s->loops[k]))
 			return true;
 	}
 	return false;
