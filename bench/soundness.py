@@ -6,8 +6,9 @@ For each examples/NAME.py it times, at the AIR's default sizes:
   - eager:  Model(*get_init_inputs())(*get_inputs()) with PyTorch's default math flags
             (matmul TF32 off, cuDNN TF32 on), recorded in the output;
   - the best library path where one exists: SDPA (flash attention) for attention,
-    torch.matmul with TF32 on for f32 matmul (compared with the `--math tf32` bound), and
-    torch.compile-free cuBLAS/cuDNN otherwise (eager already is).
+    torch.matmul with TF32 on for f32 matmul (compared with the `--math tf32` bound),
+    torch.compile for the language-model pieces (COMPILED), and cuBLAS/cuDNN otherwise
+    (eager already is).
 Each path is timed under both protocols (docs/bounds.md, rule "L2 state"):
   - cold: the L2 flushed before every run (a 512 MiB buffer is overwritten, the harness's
     timing, as solar validate does), so inputs start in DRAM; compared with `--l2 cold` bounds;
@@ -31,6 +32,9 @@ from harness import L2_FLUSH_BYTES, time_torch_cuda  # noqa: E402
 from measure import load  # noqa: E402
 
 WARMUP, RUNS = 3, 15
+# examples whose torch.compile'd form is timed too: the language-model pieces whose eager
+# form launches several kernels (the cross-entropy's cast, log-softmax and pick)
+COMPILED = ("embedding", "cross_entropy", "moe_layer")
 
 
 def time_fn(fn):
@@ -65,6 +69,9 @@ def extra_paths(name, mod, model, inputs):
                 torch.backends.cuda.matmul.allow_tf32 = False
 
         paths.append(("cublas_tf32", "tf32", tf32))
+    if name in COMPILED:  # Inductor fuses what eager runs as several kernels
+        compiled = torch.compile(model)
+        paths.append(("compiled", "default", lambda: compiled(*inputs)))
     return paths
 
 
