@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes AIR programs of a chosen size, for timing `solar analyze` against the number of kernels.
 
-    python3 bench/gen_models.py llama LAYERS [--rope] [--full] > decoder.air
+    python3 bench/gen_models.py llama LAYERS [--rope] [--full] [--lm] > decoder.air
     python3 bench/gen_models.py chain K > chain.air
     python3 bench/gen_models.py mmsm K > stack.air
 
@@ -10,7 +10,8 @@ llama: an N-layer LLaMA-style decoder, batch 1, seq S = 2048, dim D = 4096, 32 h
   PyTorch launches them: RMSNorm, the q/k/v projections, (RoPE on q and k with --rope), the
   attention scores (causal, j <= i, unless --full), softmax, probabilities x v, the o
   projection, the residual add, RMSNorm, the gate and up projections, SiLU(gate) * up, the
-  down projection, the residual add: 15 kernels a layer (16 with --rope), then a final RMSNorm.
+  down projection, the residual add: 15 kernels a layer (16 with --rope), then a final RMSNorm;
+  with --lm, the token embedding in front and the LM head and cross-entropy loss behind.
   Every GEMM accumulates in an f32 tmp and rounds once into its bf16 result, as
   examples/matmul_bf16.air does (cuBLAS).
 chain: K element-wise kernels over a [4096, 4096] bf16 tensor, each writing a tensor of its own.
@@ -53,14 +54,42 @@ def rmsnorm(out, name, x, w, rows, dim):
         f"}}\n")
 
 
-def llama(layers, rope, causal):
+def lm_ends(decl, body, x):
+    """--lm: the token embedding in front (a gather, AIR 1.1) and the LM head with a
+    cross-entropy loss behind (the pick of the target's logit, a gather): a whole language
+    model's forward with its loss."""
+    decl.append("in ids[S], targets[S]: i64 in 0..V;\nin emb[V, D], lm_head[V, D]: bf16;\n"
+                "tmp x0[S, D]: bf16;\ntmp logits[S, V]: bf16;\ntmp acc_logits[S, V]: f32;\n"
+                "tmp lmx[S], lsm[S]: f32;\nout loss: f32;\n")
+    body.insert(0, "kernel embed {\n  for s in 0..S, d in 0..D {\n"
+                   "    x0[s, d] = emb[ids[s], d];\n  }\n}\n")
+    gemm(body, "logits", "S", "V", "D", x, "lm_head")
+    body.append(
+        "kernel cross_entropy {\n"
+        "  for s in 0..S {\n"
+        "    lmx[s] = -inf;\n"
+        "    for v in 0..V {\n      lmx[s] max= logits[s, v];\n    }\n"
+        "    lsm[s] = 0;\n"
+        "    for v in 0..V {\n      lsm[s] += exp(logits[s, v] - lmx[s]);\n    }\n"
+        "  }\n"
+        "  loss = 0;\n"
+        "  for s in 0..S {\n    loss += log(lsm[s]) + lmx[s] - logits[s, targets[s]];\n  }\n"
+        "  loss = loss / S;\n"
+        "}\n")
+
+
+def llama(layers, rope, causal, lm=False):
     decl, body = [], []
-    decl.append("air 1;\n")
+    decl.append("air 1.1;\n" if lm else "air 1;\n")
     decl.append(f"# {layers}-layer LLaMA-style decoder (bench/gen_models.py llama {layers}"
-                f"{' --rope' if rope else ''}{'' if causal else ' --full'})\n")
+                f"{' --rope' if rope else ''}{'' if causal else ' --full'}"
+                f"{' --lm' if lm else ''})\n")
     decl.append("param S = 2048, D = 4096, H = 32, F = 11008;\n")
+    if lm:
+        decl.append("param V = 128256;\n")
     decl.append("const HD = 128;\n")
-    decl.append("in x0[S, D]: bf16;\n")
+    if not lm:
+        decl.append("in x0[S, D]: bf16;\n")
     if rope:
         decl.append("in rope_cos[S, HD], rope_sin[S, HD]: bf16;\n")
     x = "x0"
@@ -170,8 +199,11 @@ def llama(layers, rope, causal):
             f"  }}\n"
             f"}}\n")
         x = y
-    decl.append("in w_final[D]: bf16;\nout final[S, D]: bf16;\ntmp rstd_final[S]: f32;\n")
+    decl.append(f"in w_final[D]: bf16;\n{'tmp' if lm else 'out'} final[S, D]: bf16;\n"
+                "tmp rstd_final[S]: f32;\n")
     rmsnorm(body, "final", x, "w_final", "S", "D")
+    if lm:
+        lm_ends(decl, body, "final")
     return "".join(decl) + "\n" + "".join(body)
 
 
@@ -226,7 +258,8 @@ def main(argv):
         return 2
     n = int(argv[2])
     if argv[1] == "llama":
-        sys.stdout.write(llama(n, "--rope" in argv[3:], "--full" not in argv[3:]))
+        sys.stdout.write(llama(n, "--rope" in argv[3:], "--full" not in argv[3:],
+                               "--lm" in argv[3:]))
     elif argv[1] == "chain":
         sys.stdout.write(chain(n))
     else:
