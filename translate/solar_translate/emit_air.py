@@ -171,11 +171,12 @@ class Emitter:
         out = []
         for n in g.notes:
             out.append("# " + n if n else "#")
-        out.append("air 1;")
+        ranged = any(t.range is not None for t in g.tensors)
+        out.append("air 1.1;" if ranged else "air 1;")   # 1.1: indexing with data
         out.append("")
         used = set()
         for t in g.tensors:
-            for e in t.shape:
+            for e in list(t.shape) + list(t.range or ()):
                 used |= {s.name for s in sympy.sympify(e).free_symbols}
         params = [n for n in sz.symbols if n in used and n not in sz.frozen]
         consts = [n for n in sz.symbols if n in used and n in sz.frozen]
@@ -193,6 +194,8 @@ class Emitter:
             dims = "[" + ", ".join(pr(e) for e in t.shape) + "]" if t.shape else ""
             c = f"   # {t.comment}" if t.comment else ""
             dist = f" {t.dist}" if t.role == "rand" else ""     # docs/air.md, random tensors
+            if t.range is not None:     # AIR 1.1: the values an index input may hold
+                dist = f" in {pr(t.range[0])}..{pr(t.range[1])}"
             out.append(f"{t.role:<3} {t.name}{dims}: {t.dtype}{dist};{c}")
         for k in self.kernels:
             op = k.op
@@ -752,6 +755,74 @@ class Emitter:
             k.assign(k.ref(out, its), "=", f"{k.ref(out, p)} {sign} {k.ref(x, its)}")
         k.close()
         k.close(n)
+
+    def k_scatter(self, k, op):
+        """A scatter (AIR 1.1): out = x, left out when the op updates x in place, then for
+        every j of the domain out[target(j)] op= src at j, the target holding data reads
+        (`+=`: duplicates combine; `=`: one of them lands, docs/air-1.1-indexing.md 2.3)."""
+        x, src, out, a = op.ins[0], op.ins[1], op.out, op.attrs
+        if x.root().tensor is not out.root().tensor:
+            its, n = self.full_loops(k, out.shape)
+            k.assign(k.ref(out, its), "=", k.ref(x, its))
+            k.close(n)
+        its, n = self.full_loops(k, a["domain"], "j")
+        v = self.val(k, src, its)
+        if a["alpha"] != 1:
+            v = f"{flit(a['alpha'])} * {v}"
+        k.assign(k.ref(out, a["target"](its)), a["op"], v)
+        k.close(n)
+
+    def k_nll(self, k, op):
+        """nll_loss with class-index targets (cross_entropy's after its log_softmax): per
+        target element the loss -w[t] * logp[.., t, ..] (ins[0], the pick through the
+        targets), with label smoothing ls: (1 - ls) times it plus ls / C times
+        -sum_c w[c] * logp[.., c, ..]; 0 where t is an ignore_index inside 0..C (one outside
+        the targets' declared range never occurs); reduced by none, sum, or mean over the
+        picked weights (the count of targets not ignored without weights)."""
+        pick, tgt, out, a = op.ins[0], op.ins[1], op.out, op.attrs
+        w, wpick, red, ig, ls = a["weight"], a["wpick"], a["reduction"], a["ignore"], a["smoothing"]
+        its = k.iters(len(tgt.shape))
+        acc = den = None
+        if red != 0:
+            acc = k.ref(out, []) if out.dtype == "f32" else \
+                k.tref(self.new_tmp(op.name + "_acc", [], "f32", "the loss sum"), [])
+            k.assign(acc, "=", "0")
+            if red == 1 and (wpick is not None or ig is not None):
+                den = k.tref(self.new_tmp(op.name + "_den", [], "f32", "the sum of the weights "
+                                          "(the count of targets not ignored)"), [])
+                k.assign(den, "=", "0")
+        n = k.open_for(its, [(0, s) for s in tgt.shape])
+        wt = k.ref(wpick, its) if wpick is not None else None
+        term = f"-({wt} * {k.ref(pick, its)})" if wt else f"-{k.ref(pick, its)}"
+        if ls:
+            sm = k.tref(self.new_tmp(op.name + "_smooth", list(tgt.shape), "f32",
+                                     "the sum over the classes (label smoothing)"), its)
+            (c,) = k.iters(1, "c")
+            d = a["dim"]
+            lp = k.ref(a["logp"], list(its[:d]) + [c] + list(its[d:]))
+            k.assign(sm, "=", "0")
+            k.open_for([c], [(0, a["C"])])
+            k.assign(sm, "+=", f"{k.ref(w, [c])} * {lp}" if w is not None else lp)
+            k.close()
+            term = f"{flit(1 - ls)} * ({term}) - {flit(ls)} * {sm} / {_val(a['C'])}"
+        keep = f"{k.ref(tgt, its)} != {ig}" if ig is not None else None
+        if keep:
+            term = f"select({keep}, {term}, 0.0)"
+        if red == 0:
+            k.assign(k.ref(out, its), "=", term)
+        else:
+            k.assign(acc, "+=", term)
+            if den is not None:
+                one = wt or "1.0"
+                k.assign(den, "+=", f"select({keep}, {one}, 0.0)" if keep else one)
+        k.close(n)
+        if red == 1:
+            count = sympy.Integer(1)
+            for s in tgt.shape:
+                count *= s
+            k.assign(k.ref(out, []), "=", f"{acc} / {den if den else _val(count)}")
+        elif red == 2 and acc != k.ref(out, []):
+            k.assign(k.ref(out, []), "=", acc)
 
     def k_sdpa(self, k, op):
         """scaled_dot_product_attention as one kernel (a flash / efficient / math backend):

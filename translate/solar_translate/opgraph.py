@@ -9,6 +9,8 @@ A frontend (torch_frontend.py: a torch.export graph; a JAX frontend: a jaxpr) pr
     of another Value through an index map (a function from the view's index expressions to
     the base's).  Views, reshapes, permutes, expands, slices ... are Values, never ops: they
     cost nothing, as in eager PyTorch.
+    An index expression may hold a *data read* (data_read: `ids[t]` in `E[ids[t], d]`, AIR
+    1.1), the value of an integer `in` tensor that carries a value range (Tensor.range).
   * Op: one kernel of eager PyTorch: its kind ('matmul', 'pointwise', 'softmax', ...), the
     Values it reads (or Python scalars), the Value it writes, attributes, the module path and
     the source line of the Python call.
@@ -16,6 +18,7 @@ A frontend (torch_frontend.py: a torch.export graph; a JAX frontend: a jaxpr) pr
 emit_air.py turns a Graph into AIR text; nothing in it knows about PyTorch.
 """
 import sympy
+from sympy.core.function import AppliedUndef
 
 
 class TranslateError(Exception):
@@ -32,6 +35,7 @@ class Tensor:
     def __init__(self, name, shape, dtype, role):
         self.name, self.shape, self.dtype, self.role = name, list(shape), dtype, role
         self.comment = ""
+        self.range = None           # (lo, hi) sympy: every element in lo..hi (AIR 1.1)
 
 
 class Value:
@@ -76,6 +80,21 @@ class Graph:
     def add_tensor(self, t):
         self.tensors.append(t)
         return t
+
+
+def data_read(t, ix):
+    """The value of tensor t at the index ix as a term of an index expression (AIR 1.1,
+    `ids[t]` in `E[ids[t], d]`): a sympy function application named after t, which
+    sizes.pr prints as `t[ix]`.  One level only: ix itself holds no data read."""
+    if any(is_data(e) for e in ix):
+        raise TranslateError(f"internal error: a data read inside the index of '{t.name}'")
+    return sympy.Function(t.name, integer=True)(*ix)
+
+
+def is_data(e):
+    """Whether the index expression e holds a data read."""
+    e = sympy.sympify(e)
+    return any(isinstance(a, AppliedUndef) for a in sympy.preorder_traversal(e))
 
 
 def sym(name):

@@ -20,6 +20,7 @@ import itertools
 import re
 
 import sympy
+from sympy.core.function import AppliedUndef
 
 from .opgraph import sym
 
@@ -340,6 +341,9 @@ def pr(e):
         return name + "(" + ", ".join(pr(a) for a in e.args) + ")"
     if isinstance(e, sympy.Abs):
         return f"max({pr(e.args[0])}, {pr(-e.args[0])})"
+    if isinstance(e, AppliedUndef):     # a data read (opgraph.data_read): `ids[t]`
+        name = e.func.__name__
+        return name + ("[" + ", ".join(pr(a) for a in e.args) + "]" if e.args else "")
     if isinstance(e, sympy.ceiling):
         return pr(cdiv(*fraction(e.args[0])))
     raise ValueError(f"cannot print {e!r} in AIR")

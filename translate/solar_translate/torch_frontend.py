@@ -346,7 +346,7 @@ class Frontend:
         for t in self.outs:
             read.add(t.name)
         self.g.tensors = [t for t in self.g.tensors if t.role != "in" or t.name in read
-                          or t.name in self.user_inputs]
+                          or t.name in self.user_inputs or t.range is not None]
         self.sort_tensors()
         return self.g
 

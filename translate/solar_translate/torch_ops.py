@@ -12,6 +12,7 @@ import operator
 
 import sympy
 
+from . import torch_index
 from .emit_air import flit
 from .library_math import library_math
 from .opgraph import Tensor, TranslateError, Value
@@ -308,11 +309,6 @@ def _dispatch(fe, node, name, val):
 
 def unsupported(fe, node, name, a, kw, val):
     raise fe.err(node, f"unsupported operator {fe.aten(node)}")
-
-
-def data_indexed(fe, node, name, a, kw, val):
-    raise fe.err(node, f"unsupported operator {fe.aten(node)}",
-                 "it indexes with data, and AIR v1 indices are affine (docs/translate.md)")
 
 
 # ---- views --------------------------------------------------------------------------------
@@ -1704,11 +1700,7 @@ FAMILIES = (
     (("argmax", "argmin"), argmax),
     (("lstm", "gru", "rnn_tanh", "rnn_relu"),
      lambda fe, node, name, a, kw, val: rnn(fe, node, name, a, val)),
-    (("embedding", "gather", "index_select", "index", "sort", "argsort", "topk", "scatter",
-      "cross_entropy_loss", "nll_loss", "nll_loss_nd", "one_hot", "take", "index_put", "nonzero",
-      "masked_select", "unique", "bincount", "embedding_bag", "multinomial", "searchsorted"),
-     data_indexed),
-)
+) + torch_index.FAMILIES     # indexing with data (AIR 1.1)
 # (names, test(fe, a, val), handler): the first whose names hold the call's and whose test
 # passes serves it; the tests in the order of the chain's
 GUARDED = (
