@@ -21,10 +21,13 @@
 
 #include "model.h"
 
-/* The access of a reference seen from the nest's loops: P[i0..i(depth-1)] -> T[...]. */
-static isl_map *prefix_access(const solar_ref *ref, int depth)
+/* The access of a reference seen from the nest's loops: P[i0..i(depth-1)] -> T[...].  A data
+ * ref (AIR 1.1) may touch any element its index data allow, so it conflicts with every
+ * access of those (solar_model_may_access): a scatter's loop over its sources is never
+ * parallel, and a gather never races a write of the tensor it reads. */
+static isl_map *prefix_access(const solar_model *model, int r, int depth)
 {
-	isl_map *m = isl_map_copy(ref->access);
+	isl_map *m = solar_model_may_access(model, r);
 	int dims = (int)isl_map_dim(m, isl_dim_in);
 	m = isl_map_project_out(m, isl_dim_in, (unsigned)depth, (unsigned)(dims - depth));
 	return isl_map_set_tuple_name(m, isl_dim_in, "P");
@@ -98,7 +101,7 @@ int solar_deps_parallel(const solar_analysis *a, int first, int n, int depth, so
 		const solar_ref *ref = &m->refs[r];
 		if (ref->stmt < first || ref->stmt >= first + n)
 			continue;
-		isl_map *pa = prefix_access(ref, depth);
+		isl_map *pa = prefix_access(m, r, depth);
 		if (ref->write)
 			writes = isl_union_map_add_map(writes, isl_map_copy(pa));
 		all = isl_union_map_add_map(all, pa);

@@ -669,6 +669,9 @@ static int run_air(validation *v)
 {
 	const solar_program *p = v->l.prog;
 	const char *file = v->o->files[0];
+	int bad = solar_validate_index_data(p, v->dir, v->l.diag, solar_cli_diag());
+	if (bad)
+		return SOLAR_EXIT_USAGE; /* as a binding error: the data do not fit the AIR */
 	int rc =
 	    !strcmp(v->backend, "cuda")
 		? solar_run_cuda(p, file, v->a, v->dir, v->c.timeout_s, &v->run, solar_cli_diag())

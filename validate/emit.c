@@ -209,6 +209,8 @@ bool solar_emit_uses_iter(const solar_expr *x)
 	return false;
 }
 
+static void access(solar_emit *e, const solar_expr *x, bool real);
+
 void solar_emit_affine(solar_emit *e, const solar_expr *x)
 {
 	FILE *out = e->out;
@@ -253,6 +255,10 @@ void solar_emit_affine(solar_emit *e, const solar_expr *x)
 			solar_emit_affine(e, x->args[i]);
 			fputs(")", out);
 		}
+		return;
+	case SOLAR_E_ACCESS: /* a read of an index tensor (AIR 1.1): its range is checked on the
+			      * inputs (ranges.c) and proved for computed ones (analysis/check.c) */
+		access(e, x, false);
 		return;
 	default:
 		fputs("0", out);

@@ -82,6 +82,13 @@ int solar_npy_write(const char *path, solar_npy_type type, int rank, const int64
 		    const void *data, solar_diag *diag);
 void solar_npy_free(solar_npy *a);
 
+/* The index data of a validation (DIR/in_<name>.npy of every `in` tensor with a value range,
+ * AIR 1.1) against the declared ranges and the program's assumptions (ranges.c).  Returns the
+ * errors reported on prog_diag (located at the declaration or the assumption), or -1 after a
+ * message on tool when a file cannot be read. */
+int solar_validate_index_data(SOLAR_KEEP const solar_program *p, const char *dir,
+			      solar_diag *prog_diag, solar_diag *tool);
+
 /* ---- code generation ---- */
 
 /* How one top-level node of a kernel (a loop nest, or a statement or `if` outside any loop)

@@ -106,7 +106,7 @@ fi
 # yet; it must fail exactly so (exit 1, an `error:` line containing WHAT, e.g. the aten op),
 # and passes saying why.  When the translator learns the op, this case fails until the line is removed.
 known=$(grep "^$base " "$root/tests/translate/unsupported.txt" 2>/dev/null)
-if [ "$kind" = model ] && [ -n "$known" ]; then
+if { [ "$kind" = model ] || [ "$kind" = example ]; } && [ -n "$known" ]; then
   op=$(echo "$known" | cut -d' ' -f2)
   [ "$rc" = 1 ] && grep "error:" "$res.err" | grep -qF -- "$op" ||
     fail "unsupported.txt says '$known', but translate exited $rc without that error (remove the line if it translates now)"

@@ -598,6 +598,18 @@ static void test_plan(void)
 		0, 1, 1, 3);
 	/* a statement outside any loop */
 	plan_of("air 1;\nin x[4]: f32;\nout y: f32;\nkernel k { y = x[1]; }\n", 0, 0, 0, 1);
+	/* AIR 1.1: a gather is parallel over both loops */
+	plan_of("air 1.1;\nparam T = 4, V = 9, D = 3;\nin ids[T]: i64 in 0..V;\nin e[V, D]: f32;\n"
+		"out y[T, D]: f32;\nfor t in 0..T, d in 0..D { y[t, d] = e[ids[t], d]; }\n",
+		0, 2, 2, 12);
+	/* a scatter may send two t to one element: t is sequential, d parallel */
+	plan_of("air 1.1;\nparam T = 4, V = 9, D = 3;\nin ids[T]: i64 in 0..V;\nin x[T, D]: f32;\n"
+		"inout g[V, D]: f32;\nfor t in 0..T, d in 0..D { g[ids[t], d] += x[t, d]; }\n",
+		0, 2, 0, 1);
+	/* a gather of the tensor the nest writes may read what another thread writes */
+	plan_of("air 1.1;\nparam T = 4;\nin ids[T]: i64 in 0..T;\ninout y[T]: f32;\n"
+		"for t in 0..T { y[t] = y[ids[t]] + 1; }\n",
+		0, 1, 0, 1);
 }
 
 /* ---- every example's CUDA source compiles (where NVRTC is) ---- */
@@ -605,7 +617,8 @@ static void test_plan(void)
 static void test_examples_cuda(void)
 {
 	static const char *names[] = {"matmul_f32", "matmul_bf16", "bmm", "attention_causal",
-				      "softmax", "layernorm", "conv2d_7x7_s2", "mlp_block"};
+				      "softmax", "layernorm", "conv2d_7x7_s2", "mlp_block",
+				      "embedding", "moe_layer"};
 	for (size_t i = 0; i < sizeof names / sizeof *names && have_nvrtc; i++) {
 		char path[128];
 		snprintf(path, sizeof path, "examples/%s.air", names[i]);
