@@ -12,9 +12,7 @@ naming the op that computed it.
 import sympy
 
 from . import torch_ops as ops
-from .opgraph import Value, data_read
-
-INT = ("i64", "i32", "i8", "u8")
+from .opgraph import INT, Value, data_read, set_range
 
 
 def producer(fe, t):
@@ -23,13 +21,6 @@ def producer(fe, t):
         if isinstance(op.out, Value) and op.out.root().tensor is t:
             return op.aten + (f" at line {op.line}" if op.line else "")
     return None
-
-
-def set_range(fe, t, hi):
-    """Declares every element of t in 0..hi; a tensor that indexes two extents keeps the
-    smaller (each op requires its own)."""
-    if t.range is None or fe.sizes.value(hi) < fe.sizes.value(t.range[1]):
-        t.range = (sympy.Integer(0), sympy.sympify(hi))
 
 
 def reader(fe, node, idx, hi, what="index"):
@@ -53,7 +44,7 @@ def reader(fe, node, idx, hi, what="index"):
                      f"its {what} ('{t.name}') are computed in forward ({by or 'by an op'}), "
                      "and AIR 1.1 declares value ranges on inputs only, so only an input "
                      "tensor can index; pass the indices as an int64 forward() argument")
-    set_range(fe, t, hi)
+    set_range(fe.sizes, t, hi)
     return lambda ix: data_read(*idx.index(list(ix)))
 
 
