@@ -7,7 +7,7 @@ The index tensor must be an `in` tensor (a forward() argument, or a buffer): AIR
 value range on inputs only (`in ids[B, S]: i64 in 0..VOCAB;`), and the range is what the op
 requires of its indices (an embedding's rows, the classes of a loss, the size of the gathered
 dimension).  An index computed inside forward (argmax's, topk's) has no range yet: refused,
-naming the op that computed it.
+naming the op that computed it; an arange's values are an affine index, read as such.
 """
 import sympy
 
@@ -16,11 +16,9 @@ from .opgraph import INT, Value, data_read, set_range
 
 
 def producer(fe, t):
-    """The op that writes tensor t, as `aten.NAME (line N)`, or None."""
-    for op in fe.g.ops:
-        if isinstance(op.out, Value) and op.out.root().tensor is t:
-            return op.aten + (f" at line {op.line}" if op.line else "")
-    return None
+    """The op that writes tensor t, or None."""
+    return next((op for op in fe.g.ops if isinstance(op.out, Value) and op.out.root().tensor is t),
+                None)
 
 
 def reader(fe, node, idx, hi, what="index"):
@@ -38,10 +36,13 @@ def reader(fe, node, idx, hi, what="index"):
         raise fe.err(node, f"unsupported operator {aten}",
                      f"the {what} are {idx.dtype}, not an integer tensor")
     t = idx.root().tensor
+    by = producer(fe, t) if t.role != "in" else None
+    if by is not None and "affine" in by.attrs:     # arange: the value is an affine index
+        return lambda ix: by.attrs["affine"](idx.index(list(ix))[1])
     if t.role != "in":
-        by = producer(fe, t)
+        by = by.aten + (f" at line {by.line}" if by.line else "") if by else "by an op"
         raise fe.err(node, f"unsupported operator {aten}",
-                     f"its {what} ('{t.name}') are computed in forward ({by or 'by an op'}), "
+                     f"its {what} ('{t.name}') are computed in forward ({by}), "
                      "and AIR 1.1 declares value ranges on inputs only, so only an input "
                      "tensor can index; pass the indices as an int64 forward() argument")
     set_range(fe.sizes, t, hi)

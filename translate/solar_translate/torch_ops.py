@@ -410,8 +410,13 @@ def arange(fe, node, name, a, kw, val):
     nums = [x for x in a if isinstance(x, (int, float))]
     start, step = (0, 1) if len(nums) < 2 else (nums[0], nums[2] if len(nums) > 2 else 1)
     shape = fe.generic_shape(node, [])
-    return _kernel(fe, node, "pointwise", [], shape,
-                   {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
+    r = _kernel(fe, node, "pointwise", [], shape,
+                {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
+    if all(isinstance(v, int) for v in (start, step)):
+        # an op that indexes with it reads the element's value as this affine index
+        # (torch_index.reader: GPT-2's wpe(arange(S)) is `wpe[s, d]`, no data index)
+        r.op.attrs["affine"] = lambda ix: start + step * ix[0]
+    return r
 
 
 # ---- contractions -------------------------------------------------------------------------
