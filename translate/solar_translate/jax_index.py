@@ -71,6 +71,9 @@ def reader(fe, eqn, idx, hi):
         raise fe.err(eqn, f"unsupported primitive {prim}: its indices ('{t.name}') are computed "
                      "in fn, and AIR 1.1 declares value ranges on inputs only, so only an input "
                      "array can index; pass the indices as an integer input of fn")
+    if not t.shape:
+        raise fe.err(eqn, f"unsupported primitive {prim} with a 0-d index array: AIR 1.1 reads "
+                     "it inside an index as an element; pass it with one dimension of size 1")
     set_range(fe.sizes, t, hi)
     return lambda ix: data_read(*_source(idx, ix))
 

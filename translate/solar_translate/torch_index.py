@@ -21,6 +21,28 @@ def producer(fe, t):
                 None)
 
 
+BYTES = {"i8": 1, "u8": 1, "i32": 4, "i64": 8}
+
+
+def widening(src, dst):
+    """Whether a cast from integer dtype src to dst keeps every value (the same dtype, or a
+    wider one that holds src's range)."""
+    if src not in BYTES or dst not in BYTES:
+        return False
+    return src == dst or (BYTES[dst] > BYTES[src] and not (dst == "u8"))
+
+
+def source(fe, idx, ix):
+    """(tensor, index, its producer op or None) that idx's element ix is read from: through
+    views, and through integer casts that keep every value (their op's `alias`)."""
+    t, ix = idx.index(list(ix))
+    op = producer(fe, t) if t.role != "in" else None
+    while op is not None and "alias" in op.attrs:
+        t, ix = op.attrs["alias"].index(ix)
+        op = producer(fe, t) if t.role != "in" else None
+    return t, ix, op
+
+
 def reader(fe, node, idx, hi, what="index"):
     """read(ix): the data read of the index tensor idx (a Value) at idx's index ix, whose root
     `in` tensor is declared in 0..hi; refused (located) for a mask, a float, or an index that
@@ -35,18 +57,22 @@ def reader(fe, node, idx, hi, what="index"):
     if idx.dtype not in INT:
         raise fe.err(node, f"unsupported operator {aten}",
                      f"the {what} are {idx.dtype}, not an integer tensor")
-    t = idx.root().tensor
-    by = producer(fe, t) if t.role != "in" else None
+    probe = [sympy.Symbol(f"_p{k}", integer=True) for k in range(len(idx.shape))]
+    t, _, by = source(fe, idx, probe)
     if by is not None and "affine" in by.attrs:     # arange: the value is an affine index
-        return lambda ix: by.attrs["affine"](idx.index(list(ix))[1])
+        return lambda ix: by.attrs["affine"](source(fe, idx, ix)[1])
     if t.role != "in":
         by = by.aten + (f" at line {by.line}" if by.line else "") if by else "by an op"
         raise fe.err(node, f"unsupported operator {aten}",
                      f"its {what} ('{t.name}') are computed in forward ({by}), "
                      "and AIR 1.1 declares value ranges on inputs only, so only an input "
                      "tensor can index; pass the indices as an int64 forward() argument")
+    if not t.shape:
+        raise fe.err(node, f"unsupported operator {aten} with a 0-d {what} tensor",
+                     f"AIR 1.1 reads an index tensor inside an index as an element "
+                     f"(`{t.name}[i]`), not as a scalar; pass it with one dimension of size 1")
     set_range(fe.sizes, t, hi)
-    return lambda ix: data_read(*idx.index(list(ix)))
+    return lambda ix: data_read(*source(fe, idx, ix)[:2])
 
 
 def gathered(fe, node, x, shape, fn):

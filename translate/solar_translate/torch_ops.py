@@ -381,7 +381,10 @@ def cast_copy(fe, node, name, a, kw, val):
     x = vals[0]
     if name != "clone" and name != "copy" and fe.dtype(node) == x.dtype:
         return x
-    return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    r = _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    if torch_index.widening(x.dtype, r.value.dtype):
+        r.op.attrs["alias"] = x     # the same integers: an index through it reads x's
+    return r
 
 
 # ---- creation -----------------------------------------------------------------------------
