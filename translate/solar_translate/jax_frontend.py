@@ -372,7 +372,9 @@ class JaxFrontend:
         if name == "iota":
             d = p["dimension"]
             shape = self.shape_of(aval, [])
-            return self.kernel(eqn, "pointwise", [], shape, {"f": lambda v, i: pr(i[d])})
+            # "affine": an index read of it is the iterator (jax_index: x[jnp.arange(N), t])
+            return self.kernel(eqn, "pointwise", [], shape, {"f": lambda v, i: pr(i[d]),
+                                                             "affine": lambda ix: ix[d]})
         if name == "integer_pow":
             y = p["y"]
             f = (lambda v, i: " * ".join([f"({v[0]})"] * abs(y)) if y else "1.0")

@@ -5,8 +5,9 @@ each one kernel whose index reads an integer input declared with its range.
 jnp normalises an index before it gathers (`select_n(i < 0, i, i + N)`: negative indices count
 from the end); those kernels stay (eager JAX runs them), and since the range declared on the
 input is 0..N, their result equals the input, which the gather then reads directly, so the
-index is still an input's (note_normalised); the normalisation kernels are then dropped where
-nothing else reads them (prune).  An index computed otherwise is refused.
+index is still an input's (note_normalised); an index vector concatenated from such indices and
+iotas (`x[jnp.arange(N), t]`) is read entry by entry, an iota's as its affine value.  The
+normalisation and concatenation kernels are then dropped where nothing else reads them (prune).  An index computed otherwise is refused.
 """
 import sympy
 
@@ -52,34 +53,61 @@ def prune(fe):
             fe.g.tensors.remove(op.out.root().tensor)
 
 
-def _source(v, ix):
-    """(tensor, index) that v's element ix is read from, through jnp's normalisation."""
+def _source(fe, v, ix):
+    """(tensor, index, producer op or None) that v's element ix is read from: through views,
+    jnp's normalisation (same_as) and a concatenate of index vectors at a constant position
+    (the index vector of `x[jnp.arange(N), t]`), whose kernel is then dropped as the
+    normalisation's is (prune)."""
     t, ix = v.index(list(ix))
-    while getattr(t, "same_as", None) is not None:
-        t, ix = t.same_as.index(ix)
-    return t, ix
+    while t.role != "in":
+        if getattr(t, "same_as", None) is not None:
+            t, ix = t.same_as.index(ix)
+            continue
+        known = fe.__dict__.setdefault("_producers", {})   # kept: prune may drop the op
+        op = known.get(t) or next((o for o in fe.g.ops if o.out.root().tensor is t), None)
+        known[t] = op
+        d = op.attrs.get("dim") if op is not None and op.kind == "cat" else None
+        k = sympy.sympify(ix[d]) if d is not None else None
+        if k is None or not k.is_Integer:
+            return t, ix, op
+        fe.__dict__.setdefault("_norm", set()).add(t)
+        off = 0
+        for x in op.ins:
+            n = fe.sizes.value(x.shape[d])
+            if off <= k < off + n:
+                t, ix = x.index(list(ix[:d]) + [k - off] + list(ix[d + 1:]))
+                break
+            off += n
+    return t, ix, None
 
 
-def reader(fe, eqn, idx, hi):
-    """read(ix): the data read of the index array idx at ix, its input declared in 0..hi."""
+def reader(fe, eqn, idx, his):
+    """read(ix): the value of the index array idx at ix (its last position k an entry of the
+    index vector): a data read of an input declared in 0..his[k], or the affine value of an
+    iota (jnp.arange)."""
     prim = eqn.primitive.name
     if not isinstance(idx, Value) or idx.dtype not in INT:
         raise fe.err(eqn, f"unsupported primitive {prim}: its indices are not an integer array")
-    probe = [sympy.Symbol(f"_p{k}", integer=True) for k in range(len(idx.shape))]
-    t, _ = _source(idx, probe)
-    if t.role != "in":
-        raise fe.err(eqn, f"unsupported primitive {prim}: its indices ('{t.name}') are computed "
-                     "in fn, and AIR 1.1 declares value ranges on inputs only, so only an input "
-                     "array can index; pass the indices as an integer input of fn")
-    if not t.shape:
-        raise fe.err(eqn, f"unsupported primitive {prim} with a 0-d index array: AIR 1.1 reads "
-                     "it inside an index as an element; pass it with one dimension of size 1")
-    set_range(fe.sizes, t, hi)
-    return lambda ix: data_read(*_source(idx, ix))
+    probe = [sympy.Symbol(f"_p{k}", integer=True) for k in range(len(idx.shape) - 1)]
+    for k, hi in enumerate(his):
+        t, _, op = _source(fe, idx, probe + [k])
+        if op is not None and "affine" in op.attrs:
+            continue
+        if t.role != "in":
+            raise fe.err(eqn, f"unsupported primitive {prim}: its indices ('{t.name}') are "
+                         "computed in fn, and AIR 1.1 declares value ranges on inputs only, so "
+                         "only an input array can index; pass the indices as an integer input "
+                         "of fn")
+        if not t.shape:
+            raise fe.err(eqn, f"unsupported primitive {prim} with a 0-d index array: AIR 1.1 "
+                         "reads it inside an index as an element; pass it with one dimension "
+                         "of size 1")
+        set_range(fe.sizes, t, hi)
 
-
-def _smallest(fe, dims):
-    return min(dims, key=fe.sizes.value)
+    def read(ix):
+        t, ix, op = _source(fe, idx, ix)
+        return op.attrs["affine"](ix) if op is not None else data_read(t, ix)
+    return read
 
 
 def _place(r, window, win_at, obd, ibd, imap, read):
@@ -113,7 +141,7 @@ def gather(fe, eqn, ins, aval):
             and len(window) == len(offset) and isinstance(idx, Value)):
         raise fe.err(eqn, "unsupported primitive gather: only whole-row gathers (x[idx], "
                      "jnp.take, jnp.take_along_axis) are translated")
-    read = reader(fe, eqn, idx, _smallest(fe, [x.shape[d] for d in smap]))
+    read = reader(fe, eqn, idx, [x.shape[d] for d in smap])
     nout = len(aval.shape)
     batch = [j for j in range(nout) if j not in offset]
     shape = [None] * nout
@@ -146,7 +174,7 @@ def scatter(fe, eqn, name, ins, aval):
                     for u, d in zip(uwd, window))):
         raise fe.err(eqn, f"unsupported primitive {name}: only whole-row scatters "
                      "(x.at[idx].add(v), .set(v)) are translated")
-    read = reader(fe, eqn, idx, _smallest(fe, [x.shape[d] for d in sd]))
+    read = reader(fe, eqn, idx, [x.shape[d] for d in sd])
     su = [j for j in range(len(upd.shape)) if j not in uwd]
 
     at = _place(r, window, uwd, obd, ibd, sd, read)

@@ -1,12 +1,13 @@
 """AIR 1.1 in JAX: a token embedding `E[ids]`, jnp.take_along_axis of one class per row, a row
-gather `x[rows]` and an index-add `x.at[rows].add(u)`: each one kernel whose index reads the
+gather `x[rows]` and an index-add `x.at[rows].add(u)`, and a cross-entropy's pick `logp[jnp.arange(N), tgt]` (the
+iota of the index vector an affine index, the targets a data index): each gather one kernel whose index reads the
 integer input (declared in the range of the dim it indexes); jnp's normalisation of negative
 indices (`select_n(i < 0, i, i + N)`) equals the input there, so its kernels are dropped.
 # corpus: translate-only until validate runs data indices (issue 21)"""
 import jax
 import jax.numpy as jnp
 
-B, S, VOCAB, DIM, C = 2, 8, 50, 16, 10
+B, S, VOCAB, DIM, C = 2, 8, 50, 12, 10
 
 
 def fn(E, ids, logits, tgt, rows, u):
@@ -14,7 +15,8 @@ def fn(E, ids, logits, tgt, rows, u):
     pick = jnp.take_along_axis(logits, tgt[:, None], axis=1)
     sel = logits[rows]
     acc = logits.at[rows].add(u)
-    return emb, pick, sel, acc
+    ce = -jnp.mean(jax.nn.log_softmax(logits)[jnp.arange(B * S), tgt])
+    return emb, pick, sel, acc, ce
 
 
 def get_inputs():
