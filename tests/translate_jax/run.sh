@@ -24,10 +24,12 @@ model)   # a corpus file (tests/translate/jax): translates, checks and validates
   grep -q "validated: PASS" "$work/t.out" || fail "not validated"
   grep -q Traceback "$work/t.out" "$work/t.err" && fail "a traceback"
   echo "model $name: translated, validated" ;;
-golden)
+golden)   # `# corpus: translate-only`: --no-validate (AIR 1.1 data indices, until validate runs them)
   name=$(basename "$file" .py)
-  "$solar" translate --jax "$file" -o "$work/$name.air" >"$work/t.out" 2>"$work/t.err" || fail "translate exit $?"
-  grep -q "validated: PASS" "$work/t.out" || fail "not validated"
+  only=$(grep -c "^# corpus: translate-only" "$file")
+  "$solar" translate --jax "$file" -o "$work/$name.air" $([ "$only" = 0 ] || echo --no-validate) \
+    >"$work/t.out" 2>"$work/t.err" || fail "translate exit $?"
+  [ "$only" != 0 ] || grep -q "validated: PASS" "$work/t.out" || fail "not validated"
   diff -u "${file%.py}.air" "$work/$name.air" || fail "the translation differs from ${file%.py}.air"
   if [ -f "${file%.py}.warn" ]; then   # a warning translate must print
     grep -qF -- "$(cat "${file%.py}.warn")" "$work/t.err" || fail "stderr lacks $(cat "${file%.py}.warn")"

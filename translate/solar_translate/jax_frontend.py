@@ -26,6 +26,7 @@ import re
 
 import sympy
 
+from . import jax_index
 from .emit_air import LOW, Emitter, flit
 from .opgraph import Graph, Op, Tensor, TranslateError, Value
 from .sizes import Sizes, fdiv, leaf_sizes, pr
@@ -185,6 +186,7 @@ class JaxFrontend:
         from .torch_frontend import Frontend
         self.env.update({o: o.value for o in outs})
         Frontend.outputs(self, outs)
+        jax_index.prune(self)
         Frontend.sort_tensors(self)
         return self.g
 
@@ -291,6 +293,13 @@ class JaxFrontend:
             return self.kernel(eqn, "cat", xs, shape, {"dim": d})
         if name == "pad":
             return self.pad(eqn, ins, aval)
+        if name == "gather":
+            return jax_index.gather(self, eqn, ins, aval)
+        if name in jax_index.SCATTERS:
+            return jax_index.scatter(self, eqn, name, ins, aval)
+        if name in ("sort", "top_k", "argsort"):
+            raise self.err(eqn, f"unsupported primitive {name}: a selection by comparison is "
+                           "not translated yet (docs/air-1.1-indexing.md, 4.6)")
         raise self.err(eqn, f"unsupported primitive {name}")
 
     def materialise(self, eqn, v, aval, d):
@@ -363,7 +372,9 @@ class JaxFrontend:
         if name == "iota":
             d = p["dimension"]
             shape = self.shape_of(aval, [])
-            return self.kernel(eqn, "pointwise", [], shape, {"f": lambda v, i: pr(i[d])})
+            # "affine": an index read of it is the iterator (jax_index: x[jnp.arange(N), t])
+            return self.kernel(eqn, "pointwise", [], shape, {"f": lambda v, i: pr(i[d]),
+                                                             "affine": lambda ix: ix[d]})
         if name == "integer_pow":
             y = p["y"]
             f = (lambda v, i: " * ".join([f"({v[0]})"] * abs(y)) if y else "1.0")
@@ -414,7 +425,9 @@ class JaxFrontend:
             for k, s in zip(pos, v):
                 a[k] = s
             return f(a, i)
-        return self.kernel(eqn, "pointwise", vals, self.shape_of(aval, vals), {"f": g})
+        r = self.kernel(eqn, "pointwise", vals, self.shape_of(aval, vals), {"f": g})
+        jax_index.note_normalised(self, name, ins, r)
+        return r
 
     def dot_general(self, eqn, ins, aval):
         a, b = ins

@@ -82,6 +82,16 @@ class Graph:
         return t
 
 
+INT = ("i64", "i32", "i8", "u8")     # the dtypes an index tensor may have
+
+
+def set_range(sizes, t, hi):
+    """Declares every element of tensor t in 0..hi (sizes: sizes.Sizes); a tensor that
+    indexes two extents keeps the smaller (each op requires its own)."""
+    if t.range is None or sizes.value(hi) < sizes.value(t.range[1]):
+        t.range = (sympy.Integer(0), sympy.sympify(hi))
+
+
 def data_read(t, ix):
     """The value of tensor t at the index ix as a term of an index expression (AIR 1.1,
     `ids[t]` in `E[ids[t], d]`): a sympy function application named after t, which

@@ -7,29 +7,40 @@ The index tensor must be an `in` tensor (a forward() argument, or a buffer): AIR
 value range on inputs only (`in ids[B, S]: i64 in 0..VOCAB;`), and the range is what the op
 requires of its indices (an embedding's rows, the classes of a loss, the size of the gathered
 dimension).  An index computed inside forward (argmax's, topk's) has no range yet: refused,
-naming the op that computed it.
+naming the op that computed it; an arange's values are an affine index, read as such.
 """
 import sympy
 
 from . import torch_ops as ops
-from .opgraph import Value, data_read
-
-INT = ("i64", "i32", "i8", "u8")
+from .opgraph import INT, Value, data_read, set_range
 
 
 def producer(fe, t):
-    """The op that writes tensor t, as `aten.NAME (line N)`, or None."""
-    for op in fe.g.ops:
-        if isinstance(op.out, Value) and op.out.root().tensor is t:
-            return op.aten + (f" at line {op.line}" if op.line else "")
-    return None
+    """The op that writes tensor t, or None."""
+    return next((op for op in fe.g.ops if isinstance(op.out, Value) and op.out.root().tensor is t),
+                None)
 
 
-def set_range(fe, t, hi):
-    """Declares every element of t in 0..hi; a tensor that indexes two extents keeps the
-    smaller (each op requires its own)."""
-    if t.range is None or fe.sizes.value(hi) < fe.sizes.value(t.range[1]):
-        t.range = (sympy.Integer(0), sympy.sympify(hi))
+BYTES = {"i8": 1, "u8": 1, "i32": 4, "i64": 8}
+
+
+def widening(src, dst):
+    """Whether a cast from integer dtype src to dst keeps every value (the same dtype, or a
+    wider one that holds src's range)."""
+    if src not in BYTES or dst not in BYTES:
+        return False
+    return src == dst or (BYTES[dst] > BYTES[src] and not (dst == "u8"))
+
+
+def source(fe, idx, ix):
+    """(tensor, index, its producer op or None) that idx's element ix is read from: through
+    views, and through integer casts that keep every value (their op's `alias`)."""
+    t, ix = idx.index(list(ix))
+    op = producer(fe, t) if t.role != "in" else None
+    while op is not None and "alias" in op.attrs:
+        t, ix = op.attrs["alias"].index(ix)
+        op = producer(fe, t) if t.role != "in" else None
+    return t, ix, op
 
 
 def reader(fe, node, idx, hi, what="index"):
@@ -46,15 +57,22 @@ def reader(fe, node, idx, hi, what="index"):
     if idx.dtype not in INT:
         raise fe.err(node, f"unsupported operator {aten}",
                      f"the {what} are {idx.dtype}, not an integer tensor")
-    t = idx.root().tensor
+    probe = [sympy.Symbol(f"_p{k}", integer=True) for k in range(len(idx.shape))]
+    t, _, by = source(fe, idx, probe)
+    if by is not None and "affine" in by.attrs:     # arange: the value is an affine index
+        return lambda ix: by.attrs["affine"](source(fe, idx, ix)[1])
     if t.role != "in":
-        by = producer(fe, t)
+        by = by.aten + (f" at line {by.line}" if by.line else "") if by else "by an op"
         raise fe.err(node, f"unsupported operator {aten}",
-                     f"its {what} ('{t.name}') are computed in forward ({by or 'by an op'}), "
+                     f"its {what} ('{t.name}') are computed in forward ({by}), "
                      "and AIR 1.1 declares value ranges on inputs only, so only an input "
                      "tensor can index; pass the indices as an int64 forward() argument")
-    set_range(fe, t, hi)
-    return lambda ix: data_read(*idx.index(list(ix)))
+    if not t.shape:
+        raise fe.err(node, f"unsupported operator {aten} with a 0-d {what} tensor",
+                     f"AIR 1.1 reads an index tensor inside an index as an element "
+                     f"(`{t.name}[i]`), not as a scalar; pass it with one dimension of size 1")
+    set_range(fe.sizes, t, hi)
+    return lambda ix: data_read(*source(fe, idx, ix)[:2])
 
 
 def gathered(fe, node, x, shape, fn):

@@ -381,7 +381,10 @@ def cast_copy(fe, node, name, a, kw, val):
     x = vals[0]
     if name != "clone" and name != "copy" and fe.dtype(node) == x.dtype:
         return x
-    return _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    r = _kernel(fe, node, "pointwise", [x], list(x.shape), {"f": lambda v, i: v[0]})
+    if torch_index.widening(x.dtype, r.value.dtype):
+        r.op.attrs["alias"] = x     # the same integers: an index through it reads x's
+    return r
 
 
 # ---- creation -----------------------------------------------------------------------------
@@ -410,8 +413,13 @@ def arange(fe, node, name, a, kw, val):
     nums = [x for x in a if isinstance(x, (int, float))]
     start, step = (0, 1) if len(nums) < 2 else (nums[0], nums[2] if len(nums) > 2 else 1)
     shape = fe.generic_shape(node, [])
-    return _kernel(fe, node, "pointwise", [], shape,
-                   {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
+    r = _kernel(fe, node, "pointwise", [], shape,
+                {"f": lambda vv, i: f"{flit(start)} + {flit(step)} * {pr(i[0])}"})
+    if all(isinstance(v, int) for v in (start, step)):
+        # an op that indexes with it reads the element's value as this affine index
+        # (torch_index.reader: GPT-2's wpe(arange(S)) is `wpe[s, d]`, no data index)
+        r.op.attrs["affine"] = lambda ix: start + step * ix[0]
+    return r
 
 
 # ---- contractions -------------------------------------------------------------------------
