@@ -24,7 +24,7 @@ model)   # a corpus file (tests/translate/jax): translates, checks and validates
   grep -q "validated: PASS" "$work/t.out" || fail "not validated"
   grep -q Traceback "$work/t.out" "$work/t.err" && fail "a traceback"
   echo "model $name: translated, validated" ;;
-golden)   # `# corpus: translate-only`: --no-validate (AIR 1.1 data indices, until validate runs them)
+golden)   # `# corpus: translate-only`: --no-validate
   name=$(basename "$file" .py)
   only=$(grep -c "^# corpus: translate-only" "$file")
   "$solar" translate --jax "$file" -o "$work/$name.air" $([ "$only" = 0 ] || echo --no-validate) \

@@ -1,6 +1,5 @@
 """AIR 1.1: nn.Embedding in bf16 with padding_idx (only the backward reads it), scaled by
 sqrt(DIM) as Gemma does: one gather kernel `E[ids[b, s], d]`, the ids declared in 0..VOCAB."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 

@@ -2,7 +2,6 @@
 row per batch, indices per head), index_select of columns, and advanced indexing x[idx]
 (rows), x[:, idx] (in place of the indexed dim) and x[idx, :, idx] (non-adjacent: the index
 dims first); every index a forward() input declared in the range of the dim it indexes."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 

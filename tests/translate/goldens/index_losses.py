@@ -2,7 +2,6 @@
 and label smoothing (mean: divided by the weights of the targets not ignored), and nll_loss
 on [N, C, L] log-probabilities (K-dimensional targets [N, L]) with reduction none; the targets
 declared in 0..C."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

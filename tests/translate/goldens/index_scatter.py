@@ -2,7 +2,6 @@
 scatter of a tensor and of a number, scatter_reduce amax, index_add with alpha, index_copy,
 index_put with and without accumulate, and an embedding-gradient-like zeros().index_add_ (in
 place: no copy); one_hot of the targets (values may read the ids freely: no range needed)."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -2,7 +2,6 @@
 position embeddings (the positions a buffer `arange(MAX_POS)` sliced to the sequence), summed,
 then LayerNorm; dropout is the identity in eval.  Three gathers with data indices (AIR 1.1):
 input_ids in 0..VOCAB, token_type_ids in 0..TYPES, position_ids in 0..MAX_POS."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 

@@ -1,6 +1,5 @@
 """Level 1: cross-entropy over class logits with int64 targets (mean reduction): log_softmax
 then a gather of the target column (not affine: the index is data)."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -1,5 +1,4 @@
 """Level 1: token embedding lookup (int64 ids -> rows of a table): an indirect, non-affine read."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 

@@ -1,6 +1,5 @@
 """Level 1: a Llama-3-sized token embedding (a 128 256-token vocabulary, bf16 rows of 4096): a
 data-dependent gather `E[ids[b, s], d]`, the ids declared in 0..VOCAB (AIR 1.1)."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 

@@ -1,6 +1,5 @@
 """Level 1: index_select of every third row through an int64 index buffer (an indirect read:
 the translator sees a tensor of indices, not a stride), then a row sum."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 

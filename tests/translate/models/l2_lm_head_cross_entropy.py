@@ -1,7 +1,6 @@
 """Level 2: a language model's head and training loss: final RMSNorm, the LM head (hidden ->
 vocabulary logits, no bias), then cross_entropy against the next-token targets (a log_softmax
 kernel, then the pick `logp[i, tgt[i]]`: the targets declared in 0..VOCAB, AIR 1.1)."""
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

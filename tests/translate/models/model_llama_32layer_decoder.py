@@ -6,7 +6,6 @@ TOO BIG FOR EAGER RUNS at these sizes (about 6.7e9 parameters, 27 GB in f32): it
 traced on meta tensors (torch.export on the meta device).  census.py runs it eagerly only with
 its constants shrunk (8 layers of dim 256).
 """
-# corpus: translate-only until validate runs data indices (issue 21)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

@@ -3,7 +3,7 @@ gather `x[rows]` and an index-add `x.at[rows].add(u)`, and a cross-entropy's pic
 iota of the index vector an affine index, the targets a data index): each gather one kernel whose index reads the
 integer input (declared in the range of the dim it indexes); jnp's normalisation of negative
 indices (`select_n(i < 0, i, i + N)`) equals the input there, so its kernels are dropped.
-# corpus: translate-only until validate runs data indices (issue 21)"""
+"""
 import jax
 import jax.numpy as jnp
 
