@@ -434,6 +434,30 @@ def meta_factories(torch):
     return Mode()
 
 
+class meta_autocast:
+    """While torch.export traces, `torch.autocast(device_type="meta", ...)` acts as on the CPU:
+    Hugging Face models turn autocast off around RoPE with the device type of their tensors
+    (`with torch.autocast(device_type=x.device.type, enabled=False)`), and PyTorch has no
+    autocast dtype for meta ('unsupported scalarType').  Turning autocast off changes nothing
+    in a graph traced without it."""
+
+    def __init__(self, torch):
+        self.cls = torch.amp.autocast_mode.autocast
+
+    def __enter__(self):
+        self.orig = self.cls.__init__
+        orig = self.orig
+
+        def init(obj, device_type, *args, **kwargs):
+            orig(obj, "cpu" if device_type == "meta" else device_type, *args, **kwargs)
+        self.cls.__init__ = init
+        return self
+
+    def __exit__(self, *exc):
+        self.cls.__init__ = self.orig
+        return False
+
+
 class rnn_shapes:
     """While torch.export traces, aten.lstm/gru/rnn_tanh/rnn_relu.input get their result shapes
     without a loop over the time steps.  torch.export keeps these operators whole and runs
@@ -485,7 +509,7 @@ def translate_module(torch, path, mod):
     exprs = leaf_sizes(mod, base, lambda: leaf_shapes(torch, *build(torch, mod, path)), sizes)
     # user inputs: tensors only
     try:
-        with meta_factories(torch), rnn_shapes(torch):
+        with meta_factories(torch), rnn_shapes(torch), meta_autocast(torch):
             ep = torch.export.export(model, tuple(inputs))
     except Exception as e:  # noqa: BLE001
         msg = first_line(e)
@@ -504,7 +528,8 @@ def translate_module(torch, path, mod):
 # decomposing those would count more kernels than eager runs, and the unfused bound of more
 # kernels can exceed eager's time.
 DECOMPOSE = {"triplet_margin_loss", "pairwise_distance", "margin_ranking_loss",
-             "cosine_embedding_loss", "poisson_nll_loss", "multilabel_soft_margin_loss"}
+             "cosine_embedding_loss", "poisson_nll_loss", "multilabel_soft_margin_loss",
+             "diff"}   # diff: narrow, sub (and cat for prepend), aten/src/ATen/native/ReduceOps.cpp
 
 
 def composite(torch, op):
@@ -552,7 +577,8 @@ def run_decomposing(torch, ep, frontend, sizes, exprs, rounds=8):
                 raise first
             done.add(op)
             try:
-                ep = ep.run_decompositions({op: table[op]})
+                with meta_autocast(torch):  # it traces again, autocast regions included
+                    ep = ep.run_decompositions({op: table[op]})
             except Exception:  # noqa: BLE001 - PyTorch cannot decompose it here: as before
                 raise first
     raise first
