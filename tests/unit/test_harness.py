@@ -60,9 +60,12 @@ def air_json_from_source(path, defines=None):
         env[k] = params[k] = v
     # consts may depend on nothing but literals; params are now final
     tensors = []
-    for role, body, dtype in re.findall(r"\b(inout|in|out|tmp)\s+([^;:]*):\s*(\w+)\s*;", src):
-        for name, dims in re.findall(r"(\w+)\s*\[([^\]]*)\]", body):
-            shape = [int(eval(d, {}, dict(env))) for d in dims.split(",")]
+    # a declaration's dtype may carry a value range (AIR 1.1: `i64 in 0..V`); a scalar has no
+    # dims (`out loss: f32;`)
+    decl = r"\b(inout|in|out|tmp)\s+([^;:]*):\s*(\w+)\s*(?:in\s[^;]*)?;"
+    for role, body, dtype in re.findall(decl, src):
+        for name, dims in re.findall(r"(\w+)\s*(?:\[([^\]]*)\])?\s*(?:,|$)", body.strip()):
+            shape = [int(eval(d, {}, dict(env))) for d in dims.split(",")] if dims else []
             tensors.append({"name": name, "role": role, "dtype": dtype, "shape": shape})
     return {"program": str(path), "params": params, "tensors": tensors}
 
@@ -1014,6 +1017,9 @@ SMALL = {
     "rmsnorm": {"B": 2, "S": 4, "D": 64},
     "rowsum": {"M": 16, "N": 32},
     "softmax": {"B": 2, "S": 4, "V": 40},
+    "embedding": {"B": 2, "S": 8, "V": 50, "D": 16},
+    "cross_entropy": {"N": 8, "V": 50},
+    "moe_layer": {"T": 8, "D": 16, "FF": 32, "E": 4},
 }
 
 
@@ -1078,7 +1084,32 @@ def np_reference(name, v):
         if name == "attention_causal":
             s = np.where(np.tril(np.ones(s.shape[-2:], bool)), s, -np.inf)
         return {"o": np_softmax(s) @ v["v"]}
+    if name == "embedding":
+        return {"y": v["weight"][v["ids"].astype(np.int64)]}
+    if name == "cross_entropy":
+        x, t = v["logits"], v["target"].astype(np.int64)
+        m = x.max(1, keepdims=True)
+        lse = np.log(np.exp(x - m).sum(1)) + m[:, 0]
+        return {"loss": np.array((lse - x[np.arange(len(t)), t]).mean())}
+    if name == "moe_layer":
+        return {"y": np_moe(v)}
     raise KeyError(name)
+
+
+def np_moe(v):
+    """The Mixtral-style block in float64, routed on the router's logits rounded to bf16 as
+    F.linear's are (near ties must route as the model does)."""
+    x = v["x"]
+    logits = torch.tensor(x @ v["gate"].T).to(torch.bfloat16).double().numpy()
+    p = np_softmax(logits)
+    top = np.argsort(-p, axis=1, kind="stable")[:, :2]
+    y = np.zeros_like(x)
+    for t in range(x.shape[0]):
+        w = p[t, top[t]] / p[t, top[t]].sum()
+        for k, e in enumerate(top[t]):
+            h1, h3 = x[t] @ v["w1"][e].T, x[t] @ v["w3"][e].T
+            y[t] += w[k] * ((h1 / (1 + np.exp(-h1)) * h3) @ v["w2"][e].T)
+    return y
 
 
 class TF32Flags(unittest.TestCase):
