@@ -104,7 +104,9 @@ static isl_val *assumed_count(const solar_model *m, solar_count_memo *memo, cons
 		isl_set *tuples = isl_map_range(isl_map_copy(r));
 		isl_map *product = isl_map_from_domain_and_range(isl_set_copy(shape),
 								 isl_set_copy(tuples));
-		isl_bool all = isl_union_set_is_equal(covered, isl_union_set_from_set(shape));
+		isl_union_set *whole = isl_union_set_from_set(shape);
+		isl_bool all = isl_union_set_is_equal(covered, whole);
+		isl_union_set_free(whole);
 		isl_bool prod = isl_map_is_equal(r, product);
 		isl_map_free(product);
 		isl_map_free(r);
