@@ -362,6 +362,32 @@ def max_min_binary(fe, node, name, a, kw, val):
 
 # ---- pointwise ----------------------------------------------------------------------------
 
+def affine_terms(fe, name, a, kw, vals):
+    """An integer add or sub of aranges and integers (`arange(S) + offset`, transformers' mask
+    indices) as an affine index, as arange's own (torch_index.reader): ix -> the value's
+    affine form, or None when some operand is anything else."""
+    from .torch_index import source
+    if name not in ("add", "sub") or len(vals) < 2:
+        return None
+    alpha = kw.get("alpha", a[2] if len(a) > 2 else 1)
+    if not isinstance(alpha, int):
+        return None
+    terms = []
+    for v in vals[:2]:
+        if isinstance(v, int) and not isinstance(v, bool):
+            terms.append(lambda ix, c=v: c)
+            continue
+        if not hasattr(v, "index") or getattr(v, "dtype", None) not in ("i64", "i32"):
+            return None
+        probe = [sympy.Symbol(f"_p{k}", integer=True) for k in range(len(v.shape))]
+        by = source(fe, v, probe)[2]
+        if by is None or "affine" not in by.attrs:
+            return None
+        terms.append(lambda ix, v=v: (lambda t, j, op: op.attrs["affine"](j))(*source(fe, v, ix)))
+    sgn = 1 if name == "add" else -1
+    return lambda ix: terms[0](ix) + sgn * alpha * terms[1](ix)
+
+
 def pointwise(fe, node, name, a, kw, val):
     pf = pointwise_f(fe, node, name)
     if pf is None:   # where(condition): the indices of the true entries
@@ -369,7 +395,11 @@ def pointwise(fe, node, name, a, kw, val):
     ops, f = pf
     vals = [V(fe, x) for x in ops]
     shape = fe.generic_shape(node, vals)
-    return _kernel(fe, node, "pointwise", vals, shape, {"f": f})
+    r = _kernel(fe, node, "pointwise", vals, shape, {"f": f})
+    affine = affine_terms(fe, name, a, kw, vals)
+    if affine is not None:
+        r.op.attrs["affine"] = affine
+    return r
 
 
 def cast_copy(fe, node, name, a, kw, val):
