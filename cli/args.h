@@ -54,7 +54,7 @@ typedef struct {
 	size_t raw;   /* where the value's text is kept as well (passed on as typed) */
 	size_t index; /* ENUM: where the chosen value's rank goes (an int or enum) */
 	size_t given; /* a bool set when the option is given */
-	int hidden;   /* parsed, never listed (translate --batch, the test driver's) */
+	int hidden;   /* parsed, never listed (translate --batch-list, the test driver's) */
 	/* CUSTOM: 0 when val is good (and stored), -1 for the `expects` message, -2 when it
 	 * printed its own. */
 	int (*parse)(const char *val, solar_opts *o);

@@ -76,9 +76,9 @@ typedef struct {
 	double coverage, ms;
 	bool trust, wrong_flag;
 	/* translate (docs/translate.md): checked here, passed on as given */
-	bool no_validate, jax, batch;
-	const char *max_work, *llm, *log;
-	int attempts;
+	bool no_validate, jax, batch, decode;
+	const char *max_work, *llm, *log, *hf;
+	int attempts, hf_batch, seq, context, layers;
 	/* help */
 	bool man;
 	const char *completion;

@@ -20,7 +20,7 @@
  * pipe (SOLAR_LIMIT_FD) can itself say "p" (what runs now has limits of its own: the validation
  * under its --timeout) and "r" (back under ours): both solar's limit and the child's deadline
  * then count only the time outside those spans.  "n" starts both afresh (a new step: each
- * case of translate's --batch has the limits a single translation has).
+ * case of translate's --batch-list has the limits a single translation has).
  */
 #define _GNU_SOURCE /* struct dirent64, SYS_getdents64 */
 #include <dirent.h>
@@ -59,7 +59,7 @@ void solar_proc_limit_arm(long seconds)
 	setitimer(ITIMER_REAL, &t, NULL);
 }
 
-/* The whole limit again, from now (a new case of translate's --batch). */
+/* The whole limit again, from now (a new case of translate's --batch-list). */
 static void limit_restart(void)
 {
 	if (limit_s > 0 && !limit_paused)

@@ -4,7 +4,7 @@ prints one markdown row per file (bench/pools/README.md, "Translation").
     SOLAR_PYTHON=/work/venv/bin/python python3 bench/pools/translate_check.py [--solar build/solar]
                                                      [--work DIR] [--only P1,P2]
 
-It runs `solar translate --batch LIST DIR` (the hidden batch mode of the test driver: each
+It runs `solar translate --batch-list LIST DIR` (the hidden batch mode of the test driver: each
 file goes through the same main() as `solar translate FILE --no-validate -o DIR/NAME.air`, in
 one process, so PyTorch is imported once), then reads each NAME.rc, NAME.out and NAME.err.
 """
@@ -37,9 +37,9 @@ def main():
             cases.append((name, folder, entry))
     listing = work / "list"
     listing.write_text("".join(f"{n} {f} {e['file']}\n" for n, f, e in cases))
-    r = subprocess.run([args.solar, "translate", "--batch", str(listing), str(work / "out")])
+    r = subprocess.run([args.solar, "translate", "--batch-list", str(listing), str(work / "out")])
     if r.returncode != 0:
-        sys.exit(f"translate_check.py: solar translate --batch exited {r.returncode}")
+        sys.exit(f"translate_check.py: solar translate --batch-list exited {r.returncode}")
     print("| problem | file | kind | translates | kernels / first error |")
     print("|---|---|---|---|---|")
     ok = 0

@@ -8,7 +8,7 @@
 #   time_limit     a translator that never ends, under SOLAR_TIME_LIMIT=2
 #   timeout        the same under --timeout 2 (SOLAR_TIME_LIMIT=0)
 #   pause          a translator that pauses the limits (its control pipe) for 3 s, and one
-#                  that starts them afresh each second (--batch's cases): not stopped
+#                  that starts them afresh each second (--batch-list's cases): not stopped
 #   triage         solar triage signalled while it translates a candidate
 #   advise         solar advise signalled while it translates the model
 #   fork           a triage candidate whose translator leaves a process running: gone after
@@ -107,7 +107,7 @@ pause)
   SOLAR_TIME_LIMIT=1 SOLAR_PYTHON="$t/fake" FAKE=pause timeout 60 \
     "$solar" translate "$t/work/m.py" -o "$t/work/out.air" --timeout 1 >"$t/out" 2>"$t/err"
   after $? 0
-  # 4 s in steps of 1 s, each a new step ("n", as --batch's cases): under 2 s limits
+  # 4 s in steps of 1 s, each a new step ("n", as --batch-list's cases): under 2 s limits
   SOLAR_TIME_LIMIT=2 SOLAR_PYTHON="$t/fake" FAKE=steps timeout 60 \
     "$solar" translate "$t/work/m.py" -o "$t/work/out.air" --timeout 2 >"$t/out" 2>"$t/err"
   after $? 0

@@ -6,7 +6,7 @@
 #                                      writes WORK/skip (every case then exits 77, saying why);
 #                                      starts validate/harness.py's server (WORK/harness.sock),
 #                                      which runs every `harness.py run` of the cases' validations
-#   run.sh batch SOLAR ROOT WORK LIST  `solar translate --batch LIST WORK/out`: every case of LIST
+#   run.sh batch SOLAR ROOT WORK LIST  `solar translate --batch-list LIST WORK/out`: every case of LIST
 #                                      (lines `NAME DIR FILE`) translated in one process,
 #                                      --no-validate, each one's exit status, stdout and stderr
 #                                      kept in WORK/out/NAME.{rc,out,err}, its AIR in NAME.air
@@ -46,7 +46,7 @@ setup)
   exit 0 ;;
 batch)
   [ -f "$work/skip" ] && { cat "$work/skip"; exit 0; }
-  "$solar" translate --batch "$5" "$work/out"; exit $? ;;
+  "$solar" translate --batch-list "$5" "$work/out"; exit $? ;;
 cleanup)
   [ -f "$work/harness.pid" ] && kill "$(cat "$work/harness.pid")" 2>/dev/null
   exit 0 ;;

@@ -1,4 +1,5 @@
-"""`solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=V ...] [--keep DIR]`.
+"""`solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=V ...] [--keep DIR]`, or
+`solar translate --hf CONFIG.json [--batch B] [--seq S] [--decode [--context T]] [--layers N]`.
 
 Exit status: 0 translated (and validated); 1 the model cannot be translated (an unsupported
 operator, a tracer error, an error in the file) or the translation failed validation (the
@@ -18,7 +19,15 @@ from . import limits
 
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
          "                       [--keep DIR] [--timeout SECONDS] [--max-work N] [--jax]\n"
-         "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n")
+         "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n"
+         "       solar translate --hf CONFIG.json [--batch B] [--seq S] [--decode [--context T]]\n"
+         "                       [--layers N] [-o OUT.air] [options as above]\n")
+
+# --hf's counts: (key, lowest, highest, the error's words), as cli/commands.c's table
+COUNTS = {"--batch": ("batch", 1, 1 << 20, "a count of sequences from 1 to 1048576"),
+          "--seq": ("seq", 1, 1 << 24, "a count of tokens from 1 to 16777216"),
+          "--context": ("context", 1, 1 << 24, "a count of tokens from 1 to 16777216"),
+          "--layers": ("layers", 1, 100000, "a count of layers from 1 to 100000")}
 
 
 class Usage(Exception):
@@ -29,7 +38,8 @@ def parse(argv):
     # --name=value is --name value, as solar's own parser reads it (cli/args.c)
     argv = [w for a in argv for w in (a.split("=", 1) if a.startswith("--") and "=" in a else [a])]
     o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
-         "timeout": 600.0, "max_work": None, "jax": False, "llm": None, "attempts": 3, "log": None}
+         "timeout": 600.0, "max_work": None, "jax": False, "llm": None, "attempts": 3, "log": None,
+         "hf": None, "batch": 1, "seq": None, "decode": False, "context": None, "layers": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -53,6 +63,16 @@ def parse(argv):
             o["validate"] = False
         elif a == "--jax":
             o["jax"] = True
+        elif a == "--decode":
+            o["decode"] = True
+        elif a == "--hf":
+            need(); o["hf"] = val; i += 1
+        elif a in COUNTS:
+            need()
+            key, lo, hi, words = COUNTS[a]
+            if not re.fullmatch(r"[0-9]{1,9}", val) or not lo <= int(val) <= hi:
+                raise Usage(f"{a} expects {words}, not '{val}'")
+            o[key] = int(val); i += 1
         elif a in ("--llm", "--log"):
             need(); o[a[2:]] = val; i += 1
         elif a == "--attempts":
@@ -94,8 +114,24 @@ def parse(argv):
                 raise Usage("translate takes one MODEL.py")
             o["model"] = a
         i += 1
+    hf_only = [a for a in argv if a in COUNTS or a == "--decode"]
+    if o["hf"] is not None:
+        if o["model"] is not None:
+            raise Usage("translate takes a MODEL.py or --hf CONFIG.json, not both")
+        if o["jax"] or o["llm"] is not None:
+            raise Usage(f"--hf does not go with {'--jax' if o['jax'] else '--llm'}")
+        if o["context"] is not None and not o["decode"]:
+            raise Usage("--context is the KV cache of a decode step: it needs --decode")
+        if o["decode"] and o["seq"] not in (None, 1):
+            # the new tokens would attend causally with the cache's offset (bottom-right),
+            # which SDPA's is_causal (top-left) is not
+            raise Usage(f"--decode takes one new token per sequence (--seq 1), not {o['seq']}: "
+                        "several at once (speculative decoding) are not translated yet")
+        return o
+    if hf_only:
+        raise Usage(f"{hf_only[0]} goes with --hf CONFIG.json")
     if o["model"] is None:
-        raise Usage("translate needs a MODEL.py")
+        raise Usage("translate needs a MODEL.py (or --hf CONFIG.json)")
     return o
 
 
@@ -151,7 +187,7 @@ LAST = []   # the last translation of main() (for batch())
 
 
 def batch(listing, outdir):
-    """`run.py --batch LIST OUTDIR` (hidden; the test driver's, tests/translate/run.sh): one
+    """`run.py --batch-list LIST OUTDIR` (hidden; the test driver's, tests/translate/run.sh): one
     process translates many files, so PyTorch is imported once, not once per file.  Each line of
     LIST is `NAME DIR FILE`: in folder DIR, `solar translate FILE --no-validate -o
     OUTDIR/NAME.air` runs exactly as a single command would (the same main()), and its exit
@@ -214,9 +250,9 @@ def batch_validation(path, base, res):
 
 
 def main(argv):
-    if argv[:1] == ["--batch"]:
+    if argv[:1] == ["--batch-list"]:
         if len(argv) != 3:
-            sys.stderr.write("solar translate: --batch takes LIST OUTDIR\n")
+            sys.stderr.write("solar translate: --batch-list takes LIST OUTDIR\n")
             return 2
         return batch(argv[1], argv[2])
     try:
@@ -224,11 +260,52 @@ def main(argv):
     except Usage as e:
         sys.stderr.write(f"solar translate: {e}\n{USAGE}")
         return 2
+    if o["hf"] is not None:
+        return main_hf(o)
     path = o["model"]
     if not os.path.isfile(path):
         say(path, None, "error", "no such file")
         return 2
-    out = o["out"] or re.sub(r"\.py$", "", path) + ".air"
+    return main_model(o, path, o["out"] or re.sub(r"\.py$", "", path) + ".air")
+
+
+def main_hf(o):
+    """--hf CONFIG.json: the generated model file (hf.py) translated and validated as any
+    other; it is written beside OUT.air as OUT.py (the reference that validated it, and what
+    `solar validate OUT.air --ref OUT.py` runs)."""
+    from . import hf
+    cfg = o["hf"]
+    if not os.path.isfile(cfg):
+        say(cfg, None, "error", "no such file")
+        return 2
+    try:
+        src, _ = hf.generate(cfg, o)
+    except hf.ConfigError as e:
+        where = e.where
+        if where and where[0].isdigit():
+            say(f"{cfg}:{where}", None, "error", e.message)
+        else:
+            say(cfg, None, "error", f"{where}: {e.message}" if where else e.message)
+        return 1
+    out = o["out"] or re.sub(r"\.json$", "", cfg) + (".decode" if o["decode"] else "") + ".air"
+    model = re.sub(r"\.air$", "", out) + ".py"
+    if os.path.exists(model) and os.path.samefile(model, cfg):
+        say(out, None, "error", "the generated model file would overwrite the config")
+        return 2
+    folder = os.path.dirname(os.path.abspath(out))
+    if not os.access(folder, os.W_OK | os.X_OK):
+        say(out, None, "error", f"cannot write: {os.strerror(errno.EACCES if os.path.isdir(folder) else errno.ENOENT)}")
+        return 2
+    try:
+        write_atomic(model, src)
+    except OSError as e:
+        say(model, None, "error", f"cannot write: {e.strerror}")
+        return 2
+    print(f"{model}: the model of {cfg} (transformers, random weights)")
+    return main_model(o, model, out)
+
+
+def main_model(o, path, out):
     if os.path.exists(out) and os.path.samefile(out, path):
         say(out, None, "error", "-o names the model file itself; it would be overwritten")
         return 2

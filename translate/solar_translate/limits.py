@@ -11,7 +11,7 @@ past --timeout.  Here the two halves of that on the Python side:
 - `own_limits()`: around a span that runs under limits of its own (the validation's `solar
   validate`, each step under --timeout; an LLM call), the parent is told to pause
   SOLAR_TIME_LIMIT and its --timeout, through the control pipe it passed as SOLAR_LIMIT_FD:
-  "p" pauses, "r" resumes; `new_step()` says "n", both limits afresh (each case of --batch).
+  "p" pauses, "r" resumes; `new_step()` says "n", both limits afresh (each case of --batch-list).
   Run by hand (no SOLAR_LIMIT_FD), nothing happens.
 - `run()`: subprocess.run for a child that is solar (`solar validate`): interrupted, it gets
   SIGTERM and a few seconds to stop its own children and remove its folder, where
@@ -66,7 +66,7 @@ def _tell(what):
 
 
 def new_step():
-    """Both limits afresh, from now: the next case of `--batch` has a single translation's."""
+    """Both limits afresh, from now: the next case of `--batch-list` has a single translation's."""
     _tell(b"n")
 
 

@@ -439,22 +439,33 @@ class meta_autocast:
     Hugging Face models turn autocast off around RoPE with the device type of their tensors
     (`with torch.autocast(device_type=x.device.type, enabled=False)`), and PyTorch has no
     autocast dtype for meta ('unsupported scalarType').  Turning autocast off changes nothing
-    in a graph traced without it."""
+    in a graph traced without it.  So a region that turns autocast off where it is off
+    already is no region at all: entered, it would be a `wrap_with_autocast` higher-order op
+    of the graph when the export runs under no_grad (translate_module)."""
 
     def __init__(self, torch):
+        self.torch = torch
         self.cls = torch.amp.autocast_mode.autocast
 
     def __enter__(self):
-        self.orig = self.cls.__init__
-        orig = self.orig
+        self.orig = (self.cls.__init__, self.cls.__enter__, self.cls.__exit__)
+        orig_init, orig_enter, orig_exit = self.orig
+        torch = self.torch
 
         def init(obj, device_type, *args, **kwargs):
-            orig(obj, "cpu" if device_type == "meta" else device_type, *args, **kwargs)
-        self.cls.__init__ = init
+            orig_init(obj, "cpu" if device_type == "meta" else device_type, *args, **kwargs)
+
+        def enter(obj):
+            obj._solar_noop = not obj._enabled and not torch.is_autocast_enabled(obj.device)
+            return obj if obj._solar_noop else orig_enter(obj)
+
+        def exit_(obj, *exc):
+            return False if getattr(obj, "_solar_noop", False) else orig_exit(obj, *exc)
+        self.cls.__init__, self.cls.__enter__, self.cls.__exit__ = init, enter, exit_
         return self
 
     def __exit__(self, *exc):
-        self.cls.__init__ = self.orig
+        self.cls.__init__, self.cls.__enter__, self.cls.__exit__ = self.orig
         return False
 
 
@@ -511,6 +522,13 @@ def translate_module(torch, path, mod):
     try:
         with meta_factories(torch), rnn_shapes(torch), meta_autocast(torch):
             ep = torch.export.export(model, tuple(inputs))
+            if any(n.target is getattr(torch.ops.higher_order, "wrap_with_set_grad_enabled", None)
+                   for n in ep.graph.nodes):
+                # a no_grad region inside forward (transformers' rotary embeddings) is a
+                # higher-order op under an ambient grad mode, inlined when the ambient mode
+                # is the region's own; grad mode changes no value of a forward pass
+                with torch.no_grad():
+                    ep = torch.export.export(model, tuple(inputs))
     except Exception as e:  # noqa: BLE001
         msg = first_line(e)
         if "data-dependent" in str(e) or "GuardOnDataDependent" in type(e).__name__:

@@ -1,0 +1,68 @@
+#!/bin/sh
+# solar translate --hf CONFIG.json (docs/translate.md, "Hugging Face configs")
+#   run.sh SOLAR ROOT CASE
+#   prefill  examples/hf/llama-3-8b.json, one layer, 64 tokens: translates, validates (PASS at
+#            the sizes shrunk through the config), writes the model file beside the AIR, and
+#            analyzes; the AIR's sizes are named after the config's
+#   decode   examples/hf/qwen2.5-7b.json (qkv biases), one decode step against a KV cache of
+#            64 tokens: the cache is an input per layer, the new entries are outputs, PASS
+#   bad      every bad/NAME.json, and bad flags: exit status and the exact stderr (bad.err)
+solar=$1 root=$(cd "$2" && pwd) name=$3
+here=$(cd "$(dirname "$0")" && pwd)
+: "${SOLAR_PYTHON:?run.sh needs SOLAR_PYTHON}"
+"$SOLAR_PYTHON" -c 'import torch, transformers' 2>/dev/null || { echo "SKIP: no PyTorch and transformers at SOLAR_PYTHON=$SOLAR_PYTHON"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/solar-hf-test-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -qF -- "$2" "$1" || { cat "$1"; fail "expected in $(basename "$1"): '$2'"; }; }
+case $name in
+prefill)
+  cp "$root/examples/hf/llama-3-8b.json" "$tmp/llama.json"
+  (cd "$tmp" && "$solar" translate --hf llama.json --layers 1 --seq 64 >out 2>err) || { cat "$tmp/out" "$tmp/err"; fail "solar translate --hf"; }
+  cat "$tmp/out" "$tmp/err"
+  has "$tmp/out" "llama.py: the model of llama.json (transformers, random weights)"
+  has "$tmp/out" "llama.air: validated: PASS (solar validate --backend cpu at VOCAB=8 HIDDEN=256 INTER=14 SEQ=8 HEADS=32 HEAD_DIM=8 KV_HEADS=8 GROUPS=4"
+  has "$tmp/llama.air" "param VOCAB = 128256, HIDDEN = 4096, INTER = 14336;"
+  has "$tmp/llama.air" "in  ids[1, SEQ]: i64 in 0..VOCAB;"
+  has "$tmp/llama.air" "out lm_lm_head_linear[1, 1, VOCAB]: bf16;"
+  # the causal prefill attends to the keys at or before each query only (SDPA's is_causal,
+  # no mask tensor): the scores of the triangle, not of the square
+  has "$tmp/llama.air" "for j4 in 0..min(SEQ, i2 + 1) {"
+  "$solar" analyze "$tmp/llama.air" --device h100-sxm >"$tmp/an" || { cat "$tmp/an"; fail "solar analyze"; }
+  has "$tmp/an" "fused (inputs and outputs once)"
+  echo PASS ;;
+decode)
+  cp "$root/examples/hf/qwen2.5-7b.json" "$tmp/qwen.json"
+  (cd "$tmp" && "$solar" translate --hf qwen.json --layers 1 --decode --context 64 --batch 2 >out 2>err) || { cat "$tmp/out" "$tmp/err"; fail "solar translate --hf --decode"; }
+  cat "$tmp/out" "$tmp/err"
+  has "$tmp/out" "qwen.decode.py: the model of qwen.json (transformers, random weights)"
+  has "$tmp/out" "qwen.decode.air: validated: PASS"
+  has "$tmp/qwen.decode.air" "in  k0[BATCH, KV_HEADS, CONTEXT, HEAD_DIM]: bf16;"
+  has "$tmp/qwen.decode.air" "in  v0[BATCH, KV_HEADS, CONTEXT, HEAD_DIM]: bf16;"
+  has "$tmp/qwen.decode.air" "[BATCH, KV_HEADS, 1, HEAD_DIM]: bf16;"
+  has "$tmp/qwen.decode.air" "in  lm_model_layers_0_self_attn_q_proj_bias[HEADS * HEAD_DIM]: bf16;"
+  has "$tmp/qwen.decode.air" "for j4 in 0..CONTEXT + 1 {"
+  echo PASS ;;
+bad)
+  cd "$here/bad" || exit 1
+  : >"$tmp/got"
+  for f in *.json; do
+    "$solar" translate --hf "$f" -o "$tmp/x.air" >"$tmp/o" 2>"$tmp/e"; rc=$?
+    echo "== $f: exit $rc" >>"$tmp/got"; cat "$tmp/o" "$tmp/e" >>"$tmp/got"
+  done
+  cp "$root/examples/hf/mistral-7b.json" "$root/examples/hf/llama-3-8b.json" "$tmp/"
+  cd "$tmp" || exit 1
+  for a in "mistral-7b.json --seq 8192" "llama-3-8b.json --context 5" "llama-3-8b.json --decode --seq 2" \
+           "llama-3-8b.json --layers 99" "llama-3-8b.json --batch 0" "llama-3-8b.json --jax" \
+           "llama-3-8b.json model.py" "nosuch.json"; do
+    # shellcheck disable=SC2086
+    "$solar" translate --hf $a -o x.air >o 2>e; rc=$?
+    echo "== --hf $a: exit $rc" >>got; grep -v '^ \|^usage' o e | sed 's/^[oe]://' >>got
+  done
+  [ -e x.air ] && fail "a bad config wrote x.air"
+  ls ./*.py 2>/dev/null && fail "a bad config wrote a model file"
+  [ -n "$SOLAR_BLESS" ] && cp got "$here/bad.err"
+  diff -u "$here/bad.err" got || fail "stderr differs from tests/translate/hf/bad.err"
+  echo PASS ;;
+*) echo "usage: run.sh SOLAR ROOT prefill|decode|bad"; exit 2 ;;
+esac

@@ -1,0 +1,263 @@
+"""`solar translate --hf CONFIG.json`: a Hugging Face config.json (no weights) -> a model file
+-> AIR, by the same translation and validation as any model file (docs/translate.md, "Hugging
+Face configs").
+
+The config is read and checked here (every error names the JSON path, or the line and column
+of a syntax error), and a model file is generated whose sizes are module constants:
+
+    BATCH, SEQ (new tokens per sequence), CONTEXT (decode: the tokens already in the KV cache),
+    VOCAB, KV_HEADS, GROUPS (query heads per KV head), HEAD_DIM, INTER,
+    HEADS = KV_HEADS * GROUPS and HIDDEN = HEADS * HEAD_DIM (derived, where the config's hidden
+    size is that product), LAYERS.
+
+so that the AIR's params are named after them, `-D` applies, and the validation shrinks the
+model through its config (validate.py: derived constants are recomputed, so the head
+arithmetic holds at the small sizes) instead of running the full model in generated C.
+LAYERS is the number of decoder layers: a count of kernels, no size of the AIR, so it is not
+shrunk (every layer is validated).
+
+Prefill: forward(ids[BATCH, SEQ]) -> the logits of the last position, as generate() asks for
+them (logits_to_keep=1).  Decode: forward(ids[BATCH, SEQ], keys, values) where keys and values
+are the KV cache of CONTEXT tokens, [LAYERS, BATCH, KV_HEADS, CONTEXT, HEAD_DIM], an input;
+it returns the logits and the new entries of the cache, [LAYERS, BATCH, KV_HEADS, SEQ,
+HEAD_DIM] each, as outputs.
+"""
+import json
+import os
+
+from .opgraph import TranslateError
+
+# model_type -> the transformers class it builds (each validated at small sizes by the test
+# suite: tests/translate/hf_configs)
+ARCHS = {
+    "llama": "LlamaForCausalLM",
+    "mistral": "MistralForCausalLM",
+    "qwen2": "Qwen2ForCausalLM",
+}
+
+# architectures whose feed-forward routes tokens to experts: transformers' blocks loop over the
+# experts a batch hits and gather each one's tokens (torch.where, nonzero), sizes that depend
+# on the data and that torch.export cannot trace
+ROUTED = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "dbrx", "jamba",
+          "olmoe", "granitemoe", "phimoe"}
+
+DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32"}
+
+
+class ConfigError(Exception):
+    def __init__(self, where, message):
+        super().__init__(message)
+        self.where = where
+        self.message = message
+
+
+def read_config(path):
+    """The config as a dict; ConfigError(where, message) where `where` is 'LINE:COL' of a
+    syntax error or a JSON path ($.num_key_value_heads)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ConfigError(None, f"cannot read: {e.strerror}")
+    except UnicodeDecodeError:
+        raise ConfigError(None, "is not UTF-8 text")
+    try:
+        cfg = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"{e.lineno}:{e.colno}", f"not JSON: {e.msg}")
+    except RecursionError:
+        raise ConfigError(None, "not JSON: nested too deeply")
+    if not isinstance(cfg, dict):
+        raise ConfigError("$", "a config.json is an object ({...})")
+    return cfg
+
+
+def _int(cfg, key, lo=1, hi=1 << 31, default=None):
+    if key not in cfg or cfg[key] is None:
+        if default is not None:
+            return default
+        raise ConfigError(f"$.{key}", "is missing (a positive integer)")
+    v = cfg[key]
+    if type(v) is not int or not lo <= v <= hi:
+        raise ConfigError(f"$.{key}", f"{json.dumps(v)} is not an integer from {lo} to {hi}")
+    return v
+
+
+def sizes_of(cfg, o):
+    """The module constants of the generated file, checked; o: the options (batch, seq,
+    decode, context, layers)."""
+    mt = cfg.get("model_type")
+    if not isinstance(mt, str):
+        raise ConfigError("$.model_type", "is missing (a string such as \"llama\"): solar "
+                          "translate needs it to know the architecture")
+    if mt in ROUTED:
+        raise ConfigError("$.model_type", f"'{mt}' routes tokens to experts, and its "
+                          "transformers block (a loop over the experts hit, with torch.where "
+                          "and index_add_) has data-dependent sizes that torch.export cannot "
+                          "trace: not translated yet; examples/moe_layer.air is such a block "
+                          "written in AIR by hand")
+    if mt not in ARCHS:
+        raise ConfigError("$.model_type", f"'{mt}' is not an architecture solar translate "
+                          f"knows (it knows {', '.join(sorted(ARCHS))}); translate a model file "
+                          "that builds it instead (docs/translate.md)")
+    s = {"hidden": _int(cfg, "hidden_size"), "heads": _int(cfg, "num_attention_heads"),
+         "layers": _int(cfg, "num_hidden_layers"), "inter": _int(cfg, "intermediate_size"),
+         "vocab": _int(cfg, "vocab_size")}
+    s["kv"] = _int(cfg, "num_key_value_heads", default=s["heads"])
+    if s["heads"] % s["kv"]:
+        raise ConfigError("$.num_key_value_heads", f"{s['kv']} does not divide "
+                          f"num_attention_heads {s['heads']}")
+    hd = cfg.get("head_dim")
+    s["head_dim"] = _int(cfg, "head_dim") if hd is not None else s["hidden"] // s["heads"]
+    if hd is None and s["hidden"] % s["heads"]:
+        raise ConfigError("$.num_attention_heads", f"{s['heads']} does not divide hidden_size "
+                          f"{s['hidden']} and the config has no head_dim")
+    if s["head_dim"] % 2:
+        raise ConfigError("$.head_dim" if hd is not None else "$.hidden_size",
+                          f"the head dimension {s['head_dim']} is odd: rotary embeddings need "
+                          "it even")
+    dt = cfg.get("torch_dtype", cfg.get("dtype", "float32"))
+    if dt not in DTYPES:
+        raise ConfigError("$.torch_dtype", f"{json.dumps(dt)} is not one of "
+                          f"{', '.join(DTYPES)}")
+    s["dtype"] = DTYPES[dt]
+    if o["layers"] is not None:
+        if o["layers"] > s["layers"]:
+            raise ConfigError("$.num_hidden_layers", f"--layers {o['layers']} is more than "
+                              f"the config's {s['layers']} layers")
+        s["layers"] = o["layers"]
+    s["batch"] = o["batch"]
+    s["seq"] = o["seq"] if o["seq"] is not None else (1 if o["decode"] else 2048)
+    s["context"] = (o["context"] if o["context"] is not None else 2048) if o["decode"] else 0
+    total = s["seq"] + s["context"]
+    win = cfg.get("sliding_window")
+    if win is not None and cfg.get("use_sliding_window", True) and mt in ("mistral", "qwen2"):
+        if type(win) is not int or win < 1:
+            raise ConfigError("$.sliding_window", f"{json.dumps(win)} is not a positive integer")
+        if total > win:
+            # the AIR would compute the masked scores outside the window; a kernel that skips
+            # them does less work, so the bound could be above it
+            raise ConfigError("$.sliding_window", f"{total} tokens (--seq {s['seq']}"
+                              + (f" + --context {s['context']}" if o["decode"] else "")
+                              + f") exceed the sliding window of {win}: attention over a "
+                              "window is not translated yet; use at most that many")
+    return s
+
+
+def model_source(cfg, s, cfg_path, decode):
+    """The text of the generated model file."""
+    mt = cfg["model_type"]
+    c = {k: v for k, v in cfg.items() if k not in ("architectures", "auto_map")}
+    # pad_token_id only zeroes the embedding's gradient (forward is the same); at the small
+    # validation vocabulary it could be out of range
+    c["pad_token_id"] = None
+    derived_hidden = s["hidden"] == s["heads"] * s["head_dim"]
+    lines = [
+        f'"""Generated by `solar translate --hf {os.path.basename(cfg_path)}`: a {ARCHS[mt]} '
+        f'from its config, random weights,',
+        ("one decode step of BATCH sequences: SEQ new tokens each against a KV cache of CONTEXT "
+         "tokens." if decode else
+         "the prefill of BATCH sequences of SEQ tokens, the last position's logits (as "
+         "generate() asks)."),
+        'The sizes are module constants so that -D and the validation\'s shrinking apply '
+        '(translate/solar_translate/hf.py)."""',
+        "import torch",
+        "import transformers",
+        "from transformers.cache_utils import DynamicLayer",
+        "from transformers.integrations.sdpa_attention import sdpa_attention_forward",
+        "from transformers.masking_utils import AttentionMaskInterface",
+        "",
+        "# Attention as transformers runs it on a GPU with no padding: no mask tensor, SDPA's",
+        "# is_causal for a prefill (under a tracer transformers would build the causal mask as",
+        "# data, and the AIR would count the masked half of the scores)",
+        "transformers.AttentionInterface.register('solar_sdpa', sdpa_attention_forward)",
+        "AttentionMaskInterface.register('solar_sdpa', lambda *args, **kwargs: None)",
+        "",
+        f"BATCH = {s['batch']}",
+        f"SEQ = {s['seq']}",
+    ]
+    if decode:
+        lines.append(f"CONTEXT = {s['context']}")
+    lines += [
+        f"LAYERS = {s['layers']}",
+        f"VOCAB = {s['vocab']}",
+        f"KV_HEADS = {s['kv']}",
+        f"GROUPS = {s['heads'] // s['kv']}",
+        "HEADS = KV_HEADS * GROUPS",
+        f"HEAD_DIM = {s['head_dim']}",
+        "HIDDEN = HEADS * HEAD_DIM" if derived_hidden else f"HIDDEN = {s['hidden']}",
+        f"INTER = {s['inter']}",
+    ]
+    lines += [
+        f"CONFIG = {c!r}",
+        "",
+        "",
+        "def config():",
+        "    c = dict(CONFIG, hidden_size=HIDDEN, num_attention_heads=HEADS, "
+        "num_key_value_heads=KV_HEADS,",
+        "             head_dim=HEAD_DIM, intermediate_size=INTER, num_hidden_layers=LAYERS, "
+        "vocab_size=VOCAB,",
+        "             max_position_embeddings=max(CONFIG.get('max_position_embeddings') or 0, "
+        + ("SEQ + CONTEXT))" if decode else "SEQ))"),
+    ]
+    lines += [
+        "    c.pop('torch_dtype', None)",
+        "    c.pop('dtype', None)",
+        "    return transformers.AutoConfig.for_model(c.pop('model_type'), **c)",
+        "",
+        "",
+        "class Model(torch.nn.Module):",
+        "    def __init__(self):",
+        "        super().__init__()",
+        "        cfg = config()",
+        "        cfg._attn_implementation = 'solar_sdpa'",
+        f"        self.lm = transformers.{ARCHS[mt]}(cfg).to(torch.{s['dtype']}).eval().requires_grad_(False)",
+        "",
+    ]
+    if decode:
+        L = s["layers"]
+        kv_args = ", ".join(f"k{i}, v{i}" for i in range(L))
+        k_args = ", ".join(f"k{i}" for i in range(L))
+        v_args = ", ".join(f"v{i}" for i in range(L))
+        lines += [
+            "    # the cache of each layer is an input of its own (kI, vI: [BATCH, KV_HEADS, CONTEXT,",
+            "    # HEAD_DIM]), so that LAYERS is no size of the AIR (it is the number of layers)",
+            f"    def forward(self, ids, {kv_args}):",
+            "        # the cache holds the given tensors (DynamicCache.update would concatenate them",
+            "        # to an empty tensor, a constant of the graph)",
+            "        cache = transformers.DynamicCache()",
+            f"        for k, v in zip([{k_args}], [{v_args}]):",
+            "            layer = DynamicLayer()",
+            "            layer.dtype, layer.device = k.dtype, k.device",
+            "            layer.keys, layer.values, layer.is_initialized = k, v, True",
+            "            cache.layers.append(layer)",
+            "        out = self.lm(input_ids=ids, past_key_values=cache, use_cache=True, "
+            "logits_to_keep=1)",
+            "        # the new entries of the cache: what this step appends to each layer's",
+            "        new = [t[:, :, CONTEXT:] for layer in cache.layers for t in (layer.keys, layer.values)]",
+            "        return (out.logits, *new)",
+            "",
+            "",
+            "def get_inputs():",
+            "    kv = (BATCH, KV_HEADS, CONTEXT, HEAD_DIM)",
+            "    return [torch.randint(0, VOCAB, (BATCH, SEQ))] + \\",
+            f"        [torch.randn(kv, dtype=torch.{s['dtype']}) for _ in range(2 * {s['layers']})]",
+        ]
+    else:
+        lines += [
+            "    def forward(self, ids):",
+            "        return self.lm(input_ids=ids, use_cache=False, logits_to_keep=1).logits",
+            "",
+            "",
+            "def get_inputs():",
+            "    return [torch.randint(0, VOCAB, (BATCH, SEQ))]",
+        ]
+    lines += ["", "", "def get_init_inputs():", "    return []", ""]
+    return "\n".join(lines)
+
+
+def generate(cfg_path, o):
+    """(source text, sizes) of the model file for CONFIG.json; ConfigError on a bad config."""
+    cfg = read_config(cfg_path)
+    s = sizes_of(cfg, o)
+    return model_source(cfg, s, cfg_path, o["decode"]), s
