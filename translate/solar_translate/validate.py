@@ -303,22 +303,23 @@ def body(text):
     return keep
 
 
-def same_at(mine, theirs, small, names):
-    """Whether the two bodies differ only where this translation names a size and the one at
-    the sizes `small` writes that size's value there: at small sizes that coincide (SEQ = 8 =
-    HEAD_DIM) the frontend cannot tell which size a dimension with no shape rule is (an
-    arange's), and writes the literal.  This file's name is then what -D changes, as it
-    should; a literal here that is a value there (a folded 1/sqrt(d)) still differs."""
+def first_unexplained(mine, theirs, small, names):
+    """The index of the first line where the two bodies differ in more than this: where this
+    translation names a size, the one at the sizes `small` may write that size's value (at
+    small sizes that coincide, SEQ = 8 = HEAD_DIM, the frontend cannot tell which size a
+    dimension with no shape rule is, an arange's, and writes the literal; this file's name is
+    then what -D changes, as it should).  A literal here that is a value there (a folded
+    1/sqrt(d)) still differs.  None when nothing else differs."""
     import re
-    if len(mine) != len(theirs):
-        return False
     vals = {n: small[n] for n in names if type(small.get(n)) is int}
     word = re.compile(r"\b[A-Za-z_]\w*\b")
-    for a, b in zip(mine, theirs):
-        if a != b and word.sub(lambda m: str(vals.get(m.group(0), m.group(0))), a) != \
-                word.sub(lambda m: str(vals.get(m.group(0), m.group(0))), b):
-            return False
-    return True
+
+    def norm(line):
+        return word.sub(lambda m: str(vals.get(m.group(0), m.group(0))), line)
+    for i, (a, b) in enumerate(zip(mine, theirs)):
+        if a != b and norm(a) != norm(b):
+            return i
+    return None if len(mine) == len(theirs) else min(len(mine), len(theirs))
 
 
 CHOICES = 4     # the most choices of sizes prepare() translates at to fit the work
@@ -415,14 +416,15 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
         except Exception:  # noqa: BLE001 - the model does not build there: nothing to compare
             sys.stderr.write(f"{out}: note: -D on this file is not checked: it does not translate "
                              f"with its params doubled\n")
-    same = mine == theirs or same_at(mine, theirs, small, res.params + res.consts)
+    unexplained = first_unexplained(mine, theirs, small, res.params + res.consts)
+    same = unexplained is None
     if same and not res.consts:
         how = f"{sizes}: the same program as {out} with -D at those sizes"
     elif same:
         how = f"{sizes}; {out} has consts {', '.join(res.consts)}, which only a new translation changes"
     else:
         how = f"{sizes}"
-        k = next((i for i, (a, b) in enumerate(zip(mine, theirs)) if a != b), min(len(mine), len(theirs)))
+        k = unexplained
         first = (f"; the first difference: '{mine[k].strip() if k < len(mine) else '(the end)'}' here, "
                  f"'{theirs[k].strip() if k < len(theirs) else '(the end)'}' at those sizes")
         sys.stderr.write(f"{out}: warning: the translation at {label} differs from this one in more "

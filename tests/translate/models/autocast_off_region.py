@@ -1,7 +1,9 @@
 """An autocast region turned off by the tensors' own device type, as Hugging Face models guard
 their rotary embeddings.  Traced on the meta device it used to stop torch.export with
-'unsupported scalarType' (no autocast dtype for meta); it now traces as on the CPU, and the
-region's higher-order operator is refused at its line."""
+'unsupported scalarType' (no autocast dtype for meta); then it traced as on the CPU and the
+region's higher-order operator was refused at its line; now a region that turns autocast off
+where it is off already is no region (torch_frontend.meta_autocast), and the model translates
+and validates.  errors/autocast_enabled.py: a region that turns autocast on is still refused."""
 import torch
 import torch.nn as nn
 
