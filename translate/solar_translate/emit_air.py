@@ -397,6 +397,36 @@ class Emitter:
         k.assign(m, upd, x)
         k.close()
 
+    def k_topk(self, k, op):
+        """topk along one dim: k passes (k is small, torch_index.topk), pass j keeping the
+        largest (smallest) element strictly beyond its running value that no earlier pass
+        took; the values and the indices are written in place as the running ones, so the
+        first of equal values is kept, and the indices are in 0..n (their declared range)."""
+        x, idx, vals = op.ins[0], op.out, op.attrs["values"]
+        d, kk, largest = op.attrs["dim"], op.attrs["k"], op.attrs["largest"]
+        shape = x.shape
+        its = k.iters(len(shape))
+        outer = [its[j] for j in range(len(shape)) if j != d]
+        n = k.open_for(outer, [(0, shape[j]) for j in range(len(shape)) if j != d])
+
+        def at(t, j):
+            ix = list(its)
+            ix[d] = j
+            return k.ref(t, ix)
+        xv = k.ref(x, its)
+        cmp = ">" if largest else "<"
+        for j in range(kk):
+            v, i = at(vals, j), at(idx, j)
+            k.assign(v, "=", "-inf" if largest else "inf")
+            k.assign(i, "=", "0")
+            k.open_for([its[d]], [(0, shape[d])])
+            cond = f"{xv} {cmp} {v}" + "".join(f" and {pr(its[d])} != {at(idx, p)}"
+                                                for p in range(j))
+            k.assign(i, "=", f"select({cond}, {pr(its[d])}, {i})")
+            k.assign(v, "=", f"select({cond}, {xv}, {v})")
+            k.close()
+        k.close(n)
+
     def k_softmax(self, k, op):
         """softmax / log_softmax along one dim: the row max, the sum of exp, then the output."""
         x, out, d = op.ins[0], op.out, op.attrs["dim"]

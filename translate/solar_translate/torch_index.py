@@ -6,13 +6,15 @@ scatter_reduce, index_add, index_copy, index_put) -- each one kernel, as eager r
 The index tensor must be an `in` tensor (a forward() argument, or a buffer): AIR 1.1 declares a
 value range on inputs only (`in ids[B, S]: i64 in 0..VOCAB;`), and the range is what the op
 requires of its indices (an embedding's rows, the classes of a loss, the size of the gathered
-dimension).  An index computed inside forward (argmax's, topk's) has no range yet: refused,
-naming the op that computed it; an arange's values are an affine index, read as such.
+dimension).  An index computed inside forward is refused, naming the op that computed it,
+except topk's (its kernel writes indices in 0..n, a range solar check proves) and arange's
+(its values are an affine index, read as such).
 """
 import sympy
 
 from . import torch_ops as ops
 from .opgraph import INT, Value, data_read, set_range
+from .sizes import pr
 
 
 def producer(fe, t):
@@ -61,6 +63,14 @@ def reader(fe, node, idx, hi, what="index"):
     t, _, by = source(fe, idx, probe)
     if by is not None and "affine" in by.attrs:     # arange: the value is an affine index
         return lambda ix: by.attrs["affine"](source(fe, idx, ix)[1])
+    if by is not None and by.kind == "topk" and t.range is not None:
+        # a selection's indices: in 0..n by the kernel (solar check proves it); they may index
+        # an extent of n or more
+        if fe.sizes.value(t.range[1]) > fe.sizes.value(hi):
+            raise fe.err(node, f"unsupported operator {aten}",
+                         f"its {what} ('{t.name}', from {by.aten}) go up to "
+                         f"{pr(t.range[1])}, beyond the {pr(hi)} elements they index")
+        return lambda ix: data_read(*source(fe, idx, ix)[:2])
     if t.role != "in":
         by = by.aten + (f" at line {by.line}" if by.line else "") if by else "by an op"
         raise fe.err(node, f"unsupported operator {aten}",
@@ -304,10 +314,54 @@ def index_put(fe, node, name, a, kw, val):
 
 # ---- refused ------------------------------------------------------------------------------
 
+TOPK_MOST = 4   # the largest k translated (docs/bounds.md, "Selections")
+
+
+def topk(fe, node, name, a, kw, val):
+    """topk(x, k, dim=-1, largest=True, sorted=True): k passes over the dim, pass j keeping the
+    largest element that no earlier pass took (strict >, so the first of equal values, as a
+    stable selection), one kernel writing the values and the indices (docs/bounds.md,
+    "Selections", for why k is small).  The indices are data for what follows: their tensor
+    carries the range 0..n, which solar check proves of the kernel, so a gather may read them
+    (the experts' weights of a router's choice)."""
+    x = ops.V(fe, a[0])
+    k = a[1] if len(a) > 1 else kw.get("k")
+    d = a[2] if len(a) > 2 else kw.get("dim", -1)
+    largest = a[3] if len(a) > 3 else kw.get("largest", True)
+    srt = a[4] if len(a) > 4 else kw.get("sorted", True)
+    aten = fe.aten(node)
+    if not isinstance(k, int):
+        raise fe.err(node, f"unsupported operator {aten} with a k computed in forward",
+                     "k must be a Python integer")
+    if not srt:
+        raise fe.err(node, f"unsupported operator {aten} with sorted=False",
+                     "its order is unspecified, so no translation can be checked against it; "
+                     "use sorted=True (the default)")
+    if not 1 <= k <= TOPK_MOST:
+        raise fe.err(node, f"unsupported operator {aten} with k = {k}",
+                     f"a selection of more than {TOPK_MOST} is not translated: k passes would "
+                     "count more comparisons than a selection needs (docs/bounds.md, "
+                     "\"Selections\")")
+    r = len(x.shape)
+    if r == 0:
+        raise fe.err(node, f"unsupported operator {aten} of a 0-d tensor")
+    d = ops._nd(d, r)
+    shape = list(x.shape)
+    shape[d] = sympy.Integer(k)
+    check_shape(fe, node, shape, val[0])
+    res = ops._kernel(fe, node, "topk", [x], shape, {"dim": d, "k": k, "largest": largest},
+                      dtype=fe.dtype(node, val[1]))
+    values = fe.new_out(node, shape, res.op.name + "_values", fe.dtype(node, val[0]))
+    res.op.attrs["values"] = values
+    set_range(fe.sizes, res.value.tensor, x.shape[d])
+    return [values, res.value]
+
+
 def selection(fe, node, name, a, kw, val):
     raise fe.err(node, f"unsupported operator {fe.aten(node)}",
-                 "a selection by comparison (topk, sort, argsort) is not translated yet: its "
-                 "work needs a library statement of its own (docs/air-1.1-indexing.md, 4.6)")
+                 "a sort (sort, argsort, msort, kthvalue) is not translated yet: its work "
+                 "needs a library statement of its own (docs/air-1.1-indexing.md, 4.6); "
+                 f"topk with k <= {TOPK_MOST} is")
 
 
 def data_sized(fe, node, name, a, kw, val):
@@ -333,7 +387,8 @@ FAMILIES = (
     (("scatter", "scatter_add", "scatter_reduce"), scatter),
     (("index_add", "index_copy"), index_add),
     (("index_put",), index_put),
-    (("sort", "argsort", "topk", "msort", "kthvalue"), selection),
+    (("topk",), topk),
+    (("sort", "argsort", "msort", "kthvalue"), selection),
     (("nonzero", "masked_select", "unique", "_unique2", "unique_consecutive", "bincount",
       "multinomial"), data_sized),
     (("take", "embedding_bag", "_embedding_bag", "searchsorted", "masked_scatter"), not_yet),

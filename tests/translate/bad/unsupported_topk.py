@@ -1,4 +1,4 @@
-"""Bad input: torch.topk (line 16): values selected by comparison, indices depend on the data."""
+"""Bad input: torch.topk (line 16) of k = 16: more than the 4 that translate (k passes would count more comparisons than a selection needs, docs/bounds.md "Selections")."""
 import torch
 import torch.nn as nn
 
