@@ -297,9 +297,11 @@ class JaxFrontend:
             return jax_index.gather(self, eqn, ins, aval)
         if name in jax_index.SCATTERS:
             return jax_index.scatter(self, eqn, name, ins, aval)
-        if name in ("sort", "top_k", "argsort"):
-            raise self.err(eqn, f"unsupported primitive {name}: a selection by comparison is "
-                           "not translated yet (docs/air-1.1-indexing.md, 4.6)")
+        if name == "top_k":
+            return jax_index.top_k(self, eqn, ins, aval)
+        if name in ("sort", "argsort"):
+            raise self.err(eqn, f"unsupported primitive {name}: a sort is not translated yet "
+                           "(docs/air-1.1-indexing.md, 4.6); top_k with k <= 4 is")
         raise self.err(eqn, f"unsupported primitive {name}")
 
     def materialise(self, eqn, v, aval, d):

@@ -11,7 +11,7 @@ normalisation and concatenation kernels are then dropped where nothing else read
 """
 import sympy
 
-from .opgraph import INT, TranslateError, Value, data_read, set_range
+from .opgraph import INT, Tensor, TranslateError, Value, data_read, set_range
 
 SCATTERS = {"scatter-add": "+=", "scatter_add": "+=", "scatter": "=", "scatter-mul": "*=",
             "scatter_mul": "*=", "scatter-max": "max=", "scatter_max": "max=",
@@ -93,6 +93,11 @@ def reader(fe, eqn, idx, his):
         t, _, op = _source(fe, idx, probe + [k])
         if op is not None and "affine" in op.attrs:
             continue
+        if op is not None and op.kind == "topk" and t.range is not None:
+            if fe.sizes.value(t.range[1]) > fe.sizes.value(hi):
+                raise fe.err(eqn, f"unsupported primitive {prim}: its indices ('{t.name}', "
+                             f"from top_k) go beyond the {hi} elements they index")
+            continue
         if t.role != "in":
             raise fe.err(eqn, f"unsupported primitive {prim}: its indices ('{t.name}') are "
                          "computed in fn, and AIR 1.1 declares value ranges on inputs only, so "
@@ -106,8 +111,33 @@ def reader(fe, eqn, idx, his):
 
     def read(ix):
         t, ix, op = _source(fe, idx, ix)
-        return op.attrs["affine"](ix) if op is not None else data_read(t, ix)
+        return op.attrs["affine"](ix) if op is not None and "affine" in op.attrs \
+            else data_read(t, ix)
     return read
+
+
+def top_k(fe, eqn, ins, aval):
+    """lax.top_k (jax.lax.top_k, the last axis, largest first): the kernel of torch.topk
+    (torch_index.topk, docs/bounds.md "Selections"), the values and the indices from one
+    kernel, the indices in 0..n so that a gather may read them."""
+    from .torch_index import TOPK_MOST
+    x = ins[0]
+    k = eqn.params["k"]
+    if not 1 <= k <= TOPK_MOST:
+        raise fe.err(eqn, f"unsupported primitive top_k with k = {k}: a selection of more than "
+                     f"{TOPK_MOST} is not translated (docs/bounds.md, \"Selections\")")
+    d = eqn.params.get("axis", -1) % len(x.shape)
+    shape = list(x.shape)
+    shape[d] = sympy.Integer(k)
+    idx = fe.kernel(eqn, "topk", [x], shape, {"dim": d, "k": k, "largest": True},
+                    dtype=fe.dtype(eqn, eqn.outvars[1].aval))
+    op = fe.g.ops[-1]
+    t = Tensor(fe.tname(op.name + "_values"), shape, fe.dtype(eqn, eqn.outvars[0].aval), "tmp")
+    fe.g.add_tensor(t)
+    vals = Value(shape, t.dtype, tensor=t)
+    op.attrs["values"] = vals
+    set_range(fe.sizes, idx.tensor, x.shape[d])
+    return [vals, idx]
 
 
 def _place(r, window, win_at, obd, ibd, imap, read):
