@@ -25,7 +25,10 @@ llama-3-70b.decode.b64 llama-3-70b --decode --batch 64 --context 2048
 mistral-7b.prefill.b1 mistral-7b --seq 2048
 mistral-7b.decode.b1 mistral-7b --decode --context 2048
 qwen2.5-7b.prefill.b1 qwen2.5-7b --seq 2048
-qwen2.5-7b.decode.b1 qwen2.5-7b --decode --context 2048"
+qwen2.5-7b.decode.b1 qwen2.5-7b --decode --context 2048
+mixtral-8x7b.prefill.b1 mixtral-8x7b --seq 2048
+mixtral-8x7b.decode.b1 mixtral-8x7b --decode --context 2048
+mixtral-8x7b.decode.b64 mixtral-8x7b --decode --batch 64 --context 2048"
 echo "$cases" | while read -r name cfg flags; do
   if [ ! -s "$work/$name.air" ]; then
     t0=$(date +%s.%N)

@@ -33,13 +33,59 @@ ARCHS = {
     "llama": "LlamaForCausalLM",
     "mistral": "MistralForCausalLM",
     "qwen2": "Qwen2ForCausalLM",
+    "mixtral": "MixtralForCausalLM",
 }
 
 # architectures whose feed-forward routes tokens to experts: transformers' blocks loop over the
 # experts a batch hits and gather each one's tokens (torch.where, nonzero), sizes that depend
 # on the data and that torch.export cannot trace
-ROUTED = {"mixtral", "qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "dbrx", "jamba",
+ROUTED = {"qwen2_moe", "qwen3_moe", "deepseek_v2", "deepseek_v3", "dbrx", "jamba",
           "olmoe", "granitemoe", "phimoe"}
+
+# transformers' MixtralSparseMoeBlock with the experts' weights stacked, [EXPERTS, ...], so that
+# a token's experts can be read by its route: traced (on meta, or by torch.export) it is the
+# routing as data (topk, then each token's two experts' SwiGLU through w1[chosen]: two experts'
+# work a token, never all); run for real it is transformers' own algorithm (a loop over the
+# experts the batch hits, torch.where, index_add_), so the validation compares the one with
+# the other (tests/translate/hf/run.sh mixtral; tests/translate/test_hf_moe.py checks the loop
+# against transformers' block).
+ROUTED_EXPERTS = '''
+class RoutedExperts(torch.nn.Module):
+    def __init__(self, block):
+        super().__init__()
+        self.top_k, self.gate = block.top_k, block.gate
+        self.w1 = torch.nn.Parameter(torch.stack([e.w1.weight for e in block.experts]))
+        self.w3 = torch.nn.Parameter(torch.stack([e.w3.weight for e in block.experts]))
+        self.w2 = torch.nn.Parameter(torch.stack([e.w2.weight for e in block.experts]))
+
+    def forward(self, hidden_states):
+        b, s, d = hidden_states.shape
+        x = hidden_states.view(-1, d)
+        router_logits = self.gate(x)
+        weights = torch.nn.functional.softmax(router_logits, dim=1, dtype=torch.float)
+        weights, chosen = torch.topk(weights, self.top_k, dim=-1)
+        weights = (weights / weights.sum(dim=-1, keepdim=True)).to(x.dtype)
+        silu = torch.nn.functional.silu
+        if torch.compiler.is_exporting() or x.is_meta:
+            h = silu(torch.einsum("td,tkfd->tkf", x, self.w1[chosen])) * \\
+                torch.einsum("td,tkfd->tkf", x, self.w3[chosen])
+            y = torch.einsum("tkf,tkdf->tkd", h, self.w2[chosen]) * weights[..., None]
+            out = y.sum(dim=1)
+        else:
+            out = torch.zeros_like(x)
+            mask = torch.nn.functional.one_hot(chosen, num_classes=self.w1.shape[0]).permute(2, 1, 0)
+            for e in range(self.w1.shape[0]):
+                idx, tok = torch.where(mask[e])
+                if tok.numel() == 0:
+                    continue
+                xe = x[tok]
+                ye = torch.nn.functional.linear(
+                    silu(torch.nn.functional.linear(xe, self.w1[e])) * torch.nn.functional.linear(xe, self.w3[e]),
+                    self.w2[e]) * weights[tok, idx, None]
+                out.index_add_(0, tok, ye.to(x.dtype))
+        return out.reshape(b, s, d), router_logits
+
+'''
 
 DTYPES = {"bfloat16": "bfloat16", "float16": "float16", "float32": "float32"}
 
@@ -104,6 +150,9 @@ def sizes_of(cfg, o):
          "layers": _int(cfg, "num_hidden_layers"), "inter": _int(cfg, "intermediate_size"),
          "vocab": _int(cfg, "vocab_size")}
     s["kv"] = _int(cfg, "num_key_value_heads", default=s["heads"])
+    if mt == "mixtral":
+        s["experts"] = _int(cfg, "num_local_experts")
+        s["top_k"] = _int(cfg, "num_experts_per_tok", hi=min(s["experts"], 4))
     if s["heads"] % s["kv"]:
         raise ConfigError("$.num_key_value_heads", f"{s['kv']} does not divide "
                           f"num_attention_heads {s['heads']}")
@@ -131,7 +180,7 @@ def sizes_of(cfg, o):
     s["context"] = (o["context"] if o["context"] is not None else 2048) if o["decode"] else 0
     total = s["seq"] + s["context"]
     win = cfg.get("sliding_window")
-    if win is not None and cfg.get("use_sliding_window", True) and mt in ("mistral", "qwen2"):
+    if win is not None and cfg.get("use_sliding_window", True) and mt in ("mistral", "qwen2", "mixtral"):
         if type(win) is not int or win < 1:
             raise ConfigError("$.sliding_window", f"{json.dumps(win)} is not a positive integer")
         if total > win:
@@ -188,6 +237,8 @@ def model_source(cfg, s, cfg_path, decode):
         "HIDDEN = HEADS * HEAD_DIM" if derived_hidden else f"HIDDEN = {s['hidden']}",
         f"INTER = {s['inter']}",
     ]
+    if "experts" in s:
+        lines.append(f"EXPERTS = {s['experts']}")
     lines += [
         f"CONFIG = {c!r}",
         "",
@@ -201,17 +252,24 @@ def model_source(cfg, s, cfg_path, decode):
         + ("SEQ + CONTEXT))" if decode else "SEQ))"),
     ]
     lines += [
+        *(["    c['num_local_experts'] = EXPERTS"] if "experts" in s else []),
         "    c.pop('torch_dtype', None)",
         "    c.pop('dtype', None)",
         "    return transformers.AutoConfig.for_model(c.pop('model_type'), **c)",
         "",
         "",
+        *(ROUTED_EXPERTS.splitlines() if "experts" in s else []),
         "class Model(torch.nn.Module):",
         "    def __init__(self):",
         "        super().__init__()",
         "        cfg = config()",
         "        cfg._attn_implementation = 'solar_sdpa'",
         f"        self.lm = transformers.{ARCHS[mt]}(cfg).to(torch.{s['dtype']}).eval().requires_grad_(False)",
+    ]
+    if "experts" in s:
+        lines += ["        for layer in self.lm.model.layers:",
+                  "            layer.block_sparse_moe = RoutedExperts(layer.block_sparse_moe)"]
+    lines += [
         "",
     ]
     if decode:

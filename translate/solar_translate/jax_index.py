@@ -137,6 +137,8 @@ def top_k(fe, eqn, ins, aval):
     vals = Value(shape, t.dtype, tensor=t)
     op.attrs["values"] = vals
     set_range(fe.sizes, idx.tensor, x.shape[d])
+    from .torch_index import distinct_indices
+    distinct_indices(fe, idx.tensor, k, x.shape[d])
     return [vals, idx]
 
 

@@ -195,11 +195,23 @@ def advanced(fe, node, x, inds):
     return shape, fn
 
 
+# The contractions a gather may feed through its index map (docs/bounds.md, "Indexing with
+# data": a gather read by contractions only).
+CONTRACTIONS = {"einsum", "matmul", "bmm", "mm", "linear"}
+
+
 def index_tensor(fe, node, name, a, kw, val):
-    """x[idx] with integer index tensors (aten.index.Tensor): a gather kernel."""
+    """x[idx] with integer index tensors (aten.index.Tensor): a gather kernel; or, when every
+    reader of the result is a contraction (the experts' weights a router picks, `w1[chosen]`
+    under an einsum), the index map itself, which the contractions read through: a grouped
+    GEMM's access, where eager writes the gathered copy first (docs/bounds.md)."""
     x = ops.V(fe, a[0])
     shape, fn = advanced(fe, node, x, list(a[1]))
     check_shape(fe, node, shape, val)
+    users = list(node.users)
+    if users and all(getattr(getattr(u.target, "overloadpacket", None), "__name__", None)
+                     in CONTRACTIONS for u in users):
+        return Value(shape, x.dtype, base=x, fn=fn)
     return gathered(fe, node, x, shape, fn)
 
 
@@ -354,7 +366,18 @@ def topk(fe, node, name, a, kw, val):
     values = fe.new_out(node, shape, res.op.name + "_values", fe.dtype(node, val[0]))
     res.op.attrs["values"] = values
     set_range(fe.sizes, res.value.tensor, x.shape[d])
+    distinct_indices(fe, res.value.tensor, k, x.shape[d])
     return [values, res.value]
+
+
+def distinct_indices(fe, t, k, n):
+    """A topk's indices hold at least min(k, n) different values (each row's k picks differ):
+    a fact, written as the assumption AIR 1.1 has for it, so that a gather through them is
+    charged min(k, n) rows at the least (two experts a token, not one: docs/bounds.md)."""
+    m = min(k, fe.sizes.value(n))
+    if m >= 2:
+        t.distinct = m
+        t.distinct_why = f"each row of a top {k} holds {k} different indices"
 
 
 def selection(fe, node, name, a, kw, val):

@@ -6,6 +6,9 @@
 #            analyzes; the AIR's sizes are named after the config's
 #   decode   examples/hf/qwen2.5-7b.json (qkv biases), one decode step against a KV cache of
 #            64 tokens: the cache is an input per layer, the new entries are outputs, PASS
+#   mixtral  examples/hf/mixtral-8x7b.json, one layer, 64 tokens: the experts' weights are read
+#            through the router's top 2 (w1[topk[t, k], f, d]), and the translation of that
+#            routing validates against transformers' loop over the experts (PASS)
 #   bad      every bad/NAME.json, and bad flags: exit status and the exact stderr (bad.err)
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +46,17 @@ decode)
   has "$tmp/qwen.decode.air" "in  lm_model_layers_0_self_attn_q_proj_bias[HEADS * HEAD_DIM]: bf16;"
   has "$tmp/qwen.decode.air" "for j4 in 0..CONTEXT + 1 {"
   echo PASS ;;
+mixtral)
+  cp "$root/examples/hf/mixtral-8x7b.json" "$tmp/mixtral.json"
+  (cd "$tmp" && "$solar" translate --hf mixtral.json --layers 1 --seq 64 >out 2>err) || { cat "$tmp/out" "$tmp/err"; fail "solar translate --hf mixtral"; }
+  cat "$tmp/out" "$tmp/err"
+  has "$tmp/out" "mixtral.air: validated: PASS"
+  has "$tmp/mixtral.air" "in  lm_model_layers_0_block_sparse_moe_w1[EXPERTS, INTER, HIDDEN]: bf16;"
+  has "$tmp/mixtral.air" "tmp lm_model_layers_0_block_sparse_moe_topk[SEQ, 2]: i64 in 0..EXPERTS;"
+  has "$tmp/mixtral.air" "lm_model_layers_0_block_sparse_moe_w1[lm_model_layers_0_block_sparse_moe_topk[i0, i1], i2, r3]"
+  # each token's two experts differ: the bound charges two experts' weights, not one
+  has "$tmp/mixtral.air" "assume distinct(lm_model_layers_0_block_sparse_moe_topk) >= 2;"
+  echo PASS ;;
 bad)
   cd "$here/bad" || exit 1
   : >"$tmp/got"
@@ -64,5 +78,5 @@ bad)
   [ -n "$SOLAR_BLESS" ] && cp got "$here/bad.err"
   diff -u "$here/bad.err" got || fail "stderr differs from tests/translate/hf/bad.err"
   echo PASS ;;
-*) echo "usage: run.sh SOLAR ROOT prefill|decode|bad"; exit 2 ;;
+*) echo "usage: run.sh SOLAR ROOT prefill|decode|mixtral|bad"; exit 2 ;;
 esac
