@@ -16,7 +16,7 @@ except Exception as e:  # noqa: BLE001
     sys.exit(77)
 from solar_translate import hf  # noqa: E402
 
-ns = {"torch": torch}
+ns = {"torch": torch, "transformers": transformers}
 exec(hf.ROUTED_EXPERTS, ns)
 failed = 0
 for experts, top_k in ((8, 2), (4, 1), (6, 3)):

@@ -53,15 +53,24 @@ ROUTED_EXPERTS = '''
 class RoutedExperts(torch.nn.Module):
     def __init__(self, block):
         super().__init__()
-        self.top_k, self.gate = block.top_k, block.gate
-        self.w1 = torch.nn.Parameter(torch.stack([e.w1.weight for e in block.experts]))
-        self.w3 = torch.nn.Parameter(torch.stack([e.w3.weight for e in block.experts]))
-        self.w2 = torch.nn.Parameter(torch.stack([e.w2.weight for e in block.experts]))
+        ex = block.experts
+        self.top_k = getattr(block, "top_k", None) or block.gate.top_k
+        self.gate = torch.nn.Parameter(block.gate.weight)
+        if hasattr(ex, "gate_up_proj"):     # transformers 5: [E, 2 FF, D], gate rows first
+            ff = ex.gate_up_proj.shape[1] // 2
+            self.w1 = torch.nn.Parameter(ex.gate_up_proj[:, :ff])
+            self.w3 = torch.nn.Parameter(ex.gate_up_proj[:, ff:])
+            self.w2 = torch.nn.Parameter(ex.down_proj)
+        else:                               # transformers 4: one module an expert
+            self.w1 = torch.nn.Parameter(torch.stack([e.w1.weight for e in ex]))
+            self.w3 = torch.nn.Parameter(torch.stack([e.w3.weight for e in ex]))
+            self.w2 = torch.nn.Parameter(torch.stack([e.w2.weight for e in ex]))
+        self.pair = int(transformers.__version__.split(".")[0]) < 5   # 4 returns the logits too
 
     def forward(self, hidden_states):
         b, s, d = hidden_states.shape
         x = hidden_states.view(-1, d)
-        router_logits = self.gate(x)
+        router_logits = torch.nn.functional.linear(x, self.gate)
         weights = torch.nn.functional.softmax(router_logits, dim=1, dtype=torch.float)
         weights, chosen = torch.topk(weights, self.top_k, dim=-1)
         weights = (weights / weights.sum(dim=-1, keepdim=True)).to(x.dtype)
@@ -83,7 +92,7 @@ class RoutedExperts(torch.nn.Module):
                     silu(torch.nn.functional.linear(xe, self.w1[e])) * torch.nn.functional.linear(xe, self.w3[e]),
                     self.w2[e]) * weights[tok, idx, None]
                 out.index_add_(0, tok, ye.to(x.dtype))
-        return out.reshape(b, s, d), router_logits
+        return (out.reshape(b, s, d), router_logits) if self.pair else out.reshape(b, s, d)
 
 '''
 
@@ -264,11 +273,18 @@ def model_source(cfg, s, cfg_path, decode):
         "        super().__init__()",
         "        cfg = config()",
         "        cfg._attn_implementation = 'solar_sdpa'",
-        f"        self.lm = transformers.{ARCHS[mt]}(cfg).to(torch.{s['dtype']}).eval().requires_grad_(False)",
+        "        prev = torch.get_default_dtype()",
+        f"        torch.set_default_dtype(torch.{s['dtype']})   # built in its dtype: no float32 copy first",
+        "        try:",
+        f"            self.lm = transformers.{ARCHS[mt]}(cfg).to(torch.{s['dtype']}).eval().requires_grad_(False)",
+        "        finally:",
+        "            torch.set_default_dtype(prev)",
     ]
     if "experts" in s:
         lines += ["        for layer in self.lm.model.layers:",
-                  "            layer.block_sparse_moe = RoutedExperts(layer.block_sparse_moe)"]
+                  "            for name, child in list(layer.named_children()):",
+                  "                if type(child).__name__.endswith('SparseMoeBlock'):",
+                  "                    setattr(layer, name, RoutedExperts(child))"]
     lines += [
         "",
     ]
