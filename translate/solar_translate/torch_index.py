@@ -7,8 +7,8 @@ The index tensor must be an `in` tensor (a forward() argument, or a buffer): AIR
 value range on inputs only (`in ids[B, S]: i64 in 0..VOCAB;`), and the range is what the op
 requires of its indices (an embedding's rows, the classes of a loss, the size of the gathered
 dimension).  An index computed inside forward is refused, naming the op that computed it,
-except topk's (its kernel writes indices in 0..n, a range solar check proves) and arange's
-(its values are an affine index, read as such).
+except topk's and argmax's / argmin's (their kernels write indices in 0..n, a range solar check
+proves) and arange's (its values are an affine index, read as such).
 """
 import sympy
 
@@ -63,7 +63,15 @@ def reader(fe, node, idx, hi, what="index"):
     t, _, by = source(fe, idx, probe)
     if by is not None and "affine" in by.attrs:     # arange: the value is an affine index
         return lambda ix: by.attrs["affine"](source(fe, idx, ix)[1])
-    if by is not None and by.kind == "topk" and t.range is not None:
+    if by is not None and by.kind == "reduce" and by.attrs.get("op") in ("argmax", "argmin") \
+            and t.range is None:
+        # an argmax's index is in 0..n, n the elements it reduces over (its kernel stores an
+        # affine index of the reduced iterators, or 0: solar check proves the range)
+        n = sympy.Integer(1)
+        for d in by.attrs["dims"]:
+            n *= by.attrs["shape"][d]
+        set_range(fe.sizes, t, n)
+    if by is not None and by.kind in ("topk", "reduce") and t.range is not None:
         # a selection's indices: in 0..n by the kernel (solar check proves it); they may index
         # an extent of n or more
         if fe.sizes.value(t.range[1]) > fe.sizes.value(hi):
@@ -75,8 +83,9 @@ def reader(fe, node, idx, hi, what="index"):
         by = by.aten + (f" at line {by.line}" if by.line else "") if by else "by an op"
         raise fe.err(node, f"unsupported operator {aten}",
                      f"its {what} ('{t.name}') are computed in forward ({by}), "
-                     "and AIR 1.1 declares value ranges on inputs only, so only an input "
-                     "tensor can index; pass the indices as an int64 forward() argument")
+                     "and AIR 1.1 declares value ranges on inputs and on what topk and argmax "
+                     "compute only, so no other tensor can index; pass the indices as an "
+                     "int64 forward() argument")
     if not t.shape:
         raise fe.err(node, f"unsupported operator {aten} with a 0-d {what} tensor",
                      f"AIR 1.1 reads an index tensor inside an index as an element "
