@@ -21,7 +21,7 @@ for name, flags in [("llama-3-8b.prefill.b1", dict(seq=2048)), ("llama-3-8b.pref
                     ("mistral-7b.prefill.b1", dict(seq=2048)), ("mistral-7b.decode.b1", dict(decode=True)),
                     ("qwen2.5-7b.prefill.b1", dict(seq=2048)), ("qwen2.5-7b.decode.b1", dict(decode=True))]:
     o = dict(dict(batch=1, seq=None, decode=False, context=None, layers=None), **flags)
-    src, _ = hf.generate(f"examples/hf/{name.split('.prefill')[0].split('.decode')[0]}.json", o)
+    src = hf.generate(f"examples/hf/{name.split('.prefill')[0].split('.decode')[0]}.json", o)
     open(f"build/hfpy/{name}.py", "w").write(src)
 PY
   ./build/solar translate --hf examples/hf/llama-3-8b.json --layers 4 --decode --context 2048 -o build/hfval/l8b4.decode.air --no-validate

@@ -269,6 +269,15 @@ def main(argv):
     return main_model(o, path, o["out"] or re.sub(r"\.py$", "", path) + ".air")
 
 
+def writable(out):
+    """Whether OUT's folder can take it; else says why."""
+    folder = os.path.dirname(os.path.abspath(out))
+    if os.access(folder, os.W_OK | os.X_OK):
+        return True
+    say(out, None, "error", f"cannot write: {os.strerror(errno.EACCES if os.path.isdir(folder) else errno.ENOENT)}")
+    return False
+
+
 def main_hf(o):
     """--hf CONFIG.json: the generated model file (hf.py) translated and validated as any
     other; it is written beside OUT.air as OUT.py (the reference that validated it, and what
@@ -279,7 +288,7 @@ def main_hf(o):
         say(cfg, None, "error", "no such file")
         return 2
     try:
-        src, _ = hf.generate(cfg, o)
+        src = hf.generate(cfg, o)
     except hf.ConfigError as e:
         where = e.where
         if where and where[0].isdigit():
@@ -292,9 +301,7 @@ def main_hf(o):
     if os.path.exists(model) and os.path.samefile(model, cfg):
         say(out, None, "error", "the generated model file would overwrite the config")
         return 2
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.access(folder, os.W_OK | os.X_OK):
-        say(out, None, "error", f"cannot write: {os.strerror(errno.EACCES if os.path.isdir(folder) else errno.ENOENT)}")
+    if not writable(out):   # before the model file is written beside it
         return 2
     try:
         write_atomic(model, src)
@@ -309,9 +316,7 @@ def main_model(o, path, out):
     if os.path.exists(out) and os.path.samefile(out, path):
         say(out, None, "error", "-o names the model file itself; it would be overwritten")
         return 2
-    folder = os.path.dirname(os.path.abspath(out))
-    if not os.access(folder, os.W_OK | os.X_OK):   # said now, not after the validation
-        say(out, None, "error", f"cannot write: {os.strerror(errno.EACCES if os.path.isdir(folder) else errno.ENOENT)}")
+    if not writable(out):   # said now, not after the validation
         return 2
     if o["llm"] is not None:
         from . import llm

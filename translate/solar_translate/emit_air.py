@@ -198,7 +198,7 @@ class Emitter:
                 dist = f" in {pr(t.range[0])}..{pr(t.range[1])}"
             out.append(f"{t.role:<3} {t.name}{dims}: {t.dtype}{dist};{c}")
         for t in g.tensors:     # a fact the op guarantees, stated so the bound may use it
-            if getattr(t, "distinct", None) and (t.role != "tmp" or t.name in words):
+            if t.distinct and (t.role != "tmp" or t.name in words):
                 out.append(f"assume distinct({t.name}) >= {t.distinct};   # {t.distinct_why}")
         for k in self.kernels:
             op = k.op

@@ -17,18 +17,16 @@ LAYERS is the number of decoder layers: a count of kernels, no size of the AIR, 
 shrunk (every layer is validated).
 
 Prefill: forward(ids[BATCH, SEQ]) -> the logits of the last position, as generate() asks for
-them (logits_to_keep=1).  Decode: forward(ids[BATCH, SEQ], keys, values) where keys and values
-are the KV cache of CONTEXT tokens, [LAYERS, BATCH, KV_HEADS, CONTEXT, HEAD_DIM], an input;
-it returns the logits and the new entries of the cache, [LAYERS, BATCH, KV_HEADS, SEQ,
-HEAD_DIM] each, as outputs.
+them (logits_to_keep=1).  Decode: forward(ids[BATCH, SEQ], k0, v0, k1, v1, ...) where kI, vI
+are layer I's KV cache of CONTEXT tokens, [BATCH, KV_HEADS, CONTEXT, HEAD_DIM], inputs; it
+returns the logits and each layer's new cache entries, [BATCH, KV_HEADS, SEQ, HEAD_DIM], as
+outputs.  A routed-expert config (mixtral) gets RoutedExperts in place of transformers' block.
 """
 import json
 import os
 
-from .opgraph import TranslateError
-
 # model_type -> the transformers class it builds (each validated at small sizes by the test
-# suite: tests/translate/hf_configs)
+# suite: tests/translate/hf/run.sh)
 ARCHS = {
     "llama": "LlamaForCausalLM",
     "mistral": "MistralForCausalLM",
@@ -259,8 +257,6 @@ def model_source(cfg, s, cfg_path, decode):
         "vocab_size=VOCAB,",
         "             max_position_embeddings=max(CONFIG.get('max_position_embeddings') or 0, "
         + ("SEQ + CONTEXT))" if decode else "SEQ))"),
-    ]
-    lines += [
         *(["    c['num_local_experts'] = EXPERTS"] if "experts" in s else []),
         "    c.pop('torch_dtype', None)",
         "    c.pop('dtype', None)",
@@ -285,9 +281,7 @@ def model_source(cfg, s, cfg_path, decode):
                   "            for name, child in list(layer.named_children()):",
                   "                if type(child).__name__.endswith('SparseMoeBlock'):",
                   "                    setattr(layer, name, RoutedExperts(child))"]
-    lines += [
-        "",
-    ]
+    lines.append("")
     if decode:
         L = s["layers"]
         kv_args = ", ".join(f"k{i}, v{i}" for i in range(L))
@@ -331,7 +325,6 @@ def model_source(cfg, s, cfg_path, decode):
 
 
 def generate(cfg_path, o):
-    """(source text, sizes) of the model file for CONFIG.json; ConfigError on a bad config."""
+    """The source text of the model file for CONFIG.json; ConfigError on a bad config."""
     cfg = read_config(cfg_path)
-    s = sizes_of(cfg, o)
-    return model_source(cfg, s, cfg_path, o["decode"]), s
+    return model_source(cfg, sizes_of(cfg, o), cfg_path, o["decode"])

@@ -11,7 +11,8 @@ normalisation and concatenation kernels are then dropped where nothing else read
 """
 import sympy
 
-from .opgraph import INT, Tensor, TranslateError, Value, data_read, set_range
+from .opgraph import (INT, TOPK_MOST, Tensor, TranslateError, Value, data_read, set_range,
+                      topk_results)
 
 SCATTERS = {"scatter-add": "+=", "scatter_add": "+=", "scatter": "=", "scatter-mul": "*=",
             "scatter_mul": "*=", "scatter-max": "max=", "scatter_max": "max=",
@@ -120,7 +121,6 @@ def top_k(fe, eqn, ins, aval):
     """lax.top_k (jax.lax.top_k, the last axis, largest first): the kernel of torch.topk
     (torch_index.topk, docs/bounds.md "Selections"), the values and the indices from one
     kernel, the indices in 0..n so that a gather may read them."""
-    from .torch_index import TOPK_MOST
     x = ins[0]
     k = eqn.params["k"]
     if not 1 <= k <= TOPK_MOST:
@@ -135,10 +135,7 @@ def top_k(fe, eqn, ins, aval):
     t = Tensor(fe.tname(op.name + "_values"), shape, fe.dtype(eqn, eqn.outvars[0].aval), "tmp")
     fe.g.add_tensor(t)
     vals = Value(shape, t.dtype, tensor=t)
-    op.attrs["values"] = vals
-    set_range(fe.sizes, idx.tensor, x.shape[d])
-    from .torch_index import distinct_indices
-    distinct_indices(fe, idx.tensor, k, x.shape[d])
+    topk_results(fe.sizes, op, vals, k, x.shape[d])
     return [vals, idx]
 
 

@@ -36,6 +36,8 @@ class Tensor:
         self.name, self.shape, self.dtype, self.role = name, list(shape), dtype, role
         self.comment = ""
         self.range = None           # (lo, hi) sympy: every element in lo..hi (AIR 1.1)
+        self.distinct = None        # at least this many different values, a fact of its op
+        self.distinct_why = ""      # (a top k's indices: `assume distinct(t) >= k`)
 
 
 class Value:
@@ -90,6 +92,23 @@ def set_range(sizes, t, hi):
     indexes two extents keeps the smaller (each op requires its own)."""
     if t.range is None or sizes.value(hi) < sizes.value(t.range[1]):
         t.range = (sympy.Integer(0), sympy.sympify(hi))
+
+
+TOPK_MOST = 4   # the largest k a topk is translated with (docs/bounds.md, "Selections")
+
+
+def topk_results(sizes, op, values, k, n):
+    """What a topk kernel op (either frontend's) writes besides its indices op.out: the values
+    (attrs["values"]); the indices are in 0..n, which solar check proves of the kernel, and a
+    row's k picks differ, so the tensor holds at least min(k, n) different values (stated as
+    AIR 1.1's assumption, so a gather through them is charged that many rows at the least)."""
+    op.attrs["values"] = values
+    t = op.out.tensor
+    set_range(sizes, t, n)
+    m = min(k, sizes.value(n))
+    if m >= 2:
+        t.distinct = m
+        t.distinct_why = f"each row of a top {k} holds {k} different indices"
 
 
 def data_read(t, ix):

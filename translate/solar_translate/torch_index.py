@@ -13,7 +13,7 @@ proves) and arange's (its values are an affine index, read as such).
 import sympy
 
 from . import torch_ops as ops
-from .opgraph import INT, Value, data_read, set_range
+from .opgraph import INT, TOPK_MOST, Value, data_read, set_range, topk_results
 from .sizes import pr
 
 
@@ -335,9 +335,6 @@ def index_put(fe, node, name, a, kw, val):
 
 # ---- refused ------------------------------------------------------------------------------
 
-TOPK_MOST = 4   # the largest k translated (docs/bounds.md, "Selections")
-
-
 def topk(fe, node, name, a, kw, val):
     """topk(x, k, dim=-1, largest=True, sorted=True): k passes over the dim, pass j keeping the
     largest element that no earlier pass took (strict >, so the first of equal values, as a
@@ -373,20 +370,8 @@ def topk(fe, node, name, a, kw, val):
     res = ops._kernel(fe, node, "topk", [x], shape, {"dim": d, "k": k, "largest": largest},
                       dtype=fe.dtype(node, val[1]))
     values = fe.new_out(node, shape, res.op.name + "_values", fe.dtype(node, val[0]))
-    res.op.attrs["values"] = values
-    set_range(fe.sizes, res.value.tensor, x.shape[d])
-    distinct_indices(fe, res.value.tensor, k, x.shape[d])
+    topk_results(fe.sizes, res.op, values, k, x.shape[d])
     return [values, res.value]
-
-
-def distinct_indices(fe, t, k, n):
-    """A topk's indices hold at least min(k, n) different values (each row's k picks differ):
-    a fact, written as the assumption AIR 1.1 has for it, so that a gather through them is
-    charged min(k, n) rows at the least (two experts a token, not one: docs/bounds.md)."""
-    m = min(k, fe.sizes.value(n))
-    if m >= 2:
-        t.distinct = m
-        t.distinct_why = f"each row of a top {k} holds {k} different indices"
 
 
 def selection(fe, node, name, a, kw, val):

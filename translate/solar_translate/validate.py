@@ -416,15 +416,13 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
         except Exception:  # noqa: BLE001 - the model does not build there: nothing to compare
             sys.stderr.write(f"{out}: note: -D on this file is not checked: it does not translate "
                              f"with its params doubled\n")
-    unexplained = first_unexplained(mine, theirs, small, res.params + res.consts)
-    same = unexplained is None
-    if same and not res.consts:
+    k = first_unexplained(mine, theirs, small, res.params + res.consts)
+    if k is None and not res.consts:
         how = f"{sizes}: the same program as {out} with -D at those sizes"
-    elif same:
+    elif k is None:
         how = f"{sizes}; {out} has consts {', '.join(res.consts)}, which only a new translation changes"
     else:
         how = f"{sizes}"
-        k = unexplained
         first = (f"; the first difference: '{mine[k].strip() if k < len(mine) else '(the end)'}' here, "
                  f"'{theirs[k].strip() if k < len(theirs) else '(the end)'}' at those sizes")
         sys.stderr.write(f"{out}: warning: the translation at {label} differs from this one in more "
