@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/memory.h"
 #include "analysis/work.h"
 #include "api/detail.h"
 #include "frontend/frontend.h"
@@ -293,6 +294,16 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	}
 	r->kernels = ks;
 	r->nkernels = p->nkernels;
+	solar_memory mem;
+	solar_memory_of(p, &mem);
+	r->memory.in_bytes = mem.in_bytes;
+	r->memory.inout_bytes = mem.inout_bytes;
+	r->memory.out_bytes = mem.out_bytes;
+	r->memory.least_bytes = mem.least_bytes;
+	r->memory.as_written_bytes = mem.as_written_bytes;
+	r->memory.peak_kernel = mem.peak_kernel >= 0 ? ks[mem.peak_kernel].name : NULL;
+	r->memory.tmp_at_peak_bytes = mem.tmp_at_peak_bytes;
+	r->memory.tmp_at_peak = mem.tmp_at_peak;
 	if (!x->dev)
 		return;
 	int brc = solar_bounds_compute(w, x->dev, job->question.l2_cold, &x->bounds, diag);
@@ -308,18 +319,26 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	r->fused = plain_bound(a, &b->fused);
 	r->cache_aware = plain_bound(a, &b->cache_aware);
 	r->l2_carry_bytes = b->l2_carry_bytes;
-	r->live_bytes = b->live_bytes;
+	r->live_bytes = mem.least_bytes > b->live_bytes ? mem.least_bytes : b->live_bytes;
 	r->dram_capacity_bytes = b->dram_capacity_bytes;
-	/* Rule "capacity": all inputs are in device memory when the program starts, all outputs
-	 * when it ends, so a program whose inputs or outputs alone exceed the DRAM capacity
-	 * cannot run. */
-	if (b->dram_capacity_bytes > 0 && b->live_bytes > b->dram_capacity_bytes) {
+	/* Rule "memory, least": the inputs, inouts and outputs are all in device memory when the
+	 * program ends, so a program whose tensors exceed the DRAM capacity cannot run. */
+	double cap = b->dram_capacity_bytes;
+	if (cap > 0 && r->live_bytes > cap) {
 		char msg[512];
-		snprintf(msg, sizeof msg, "%s: warning: the program's live data (%.3g bytes at least: "
-					  "its inputs or its outputs) exceeds the DRAM capacity of "
+		snprintf(msg, sizeof msg, "%s: warning: the program's memory (%.3g bytes at least: "
+					  "its inputs, inouts and outputs) exceeds the DRAM capacity of "
 					  "%s (%.3g bytes)",
-			 r->program, b->live_bytes, r->device_name, b->dram_capacity_bytes);
-		warn(job, r, SOLAR_WARN_CAPACITY, b->live_bytes, b->dram_capacity_bytes, msg);
+			 r->program, r->live_bytes, r->device_name, cap);
+		warn(job, r, SOLAR_WARN_CAPACITY, r->live_bytes, cap, msg);
+	} else if (cap > 0 && mem.as_written_bytes > cap) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s: warning: as written the program holds %.3g bytes at "
+					  "once (kernel %s), more than the DRAM capacity of %s (%.3g "
+					  "bytes): it runs only recomputing or offloading",
+			 r->program, mem.as_written_bytes, r->memory.peak_kernel, r->device_name,
+			 cap);
+		warn(job, r, SOLAR_WARN_MEMORY_AS_WRITTEN, mem.as_written_bytes, cap, msg);
 	}
 }
 

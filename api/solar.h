@@ -51,9 +51,14 @@ typedef enum {
 	/* Rule "fidelity levels": some rate figures are measured ceilings, not peaks, and the
 	 * job did not ask for measured ceilings: the result is an estimate. value: how many. */
 	SOLAR_WARN_MEASURED_CEILINGS,
-	/* Rule "capacity": the program's live data exceeds the device's DRAM capacity.
-	 * value: live bytes; limit: the capacity. */
-	SOLAR_WARN_CAPACITY
+	/* Rule "memory, least": the program's inputs, inouts and outputs together exceed the
+	 * device's DRAM capacity, so it cannot run on the device.  value: those bytes; limit: the
+	 * capacity. */
+	SOLAR_WARN_CAPACITY,
+	/* Rule "memory, as written": they fit, but the kernels in their order hold more than the
+	 * capacity at once (a training step's saved activations): it runs only recomputing or
+	 * offloading.  value: the as-written peak; limit: the capacity. */
+	SOLAR_WARN_MEMORY_AS_WRITTEN
 } solar_warning_kind;
 
 typedef struct {
@@ -189,8 +194,18 @@ struct solar_result {
 	int measured_ceilings;   /* rate figures of status measured in the descriptor */
 	solar_result_bound unfused, fused, cache_aware;
 	double l2_carry_bytes;   /* capacity that may survive between launches (rule "warm L2") */
-	double live_bytes;       /* least data the device holds at one moment (rule "capacity") */
+	double live_bytes;       /* least data the device holds at one moment (rule "memory,
+				    least"): = memory.least_bytes */
 	double dram_capacity_bytes; /* 0 if the descriptor does not say */
+	/* docs/bounds.md, "Memory": set with the counts (no device needed) */
+	struct {
+		double in_bytes, inout_bytes, out_bytes; /* declared sizes, by role */
+		double least_bytes;      /* in + inout + out: every execution holds them at once */
+		double as_written_bytes; /* the most live at one kernel, in the kernels' order */
+		const char *peak_kernel; /* where that peak is reached (NULL: no kernel) */
+		double tmp_at_peak_bytes; /* the tmps live across kernels there */
+		int tmp_at_peak;
+	} memory;
 	const solar_warning *warnings;
 	int nwarnings;
 	struct solar_result_detail *detail; /* the underlying analysis (api/detail.h) */

@@ -76,8 +76,8 @@ typedef struct {
 	double coverage, ms;
 	bool trust, wrong_flag;
 	/* translate (docs/translate.md): checked here, passed on as given */
-	bool no_validate, jax, batch, decode;
-	const char *max_work, *llm, *log, *hf;
+	bool no_validate, jax, batch, decode, train;
+	const char *max_work, *llm, *log, *hf, *loss, *optimizer;
 	int attempts, hf_batch, seq, context, layers;
 	/* help */
 	bool man;

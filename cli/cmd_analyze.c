@@ -152,11 +152,123 @@ static void headroom_cell(char *buf, size_t n, double measured_s, double bound_s
 		snprintf(buf, n, "-");
 }
 
-/* Rule "capacity": all inputs are in device memory when the program starts, all outputs when
- * it ends, so a program whose inputs or outputs alone exceed the DRAM capacity cannot run. */
-static bool capacity_exceeded(const solar_bounds *b)
+/* Rule "memory, least": the inputs, inouts and outputs are all in device memory when the
+ * program ends, so a program whose tensors exceed the DRAM capacity cannot run. */
+static bool capacity_exceeded(const solar_result *res)
 {
-	return b->dram_capacity_bytes > 0 && b->live_bytes > b->dram_capacity_bytes;
+	return res->dram_capacity_bytes > 0 && res->live_bytes > res->dram_capacity_bytes;
+}
+
+/* The kernel groups ([group = NAME], docs/air.md) in the order they first appear: the group of
+ * each kernel (an index into names, -1 for none) and the number of groups. */
+static int kernel_groups(const solar_program *p, const char **names, int *of)
+{
+	int n = 0;
+	for (int k = 0; k < p->nkernels; k++) {
+		of[k] = -1;
+		const char *g = p->kernels[k].group;
+		if (!g)
+			continue;
+		int i = 0;
+		while (i < n && strcmp(names[i], g))
+			i++;
+		if (i == n)
+			names[n++] = g;
+		of[k] = i;
+	}
+	return n;
+}
+
+typedef struct {
+	const char *name;
+	int kernels;
+	double time_s, dram_bytes, ops;
+} group_sum;
+
+/* Per group (and "(no group)" last when some kernel has none while others have one): its
+ * kernels, the sum of their bounds (the group's unfused bound) and traffic.  NULL when the
+ * program has no groups; *n the rows.  malloc'd. */
+static group_sum *group_sums(const solar_program *p, const solar_bounds *b, int *n)
+{
+	const char **names = solar_xcalloc((size_t)p->nkernels + 1, sizeof *names);
+	int *of = solar_xcalloc((size_t)p->nkernels + 1, sizeof *of);
+	int ng = kernel_groups(p, names, of);
+	group_sum *g = NULL;
+	*n = 0;
+	if (ng) {
+		g = solar_xcalloc((size_t)ng + 1, sizeof *g);
+		for (int i = 0; i < ng; i++)
+			g[i].name = names[i];
+		g[ng].name = "(no group)";
+		for (int k = 0; k < p->nkernels; k++) {
+			group_sum *x = &g[of[k] < 0 ? ng : of[k]];
+			x->kernels++;
+			x->time_s += b->kernel[k].time_s;
+			x->dram_bytes += b->kernel[k].dram_bytes;
+			x->ops += b->kernel[k].ops;
+		}
+		*n = ng + (g[ng].kernels > 0);
+	}
+	free(names);
+	free(of);
+	return g;
+}
+
+/* The groups' table: each group's unfused bound (its kernels' bounds added) and its share of
+ * the program's (docs/bounds.md, "Groups"). */
+static void print_groups(FILE *out, const solar_program *p, const solar_bounds *b, bool md)
+{
+	int n;
+	group_sum *g = group_sums(p, b, &n);
+	if (!g)
+		return;
+	char t1[32], t2[32], t3[32];
+	int nw = 10;
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(g[i].name) > nw)
+			nw = (int)strlen(g[i].name);
+	if (md)
+		fputs("| group | kernels | unfused bound | share | DRAM traffic | ops |\n"
+		      "|---|---|---|---|---|---|\n", out);
+	else
+		fprintf(out, "%-*s %-8s %-14s %-7s %-13s %s\n", nw, "group", "kernels",
+			"unfused bound", "share", "DRAM traffic", "ops");
+	for (int i = 0; i < n; i++) {
+		char share[16], traffic[32], ops[32];
+		snprintf(share, sizeof share, "%.1f%%",
+			 b->unfused.time_s > 0 ? 100 * g[i].time_s / b->unfused.time_s : 0.0);
+		snprintf(traffic, sizeof traffic, "%sB", solar_fmt_si(t2, sizeof t2, g[i].dram_bytes));
+		snprintf(ops, sizeof ops, "%s", solar_fmt_si(t3, sizeof t3, g[i].ops));
+		solar_fmt_time(t1, sizeof t1, g[i].time_s);
+		if (md)
+			fprintf(out, "| %s | %d | %s | %s | %s | %s |\n", g[i].name, g[i].kernels,
+				t1, share, traffic, ops);
+		else
+			fprintf(out, "%-*s %-8d %-14s %-7s %-13s %s\n", nw, g[i].name, g[i].kernels,
+				t1, share, traffic, ops);
+	}
+	fputs("\n", out);
+	free(g);
+}
+
+/* Rule "memory": the least device memory and the as-written peak, one line. */
+static void print_memory(FILE *out, const solar_result *res)
+{
+	char t1[32], t2[32], t3[32], t4[32];
+	fprintf(out, "Memory: %sB at least (inputs %sB + inouts %sB + outputs %sB, all held when "
+		     "the program ends)",
+		solar_fmt_si(t1, sizeof t1, res->memory.least_bytes),
+		solar_fmt_si(t2, sizeof t2, res->memory.in_bytes),
+		solar_fmt_si(t3, sizeof t3, res->memory.inout_bytes),
+		solar_fmt_si(t4, sizeof t4, res->memory.out_bytes));
+	if (res->memory.tmp_at_peak > 0 && res->memory.peak_kernel)
+		fprintf(out, "; %sB as written (at kernel %s, %sB of %d intermediate%s live across "
+			     "kernels)",
+			solar_fmt_si(t1, sizeof t1, res->memory.as_written_bytes),
+			res->memory.peak_kernel,
+			solar_fmt_si(t2, sizeof t2, res->memory.tmp_at_peak_bytes),
+			res->memory.tmp_at_peak, res->memory.tmp_at_peak == 1 ? "" : "s");
+	fputs(" (docs/bounds.md#memory).\n", out);
 }
 
 /* The kernels whose own [math = M] differs from the mode in effect (--math, default strict),
@@ -353,7 +465,7 @@ static void print_fusion_gap(FILE *out, const solar_bounds *b)
 /* The notes under the table: what is wrong or empty, the fusion gap, which rule set the
  * traffic (cache-aware, compulsory, L2 state, one L2), capacity and peaks the bounds lack. */
 static void print_notes(FILE *out, const solar_opts *o, const solar_program *p, const solar_work *w,
-			const solar_bounds *b, const solar_measured *m)
+			const solar_bounds *b, const solar_measured *m, const solar_result *res)
 {
 	char t1[32], t2[32], t4[32];
 	if (!o->ceilings_measured && report_below_sol(NULL, o->files[0], p, b, m))
@@ -397,11 +509,18 @@ static void print_notes(FILE *out, const solar_opts *o, const solar_program *p, 
 			     "leave out: all kernels share one L2, so together they move at least the "
 			     "fused traffic (docs/bounds.md#one-l2-for-all-kernels).\n",
 			solar_fmt_si(t1, sizeof t1, b->placed_bytes));
-	if (capacity_exceeded(b))
-		fprintf(out, "Warning: the program's live data (%sB at least) exceeds the device's "
+	print_memory(out, res);
+	if (capacity_exceeded(res))
+		fprintf(out, "Warning: the program's memory (%sB at least) exceeds the device's "
 			     "DRAM capacity (%sB); it cannot run on one device as written.\n",
-			solar_fmt_si(t1, sizeof t1, b->live_bytes),
-			solar_fmt_si(t2, sizeof t2, b->dram_capacity_bytes));
+			solar_fmt_si(t1, sizeof t1, res->live_bytes),
+			solar_fmt_si(t2, sizeof t2, res->dram_capacity_bytes));
+	else if (res->dram_capacity_bytes > 0 &&
+		 res->memory.as_written_bytes > res->dram_capacity_bytes)
+		fprintf(out, "Warning: as written the program holds %sB at once, more than the "
+			     "device's DRAM capacity (%sB); it runs only recomputing or offloading.\n",
+			solar_fmt_si(t1, sizeof t1, res->memory.as_written_bytes),
+			solar_fmt_si(t2, sizeof t2, res->dram_capacity_bytes));
 	if (b->capacity_dram_bytes <= 0)
 		fputs("Note: the descriptor lacks on-chip capacities; cache-aware = fused.\n", out);
 	if (b->f32_emulation)
@@ -420,12 +539,13 @@ static void print_notes(FILE *out, const solar_opts *o, const solar_program *p, 
 /* The table `analyze` prints (text, or markdown with md): heading, kernels, bounds, notes. */
 static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
-			const solar_measured *m, bool md)
+			const solar_measured *m, const solar_result *res, bool md)
 {
 	print_heading(out, o, p, dev, w, md);
 	print_kernel_rows(out, p, w, b, m, md);
 	print_bound_rows(out, b, m, md);
-	print_notes(out, o, p, w, b, m);
+	print_groups(out, p, b, md);
+	print_notes(out, o, p, w, b, m, res);
 }
 
 static cJSON *json_roof(const solar_roof *r, double measured_s)
@@ -468,7 +588,8 @@ static cJSON *json_ops_d(const solar_ops *o)
 }
 
 static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const solar_device *dev,
-			   const solar_work *w, const solar_bounds *b, const solar_measured *m)
+			   const solar_work *w, const solar_bounds *b, const solar_measured *m,
+			   const solar_result *res)
 {
 	cJSON *j = solar_json_program(o->files[0], p);
 	cJSON *d = cJSON_AddObjectToObject(j, "device");
@@ -503,9 +624,36 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	if (b->placed_bytes > 0)
 		cJSON_AddNumberToObject(cJSON_GetObjectItem(j, "unfused"), "placed_bytes",
 					b->placed_bytes);
-	cJSON_AddNumberToObject(j, "live_bytes", b->live_bytes);
-	if (capacity_exceeded(b))
+	cJSON_AddNumberToObject(j, "live_bytes", res->live_bytes);
+	if (capacity_exceeded(res))
 		cJSON_AddBoolToObject(j, "dram_capacity_exceeded", true);
+	cJSON *mem = cJSON_AddObjectToObject(j, "memory"); /* rule "memory" */
+	cJSON_AddNumberToObject(mem, "least_bytes", res->memory.least_bytes);
+	cJSON_AddNumberToObject(mem, "in_bytes", res->memory.in_bytes);
+	cJSON_AddNumberToObject(mem, "inout_bytes", res->memory.inout_bytes);
+	cJSON_AddNumberToObject(mem, "out_bytes", res->memory.out_bytes);
+	cJSON_AddNumberToObject(mem, "as_written_bytes", res->memory.as_written_bytes);
+	if (res->memory.peak_kernel)
+		cJSON_AddStringToObject(mem, "peak_kernel", res->memory.peak_kernel);
+	cJSON_AddNumberToObject(mem, "tmp_at_peak_bytes", res->memory.tmp_at_peak_bytes);
+	int ng;
+	group_sum *g = group_sums(p, b, &ng);
+	if (g) {
+		cJSON *ga = cJSON_AddArrayToObject(j, "groups");
+		for (int i = 0; i < ng; i++) {
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "name", g[i].name);
+			cJSON_AddNumberToObject(e, "kernels", g[i].kernels);
+			cJSON_AddNumberToObject(e, "unfused_time_s", g[i].time_s);
+			cJSON_AddNumberToObject(e, "share", b->unfused.time_s > 0
+								? g[i].time_s / b->unfused.time_s
+								: 0);
+			cJSON_AddNumberToObject(e, "dram_bytes", g[i].dram_bytes);
+			cJSON_AddNumberToObject(e, "ops", g[i].ops);
+			cJSON_AddItemToArray(ga, e);
+		}
+		free(g);
+	}
 	cJSON *ks = cJSON_AddArrayToObject(j, "kernels");
 	for (int k = 0; k < p->nkernels; k++) {
 		cJSON *e = json_roof(&b->kernel[k], m->kernel_s[k]);
@@ -569,18 +717,27 @@ static void print_warning(void *ctx, const solar_warning *wn)
 					(int)wn->value);
 }
 
-/* The job's warning about capacity (the last thing a job finds). */
+/* The job's warnings about memory (the last thing a job finds). */
 static void print_capacity(const solar_opts *o, const solar_result *res)
 {
 	char t1[32], t2[32];
-	for (int i = 0; i < res->nwarnings; i++)
-		if (res->warnings[i].kind == SOLAR_WARN_CAPACITY)
+	for (int i = 0; i < res->nwarnings; i++) {
+		const solar_warning *w = &res->warnings[i];
+		solar_fmt_si(t1, sizeof t1, w->value);
+		solar_fmt_si(t2, sizeof t2, w->limit);
+		if (w->kind == SOLAR_WARN_CAPACITY)
 			solar_diag_file_warning(
 			    solar_cli_diag(), o->files[0],
-			    "the program's live data (%sB at least: its inputs or its outputs) "
+			    "the program's memory (%sB at least: its inputs, inouts and outputs) "
 			    "exceeds the DRAM capacity of %s (%sB)",
-			    solar_fmt_si(t1, sizeof t1, res->warnings[i].value),
-			    res->device_name, solar_fmt_si(t2, sizeof t2, res->warnings[i].limit));
+			    t1, res->device_name, t2);
+		else if (w->kind == SOLAR_WARN_MEMORY_AS_WRITTEN)
+			solar_diag_file_warning(
+			    solar_cli_diag(), o->files[0],
+			    "as written the program holds %sB at once (kernel %s), more than the "
+			    "DRAM capacity of %s (%sB): it runs only recomputing or offloading",
+			    t1, res->memory.peak_kernel, res->device_name, t2);
+	}
 }
 
 /* The header of a table of the estimate block; `measured`: with a measured / estimate column. */
@@ -758,7 +915,7 @@ int solar_cmd_analyze(const solar_opts *o)
 	}
 	switch (o->format) {
 	case SOLAR_FMT_JSON: {
-		cJSON *j = json_analyze(o, p, dev, w, b, &m);
+		cJSON *j = json_analyze(o, p, dev, w, b, &m, res);
 		if (est)
 			json_estimate(j, p, est, &m);
 		solar_json_print(out, solar_json_schema(j, "analyze"));
@@ -770,7 +927,7 @@ int solar_cmd_analyze(const solar_opts *o)
 			print_csv(out, p, solar_result_bounds(est), &m, "estimate:");
 		break;
 	default:
-		print_table(out, o, p, dev, w, b, &m, o->format == SOLAR_FMT_MD);
+		print_table(out, o, p, dev, w, b, &m, res, o->format == SOLAR_FMT_MD);
 		if (est) {
 			fputs("\n", out);
 			print_estimate(out, p, est, res, &m, o->format == SOLAR_FMT_MD);

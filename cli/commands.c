@@ -130,6 +130,8 @@ static int parse_budget(const char *val, solar_opts *o)
 static const char *const math_words[] = {"strict", "tf32", NULL};
 static const char *const l2_words[] = {"warm", "cold", NULL};
 static const char *const backend_words[] = {"cpu", "cuda", NULL};
+static const char *const loss_words[] = {"sum", "output", NULL};
+static const char *const optimizer_words[] = {"none", "sgd", "adamw", NULL};
 static const char *const ceilings_words[] = {"bound", "measured", "both", NULL};
 static const char *const bound_words[] = {"unfused", "fused", "cache-aware", "all", NULL};
 static const char *const report_bound_words[] = {"unfused", "fused", "cache-aware", NULL};
@@ -605,6 +607,28 @@ const solar_option solar_options[] = {
      .min = 1,
      .max = 100000,
      .expects = "a count of layers from 1 to 100000"},
+    {.name = "--train",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, train),
+     .help = "the model's training step: forward, loss, backward and --optimizer "
+	     "(docs/translate.md, \"Training steps\")"},
+    {.name = "--loss",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_ENUM,
+     .field = offsetof(solar_opts, loss),
+     .arg = "sum|output",
+     .help = "what is differentiated: the sum of the floating outputs (default) or the scalar "
+	     "forward() returns (with --train)",
+     .choices = loss_words},
+    {.name = "--optimizer",
+     .cmd = "translate",
+     .kind = SOLAR_ARG_ENUM,
+     .field = offsetof(solar_opts, optimizer),
+     .arg = "none|sgd|adamw",
+     .help = "the update after the backward: none (default: the gradients are the outputs), "
+	     "torch.optim.SGD's or AdamW's foreach step (with --train)",
+     .choices = optimizer_words},
     {.name = "--man",
      .kind = SOLAR_ARG_FLAG,
      .field = offsetof(solar_opts, man),
@@ -768,10 +792,11 @@ const solar_command solar_commands[] = {
 	 "(CONFIG.py, beside the AIR) of its prefill or of one decode step, translated the same "
 	 "way. Exit 1 when the model cannot be translated or the translation fails validation.",
      .example = "solar translate examples/mlp_block.py -o mlp_block.air\n"
+		"solar translate examples/train/mlp_block.py --train --optimizer adamw\n"
 		"solar translate --hf examples/hf/llama-3-8b.json --batch 8 --decode --context 4096",
      .takes =
 	 "-o --no-validate -D --keep --timeout --max-work --jax --llm --attempts --log --hf "
-	 "--batch --seq --decode --context --layers --batch-list",
+	 "--batch --seq --decode --context --layers --train --loss --optimizer --batch-list",
      .run = solar_cmd_translate,
      .limit_what = "the translation",
      .limit_why = ""},

@@ -20,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1494,14 +1495,28 @@ static void extents(sema *s)
 
 static void kernel_attrs(sema *s, solar_kernel *k, const ast_node *n)
 {
-	bool seen = false;
+	bool seen = false, seen_group = false;
 	for (int i = 0; i < n->nattrs; i++) {
 		const ast_attr *at = n->attrs[i];
+		if (!strcmp(at->key, "group")) {
+			/* docs/air.md, "Kernels": the part of the program the kernel belongs to
+			 * (a training step's forward, backward, optimizer), a name */
+			if (seen_group)
+				solar_diag_error(s->d, at->key_span,
+						 "the kernel attribute `group` is given twice");
+			seen_group = true;
+			if (!(isalpha((unsigned char)at->value[0]) || at->value[0] == '_'))
+				solar_diag_error(s->d, at->value_span,
+						 "a kernel group is a name, not '%s'", at->value);
+			else
+				k->group = solar_arena_strdup(s->a, at->value);
+			continue;
+		}
 		if (strcmp(at->key, "math")) {
 			solar_diag_error(
 			    s->d, at->key_span,
-			    "unknown kernel attribute '%s'; the only attribute is `math` "
-			    "(strict, tf32 or tf32x3)",
+			    "unknown kernel attribute '%s'; the attributes are `math` "
+			    "(strict, tf32 or tf32x3) and `group` (a name)",
 			    at->key);
 			continue;
 		}

@@ -187,6 +187,7 @@ typedef struct {
 	solar_span span;
 	bool implicit;   /* made from a bare top-level nest, not a `kernel` block */
 	solar_math math; /* DEFAULT: the CLI's --math decides */
+	const char *group; /* [group = NAME] (arena), NULL when not given */
 	solar_block body;
 	int first_stmt, nstmts; /* its statements are stmts[first_stmt .. first_stmt+nstmts) */
 } solar_kernel;

@@ -340,8 +340,12 @@ void solar_ir_print(const solar_program *p, FILE *out)
 			continue;
 		}
 		fprintf(out, "kernel %s ", kn->name);
-		if (kn->math != SOLAR_MATH_DEFAULT)
+		if (kn->math != SOLAR_MATH_DEFAULT && kn->group)
+			fprintf(out, "[math = %s, group = %s] ", solar_math_name(kn->math), kn->group);
+		else if (kn->math != SOLAR_MATH_DEFAULT)
 			fprintf(out, "[math = %s] ", solar_math_name(kn->math));
+		else if (kn->group)
+			fprintf(out, "[group = %s] ", kn->group);
 		fputs("{\n", out);
 		print_block(p, &kn->body, 1, out);
 		fputs("}\n", out);

@@ -20,6 +20,7 @@ from . import limits
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
          "                       [--keep DIR] [--timeout SECONDS] [--max-work N] [--jax]\n"
          "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n"
+         "                       [--train [--loss sum|output] [--optimizer none|sgd|adamw]]\n"
          "       solar translate --hf CONFIG.json [--batch B] [--seq S] [--decode [--context T]]\n"
          "                       [--layers N] [-o OUT.air] [options as above]\n")
 
@@ -39,7 +40,8 @@ def parse(argv):
     argv = [w for a in argv for w in (a.split("=", 1) if a.startswith("--") and "=" in a else [a])]
     o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
          "timeout": 600.0, "max_work": None, "jax": False, "llm": None, "attempts": 3, "log": None,
-         "hf": None, "batch": 1, "seq": None, "decode": False, "context": None, "layers": None}
+         "hf": None, "batch": 1, "seq": None, "decode": False, "context": None, "layers": None,
+         "train": False, "loss": None, "optimizer": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -65,6 +67,15 @@ def parse(argv):
             o["jax"] = True
         elif a == "--decode":
             o["decode"] = True
+        elif a == "--train":
+            o["train"] = True
+        elif a in ("--loss", "--optimizer"):
+            need()
+            from .train import LOSSES, OPTIMIZERS
+            words = LOSSES if a == "--loss" else OPTIMIZERS
+            if val not in words:
+                raise Usage(f"{a} expects {', '.join(words[:-1])} or {words[-1]}, not '{val}'")
+            o[a[2:]] = val; i += 1
         elif a == "--hf":
             need(); o["hf"] = val; i += 1
         elif a in COUNTS:
@@ -114,6 +125,13 @@ def parse(argv):
                 raise Usage("translate takes one MODEL.py")
             o["model"] = a
         i += 1
+    train_only = [a for a in argv if a in ("--loss", "--optimizer")]
+    if train_only and not o["train"]:
+        raise Usage(f"{train_only[0]} goes with --train")
+    if o["train"] and (o["hf"] is not None or o["jax"] or o["llm"] is not None):
+        raise Usage(f"--train does not go with {'--hf' if o['hf'] is not None else '--jax' if o['jax'] else '--llm'}"
+                    " (it translates a PyTorch MODEL.py's training step)")
+    o["train"] = {"loss": o["loss"] or "sum", "optimizer": o["optimizer"] or "none"} if o["train"] else None
     hf_only = [a for a in argv if a in COUNTS or a == "--decode"]
     if o["hf"] is not None:
         if o["model"] is not None:
@@ -350,7 +368,7 @@ def translate_and_validate(o, path, out, translate, solar):
     from .opgraph import TranslateError
     t0 = time.time()
     try:
-        res = translate.translate_file(path, o["defines"])
+        res = translate.translate_file(path, o["defines"], **({"train": o["train"]} if o["train"] else {}))
     except TranslateError as e:
         say(path, e.line, "error", e.message)
         return e.status
@@ -371,7 +389,8 @@ def translate_and_validate(o, path, out, translate, solar):
         draft = os.path.join(draft_dir, os.path.basename(out))
         with open(draft, "w") as f:
             f.write(res.text)
-        nk = len(res.graph.ops)
+        # ops that share a kernel (a foreach step's statements, train.py) count once
+        nk = len({op.attrs.get("kernel") or id(op) for op in res.graph.ops})
         print(f"{out}: {nk} kernels, {len(res.params)} params, {len(res.consts)} consts "
               f"(translated in {t1 - t0:.2f} s)")
         for n in res.graph.notes:   # what the header notes about the mode the model was traced in

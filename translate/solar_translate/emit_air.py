@@ -200,18 +200,25 @@ class Emitter:
         for t in g.tensors:     # a fact the op guarantees, stated so the bound may use it
             if t.distinct and (t.role != "tmp" or t.name in words):
                 out.append(f"assume distinct({t.name}) >= {t.distinct};   # {t.distinct_why}")
-        for k in self.kernels:
+        for j, k in enumerate(self.kernels):
             op = k.op
+            shared = op.attrs.get("kernel")   # ops that are one kernel (a torch._foreach_* call)
+            if shared and j and self.kernels[j - 1].op.attrs.get("kernel") == shared:
+                continue
             out.append("")
             where = f"{g.source}:{op.line}" if op.line else g.source
             desc = f"{op.path or '(top)'}: {op.aten}" if op.aten else (op.path or "(top)")
             out.append(f"# {desc}  ({where})")
             if op.attrs.get("src"):
                 out.append("#   " + op.attrs["src"])
-            math_attr = op.attrs.get("math")
-            attr = f" [math = {math_attr}]" if math_attr else ""
+            attrs = [f"{a} = {op.attrs[a]}" for a in ("math", "group") if op.attrs.get(a)]
+            attr = f" [{', '.join(attrs)}]" if attrs else ""
             out.append(f"kernel {op.name}{attr} {{")
             out.extend(k.lines)
+            for nxt in self.kernels[j + 1:]:
+                if not shared or nxt.op.attrs.get("kernel") != shared:
+                    break
+                out.extend(nxt.lines)
             out.append("}")
         return "\n".join(out) + "\n", params, consts
 
@@ -455,6 +462,98 @@ class Emitter:
             k.assign(k.ref(out, its), "=", f"{xv} - {m} - log({s})")
         else:
             k.assign(k.ref(out, its), "=", f"exp({xv} - {m}) / {s}")
+        k.close()
+        k.close(n)
+
+    def k_softmax_backward(self, k, op):
+        """_softmax_backward_data: dx = y * (g - sum_d g * y); _log_softmax_backward_data:
+        dx = g - exp(y) * sum_d g (one kernel: the row sum, then the output)."""
+        g, y, out, d = op.ins[0], op.ins[1], op.out, op.attrs["dim"]
+        shape = y.shape
+        its = k.iters(len(shape))
+        outer = [its[j] for j in range(len(shape)) if j != d]
+        n = k.open_for(outer, [(0, shape[j]) for j in range(len(shape)) if j != d])
+        kept = [shape[j] for j in range(len(shape)) if j != d]
+        s_t = self.new_tmp(op.name + "_dot", kept, "f32", "row sum of grad * output")
+        s = k.tref(s_t, outer)
+        gv, yv = k.ref(g, its), k.ref(y, its)
+        k.assign(s, "=", "0")
+        k.open_for([its[d]], [(0, shape[d])])
+        k.assign(s, "+=", gv if op.attrs.get("log") else f"{gv} * {yv}")
+        k.close()
+        k.open_for([its[d]], [(0, shape[d])])
+        k.assign(k.ref(out, its), "=", f"{gv} - exp({yv}) * {s}" if op.attrs.get("log")
+                 else f"{yv} * ({gv} - {s})")
+        k.close()
+        k.close(n)
+
+    def _row_stats(self, k, op, x, its, outer, inner, red_shape, kept, count, eps):
+        """mean and rstd of x over inner for the index outer (f32 tmps): their AIR refs."""
+        mean_t = self.new_tmp(op.name + "_mean", kept, "f32", "mean")
+        rstd_t = self.new_tmp(op.name + "_rstd", kept, "f32", "rstd (the variance sum until finished)")
+        m, r = k.tref(mean_t, outer), k.tref(rstd_t, outer)
+        xv = k.ref(x, its)
+        k.assign(m, "=", "0")
+        k.open_for(inner, [(0, e) for e in red_shape])
+        k.assign(m, "+=", xv)
+        k.close()
+        k.assign(m, "=", f"{m} / {_val(count)}")
+        k.assign(r, "=", "0")
+        k.open_for(inner, [(0, e) for e in red_shape])
+        k.assign(r, "+=", f"({xv} - {m}) * ({xv} - {m})")
+        k.close()
+        k.assign(r, "=", f"rsqrt({r} / {_val(count)} + {flit(eps)})")
+        return m, r
+
+    def k_layer_norm_backward(self, k, op):
+        """native_layer_norm_backward.  part 'input': per row, the statistics, a = sum g*w,
+        b = sum g*w*xhat, then dx = rstd * (g*w - a/N - xhat * b/N).  part 'params': dweight =
+        sum over rows of g * xhat, dbias = sum over rows of g (the statistics per row again)."""
+        g, x = op.ins[0], op.ins[1]
+        nd, eps = op.attrs["ndims"], op.attrs["eps"]
+        shape = x.shape
+        r = len(shape)
+        its = k.iters(r)
+        outer, inner = its[:r - nd], its[r - nd:]
+        red_shape, outer_shape = shape[r - nd:], shape[:r - nd]
+        count = sympy.Integer(1)
+        for e in red_shape:
+            count *= e
+        gv, xv = k.ref(g, its), k.ref(x, its)
+        if op.attrs["part"] == "input":
+            w = op.attrs.get("weight")
+            n = k.open_for(outer, [(0, e) for e in outer_shape])
+            m, rs = self._row_stats(k, op, x, its, outer, inner, red_shape, list(outer_shape), count, eps)
+            gw = f"{gv} * {k.ref(w, inner)}" if w is not None else gv
+            xh = f"({xv} - {m}) * {rs}"
+            a_t = self.new_tmp(op.name + "_a", list(outer_shape), "f32", "row sum of grad * weight")
+            b_t = self.new_tmp(op.name + "_b", list(outer_shape), "f32", "row sum of grad * weight * xhat")
+            av, bv = k.tref(a_t, outer), k.tref(b_t, outer)
+            k.assign(av, "=", "0")
+            k.assign(bv, "=", "0")
+            k.open_for(inner, [(0, e) for e in red_shape])
+            k.assign(av, "+=", gw)
+            k.assign(bv, "+=", f"{gw} * {xh}")
+            k.close()
+            k.open_for(inner, [(0, e) for e in red_shape])
+            k.assign(k.ref(op.out, its), "=",
+                     f"{rs} * ({gw} - {av} / {_val(count)} - {xh} * {bv} / {_val(count)})")
+            k.close()
+            k.close(n)
+            return
+        dw, db = op.attrs.get("dweight"), op.attrs.get("dbias")
+        n = k.open_for(inner, [(0, e) for e in red_shape])
+        for t in (dw, db):
+            if t is not None:
+                k.assign(k.ref(t, inner), "=", "0")
+        k.close(n)
+        n = k.open_for(outer, [(0, e) for e in outer_shape])
+        m, rs = self._row_stats(k, op, x, its, outer, inner, red_shape, list(outer_shape), count, eps)
+        k.open_for(inner, [(0, e) for e in red_shape])
+        if dw is not None:
+            k.assign(k.ref(dw, inner), "+=", f"{gv} * ({xv} - {m}) * {rs}")
+        if db is not None:
+            k.assign(k.ref(db, inner), "+=", gv)
         k.close()
         k.close(n)
 

@@ -249,6 +249,8 @@ class Frontend:
         line, path = self.where(node)
         name = opname or self.kname(path, self.short(node))
         attrs = dict(attrs or {})
+        if node.meta.get("solar_phase"):     # a training step's forward or backward (train.py)
+            attrs.setdefault("group", node.meta["solar_phase"])
         if line and 0 < line <= len(self.lines):
             attrs["src"] = self.lines[line - 1].strip()
         op = Op(kind, name, ins, out, attrs, path, line, aten=self.aten(node))
@@ -273,8 +275,15 @@ class Frontend:
     def short(self, node):
         t = node.target
         if hasattr(t, "_overloadpacket"):
-            return t._overloadpacket.__name__.rstrip("_") or "op"
-        return getattr(t, "__name__", "op")
+            s = t._overloadpacket.__name__.rstrip("_") or "op"
+        else:
+            s = getattr(t, "__name__", "op")
+        if node.meta.get("solar_phase") == "backward":
+            # named after the forward call it differentiates (train.py): fc1_linear_backward_mm,
+            # or the operator alone when it names the call (softmax_backward_data)
+            call, s = node.meta.get("solar_call") or "grad", s.strip("_")
+            return s if call in s and "backward" in s else f"{call}_backward_{s}"
+        return s
 
     def aten(self, node):
         t = node.target
@@ -307,7 +316,7 @@ class Frontend:
                                          "are supported")
                 shape = self.leaf.get(("in", user_i)) or [sympy.Integer(int(s)) for s in val.shape]
                 user_i += 1
-                t = Tensor(self.tname(n.name), shape, self.dtype(n), "in")
+                t = Tensor(self.tname(n.meta.get("solar_name", n.name)), shape, self.dtype(n), "in")
                 decl_user.append(t)
             elif kind in ("PARAMETER", "BUFFER"):
                 shape = self.leaf.get(("p", spec.target)) or [sympy.Integer(int(s)) for s in val.shape]
@@ -336,6 +345,8 @@ class Frontend:
                     self.g.notes.append(f"note: forward() updates {', '.join(str(s.target) for s in mutated)} in place; "
                                         "the AIR keeps the computed values only")
                 self.outputs(user)
+        if getattr(self, "train", None):
+            self.train_outputs()
         # drop parameters and buffers no op reads
         read = set()
         for op in self.g.ops:
@@ -353,9 +364,25 @@ class Frontend:
     def sort_tensors(self):
         """Declaration order: inputs, parameters, outputs in the order forward() (or fn)
         returns them, which is the order the harness binds them in; then tmps."""
-        order = {"in": 0, "out": 1, "rand": 2, "tmp": 3}
+        order = {"in": 0, "inout": 0, "out": 1, "rand": 2, "tmp": 3}
         outs = {t.name: k for k, t in enumerate(self.outs)}
         self.g.tensors.sort(key=lambda t: (order[t.role], outs.get(t.name, 0)))
+
+    def train_outputs(self):
+        """A training step's outputs (train.py) named: the loss, then each parameter's gradient
+        (PARAM_grad); with an optimizer, its kernels after them, the parameters inout."""
+        from . import train as tr
+        used, optimizer = self.train
+        byname = {t.name: t for t in self.g.tensors}
+        renames = [(self.outs[0], "loss")] + [(t, n.replace(".", "_") + "_grad")
+                                              for t, n in zip(self.outs[1:], used)]
+        for t, base in renames:
+            self.tnames.discard(t.name)
+            t.name = self.tname(base)
+        if optimizer != "none":
+            params = [byname[n.replace(".", "_")] for n in used]
+            grads = [Value(t.shape, t.dtype, tensor=t) for t in self.outs[1:]]
+            tr.optimizer_ops(self, params, grads, optimizer)
 
     def outputs(self, user):
         """Binds the forward outputs to `out` tensors: a tmp becomes the out tensor; a view of
@@ -512,12 +539,21 @@ class rnn_shapes:
         return False
 
 
-def translate_module(torch, path, mod):
-    """The op graph of the model file's forward pass."""
+def translate_module(torch, path, mod, train=None):
+    """The op graph of the model file's forward pass (train: of its training step, train.py)."""
     model, inputs = build(torch, mod, path)
     base = leaf_shapes(torch, model, inputs)
     sizes = Sizes()
     exprs = leaf_sizes(mod, base, lambda: leaf_shapes(torch, *build(torch, mod, path)), sizes)
+    if train:
+        from . import train as tr
+        prog, used = tr.translate_step(torch, path, mod, model, inputs, train["loss"])
+
+        def frontend(s, e):
+            fe = Frontend(torch, path, mod, model, inputs, s, e)
+            fe.train = (used, train["optimizer"])
+            return fe
+        return run_decomposing(torch, prog, frontend, sizes, exprs, rounds=1)
     # user inputs: tensors only
     try:
         with meta_factories(torch), rnn_shapes(torch), meta_autocast(torch):

@@ -12,7 +12,7 @@ import operator
 
 import sympy
 
-from . import torch_index
+from . import torch_backward, torch_index
 from .emit_air import flit
 from .library_math import library_math
 from .opgraph import Tensor, TranslateError, Value
@@ -190,6 +190,8 @@ def pointwise_f(fe, node, name):
         d = a[1] if len(a) > 1 else kw.get("diagonal", 0)
         cmp = ">=" if name == "triu" else "<="
         return [a[0]], lambda v, i: f"select({pr(i[-1] - i[-2])} {cmp} {d}, {v[0]}, 0.0)"
+    if name in torch_backward.POINTWISE:        # a training step's backward (train.py)
+        return torch_backward.pointwise_f(name, a, kw)
     if name in ("fill", "zero"):
         val = 0.0 if name == "zero" else a[1]
         return [a[0]] + ([val] if hasattr(val, "op") else []), \
@@ -1690,7 +1692,7 @@ DROPOUTS = ("dropout", "feature_dropout", "alpha_dropout", "native_dropout")
 POINTWISE = tuple(UNARY) + tuple(BINARY) + (
     "add", "sub", "rsub", "div", "gelu", "leaky_relu", "elu", "celu", "hardtanh", "softplus",
     "threshold", "clamp", "clip", "clamp_min", "clamp_max", "where", "masked_fill", "addcmul",
-    "addcdiv", "lerp", "triu", "tril", "fill", "zero")
+    "addcdiv", "lerp", "triu", "tril", "fill", "zero") + tuple(torch_backward.POINTWISE)
 FAMILIES = (
     (DROPOUTS, dropout),
     (VIEWS, view),
@@ -1738,7 +1740,7 @@ FAMILIES = (
     (("argmax", "argmin"), argmax),
     (("lstm", "gru", "rnn_tanh", "rnn_relu"),
      lambda fe, node, name, a, kw, val: rnn(fe, node, name, a, val)),
-) + torch_index.FAMILIES     # indexing with data (AIR 1.1)
+) + torch_index.FAMILIES + torch_backward.FAMILIES  # indexing with data (AIR 1.1), backward
 # (names, test(fe, a, val), handler): the first whose names hold the call's and whose test
 # passes serves it; the tests in the order of the chain's
 GUARDED = (

@@ -285,11 +285,85 @@ def fn(*args):
 }
 
 
-def wrapper(path, small, frontend="torch"):
+# --train (train.py): the reference is the model's training step as eager PyTorch runs it:
+# forward, the loss, torch.autograd.grad of the parameters that require grad, and the
+# optimizer's step (torch.optim with foreach=True and its defaults, from the state the harness
+# binds: the AIR's inout PARAM_exp_avg and PARAM_exp_avg_sq are buffers of the wrapper).
+TRAIN_ENTRIES = '''
+
+
+_LOSS, _OPT = %r, %r
+
+
+def _loss(out):
+    import functools
+    import operator
+    import torch
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    if _LOSS == "output":
+        return outs[0]
+    return functools.reduce(operator.add, [o.sum() for o in outs
+                                           if isinstance(o, torch.Tensor) and o.is_floating_point()])
+
+
+class Model(_m.Model):
+    def __init__(self, *args, **kwargs):
+        import torch
+        super().__init__(*args, **kwargs)
+        if _OPT == "adamw":
+            # the moments are state the step reads: drawn (seeded, the second moment positive)
+            # rather than zeros, so that a translation that drops one fails
+            g = torch.Generator().manual_seed(20261203)
+            for n, p in list(self.named_parameters()):
+                if p.requires_grad:
+                    k = n.replace(".", "_")
+                    self.register_buffer(k + "_exp_avg", ((torch.rand(p.shape, generator=g) - 0.5)
+                                                          * 0.1).to(p.dtype))
+                    self.register_buffer(k + "_exp_avg_sq", (torch.rand(p.shape, generator=g)
+                                                             * 0.01 + 1e-4).to(p.dtype))
+
+    def forward(self, *xs):
+        import torch
+        named = [(n, p) for n, p in self.named_parameters() if p.requires_grad]
+        with torch.enable_grad():
+            loss = _loss(super().forward(*xs))
+            grads = torch.autograd.grad(loss, [p for _, p in named], allow_unused=True)
+        used = [(n, p, gr) for (n, p), gr in zip(named, grads) if gr is not None]
+        if _OPT != "none":
+            with torch.no_grad():
+                ps = [p for _, p, _ in used]
+                opt = (torch.optim.AdamW(ps, foreach=True) if _OPT == "adamw"
+                       else torch.optim.SGD(ps, foreach=True))
+                for n, p, gr in used:
+                    p.grad = gr
+                    if _OPT == "adamw":
+                        k = n.replace(".", "_")
+                        opt.state[p] = {"step": torch.tensor(0.0, dtype=torch.float32),
+                                        "exp_avg": getattr(self, k + "_exp_avg"),
+                                        "exp_avg_sq": getattr(self, k + "_exp_avg_sq")}
+                opt.step()
+                for _, p, _ in used:
+                    p.grad = None
+        return (loss.detach(),) + tuple(gr.detach() for _, _, gr in used)
+
+
+def get_inputs():
+    _sync()
+    return _m.get_inputs()
+
+
+def get_init_inputs():
+    _sync()
+    return _m.get_init_inputs() if hasattr(_m, "get_init_inputs") else []
+'''
+
+
+def wrapper(path, small, frontend="torch", train=None):
     f = FRONTENDS[frontend]
+    entries = TRAIN_ENTRIES % (train["loss"], train["optimizer"]) if train else f["entries"]
     return WRAPPER.format(tool=f["tool"], lib=f["lib"], convention=f["convention"], modname=f["modname"],
                           model=os.path.basename(path), dir=os.path.dirname(os.path.abspath(path)),
-                          path=os.path.abspath(path), names=list(small), entries=f["entries"],
+                          path=os.path.abspath(path), names=list(small), entries=entries,
                           assign="\n".join(f"{k} = {v}" for k, v in small.items()))
 
 
@@ -325,14 +399,14 @@ def first_unexplained(mine, theirs, small, names):
 CHOICES = 4     # the most choices of sizes prepare() translates at to fit the work
 
 
-def translate_at(path, small, frontend):
+def translate_at(path, small, frontend, train=None):
     """The translation of the file at the sizes small, or TranslateError naming them."""
     import importlib
     from .opgraph import TranslateError
     translate_file = importlib.import_module("." + FRONTENDS[frontend]["module"], __package__).translate_file
     sizes = " ".join(f"{k}={v}" for k, v in small.items()) or FRONTENDS[frontend]["own"]
     try:
-        return translate_file(path, dict(small))
+        return translate_file(path, dict(small), **({"train": train} if train else {}))
     except TranslateError as e:
         raise TranslateError(f"at the validation sizes ({sizes}): {e.message}", e.line, e.status)
     except RecursionError:
@@ -358,7 +432,7 @@ def candidates(sizes_module, res, path, fits):
     yield sizes_module.pick_sizes(res, path)
 
 
-def prepare(path, out, res, work, frontend="torch", fits=None):
+def prepare(path, out, res, work, frontend="torch", fits=None, train=None):
     """The validation's files in `work`: validate.air, the translation at the small sizes, and
     the wrapper (model.py, or fn.py for --jax) of the user's file with its constants at those
     sizes.  fits(AIR file), when given, says whether the work at those sizes is small enough;
@@ -373,7 +447,7 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
     from .opgraph import TranslateError
     for small in candidates(sizes_module, res, path, fits):
         try:
-            again = translate_at(path, small, frontend)
+            again = translate_at(path, small, frontend, train)
         except TranslateError:
             if first is None:
                 raise
@@ -396,7 +470,7 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
                          f"the others do (--no-validate skips the validation)\n")
     ref = os.path.join(work, f["ref"])
     with open(ref, "w") as fh:
-        fh.write(wrapper(path, small, frontend))
+        fh.write(wrapper(path, small, frontend, train))
     mine, theirs = body(res.text), body(again.text)
     own = {n: getattr(res.module, n) for n in res.params
            if type(getattr(res.module, n, None)) is int}
@@ -410,7 +484,7 @@ def prepare(path, out, res, work, frontend="torch", fits=None):
         other = follow({n: 2 * v for n, v in own.items()}, constant_values(res.module, derived),
                        derived)
         try:
-            twice = translate_at(path, other, frontend)
+            twice = translate_at(path, other, frontend, train)
             theirs = body(twice.text)
             label = " ".join(f"{k}={v}" for k, v in other.items())
         except Exception:  # noqa: BLE001 - the model does not build there: nothing to compare
@@ -525,7 +599,7 @@ def run(solar, path, out, res, o, frontend="torch"):
     try:
         limit = o.get("max_work") or MAX_WORK
         air, ref, how = prepare(path, out, res, work_dir, frontend,
-                                fits=lambda a: (work_of(a) or 0) <= limit)
+                                fits=lambda a: (work_of(a) or 0) <= limit, train=o.get("train"))
     except BaseException as e:
         if not keep:
             shutil.rmtree(work_dir, ignore_errors=True)

@@ -1,0 +1,109 @@
+/* memory.c - the device memory a program needs (memory.h; docs/bounds.md, "Memory"). */
+#include "memory.h"
+
+#include <stdlib.h>
+
+#include "../diag/alloc.h"
+
+typedef struct {
+	int first, last; /* kernels that touch the tensor: the first and the last (-1: none) */
+	int first_write;  /* the first kernel that writes it (-1: none) */
+} span;
+
+static void touch(span *s, int k, bool write)
+{
+	if (s->first < 0 || k < s->first)
+		s->first = k;
+	if (k > s->last)
+		s->last = k;
+	if (write && (s->first_write < 0 || k < s->first_write))
+		s->first_write = k;
+}
+
+static void reads(const solar_expr *e, span *sp, int k)
+{
+	if (!e)
+		return;
+	if (e->kind == SOLAR_E_ACCESS)
+		touch(&sp[e->sym], k, false);
+	for (int i = 0; i < e->nargs; i++)
+		reads(e->args[i], sp, k);
+}
+
+static void block(const solar_program *p, const solar_block *b, span *sp, int k)
+{
+	for (int i = 0; i < b->n; i++) {
+		const solar_node *n = b->items[i];
+		switch (n->kind) {
+		case SOLAR_N_FOR:
+			block(p, &n->loop.body, sp, k);
+			break;
+		case SOLAR_N_IF:
+			reads(n->cond.cond, sp, k);
+			block(p, &n->cond.then, sp, k);
+			block(p, &n->cond.els, sp, k);
+			break;
+		case SOLAR_N_STMT: {
+			const solar_stmt *s = n->stmt;
+			const solar_tensor *t = &p->tensors[s->tensor];
+			for (int d = 0; d < t->rank; d++)
+				reads(s->index[d], sp, k);
+			reads(s->value, sp, k);
+			touch(&sp[s->tensor], k, true);
+			break;
+		}
+		}
+	}
+}
+
+static double bytes(const solar_tensor *t)
+{
+	return (double)solar_tensor_elements(t) * solar_dtype_bytes(t->dtype);
+}
+
+void solar_memory_of(const solar_program *p, solar_memory *m)
+{
+	*m = (solar_memory){.peak_kernel = -1};
+	span *sp = solar_xcalloc((size_t)p->ntensors + 1, sizeof *sp);
+	for (int t = 0; t < p->ntensors; t++)
+		sp[t] = (span){-1, -1, -1};
+	for (int k = 0; k < p->nkernels; k++)
+		block(p, &p->kernels[k].body, sp, k);
+	for (int t = 0; t < p->ntensors; t++) {
+		const solar_tensor *x = &p->tensors[t];
+		if (x->role == SOLAR_ROLE_IN)
+			m->in_bytes += bytes(x);
+		else if (x->role == SOLAR_ROLE_INOUT)
+			m->inout_bytes += bytes(x);
+		else if (x->role == SOLAR_ROLE_OUT)
+			m->out_bytes += bytes(x);
+	}
+	m->least_bytes = m->in_bytes + m->inout_bytes + m->out_bytes;
+	m->as_written_bytes = m->in_bytes + m->inout_bytes;
+	for (int k = 0; k < p->nkernels; k++) {
+		double live = m->in_bytes + m->inout_bytes, tmp = 0;
+		int ntmp = 0;
+		for (int t = 0; t < p->ntensors; t++) {
+			const solar_tensor *x = &p->tensors[t];
+			const span *s = &sp[t];
+			if (x->role == SOLAR_ROLE_OUT && s->first_write >= 0 && s->first_write <= k)
+				live += bytes(x);
+			else if (x->role == SOLAR_ROLE_TMP && s->first_write >= 0 &&
+				 s->first_write < s->last && s->first_write <= k && k <= s->last) {
+				live += bytes(x);
+				tmp += bytes(x);
+				ntmp++;
+			}
+		}
+		if (m->peak_kernel < 0 || live > m->as_written_bytes) {
+			m->as_written_bytes = live;
+			m->peak_kernel = k;
+			m->tmp_at_peak_bytes = tmp;
+			m->tmp_at_peak = ntmp;
+		}
+	}
+	/* an out tensor no kernel writes is still the program's result: held at the end */
+	if (m->as_written_bytes < m->least_bytes)
+		m->as_written_bytes = m->least_bytes;
+	free(sp);
+}

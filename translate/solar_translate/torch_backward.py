@@ -1,0 +1,96 @@
+"""The backward ATen operators of a training step (train.py) and how each maps onto the op
+graph: the pointwise *_backward operators as pointwise kernels (formulas of
+tools/autograd/derivatives.yaml and aten/src/ATen/native), and the library kernels that stay
+whole: _softmax_backward_data and _log_softmax_backward_data (one kernel: a row reduction, then
+the output), native_layer_norm_backward (two kernels, as PyTorch's CUDA implementation launches:
+the input's gradient, then the weight's and the bias's; docs/translate.md, "Training steps")."""
+from .emit_air import flit
+
+_SQRT1_2 = 0.7071067811865476
+_INV_SQRT_2PI = 0.3989422804014327
+_K0 = 0.7978845608028654          # sqrt(2 / pi)
+
+
+def _gelu_backward(g, x, approximate):
+    if approximate == "tanh":
+        inner = f"{flit(_K0)} * ({x} + 0.044715 * {x} * {x} * {x})"
+        t = f"tanh({inner})"
+        return (f"{g} * (0.5 * (1.0 + {t}) + 0.5 * {x} * (1.0 - {t} * {t}) * {flit(_K0)}"
+                f" * (1.0 + 0.134145 * {x} * {x}))")
+    return (f"{g} * (0.5 * (1.0 + erf({x} * {flit(_SQRT1_2)})) + {x} * {flit(_INV_SQRT_2PI)}"
+            f" * exp(-0.5 * {x} * {x}))")
+
+
+def _arg(a, kw, i, name, default):
+    return a[i] if len(a) > i else kw.get(name, default)
+
+
+# name -> (operand positions, f(values, args, kwargs) -> AIR expression)
+POINTWISE = {
+    "threshold_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} > {flit(a[2])}, {v[0]}, 0.0)"),
+    "gelu_backward": ((0, 1), lambda v, a, kw: _gelu_backward(v[0], v[1], _arg(a, kw, 2, "approximate", "none"))),
+    "sigmoid_backward": ((0, 1), lambda v, a, kw: f"{v[0]} * (1.0 - {v[1]}) * {v[1]}"),
+    "tanh_backward": ((0, 1), lambda v, a, kw: f"{v[0]} * (1.0 - {v[1]} * {v[1]})"),
+    "silu_backward": ((0, 1), lambda v, a, kw: f"{v[0]} * sigmoid({v[1]}) * (1.0 + {v[1]} * (1.0 - sigmoid({v[1]})))"),
+    "native_dropout_backward": ((0, 1), lambda v, a, kw: f"select({v[1]}, {v[0]} * {flit(a[2])}, 0.0)"),
+    "leaky_relu_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} > 0.0, {v[0]}, {v[0]} * {flit(a[2])})"),
+    "hardtanh_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} <= {flit(a[2])} or {v[1]} >= {flit(a[3])}, 0.0, {v[0]})"),
+}
+
+
+def pointwise_f(name, a, kw):
+    """(operands, f) of a pointwise backward operator, as torch_ops.pointwise_f returns."""
+    pos, g = POINTWISE[name]
+    return [a[i] for i in pos], lambda v, i: g(v, a, kw)
+
+
+def softmax_backward(fe, node, name, a, kw, val):
+    from .torch_ops import V, _kernel, _nd
+    g, y = V(fe, a[0]), V(fe, a[1])
+    d = _nd(a[2], len(y.shape))
+    return _kernel(fe, node, "softmax_backward", [g, y], list(y.shape),
+                   {"dim": d, "log": "log" in name})
+
+
+def layer_norm_backward(fe, node, name, a, kw, val):
+    """native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias,
+    output_mask) -> (d input, d weight, d bias): the input's gradient in one kernel, the
+    weight's and bias's in another.  Both recompute the row statistics from the input (the
+    kernels read the input whole anyway, so no byte more moves; the forward's mean and rstd
+    are not kept as tensors by the translation)."""
+    from .torch_ops import V, _kernel
+    g, x = V(fe, a[0]), V(fe, a[1])
+    nshape, w, b = a[2], V(fe, a[5]), V(fe, a[6])
+    mask = list(a[7]) if len(a) > 7 else [True, True, True]
+    eps = 1e-5
+    fwd = [n for n in a[1].users if n.op == "call_function" and "native_layer_norm" in str(n.target)
+           and "backward" not in str(n.target)]
+    if fwd and len(fwd[0].args) > 4:
+        eps = fwd[0].args[4]
+    nd = len(nshape)
+    outs = [None, None, None]
+    vals = list(val)
+    if mask[0] and vals[0] is not None:
+        outs[0] = _kernel(fe, node, "layer_norm_backward", [g, x], list(x.shape),
+                          {"ndims": nd, "weight": w, "eps": eps, "part": "input"},
+                          dtype=fe.dtype(node, vals[0])).value
+    if (mask[1] and w is not None and vals[1] is not None) or (mask[2] and b is not None and vals[2] is not None):
+        pshape = list(x.shape[len(x.shape) - nd:])
+        dw = fe.new_out(node, pshape, "dweight", fe.dtype(node, vals[1] if vals[1] is not None else vals[2]))
+        db = fe.new_out(node, pshape, "dbias", fe.dtype(node, vals[2] if vals[2] is not None else vals[1]))
+        r = _kernel(fe, node, "layer_norm_backward", [g, x], pshape,
+                    {"ndims": nd, "eps": eps, "part": "params",
+                     "dweight": dw if mask[1] and vals[1] is not None else None,
+                     "dbias": db if mask[2] and vals[2] is not None else None},
+                    dtype=fe.dtype(node, vals[1] if vals[1] is not None else vals[2]))
+        fe.g.tensors.remove(r.value.root().tensor)   # the kernel writes dweight and dbias
+        r.op.out = dw if r.op.attrs["dweight"] is not None else db
+        outs[1] = dw if r.op.attrs["dweight"] is not None else None
+        outs[2] = db if r.op.attrs["dbias"] is not None else None
+    return outs
+
+
+FAMILIES = (
+    (("_softmax_backward_data", "_log_softmax_backward_data"), softmax_backward),
+    (("native_layer_norm_backward",), layer_norm_backward),
+)

@@ -1,0 +1,349 @@
+"""`solar translate --train`: a model's training step (forward, loss, backward, optimizer).
+
+The step is traced as eager PyTorch runs it (docs/translate.md, "Training steps"):
+
+    out   = model(*inputs)                       # forward
+    loss  = out.sum()  (--loss sum: the sum of every floating output, as a benchmark's
+                         `out.sum().backward()`)  or  out itself (--loss output: a scalar)
+    grads = torch.autograd.grad(loss, params)    # backward: the parameters that require grad
+    optimizer step                               # --optimizer sgd | adamw (torch.optim's
+                                                 # foreach implementation, its defaults)
+
+make_fx traces the function on the meta device through the dispatcher, so the graph holds the
+ATen operators eager PyTorch runs forward and backward (aten.addmm forward; aten.mm twice and
+aten.sum for its backward; aten.native_layer_norm_backward, aten.threshold_backward ...), and
+the frontend (torch_frontend.Frontend) reads it as it reads torch.export's graph.  Each node is
+labelled with the user call it comes from: forward nodes by a TorchFunctionMode (the module
+path from forward hooks, the line of the model file), backward nodes by pre- and post-hooks
+on the autograd graph's nodes, which carry the label of the forward call that made them.  A
+backward kernel is named after the forward call it differentiates
+(`fc1_linear_backward_mm`) and sits in `[group = backward]`.
+
+The optimizer's kernels are written here, not traced: torch.optim's foreach step reads the
+step count on the host (`1 - beta1 ** step` is a Python float), so it does not trace on meta.
+Each `torch._foreach_*` call of torch/optim/adam.py `_multi_tensor_adam` and
+torch/optim/sgd.py `_multi_tensor_sgd` is one kernel over every parameter (one loop nest
+each), in its order, with its scalars; the step count is 1 (the first step) and its bias
+corrections are literals, as PyTorch computes them on the host.
+"""
+import operator
+import os
+import traceback
+from functools import reduce
+
+from .opgraph import Op, Tensor, TranslateError, Value
+
+LOSSES = ("sum", "output")
+OPTIMIZERS = ("none", "sgd", "adamw")
+# torch.optim's defaults (PyTorch 2.9: torch/optim/adamw.py, sgd.py)
+ADAMW = dict(lr=1e-3, beta1=0.9, beta2=0.999, eps=1e-8, weight_decay=1e-2)
+SGD = dict(lr=1e-3)
+
+
+class Labels:
+    """The labels of the graph's nodes while make_fx traces: (phase, module path, call name,
+    line), given to the nodes created between two marks."""
+
+    def __init__(self, torch, path, model):
+        self.torch, self.path, self.real = torch, path, os.path.realpath(path)
+        self.model = model
+        self.stack = []          # module paths being run
+        self.marks = []          # (node count when the label starts, label)
+        self.hooks = []
+        self.current = None
+
+    def graph(self):
+        from torch.fx.experimental.proxy_tensor import get_proxy_mode
+        mode = get_proxy_mode()
+        return mode.tracer.graph if mode is not None else None
+
+    def mark(self, label):
+        g = self.graph()
+        if g is not None:
+            self.marks.append((len(g.nodes), label))
+
+    def line(self):
+        for fr in reversed(traceback.extract_stack()):
+            if os.path.realpath(fr.filename) == self.real:
+                return fr.lineno
+        return None
+
+    def module_hooks(self):
+        for name, m in self.model.named_modules():
+            def pre(mod, args, name=name):
+                self.stack.append(name)
+
+            def post(mod, args, out):
+                self.stack.pop()
+            self.hooks.append(m.register_forward_pre_hook(pre))
+            self.hooks.append(m.register_forward_hook(post))
+
+    def remove(self):
+        for h in self.hooks:
+            h.remove()
+        self.hooks = []
+
+    def function_mode(self, phase):
+        torch = self.torch
+        labels = self
+
+        class Mode(torch.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                name = getattr(func, "__name__", "op").strip("_") or "op"
+                path = labels.stack[-1] if labels.stack else ""
+                label = (phase, path, name, labels.line())
+                labels.mark(label)
+                r = func(*args, **(kwargs or {}))
+                labels.mark(labels.current)
+                for x in (r if isinstance(r, (list, tuple)) else [r]):
+                    gf = getattr(x, "grad_fn", None)
+                    if gf is not None and "solar" not in gf.metadata:
+                        gf.metadata["solar"] = label
+                return r
+        return Mode()
+
+    def backward_hooks(self, loss):
+        """Pre- and post-hooks on every node of loss's autograd graph: the nodes traced while
+        one runs take the label of the forward call that made it."""
+        seen = set()
+        todo = [loss.grad_fn]
+        while todo:
+            n = todo.pop()
+            if n is None or n in seen:
+                continue
+            seen.add(n)
+            lab = n.metadata.get("solar")
+            lab = ("backward",) + tuple(lab[1:]) if lab else ("backward", "", "grad", None)
+
+            def pre(grad_outputs, lab=lab):
+                self.mark(lab)
+
+            def post(grad_inputs, grad_outputs):
+                self.mark(("backward", "", "grad", None))
+            self.hooks.append(n.register_prehook(pre))
+            self.hooks.append(n.register_hook(post))
+            todo.extend(f for f, _ in n.next_functions)
+
+    def apply(self, gm):
+        """Writes the labels into the nodes' meta as torch.export writes its own (stack_trace,
+        nn_module_stack), with the phase and the forward call."""
+        nodes = list(gm.graph.nodes)
+        marks = sorted(self.marks, key=lambda m: m[0])
+        k, label = 0, None
+        for i, n in enumerate(nodes):
+            while k < len(marks) and marks[k][0] <= i:
+                label = marks[k][1]
+                k += 1
+            if n.op != "call_function" or label is None:
+                continue
+            phase, path, call, line = label
+            n.meta["solar_phase"] = phase
+            n.meta["solar_call"] = call
+            if line:
+                n.meta["stack_trace"] = f'File "{self.path}", line {line}, in forward'
+            n.meta["nn_module_stack"] = {"m": (path, "")} if path else {}
+
+
+def loss_of(torch, out, mode, where):
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    tensors = [o for o in outs if isinstance(o, torch.Tensor)]
+    if mode == "output":
+        first = outs[0] if outs else None
+        if not isinstance(first, torch.Tensor) or first.dim() != 0 or not first.is_floating_point():
+            what = (f"a tensor of shape {list(first.shape)}" if isinstance(first, torch.Tensor)
+                    and first.dim() else f"a {first.dtype} scalar" if isinstance(first, torch.Tensor)
+                    else type(first).__name__)
+            raise TranslateError(f"--loss output: forward() must return a floating scalar loss "
+                                 f"(or a tuple that starts with one); it returns {what}; "
+                                 f"--loss sum differentiates the sum of its outputs", where)
+        return first
+    floats = [o for o in tensors if o.is_floating_point()]
+    if not floats:
+        raise TranslateError("--train: forward() returns no floating-point tensor, so there is "
+                             "no loss to differentiate (--loss sum sums the floating outputs)", where)
+    return reduce(operator.add, [o.sum() for o in floats])
+
+
+def trace(torch, path, model, inputs):
+    """make_fx graph of the step's forward, loss and backward on meta, labelled, and
+    (param names, trainable names, buffer names, the number of tensor inputs)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from .torch_frontend import forward_line
+    where = forward_line(model, path)
+    pnames = [n for n, _ in model.named_parameters()]
+    trainable = [n for n, p in model.named_parameters() if p.requires_grad]
+    bnames = [n for n, _ in model.named_buffers()]
+    xs = [x for x in inputs]
+    labels = Labels(torch, path, model)
+    state = {}
+
+    def step(pvals, bvals, xvals):
+        pd = dict(zip(pnames, pvals))
+        bd = dict(zip(bnames, bvals))
+        labels.module_hooks()
+        try:
+            with labels.function_mode("forward"):
+                out = torch.func.functional_call(model, {**pd, **bd}, tuple(xvals))
+                labels.stack = ["loss"]
+                loss = loss_of(torch, out, state["loss"], where)
+                labels.stack = []
+        finally:
+            labels.remove()
+        labels.mark(("backward", "loss", "seed", None))   # autograd.grad's ones_like
+        want = [pd[n] for n in trainable]
+        if not want:
+            raise TranslateError("--train: no parameter of the model requires grad, so the step "
+                                 "has no backward", where)
+        if not loss.requires_grad:
+            raise TranslateError("--train: the loss does not depend on any parameter that "
+                                 "requires grad", where)
+        labels.backward_hooks(loss)
+        try:
+            grads = torch.autograd.grad(loss, want, allow_unused=True)
+        finally:
+            labels.remove()
+        state["used"] = [n for n, g in zip(trainable, grads) if g is not None]
+        return [loss] + [g for g in grads if g is not None]
+    return step, labels, state, (pnames, trainable, bnames, xs), make_fx
+
+
+class Spec:
+    """What torch_frontend.Frontend.run reads of an input or output spec."""
+
+    class Kind:
+        def __init__(self, name):
+            self.name = name
+
+    class Arg:
+        def __init__(self, name):
+            self.name = name
+
+    def __init__(self, name, kind, target=None):
+        self.arg, self.kind, self.target = Spec.Arg(name), Spec.Kind(kind), target
+
+
+class Program:
+    """The make_fx graph dressed as the ExportedProgram Frontend.run reads."""
+
+    def __init__(self, gm, input_specs, n_out):
+        self.graph = gm.graph
+        self.constants = {}
+
+        class Sig:
+            pass
+        self.graph_signature = Sig()
+        self.graph_signature.input_specs = input_specs
+        self.graph_signature.output_specs = [Spec(f"o{i}", "USER_OUTPUT") for i in range(n_out)]
+
+
+def translate_step(torch, path, mod, model, inputs, loss="sum"):
+    """The labelled graph of the step as a Program, and the names of the parameters that get
+    a gradient (in the order of the outputs after the loss)."""
+    from .source import first_line, model_line
+    from .torch_frontend import forward_line, meta_autocast, meta_factories
+    step, labels, state, (pnames, trainable, bnames, xs), make_fx = trace(torch, path, model, inputs)
+    state["loss"] = loss
+    params = [p.detach().requires_grad_(p.requires_grad) for p in model.parameters()]
+    bufs = [b.detach() for b in model.buffers()]
+    xs = [x.detach() if isinstance(x, torch.Tensor) else x for x in xs]
+    try:
+        with meta_factories(torch), meta_autocast(torch):
+            gm = make_fx(step)(params, bufs, xs)
+    except TranslateError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise TranslateError(f"tracing the training step failed: {first_line(e)}",
+                             model_line(e, path) or forward_line(model, path))
+    labels.apply(gm)
+    import inspect
+    try:
+        argnames = [p for p in inspect.signature(model.forward).parameters]
+    except (TypeError, ValueError):
+        argnames = []
+    ph = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    specs = []
+    for i, n in enumerate(ph):
+        if i < len(pnames):
+            specs.append(Spec(n.name, "PARAMETER", pnames[i]))
+        elif i < len(pnames) + len(bnames):
+            specs.append(Spec(n.name, "BUFFER", bnames[i - len(pnames)]))
+        else:
+            specs.append(Spec(n.name, "USER_INPUT"))
+            k = i - len(pnames) - len(bnames)
+            if k < len(argnames):
+                n.meta["solar_name"] = argnames[k]      # forward()'s own name of the input
+    used = state["used"]
+    return Program(gm, specs, 1 + len(used)), used
+
+
+# ------------------------------------------------------------------------------------------
+# the optimizer's kernels
+
+
+def optimizer_ops(fe, params, grads, kind):
+    """Appends the kernels of torch.optim's foreach step (kind 'sgd' or 'adamw') to fe's
+    graph: params (Tensors, role in) become inout, each gets its state tensors (inout, the
+    parameter's dtype, as torch.optim keeps them).  grads: the gradient Values, in order."""
+    g = fe.g
+    for p in params:
+        p.role = "inout"
+    if kind == "sgd":
+        # _multi_tensor_sgd, momentum 0: torch._foreach_add_(params, grads, alpha=-lr)
+        lr = SGD["lr"]
+        foreach(fe, "sgd_add", [(p, [p, gr]) for p, gr in zip(params, grads)],
+                lambda v: f"{v[0]} - {_f(lr)} * {v[1]}")
+        return []
+    a = ADAMW
+    lr, b1, b2, eps, wd = a["lr"], a["beta1"], a["beta2"], a["eps"], a["weight_decay"]
+    step = 1
+    bc1 = 1 - b1 ** step
+    bc2 = 1 - b2 ** step
+    step_size = -(lr / bc1)
+    bc2_sqrt = bc2 ** 0.5
+    m = [state(fe, p, "exp_avg") for p in params]
+    v = [state(fe, p, "exp_avg_sq") for p in params]
+    foreach(fe, "adamw_mul_params", [(p, [p]) for p in params],
+            lambda x: f"{x[0]} * {_f(1 - lr * wd)}")
+    foreach(fe, "adamw_lerp_exp_avg", [(mi, [mi, gr]) for mi, gr in zip(m, grads)],
+            lambda x: f"{x[0]} + {_f(1 - b1)} * ({x[1]} - {x[0]})")
+    foreach(fe, "adamw_mul_exp_avg_sq", [(vi, [vi]) for vi in v],
+            lambda x: f"{x[0]} * {_f(b2)}")
+    foreach(fe, "adamw_addcmul_exp_avg_sq", [(vi, [vi, gr]) for vi, gr in zip(v, grads)],
+            lambda x: f"{x[0]} + {_f(1 - b2)} * {x[1]} * {x[1]}")
+    den = [tmp_like(fe, p, "denom") for p in params]
+    foreach(fe, "adamw_sqrt", [(d, [vi]) for d, vi in zip(den, v)], lambda x: f"sqrt({x[0]})")
+    foreach(fe, "adamw_div_denom", [(d, [d]) for d in den], lambda x: f"{x[0]} / {_f(bc2_sqrt)}")
+    foreach(fe, "adamw_add_eps", [(d, [d]) for d in den], lambda x: f"{x[0]} + {_f(eps)}")
+    foreach(fe, "adamw_addcdiv_params", [(p, [p, mi, d]) for p, mi, d in zip(params, m, den)],
+            lambda x: f"{x[0]} + {_f(step_size)} * {x[1]} / {x[2]}")
+    return m + v
+
+
+def _f(x):
+    from .emit_air import flit
+    return flit(x)
+
+
+def state(fe, p, what):
+    t = Tensor(fe.tname(f"{p.name}_{what}"), p.shape, p.dtype, "inout")
+    t.comment = f"torch.optim.AdamW's {what} of {p.name}"
+    fe.g.add_tensor(t)
+    return t
+
+
+def tmp_like(fe, p, what):
+    t = Tensor(fe.tname(f"{p.name}_{what}"), p.shape, p.dtype, "tmp")
+    fe.g.add_tensor(t)
+    return t
+
+
+def foreach(fe, name, pairs, f):
+    """One torch._foreach_* kernel: for each (target, operands), target = f(operands) over the
+    target's elements; the statements share a kernel (attrs 'kernel': its name)."""
+    kname = fe.kname("optimizer", name)
+    for k, (dst, srcs) in enumerate(pairs):
+        vals = [s if isinstance(s, Value) else Value(s.shape, s.dtype, tensor=s) for s in srcs]
+        out = dst if isinstance(dst, Value) else Value(dst.shape, dst.dtype, tensor=dst)
+        fe.g.ops.append(Op("pointwise", kname, vals, out,
+                           {"f": lambda v, i, f=f: f(v), "kernel": kname, "group": "optimizer"},
+                           "optimizer", None, aten=f"torch._foreach ({name}), torch.optim"))
