@@ -1509,14 +1509,49 @@ def has_contraction(src):
     return bool(re.search(r"\+=[^;]*\*", re.sub(r"#[^\n]*", "", src)))
 
 
-def tolerance_for(t, tol_override, tf32):
+def tolerance_for(t, tol_override, tf32, upstream=None):
+    """The tolerance of output t: its dtype's, or TF32's for an f32 output of a TF32
+    reference; upstream, when given, the dtypes of the tensors its value is computed from: an
+    output wider than one of them carries that one's rounding (a gradient kept in f32 of a
+    training step computed in bf16), so it gets the narrower dtype's tolerance."""
     if t.kind != "float":
         return 0.0
     if tol_override is not None:
         return tol_override
-    if t.dtype == "f32" and tf32:
-        return TF32_TOLERANCE
-    return TOLERANCE[t.dtype]
+    tol = TF32_TOLERANCE if t.dtype == "f32" and tf32 else TOLERANCE[t.dtype]
+    for d in upstream or ():
+        tol = max(tol, TOLERANCE.get(d, 0.0))
+    return tol
+
+
+def upstream_dtypes(air, name):
+    """The float dtypes of the tensors that the kernels writing `name` touch, and of those the
+    kernels writing them touch, transitively (from the AIR text: a kernel's statements write
+    the names before `=`, `+=`, ...; it touches every tensor name in it).  Empty when the text
+    is not at hand."""
+    src = air.source() if hasattr(air, "source") else None
+    if not src:
+        return set()
+    dt = {t.name: t.dtype for t in air.tensors if t.kind == "float"}
+    names = {t.name for t in air.tensors}
+    text = re.sub(r"#[^\n]*", "", src)
+    blocks = re.split(r"\bkernel\s+\w+[^{]*\{", text)[1:]
+    kernels = []
+    for b in blocks:
+        words = set(re.findall(r"[A-Za-z_]\w*", b)) & names
+        writes = set(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^;=]*\])?\s*(?:=|\+=|\*=|max=|min=)(?!=)", b)) & names
+        kernels.append((writes, words))
+    seen, todo, out = set(), [name], set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        for writes, words in kernels:
+            if n in writes:
+                out |= {dt[u] for u in words if u in dt}
+                todo.extend(words)
+    return out
 
 
 def fmt_index(idx):
@@ -1711,7 +1746,7 @@ def cmd_compare(args):
         raise HarnessError(f"usage: {args.air} declares no out or inout tensor")
     for t in targets:
         rp, ap = dirp / f"ref_{t.name}.npy", dirp / f"air_{t.name}.npy"
-        tol = tolerance_for(t, args.tol, tf32)
+        tol = tolerance_for(t, args.tol, tf32, upstream_dtypes(air, t.name))
         if not rp.exists():
             raise HarnessError(f"usage: {rp} is missing: run `harness.py run` first")
         try:
@@ -1786,7 +1821,7 @@ def cmd_localise(args):
         checks = []
         for c in kern.get("checks", []):
             t = by_name[c["tensor"]]
-            tol = tolerance_for(t, args.tol, tf32)
+            tol = tolerance_for(t, args.tol, tf32, upstream_dtypes(air, t.name))
             against = "the original's output"
             if c["tensor"] in tap_info:
                 tap = tap_info[c["tensor"]]

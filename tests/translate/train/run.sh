@@ -1,0 +1,80 @@
+#!/bin/sh
+# solar translate --train (docs/translate.md, "Training steps")
+#   run.sh SOLAR ROOT CASE
+#   adamw    examples/train/mlp_block.py (bf16 compute, f32 master weights) with AdamW: PASS
+#            against autograd and torch.optim.AdamW(foreach=True); the kernels are grouped
+#            forward, backward, optimizer; the moments are inout; analyze shows the groups and
+#            the memory line
+#   none     mlp_softmax.py, no optimizer: the gradients are the outputs, PASS
+#   sgd      mlp_softmax.py with SGD: PASS
+#   output   loss_output.py with --loss output (the model returns its MSE), SGD: PASS
+#   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
+#   bad      located errors: no floating output, no trainable parameter, --loss output on a
+#            tensor, --optimizer without --train, an unknown optimizer
+solar=$1 root=$(cd "$2" && pwd) name=$3
+here=$(cd "$(dirname "$0")" && pwd)
+: "${SOLAR_PYTHON:?run.sh needs SOLAR_PYTHON}"
+"$SOLAR_PYTHON" -c 'import torch' 2>/dev/null || { echo "SKIP: no PyTorch at SOLAR_PYTHON=$SOLAR_PYTHON"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/solar-train-test-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -qF -- "$2" "$1" || { cat "$1"; fail "expected in $(basename "$1"): '$2'"; }; }
+hasnt() { ! grep -qF -- "$2" "$1" || { cat "$1"; fail "not expected in $(basename "$1"): '$2'"; }; }
+translate() {   # translate FILE OUT ARGS...: must validate
+  f=$1 o=$2; shift 2
+  "$solar" translate "$f" -o "$tmp/$o" "$@" >"$tmp/out" 2>"$tmp/err" || { cat "$tmp/out" "$tmp/err"; fail "solar translate $*"; }
+  cat "$tmp/out"
+  has "$tmp/out" "$o: validated: PASS"
+}
+case $name in
+adamw)
+  translate "$root/examples/train/mlp_block.py" mlp.air --train --optimizer adamw
+  has "$tmp/mlp.air" "kernel addmm [group = forward] {"
+  has "$tmp/mlp.air" "kernel linear_backward_mm [group = backward] {"
+  has "$tmp/mlp.air" "kernel norm_native_layer_norm_backward [group = backward] {"
+  has "$tmp/mlp.air" "inout up_weight_exp_avg_sq[HIDDEN, DIM]: f32;"
+  has "$tmp/mlp.air" "out up_weight_grad[HIDDEN, DIM]: f32;"
+  has "$tmp/mlp.air" "kernel optimizer_adamw_addcdiv_params [group = optimizer] {"
+  "$solar" analyze "$tmp/mlp.air" --device h100-sxm >"$tmp/an" || { cat "$tmp/an"; fail "solar analyze"; }
+  cat "$tmp/an"
+  has "$tmp/an" "optimizer  8 "
+  has "$tmp/an" "Memory: "
+  has "$tmp/an" "as written (at kernel"
+  echo PASS ;;
+none)
+  translate "$here/mlp_softmax.py" n.air --train
+  has "$tmp/n.air" "out fc2_bias_grad[DOUT]: f32;"
+  has "$tmp/n.air" "kernel softmax_backward_data [group = backward] {"
+  has "$tmp/n.air" "kernel ln_native_layer_norm_backward_2 [group = backward] {"
+  hasnt "$tmp/n.air" "inout"
+  echo PASS ;;
+sgd)
+  translate "$here/mlp_softmax.py" s.air --train --optimizer sgd
+  has "$tmp/s.air" "inout fc1_weight[HID, DIN]: f32;"
+  has "$tmp/s.air" "kernel optimizer_sgd_add [group = optimizer] {"
+  echo PASS ;;
+output)
+  translate "$here/loss_output.py" o.air --train --loss output --optimizer sgd
+  has "$tmp/o.air" "out loss: f32;"
+  echo PASS ;;
+frozen)
+  translate "$here/frozen.py" f.air --train
+  has "$tmp/f.air" "in  frozen_weight[DIM, DIM]: f32;"
+  hasnt "$tmp/f.air" "frozen_weight_grad"
+  hasnt "$tmp/f.air" "sigmoid_backward"
+  echo PASS ;;
+bad)
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" \
+              "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
+              "mlp_softmax.py --train --optimizer adam"; do
+    (cd "$here" && "$solar" translate $args -o "$tmp/x.air" --no-validate) >/dev/null 2>>"$tmp/err.raw"
+    rc=$?
+    [ "$rc" = 1 ] || [ "$rc" = 2 ] || fail "$args: exit $rc, expected 1 or 2"
+    echo "$args: exit $rc" >>"$tmp/err.raw"
+  done
+  grep -v '^usage\|^  \|^Try' "$tmp/err.raw" | sed "s#$here/##g" >"$tmp/err"
+  if [ "${SOLAR_BLESS:-0}" = 1 ]; then cp "$tmp/err" "$here/bad.err"; fi
+  diff -u "$here/bad.err" "$tmp/err" || fail "bad: stderr differs from bad.err"
+  echo PASS ;;
+*) fail "unknown case $name" ;;
+esac
