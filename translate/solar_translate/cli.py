@@ -390,7 +390,7 @@ def translate_and_validate(o, path, out, translate, solar):
         with open(draft, "w") as f:
             f.write(res.text)
         # ops that share a kernel (a foreach step's statements, train.py) count once
-        nk = len({op.attrs.get("kernel") or id(op) for op in res.graph.ops})
+        nk = len({op.attrs.get("shared_kernel") or id(op) for op in res.graph.ops})
         print(f"{out}: {nk} kernels, {len(res.params)} params, {len(res.consts)} consts "
               f"(translated in {t1 - t0:.2f} s)")
         for n in res.graph.notes:   # what the header notes about the mode the model was traced in

@@ -202,8 +202,8 @@ class Emitter:
                 out.append(f"assume distinct({t.name}) >= {t.distinct};   # {t.distinct_why}")
         for j, k in enumerate(self.kernels):
             op = k.op
-            shared = op.attrs.get("kernel")   # ops that are one kernel (a torch._foreach_* call)
-            if shared and j and self.kernels[j - 1].op.attrs.get("kernel") == shared:
+            shared = op.attrs.get("shared_kernel")   # ops that are one kernel (a torch._foreach_* call)
+            if shared and j and self.kernels[j - 1].op.attrs.get("shared_kernel") == shared:
                 continue
             out.append("")
             where = f"{g.source}:{op.line}" if op.line else g.source
@@ -216,7 +216,7 @@ class Emitter:
             out.append(f"kernel {op.name}{attr} {{")
             out.extend(k.lines)
             for nxt in self.kernels[j + 1:]:
-                if not shared or nxt.op.attrs.get("kernel") != shared:
+                if not shared or nxt.op.attrs.get("shared_kernel") != shared:
                     break
                 out.extend(nxt.lines)
             out.append("}")
@@ -505,6 +505,54 @@ class Emitter:
         k.assign(r, "=", f"rsqrt({r} / {_val(count)} + {flit(eps)})")
         return m, r
 
+    def k_bn_backward(self, k, op):
+        """Batch norm's backward in training mode, over N and the spatial dims per channel c
+        (M elements).  part 'reduce': mean, invstd (the biased variance), sum_g = sum g,
+        sum_gx = sum g * (x - mean); dweight = sum_gx * invstd, dbias = sum_g.  part 'elemt':
+        dx = (g - sum_g / M - (x - mean) * invstd^2 * sum_gx / M) * invstd * weight."""
+        g, x = op.ins[0], op.ins[1]
+        shape = x.shape
+        r = len(shape)
+        its = k.iters(r)
+        red = [its[0]] + its[2:]
+        red_shape = [shape[0]] + list(shape[2:])
+        M = sympy.Integer(1)
+        for e in red_shape:
+            M *= e
+        c = its[1]
+        A = op.attrs
+        mean, inv, sg, sgx = (k.tref(A[n].tensor, [c]) for n in ("mean", "invstd", "sum_g", "sum_gx"))
+        gv, xv = k.ref(g, its), k.ref(x, its)
+        n = k.open_for([c], [(0, shape[1])])
+        if A["part"] == "reduce":
+            k.assign(mean, "=", "0")
+            k.open_for(red, [(0, e) for e in red_shape])
+            k.assign(mean, "+=", xv)
+            k.close()
+            k.assign(mean, "=", f"{mean} / {_val(M)}")
+            k.assign(inv, "=", "0")
+            k.assign(sg, "=", "0")
+            k.assign(sgx, "=", "0")
+            k.open_for(red, [(0, e) for e in red_shape])
+            k.assign(inv, "+=", f"({xv} - {mean}) * ({xv} - {mean})")
+            k.assign(sg, "+=", gv)
+            k.assign(sgx, "+=", f"{gv} * ({xv} - {mean})")
+            k.close()
+            k.assign(inv, "=", f"rsqrt({inv} / {_val(M)} + {flit(A['eps'])})")
+            if A.get("dweight") is not None:
+                k.assign(k.ref(A["dweight"], [c]), "=", f"{sgx} * {inv}")
+            if A.get("dbias") is not None:
+                k.assign(k.ref(A["dbias"], [c]), "=", sg)
+        else:
+            w = A.get("weight")
+            wv = f" * {k.ref(w, [c])}" if w is not None else ""
+            k.open_for(red, [(0, e) for e in red_shape])
+            k.assign(k.ref(op.out, its), "=",
+                     f"({gv} - {sg} / {_val(M)} - ({xv} - {mean}) * {inv} * {inv} * {sgx} / {_val(M)})"
+                     f" * {inv}{wv}")
+            k.close()
+        k.close(n)
+
     def k_layer_norm_backward(self, k, op):
         """native_layer_norm_backward.  part 'input': per row, the statistics, a = sum g*w,
         b = sum g*w*xhat, then dx = rstd * (g*w - a/N - xhat * b/N).  part 'params': dweight =
@@ -746,6 +794,43 @@ class Emitter:
             k.assign(k.ref(out, its), "=", expr)
         k.close(n)
 
+    def k_conv_weight_grad(self, k, op):
+        """A convolution's weight gradient: dW[k, c, r..] = sum over n and the output positions
+        o of dY[n, k, o] * X[n, g*cg + c, o*stride + r*dilation - padding] (padding as `if`
+        conditions, as k_conv)."""
+        g, x, out = op.ins[0], op.ins[1], op.out
+        st, pd, dl, G = op.attrs["stride"], op.attrs["padding"], op.attrs["dilation"], op.attrs["groups"]
+        nsp = len(x.shape) - 2
+        xs, ws, gs = x.shape, out.shape, g.shape
+        cg = ws[1]
+        kg = fdiv(ws[0], G) if G > 1 else ws[0]
+        its = k.iters(2 + nsp)
+        k_it, c_it, r = its[0], its[1], its[2:]
+        (n_it,) = k.iters(1, "n")
+        o = k.iters(nsp, "o")
+        cin = fdiv(k_it, kg) * cg + c_it if G > 1 else c_it
+        n = k.open_for(its, [(0, s) for s in ws])
+        acc_t = None
+        if out.dtype in LOW:
+            acc_t = self.new_tmp(op.name + "_acc", ws, "f32", "the accumulator (f32, rounded once)")
+            acc = k.tref(acc_t, its)
+        else:
+            acc = k.ref(out, its)
+        k.assign(acc, "=", "0")
+        k.open_for([n_it] + o, [(0, gs[0])] + [(0, gs[2 + j]) for j in range(nsp)])
+        conds, xi = [], []
+        for j in range(nsp):
+            e = o[j] * st[j] + r[j] * dl[j] - pd[j]
+            if pd[j]:
+                conds += [(e, ">=", 0), (e, "<", xs[2 + j])]
+            xi.append(e)
+        nif = k.open_if(conds)
+        k.assign(acc, "+=", f"{k.ref(g, [n_it, k_it] + o)} * {k.ref(x, [n_it, cin] + xi)}")
+        k.close(nif + 1)
+        if acc_t is not None:
+            k.assign(k.ref(out, its), "=", acc)
+        k.close(n)
+
     def _window_acc(self, k, op, kind, its):
         """The running max or sum of a pooling window (an f32 tmp for a bf16/f16 average),
         initialised."""
@@ -778,6 +863,28 @@ class Emitter:
         nif = k.open_if(conds)
         k.assign(acc, "max=" if kind == "max" else "+=", k.ref(x, list(its[:lead]) + xi))
         k.close(nif + 1)
+        idx = op.attrs.get("indices")
+        if kind == "max" and idx is not None:
+            # the first maximum in scan order, as its flat position in the input plane
+            iv = k.ref(idx, its)
+            span = 1
+            for e in x.shape[lead:]:
+                span *= e
+            k.assign(iv, "=", pr(span))
+            r = k.iters(nsp, "r")
+            k.open_for(r, [(0, s) for s in ks])
+            conds, xi = [], []
+            for j in range(nsp):
+                e = its[lead + j] * st[j] + r[j] * dl[j] - pd[j]
+                if pd[j] or op.attrs.get("ceil_mode"):
+                    conds += [(e, ">=", 0), (e, "<", x.shape[lead + j])]
+                xi.append(e)
+            flat = xi[0]
+            for j in range(1, nsp):
+                flat = flat * x.shape[lead + j] + xi[j]
+            nif = k.open_if(conds)
+            k.assign(iv, "min=", f"select({k.ref(x, list(its[:lead]) + xi)} == {acc}, {pr(flat)}, {pr(span)})")
+            k.close(nif + 1)
         if kind == "avg":
             div = op.attrs.get("divisor_override")
             if div:
@@ -795,6 +902,38 @@ class Emitter:
                         parts.append(f"(min({pr(hi_pad)}, {pr(x.shape[lead + j])}) - max({pr(lo)}, 0))")
                 d = " * ".join(parts)
             k.assign(k.ref(out, its), "=", f"{acc} / ({d})")
+        k.close(n)
+
+    def k_pool_backward(self, k, op):
+        """max_pool*_with_indices_backward: dx = 0, then for each window, the element its
+        index names (the flat position in the input plane) gets the window's gradient: dx at
+        each window position += select(index == position, dy, 0)."""
+        g, idx, out = op.ins[0], op.ins[1], op.out
+        ks, st, pd, dl = (op.attrs[a] for a in ("kernel", "stride", "padding", "dilation"))
+        plane = op.attrs["plane"]
+        nsp = len(ks)
+        lead = len(out.shape) - nsp
+        z = k.iters(len(out.shape), "z")
+        n = k.open_for(z, [(0, s) for s in out.shape])
+        k.assign(k.ref(out, z), "=", "0")
+        k.close(n)
+        its = k.iters(len(g.shape))
+        n = k.open_for(its, [(0, s) for s in g.shape])
+        r = k.iters(nsp, "r")
+        k.open_for(r, [(0, s) for s in ks])
+        conds, xi = [], []
+        for j in range(nsp):
+            e = its[lead + j] * st[j] + r[j] * dl[j] - pd[j]
+            if pd[j] or op.attrs.get("ceil_mode"):
+                conds += [(e, ">=", 0), (e, "<", out.shape[lead + j])]
+            xi.append(e)
+        flat = xi[0]
+        for j in range(1, nsp):
+            flat = flat * plane[j] + xi[j]
+        nif = k.open_if(conds)
+        k.assign(k.ref(out, list(its[:lead]) + xi), "+=",
+                 f"select({k.ref(idx, its)} == {pr(flat)}, {k.ref(g, its)}, 0.0)")
+        k.close(nif + 1)
         k.close(n)
 
     def k_adaptive_pool(self, k, op):

@@ -33,6 +33,7 @@ LIBRARY_MATH = {
     "matmul": ("matmul", "tf32", "strict"),
     "einsum": ("matmul", "tf32", "strict"),
     "conv": ("cudnn", "tf32", "strict"),
+    "conv_weight_grad": ("cudnn", "tf32", "strict"),   # a convolution's backward (train.py)
     "rnn": ("cudnn", "tf32", "strict"),
     "sdpa": ("matmul", "tf32", "tf32x3"),
 }

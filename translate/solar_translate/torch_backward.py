@@ -90,7 +90,85 @@ def layer_norm_backward(fe, node, name, a, kw, val):
     return outs
 
 
+def conv_backward(fe, node, name, a, kw, val):
+    """convolution_backward(grad, input, weight, bias_sizes, stride, padding, dilation,
+    transposed, output_padding, groups, output_mask) -> (d input, d weight, d bias): the three
+    kernels cuDNN runs: the input's gradient (a transposed convolution of the gradient with
+    the weight), the weight's (the gradient correlated with the input), the bias's (a sum)."""
+    from .library_math import library_math
+    from .torch_ops import V, _ints, _kernel, reduce_
+    g, x, w = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+    st, pd, dl, tr, G = a[4], a[5], a[6], a[7], a[9]
+    mask = list(a[10])
+    if tr:
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} of a transposed convolution")
+    nsp = len(x.shape) - 2
+    st, pd, dl = _ints(st, nsp, 1), _ints(pd, nsp, 0), _ints(dl, nsp, 1)
+    attrs = {"bias": None, "stride": st, "padding": pd, "dilation": dl, "groups": G,
+             "math": library_math(fe, "conv", x.dtype)}
+    outs = [None, None, None]
+    vals = list(val)
+    if mask[0] and vals[0] is not None:
+        outs[0] = _kernel(fe, node, "conv", [g, w], list(x.shape), dict(attrs, transposed=True),
+                          dtype=fe.dtype(node, vals[0])).value
+    if mask[1] and vals[1] is not None:
+        outs[1] = _kernel(fe, node, "conv_weight_grad", [g, x], list(w.shape), dict(attrs),
+                          dtype=fe.dtype(node, vals[1])).value
+    if mask[2] and vals[2] is not None:
+        outs[2] = reduce_(fe, node, "sum", g, [0] + list(range(2, 2 + nsp)), False, vals[2]).value
+    return outs
+
+
+def max_pool_backward(fe, node, name, a, kw, val):
+    """max_pool{1,2,3}d_with_indices_backward(grad, input, kernel, stride, padding, dilation,
+    ceil_mode, indices): the gradient goes to the position the forward's indices name (the
+    forward kernel writes them, as PyTorch's does in training)."""
+    from .torch_ops import V, _ints, _kernel
+    g, x, idx = V(fe, a[0]), V(fe, a[1]), V(fe, a[7])
+    nsp = int(name[name.index("pool") + 4])
+    ks = _ints(a[2], nsp, 1)
+    st = _ints(a[3] if a[3] else None, nsp, None)
+    st = [s if s is not None else k for s, k in zip(st, ks)]
+    pd, dl = _ints(a[4], nsp, 0), _ints(a[5], nsp, 1)
+    return _kernel(fe, node, "pool_backward", [g, idx], list(x.shape),
+                   {"kind": "max", "kernel": ks, "plane": list(x.shape[len(x.shape) - nsp:]), "stride": st, "padding": pd, "dilation": dl,
+                    "ceil_mode": a[6]}, dtype=fe.dtype(node))
+
+
+def batch_norm_backward(fe, node, name, a, kw, val):
+    """native_batch_norm_backward(grad, input, weight, running_mean, running_var, save_mean,
+    save_invstd, train, eps, output_mask) in training mode: the two kernels PyTorch's CUDA
+    implementation runs, the per-channel sums (batch_norm_backward_reduce: the statistics
+    again from the input, sum g, sum g * (x - mean), and from them d weight, d bias), then the
+    elementwise d input (batch_norm_backward_elemt)."""
+    from .torch_ops import V, _kernel
+    g, x = V(fe, a[0]), V(fe, a[1])
+    w = V(fe, a[2]) if a[2] is not None else None
+    train, eps, mask = a[7], a[8], list(a[9])
+    if not train:
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} in eval mode (running "
+                     "statistics)")
+    C = x.shape[1]
+    vals = list(val)
+    sums = {n: fe.new_out(node, [C], f"bn_{n}", "f32") for n in ("mean", "invstd", "sum_g", "sum_gx")}
+    dw = fe.new_out(node, [C], "dweight", fe.dtype(node, vals[1])) if mask[1] and vals[1] is not None else None
+    db = fe.new_out(node, [C], "dbias", fe.dtype(node, vals[2])) if mask[2] and vals[2] is not None else None
+    r = _kernel(fe, node, "bn_backward", [g, x], [C],
+                {"part": "reduce", "eps": eps, "dweight": dw, "dbias": db, **sums}, dtype="f32")
+    fe.g.tensors.remove(r.value.root().tensor)
+    r.op.out = sums["sum_gx"]
+    dx = None
+    if mask[0] and vals[0] is not None:
+        dx = _kernel(fe, node, "bn_backward", [g, x], list(x.shape),
+                     {"part": "elemt", "weight": w, **sums}, dtype=fe.dtype(node, vals[0])).value
+    return [dx, dw, db]
+
+
 FAMILIES = (
+    (("native_batch_norm_backward",), batch_norm_backward),
+    (("max_pool1d_with_indices_backward", "max_pool2d_with_indices_backward",
+      "max_pool3d_with_indices_backward"), max_pool_backward),
     (("_softmax_backward_data", "_log_softmax_backward_data"), softmax_backward),
     (("native_layer_norm_backward",), layer_norm_backward),
+    (("convolution_backward",), conv_backward),
 )

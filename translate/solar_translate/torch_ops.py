@@ -820,10 +820,15 @@ def im2col(fe, node, x, a, kw, val):
 
 
 def _no_indices(fe, node):
-    users = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
+    """Refuses a use of an op's indices output, but for a max pool backward's (a training
+    step's: torch_backward.max_pool_backward); whether that backward reads them."""
+    used = [u for u in node.users if u.target is operator.getitem and u.args[1] == 1 and u.users]
+    users = [u for u in used
+             if not all("pool" in str(v.target) and "backward" in str(v.target) for v in u.users)]
     if users:
         raise fe.err(node, f"unsupported operator {fe.aten(node)} with its indices "
                      "(AIR v1 has no data-dependent indices)")
+    return bool(used)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1402,7 +1407,12 @@ def pool(fe, node, name, a, kw, val):
              "ceil_mode": ceil, "count_include_pad": cip, "divisor_override": div}
     r = _kernel(fe, node, "pool", [x], shape, attrs, dtype=fe.dtype(node, vv))
     if isinstance(val, (list, tuple)):
-        _no_indices(fe, node)
+        if _no_indices(fe, node):
+            # a training step's backward reads them (torch_backward.max_pool_backward): the
+            # kernel writes them as PyTorch's does, each the flat position in the input plane
+            idx = fe.new_out(node, shape, r.op.name + "_indices", "i64")
+            r.op.attrs["indices"] = idx
+            return [r.value, idx]
         return [r.value, None]
     return r
 

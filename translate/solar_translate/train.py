@@ -339,11 +339,11 @@ def tmp_like(fe, p, what):
 
 def foreach(fe, name, pairs, f):
     """One torch._foreach_* kernel: for each (target, operands), target = f(operands) over the
-    target's elements; the statements share a kernel (attrs 'kernel': its name)."""
+    target's elements; the statements share a kernel (attrs 'shared_kernel': its name)."""
     kname = fe.kname("optimizer", name)
     for k, (dst, srcs) in enumerate(pairs):
         vals = [s if isinstance(s, Value) else Value(s.shape, s.dtype, tensor=s) for s in srcs]
         out = dst if isinstance(dst, Value) else Value(dst.shape, dst.dtype, tensor=dst)
         fe.g.ops.append(Op("pointwise", kname, vals, out,
-                           {"f": lambda v, i, f=f: f(v), "kernel": kname, "group": "optimizer"},
+                           {"f": lambda v, i, f=f: f(v), "shared_kernel": kname, "group": "optimizer"},
                            "optimizer", None, aten=f"torch._foreach ({name}), torch.optim"))

@@ -8,6 +8,8 @@
 #   none     mlp_softmax.py, no optimizer: the gradients are the outputs, PASS
 #   sgd      mlp_softmax.py with SGD: PASS
 #   output   loss_output.py with --loss output (the model returns its MSE), SGD: PASS
+#   cnn      cnn_resblock.py: convolution, batch norm (training mode) and max pool backward,
+#            AdamW: PASS; the stem gets no input gradient (the image does not require grad)
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
@@ -56,6 +58,14 @@ sgd)
 output)
   translate "$here/loss_output.py" o.air --train --loss output --optimizer sgd
   has "$tmp/o.air" "out loss: f32;"
+  echo PASS ;;
+cnn)
+  translate "$here/cnn_resblock.py" c.air --train --optimizer adamw
+  has "$tmp/c.air" "kernel block_conv2_conv2d_backward_convolution_backward [math = tf32, group = backward] {"
+  has "$tmp/c.air" "kernel block_bn1_native_batch_norm_backward [group = backward] {"
+  has "$tmp/c.air" "kernel pool_max_pool2d_with_indices_backward [group = backward] {"
+  has "$tmp/c.air" "tmp pool_max_pool2d_with_indices_indices[BATCH, C, "
+  hasnt "$tmp/c.air" "stem_conv2d_backward_convolution_backward_3"
   echo PASS ;;
 frozen)
   translate "$here/frozen.py" f.air --train
