@@ -1,6 +1,13 @@
 """Times every example on a CUDA GPU for the soundness check of solar's bounds.
 
     python3 bench/soundness.py OUT.json [NAME ...]
+    python3 bench/soundness.py --train OPTIMIZER OUT.json FILE.py ...
+
+--train times the training step of each model FILE.py (an example or any model file of the
+KernelBench convention), as `solar translate --train --optimizer OPTIMIZER` (none, sgd or adamw)
+translates it: forward, the sum of the floating outputs, torch.autograd.grad of the parameters
+that require grad, and torch.optim's foreach step (its state made by a first step, in the
+warm-ups); timed as below, cold and warm.
 
 For each examples/NAME.py it times, at the AIR's default sizes:
   - eager:  Model(*get_init_inputs())(*get_inputs()) with PyTorch's default math flags
@@ -75,7 +82,66 @@ def extra_paths(name, mod, model, inputs):
     return paths
 
 
+def train_step(model, inputs, optimizer):
+    """The step `solar translate --train` translates, as a function for time_fn (which runs
+    it under no_grad: the step turns grad on itself)."""
+    params = [p for p in model.parameters() if p.requires_grad]
+    opt = None
+    if optimizer == "adamw":
+        opt = torch.optim.AdamW(params, foreach=True)
+    elif optimizer == "sgd":
+        opt = torch.optim.SGD(params, foreach=True)
+
+    def step():
+        with torch.enable_grad():
+            out = model(*inputs)
+            outs = out if isinstance(out, (list, tuple)) else [out]
+            loss = None
+            for o in outs:
+                if isinstance(o, torch.Tensor) and o.is_floating_point():
+                    loss = o.sum() if loss is None else loss + o.sum()
+            grads = torch.autograd.grad(loss, params, allow_unused=True)
+        if opt is not None:
+            for p, g in zip(params, grads):
+                p.grad = g
+            opt.step()
+            for p in params:
+                p.grad = None
+        return grads
+    return step
+
+
+def main_train(optimizer, out, files):
+    import importlib.util
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = True
+    result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+              "cuda": torch.version.cuda, "optimizer": optimizer,
+              "flags": {"matmul_allow_tf32": False, "cudnn_allow_tf32": True},
+              "warmup": WARMUP, "runs": RUNS, "l2_flush_bytes": L2_FLUSH_BYTES, "steps": {}}
+    for f in files:
+        name = pathlib.Path(f).stem
+        try:
+            spec = importlib.util.spec_from_file_location(name, f)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            torch.manual_seed(0)
+            init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
+            model = mod.Model(*init).cuda()
+            inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in mod.get_inputs()]
+            entry = {"train_step": dict(time_fn(train_step(model, inputs, optimizer)), math="default")}
+        except Exception as e:  # noqa: BLE001 - a model that does not run here is reported
+            entry = {"error": f"{type(e).__name__}: {str(e)[:200]}"}
+        result["steps"][name] = entry
+        print(name, json.dumps(entry), flush=True)
+        model = inputs = None
+        torch.cuda.empty_cache()
+        out.write_text(json.dumps(result, indent=1))
+
+
 def main():
+    if sys.argv[1] == "--train":
+        return main_train(sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4:])
     out = pathlib.Path(sys.argv[1])
     names = sys.argv[2:] or sorted(p.stem for p in (ROOT / "examples").glob("*.py")
                                    if p.stem != "measure")

@@ -908,9 +908,10 @@ class Emitter:
         """max_pool*_with_indices_backward: dx = 0, then for each window, the element its
         index names (the flat position in the input plane) gets the window's gradient: dx at
         each window position += select(index == position, dy, 0)."""
-        g, idx, out = op.ins[0], op.ins[1], op.out
+        g, out = op.ins[0], op.out
+        idx = op.ins[1] if op.attrs["kind"] == "max" else None
         ks, st, pd, dl = (op.attrs[a] for a in ("kernel", "stride", "padding", "dilation"))
-        plane = op.attrs["plane"]
+        plane = op.attrs.get("plane")
         nsp = len(ks)
         lead = len(out.shape) - nsp
         z = k.iters(len(out.shape), "z")
@@ -927,13 +928,35 @@ class Emitter:
             if pd[j] or op.attrs.get("ceil_mode"):
                 conds += [(e, ">=", 0), (e, "<", out.shape[lead + j])]
             xi.append(e)
-        flat = xi[0]
-        for j in range(1, nsp):
-            flat = flat * plane[j] + xi[j]
         nif = k.open_if(conds)
-        k.assign(k.ref(out, list(its[:lead]) + xi), "+=",
-                 f"select({k.ref(idx, its)} == {pr(flat)}, {k.ref(g, its)}, 0.0)")
+        if idx is None:     # avg: each element of the window gets its share
+            k.assign(k.ref(out, list(its[:lead]) + xi), "+=",
+                     f"{k.ref(g, its)} / {flit(float(op.attrs['divisor']))}")
+        else:
+            flat = xi[0]
+            for j in range(1, nsp):
+                flat = flat * plane[j] + xi[j]
+            k.assign(k.ref(out, list(its[:lead]) + xi), "+=",
+                     f"select({k.ref(idx, its)} == {pr(flat)}, {k.ref(g, its)}, 0.0)")
         k.close(nif + 1)
+        k.close(n)
+
+    def k_place(self, k, op):
+        """slice_backward / select_backward: out = 0, then out at the view's positions = g."""
+        g, out = op.ins[0], op.out
+        kind, d, start, step = op.attrs["place"]
+        z = k.iters(len(out.shape), "z")
+        n = k.open_for(z, [(0, s) for s in out.shape])
+        k.assign(k.ref(out, z), "=", "0")
+        k.close(n)
+        its = k.iters(len(g.shape))
+        n = k.open_for(its, [(0, s) for s in g.shape])
+        if kind == "select":
+            oi = list(its[:d]) + [sympy.Integer(start)] + list(its[d:])
+        else:
+            oi = list(its)
+            oi[d] = start + its[d] * step
+        k.assign(k.ref(out, oi), "=", k.ref(g, its))
         k.close(n)
 
     def k_adaptive_pool(self, k, op):

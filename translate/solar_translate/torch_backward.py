@@ -4,6 +4,8 @@ tools/autograd/derivatives.yaml and aten/src/ATen/native), and the library kerne
 whole: _softmax_backward_data and _log_softmax_backward_data (one kernel: a row reduction, then
 the output), native_layer_norm_backward (two kernels, as PyTorch's CUDA implementation launches:
 the input's gradient, then the weight's and the bias's; docs/translate.md, "Training steps")."""
+import math
+
 from .emit_air import flit
 
 _SQRT1_2 = 0.7071067811865476
@@ -100,20 +102,21 @@ def conv_backward(fe, node, name, a, kw, val):
     g, x, w = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
     st, pd, dl, tr, G = a[4], a[5], a[6], a[7], a[9]
     mask = list(a[10])
-    if tr:
-        raise fe.err(node, f"unsupported operator {fe.aten(node)} of a transposed convolution")
     nsp = len(x.shape) - 2
     st, pd, dl = _ints(st, nsp, 1), _ints(pd, nsp, 0), _ints(dl, nsp, 1)
     attrs = {"bias": None, "stride": st, "padding": pd, "dilation": dl, "groups": G,
              "math": library_math(fe, "conv", x.dtype)}
     outs = [None, None, None]
     vals = list(val)
+    # a transposed convolution's backward swaps the roles: its input's gradient is a plain
+    # convolution of the gradient with the weight, its weight's the input correlated with
+    # the gradient
     if mask[0] and vals[0] is not None:
-        outs[0] = _kernel(fe, node, "conv", [g, w], list(x.shape), dict(attrs, transposed=True),
+        outs[0] = _kernel(fe, node, "conv", [g, w], list(x.shape), dict(attrs, transposed=not tr),
                           dtype=fe.dtype(node, vals[0])).value
     if mask[1] and vals[1] is not None:
-        outs[1] = _kernel(fe, node, "conv_weight_grad", [g, x], list(w.shape), dict(attrs),
-                          dtype=fe.dtype(node, vals[1])).value
+        outs[1] = _kernel(fe, node, "conv_weight_grad", [x, g] if tr else [g, x], list(w.shape),
+                          dict(attrs), dtype=fe.dtype(node, vals[1])).value
     if mask[2] and vals[2] is not None:
         outs[2] = reduce_(fe, node, "sum", g, [0] + list(range(2, 2 + nsp)), False, vals[2]).value
     return outs
@@ -164,7 +167,47 @@ def batch_norm_backward(fe, node, name, a, kw, val):
     return [dx, dw, db]
 
 
+def avg_pool_backward(fe, node, name, a, kw, val):
+    """avg_pool{1,2,3}d_backward(grad, input, kernel, stride, padding, ceil_mode,
+    count_include_pad, divisor_override): each window's gradient over its divisor, added to
+    its elements."""
+    from .torch_ops import V, _ints, _kernel
+    g, x = V(fe, a[0]), V(fe, a[1])
+    nsp = int(name[name.index("pool") + 4])
+    ks = _ints(a[2], nsp, 1)
+    st = _ints(a[3] if a[3] else None, nsp, None)
+    st = [s if s is not None else k for s, k in zip(st, ks)]
+    pd = _ints(a[4], nsp, 0)
+    ceil, cip, div = a[5], a[6], a[7] if len(a) > 7 else None
+    if ceil or (not cip and any(pd)):
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} with ceil_mode or "
+                     "count_include_pad=False")
+    return _kernel(fe, node, "pool_backward", [g], list(x.shape),
+                   {"kind": "avg", "kernel": ks, "stride": st, "padding": pd, "dilation": [1] * nsp,
+                    "ceil_mode": False, "divisor": div or math.prod(ks)}, dtype=fe.dtype(node))
+
+
+def place_backward(fe, node, name, a, kw, val):
+    """slice_backward(grad, sizes, dim, start, end, step) and select_backward(grad, sizes,
+    dim, index): zeros of the input's shape with the gradient placed where the view read."""
+    from .torch_ops import V, _kernel, _nd
+    g = V(fe, a[0])
+    shape = fe.generic_shape(node, [g])
+    d = _nd(a[2], len(shape))
+    if name == "select_backward":
+        idx = a[3] + (fe.sizes.value(shape[d]) if a[3] < 0 else 0)
+        place = ("select", d, idx, 1)
+    else:
+        n = fe.sizes.value(shape[d])
+        start = a[3] if a[3] is not None else 0
+        start = max(0, start + n if start < 0 else min(start, n))
+        place = ("slice", d, start, a[5] if len(a) > 5 else 1)
+    return _kernel(fe, node, "place", [g], shape, {"place": place}, dtype=fe.dtype(node))
+
+
 FAMILIES = (
+    (("avg_pool1d_backward", "avg_pool2d_backward", "avg_pool3d_backward"), avg_pool_backward),
+    (("slice_backward", "select_backward"), place_backward),
     (("native_batch_norm_backward",), batch_norm_backward),
     (("max_pool1d_with_indices_backward", "max_pool2d_with_indices_backward",
       "max_pool3d_with_indices_backward"), max_pool_backward),

@@ -1727,7 +1727,7 @@ FAMILIES = (
     (("adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_avg_pool3d",
       "_adaptive_avg_pool2d", "adaptive_max_pool1d", "adaptive_max_pool2d",
       "adaptive_max_pool3d"), adaptive_pool),
-    (("softmax", "_softmax", "log_softmax", "_log_softmax"), softmax),
+    (("softmax", "_softmax", "log_softmax", "_log_softmax", "_safe_softmax"), softmax),
     (("layer_norm", "native_layer_norm", "rms_norm"), layer_norm),
     (("batch_norm", "_native_batch_norm_legit_no_training", "native_batch_norm",
       "_native_batch_norm_legit"), batch_norm),

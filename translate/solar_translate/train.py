@@ -144,9 +144,16 @@ class Labels:
             n.meta["nn_module_stack"] = {"m": (path, "")} if path else {}
 
 
-def loss_of(torch, out, mode, where):
+def loss_of(torch, out, mode, where, cotangents=None):
+    """The loss: `sum`, `output`, or (the validation's, "cotangent") the sum of each floating
+    output times a drawn tensor of its shape, so that the backward is checked against a
+    random cotangent: the gradient of a plain sum can vanish by symmetry (an output that
+    ends in a batch norm sums to a constant), and then only rounding is compared."""
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     tensors = [o for o in outs if isinstance(o, torch.Tensor)]
+    if mode == "cotangent":
+        floats = [o for o in tensors if o.is_floating_point()]
+        return reduce(operator.add, [(o * c).sum() for o, c in zip(floats, cotangents)])
     if mode == "output":
         first = outs[0] if outs else None
         if not isinstance(first, torch.Tensor) or first.dim() != 0 or not first.is_floating_point():
@@ -180,12 +187,15 @@ def trace(torch, path, model, inputs):
     def step(pvals, bvals, xvals):
         pd = dict(zip(pnames, pvals))
         bd = dict(zip(bnames, bvals))
+        cot = None
+        if state["loss"] == "cotangent":
+            xvals, cot = xvals[:state["nx"]], xvals[state["nx"]:]
         labels.module_hooks()
         try:
             with labels.function_mode("forward"):
                 out = torch.func.functional_call(model, {**pd, **bd}, tuple(xvals))
                 labels.stack = ["loss"]
-                loss = loss_of(torch, out, state["loss"], where)
+                loss = loss_of(torch, out, state["loss"], where, cot)
                 labels.stack = []
         finally:
             labels.remove()
@@ -246,6 +256,13 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
     params = [p.detach().requires_grad_(p.requires_grad) for p in model.parameters()]
     bufs = [b.detach() for b in model.buffers()]
     xs = [x.detach() if isinstance(x, torch.Tensor) else x for x in xs]
+    state["nx"] = len(xs)
+    if loss == "cotangent":     # one drawn tensor per floating output, inputs after forward's
+        with torch.no_grad(), meta_factories(torch), meta_autocast(torch):
+            out = model(*xs)
+        outs = list(out) if isinstance(out, (list, tuple)) else [out]
+        xs = xs + [torch.empty(o.shape, dtype=o.dtype, device="meta") for o in outs
+                   if isinstance(o, torch.Tensor) and o.is_floating_point()]
     try:
         with meta_factories(torch), meta_autocast(torch):
             gm = make_fx(step)(params, bufs, xs)
@@ -270,8 +287,10 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
         else:
             specs.append(Spec(n.name, "USER_INPUT"))
             k = i - len(pnames) - len(bnames)
-            if k < len(argnames):
+            if k < len(argnames) and k < state["nx"]:
                 n.meta["solar_name"] = argnames[k]      # forward()'s own name of the input
+            elif k >= state["nx"]:
+                n.meta["solar_name"] = f"cotangent{k - state['nx']}"
     used = state["used"]
     return Program(gm, specs, 1 + len(used)), used
 

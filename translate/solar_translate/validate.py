@@ -295,15 +295,20 @@ TRAIN_ENTRIES = '''
 _LOSS, _OPT = %r, %r
 
 
-def _loss(out):
+_NX = []   # how many of the model's own inputs come before the cotangents
+
+
+def _loss(out, cot):
     import functools
     import operator
     import torch
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     if _LOSS == "output":
         return outs[0]
-    return functools.reduce(operator.add, [o.sum() for o in outs
-                                           if isinstance(o, torch.Tensor) and o.is_floating_point()])
+    floats = [o for o in outs if isinstance(o, torch.Tensor) and o.is_floating_point()]
+    if _LOSS == "cotangent":
+        return functools.reduce(operator.add, [(o * c).sum() for o, c in zip(floats, cot)])
+    return functools.reduce(operator.add, [o.sum() for o in floats])
 
 
 class Model(_m.Model):
@@ -325,8 +330,10 @@ class Model(_m.Model):
     def forward(self, *xs):
         import torch
         named = [(n, p) for n, p in self.named_parameters() if p.requires_grad]
+        nx = _NX[0] if _NX else len(xs)
+        xs, cot = xs[:nx], xs[nx:]
         with torch.enable_grad():
-            loss = _loss(super().forward(*xs))
+            loss = _loss(super().forward(*xs), cot)
             grads = torch.autograd.grad(loss, [p for _, p in named], allow_unused=True)
         used = [(n, p, gr) for (n, p), gr in zip(named, grads) if gr is not None]
         if _OPT != "none":
@@ -349,7 +356,19 @@ class Model(_m.Model):
 
 def get_inputs():
     _sync()
-    return _m.get_inputs()
+    xs = list(_m.get_inputs())
+    _NX[:] = [len(xs)]
+    if _LOSS != "cotangent":
+        return xs
+    # the cotangents: one drawn tensor per floating output (its shape from a run on meta)
+    import torch
+    with torch.device("meta"), torch.no_grad():
+        m = _m.Model(*get_init_inputs())
+        out = m(*[x.to("meta") if isinstance(x, torch.Tensor) else x for x in xs])
+    outs = list(out) if isinstance(out, (list, tuple)) else [out]
+    g = torch.Generator().manual_seed(20261204)
+    return xs + [torch.randn(tuple(o.shape), generator=g).to(o.dtype) for o in outs
+                 if isinstance(o, torch.Tensor) and o.is_floating_point()]
 
 
 def get_init_inputs():
@@ -445,9 +464,11 @@ def prepare(path, out, res, work, frontend="torch", fits=None, train=None):
     air = os.path.join(work, "validate.air")
     first = None
     from .opgraph import TranslateError
+    # a training step with --loss sum is checked against a random cotangent (train.loss_of)
+    check = dict(train, loss="cotangent") if train and train["loss"] == "sum" else train
     for small in candidates(sizes_module, res, path, fits):
         try:
-            again = translate_at(path, small, frontend, train)
+            again = translate_at(path, small, frontend, check)
         except TranslateError:
             if first is None:
                 raise
@@ -470,7 +491,9 @@ def prepare(path, out, res, work, frontend="torch", fits=None, train=None):
                          f"the others do (--no-validate skips the validation)\n")
     ref = os.path.join(work, f["ref"])
     with open(ref, "w") as fh:
-        fh.write(wrapper(path, small, frontend, train))
+        fh.write(wrapper(path, small, frontend, check))
+    if check is not train:      # -D: the written program against itself at the small sizes
+        again = translate_at(path, small, frontend, train)
     mine, theirs = body(res.text), body(again.text)
     own = {n: getattr(res.module, n) for n in res.params
            if type(getattr(res.module, n, None)) is int}
