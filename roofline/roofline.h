@@ -40,7 +40,8 @@ typedef struct {
 	bool l2_cold;                    /* rule "L2 state": as asked (--l2 cold) */
 	double compulsory_bytes;         /* fused loads + stores before the warm-L2 allowance */
 	double live_bytes;               /* least data the device holds at one moment: all inputs
-					    at the start or all outputs at the end (rule "capacity") */
+					    at the start or all outputs at the end (the job reports
+					    rule "memory, least", analysis/memory.h, never less) */
 	double dram_capacity_bytes;      /* the descriptor's DRAM capacity; 0 if unknown */
 	double placed_bytes;             /* DRAM bytes the unfused row adds to the kernel sum
 					    (rule "one L2 for all kernels") */

@@ -51,7 +51,7 @@ import json, sys
 json.load(open(sys.argv[1]))
 (w,) = [json.loads(l) for l in open(sys.argv[2]).read().splitlines()]
 assert w["severity"] == "warning" and "exceeds the DRAM capacity" in w["message"], w
-assert w["file"] == "capacity.air" and w["message"].startswith("the program's live data"), w
+assert w["file"] == "capacity.air" and w["message"].startswith("the program's memory"), w
 PY
 # a warning about a whole file names it: the descriptor of measured ceilings
 "$solar" analyze --json --device h200-measured capacity.air >out 2>err

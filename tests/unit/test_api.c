@@ -132,7 +132,7 @@ static void test_warnings(void)
 	r = solar_job_run(&job);
 	CHECK(r->status == SOLAR_JOB_OK && r->estimate && r->nwarnings == 0);
 	solar_result_free(r);
-	/* rule "capacity": 2^36 f32 inputs (256 GiB) on an 80 GB part */
+	/* rule "memory, least": 2^36 f32 inputs (256 GiB) on an 80 GB part */
 	solar_job big = {.file = "big.air",
 			 .source = "air 1;\nparam N = 68719476736;\nin x[N]: f32;\nout y[N]: f32;\n"
 				   "kernel k { for i in 0..N { y[i] = x[i]; } }\n",
