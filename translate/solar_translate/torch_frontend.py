@@ -470,20 +470,37 @@ class meta_autocast:
     already is no region at all: entered, it would be a `wrap_with_autocast` higher-order op
     of the graph when the export runs under no_grad (translate_module)."""
 
-    def __init__(self, torch):
+    def __init__(self, torch, refuse_enabled=None):
         self.torch = torch
         self.cls = torch.amp.autocast_mode.autocast
+        self.refuse = refuse_enabled     # a model file: an enabled region is an error there
 
     def __enter__(self):
         self.orig = (self.cls.__init__, self.cls.__enter__, self.cls.__exit__)
         orig_init, orig_enter, orig_exit = self.orig
         torch = self.torch
+        refuse = self.refuse
 
         def init(obj, device_type, *args, **kwargs):
-            orig_init(obj, "cpu" if device_type == "meta" else device_type, *args, **kwargs)
+            # "cuda" on a machine without CUDA: PyTorch would disable the region with a
+            # warning, and a bf16 model would translate as f32 (slower kernels: a bound above
+            # what the GPU runs).  As "cpu" the region stays on, and is refused where it is.
+            cuda_off = device_type == "cuda" and not torch.cuda.is_available()
+            orig_init(obj, "cpu" if device_type == "meta" or cuda_off else device_type,
+                      *args, **kwargs)
 
         def enter(obj):
             obj._solar_noop = not obj._enabled and not torch.is_autocast_enabled(obj.device)
+            if obj._enabled and refuse is not None:
+                from .opgraph import TranslateError
+                import traceback
+                real = os.path.realpath(refuse)
+                line = next((f.lineno for f in reversed(traceback.extract_stack())
+                             if os.path.realpath(f.filename) == real), None)
+                raise TranslateError("an autocast region that turns autocast on is not traced "
+                                     "with --train yet (its casts would be lost: the step would "
+                                     "translate in float32); cast explicitly, as "
+                                     "examples/train/mlp_block.py does", line)
             return obj if obj._solar_noop else orig_enter(obj)
 
         def exit_(obj, *exc):

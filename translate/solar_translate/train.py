@@ -264,7 +264,7 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
         xs = xs + [torch.empty(o.shape, dtype=o.dtype, device="meta") for o in outs
                    if isinstance(o, torch.Tensor) and o.is_floating_point()]
     try:
-        with meta_factories(torch), meta_autocast(torch):
+        with meta_factories(torch), meta_autocast(torch, refuse_enabled=path):
             gm = make_fx(step)(params, bufs, xs)
     except TranslateError:
         raise

@@ -11,7 +11,8 @@
 #   cnn      cnn_resblock.py: convolution, batch norm (training mode) and max pool backward,
 #            AdamW: PASS; the stem gets no input gradient (the image does not require grad)
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
-#   bad      located errors: no floating output, no trainable parameter, --loss output on a
+#   bad      located errors: no floating output, no trainable parameter, an autocast region
+#            (not traced yet: refused, never translated as float32), --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -74,7 +75,7 @@ frozen)
   hasnt "$tmp/f.air" "sigmoid_backward"
   echo PASS ;;
 bad)
-  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" \
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "bad_autocast.py --train" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do
     (cd "$here" && "$solar" translate $args -o "$tmp/x.air" --no-validate) >/dev/null 2>>"$tmp/err.raw"
