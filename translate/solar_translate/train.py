@@ -185,33 +185,38 @@ def trace(torch, path, model, inputs):
     state = {}
 
     def step(pvals, bvals, xvals):
+        from torch.nn.utils.stateless import _reparametrize_module
         pd = dict(zip(pnames, pvals))
         bd = dict(zip(bnames, bvals))
         cot = None
         if state["loss"] == "cotangent":
             xvals, cot = xvals[:state["nx"]], xvals[state["nx"]:]
-        labels.module_hooks()
-        try:
-            with labels.function_mode("forward"):
-                out = torch.func.functional_call(model, {**pd, **bd}, tuple(xvals))
-                labels.stack = ["loss"]
-                loss = loss_of(torch, out, state["loss"], where, cot)
-                labels.stack = []
-        finally:
-            labels.remove()
-        labels.mark(("backward", "loss", "seed", None))   # autograd.grad's ones_like
-        want = [pd[n] for n in trainable]
-        if not want:
-            raise TranslateError("--train: no parameter of the model requires grad, so the step "
-                                 "has no backward", where)
-        if not loss.requires_grad:
-            raise TranslateError("--train: the loss does not depend on any parameter that "
-                                 "requires grad", where)
-        labels.backward_hooks(loss)
-        try:
-            grads = torch.autograd.grad(loss, want, allow_unused=True)
-        finally:
-            labels.remove()
+        # the graph's parameters stand in for the module's through the backward too: a
+        # checkpointed block (torch.utils.checkpoint) runs its forward again in the backward
+        with _reparametrize_module(model, {**pd, **bd}):
+            labels.module_hooks()
+            try:
+                with labels.function_mode("forward"):
+                    out = model(*xvals)
+                    labels.stack = ["loss"]
+                    loss = loss_of(torch, out, state["loss"], where, cot)
+                    labels.stack = []
+            finally:
+                labels.remove()
+            labels.mark(("backward", "loss", "seed", None))   # autograd.grad's ones_like
+            want = [pd[n] for n in trainable]
+            if not want:
+                raise TranslateError("--train: no parameter of the model requires grad, so the "
+                                     "step has no backward", where)
+            if not loss.requires_grad:
+                raise TranslateError("--train: the loss does not depend on any parameter that "
+                                     "requires grad", where)
+            labels.backward_hooks(loss)
+            labels.module_hooks()      # a recomputed forward's module paths
+            try:
+                grads = torch.autograd.grad(loss, want, allow_unused=True)
+            finally:
+                labels.remove()
         state["used"] = [n for n, g in zip(trainable, grads) if g is not None]
         return [loss] + [g for g in grads if g is not None]
     return step, labels, state, (pnames, trainable, bnames, xs), make_fx

@@ -10,6 +10,7 @@
 #   output   loss_output.py with --loss output (the model returns its MSE), SGD: PASS
 #   cnn      cnn_resblock.py: convolution, batch norm (training mode) and max pool backward,
 #            AdamW: PASS; the stem gets no input gradient (the image does not require grad)
+#   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
 #            (not traced yet: refused, never translated as float32), --loss output on a
@@ -67,6 +68,12 @@ cnn)
   has "$tmp/c.air" "kernel pool_max_pool2d_with_indices_backward [group = backward] {"
   has "$tmp/c.air" "tmp pool_max_pool2d_with_indices_indices[BATCH, C, "
   hasnt "$tmp/c.air" "stem_conv2d_backward_convolution_backward_3"
+  echo PASS ;;
+checkpoint)
+  translate "$here/checkpoint.py" k.air --train
+  # the recomputation: b2's first linear again, after the loss
+  has "$tmp/k.air" "kernel b2_fc2_linear_backward_addmm [math = strict, group = backward] {"
+  has "$tmp/k.air" "kernel b2_fc2_linear_backward_gelu [group = backward] {"
   echo PASS ;;
 frozen)
   translate "$here/frozen.py" f.air --train
