@@ -222,6 +222,39 @@ def trace(torch, path, model, inputs):
     return step, labels, state, (pnames, trainable, bnames, xs), make_fx
 
 
+class no_sdpa:
+    """While the step is traced, F.scaled_dot_product_attention (a user's call, or
+    nn.MultiheadAttention's inside F.multi_head_attention_forward) is an error: on meta it runs
+    its math decomposition (the scores as a tensor, forward and backward), where a GPU runs
+    flash or memory-efficient attention, whose kernels never write the scores; the unfused
+    bound of the math kernels could be above the GPU's time.  Until the SDPA backward kernels
+    are translated, such a step is refused at the call's line."""
+
+    def __init__(self, torch, path):
+        self.torch, self.real = torch, os.path.realpath(path)
+
+    def __enter__(self):
+        F = self.torch.nn.functional
+        self.orig = F.scaled_dot_product_attention
+        real = self.real
+
+        def refuse(*args, **kwargs):
+            line = next((f.lineno for f in reversed(traceback.extract_stack())
+                         if os.path.realpath(f.filename) == real), None)
+            raise TranslateError("scaled_dot_product_attention (F.scaled_dot_product_attention, "
+                                 "or nn.MultiheadAttention's) is not translated with --train yet: "
+                                 "its backward runs as fused flash or memory-efficient kernels, "
+                                 "and the tracer would write the math path's score tensors "
+                                 "instead; write the attention out (examples/train/llama_layer.py)",
+                                 line)
+        F.scaled_dot_product_attention = refuse
+        return self
+
+    def __exit__(self, *exc):
+        self.torch.nn.functional.scaled_dot_product_attention = self.orig
+        return False
+
+
 class Spec:
     """What torch_frontend.Frontend.run reads of an input or output spec."""
 
@@ -269,7 +302,7 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
         xs = xs + [torch.empty(o.shape, dtype=o.dtype, device="meta") for o in outs
                    if isinstance(o, torch.Tensor) and o.is_floating_point()]
     try:
-        with meta_factories(torch), meta_autocast(torch, refuse_enabled=path):
+        with meta_factories(torch), meta_autocast(torch, refuse_enabled=path), no_sdpa(torch, path):
             gm = make_fx(step)(params, bufs, xs)
     except TranslateError:
         raise

@@ -13,7 +13,8 @@
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
-#            (not traced yet: refused, never translated as float32), --loss output on a
+#            (not traced yet: refused, never translated as float32), SDPA (refused: the tracer
+#            would write the math path's scores, which flash attention never does), --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,7 +83,7 @@ frozen)
   hasnt "$tmp/f.air" "sigmoid_backward"
   echo PASS ;;
 bad)
-  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "bad_autocast.py --train" \
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "bad_autocast.py --train" "bad_sdpa.py --train" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do
     (cd "$here" && "$solar" translate $args -o "$tmp/x.air" --no-validate) >/dev/null 2>>"$tmp/err.raw"
