@@ -289,6 +289,14 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
     a gradient (in the order of the outputs after the loss)."""
     from .source import first_line, model_line
     from .torch_frontend import forward_line, meta_autocast, meta_factories
+    rnn = next((n for n, m in model.named_modules() if isinstance(m, torch.nn.RNNBase)), None)
+    if rnn is not None:
+        # cuDNN runs a recurrent layer's forward and backward as persistent kernels that keep
+        # the weights on chip; the tracer unrolls it per time step, whose kernels re-read them
+        raise TranslateError(f"--train: the recurrent layer '{rnn}' ({type(model.get_submodule(rnn)).__name__}) "
+                             "is not translated with --train yet: its backward runs in cuDNN's "
+                             "kernels, and the tracer would unroll it per time step",
+                             forward_line(model, path))
     step, labels, state, (pnames, trainable, bnames, xs), make_fx = trace(torch, path, model, inputs)
     state["loss"] = loss
     params = [p.detach().requires_grad_(p.requires_grad) for p in model.parameters()]
