@@ -205,7 +205,31 @@ def place_backward(fe, node, name, a, kw, val):
     return _kernel(fe, node, "place", [g], shape, {"place": place}, dtype=fe.dtype(node))
 
 
+def embedding_backward(fe, node, name, a, kw, val):
+    """embedding_dense_backward(grad, ids, num_weights, padding_idx, scale_grad_by_freq): the
+    weight's gradient, zeros then dW[ids[t], d] += grad[t, d] in place (AIR 1.1's scatter;
+    PyTorch's CUDA kernel zeroes the gradient, then sums each id's rows)."""
+    from . import torch_index
+    from .torch_ops import V, _kernel
+    g, ids = V(fe, a[0]), V(fe, a[1])
+    pad, freq = (a[3] if len(a) > 3 else -1), (a[4] if len(a) > 4 else False)
+    if freq or (pad is not None and pad >= 0):
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} with "
+                     f"{'scale_grad_by_freq' if freq else 'padding_idx'}")
+    shape = fe.generic_shape(node, [g])
+    zeros = _kernel(fe, node, "pointwise", [], shape, {"f": lambda v, i: "0.0"},
+                    dtype=fe.dtype(node)).value
+    read = torch_index.reader(fe, node, ids, shape[0], "token ids")
+    r = len(ids.shape)
+    s = torch_index.scattered(fe, node, zeros, g, list(g.shape),
+                              lambda j: [read(j[:r]), j[r]], "+=")
+    fe.g.tensors.remove(s.value.root().tensor)
+    s.op.out = zeros
+    return zeros
+
+
 FAMILIES = (
+    (("embedding_dense_backward",), embedding_backward),
     (("avg_pool1d_backward", "avg_pool2d_backward", "avg_pool3d_backward"), avg_pool_backward),
     (("slice_backward", "select_backward"), place_backward),
     (("native_batch_norm_backward",), batch_norm_backward),

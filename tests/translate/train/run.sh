@@ -10,6 +10,7 @@
 #   output   loss_output.py with --loss output (the model returns its MSE), SGD: PASS
 #   cnn      cnn_resblock.py: convolution, batch norm (training mode) and max pool backward,
 #            AdamW: PASS; the stem gets no input gradient (the image does not require grad)
+#   embedding   embedding.py: the embedding's backward, a scatter through the ids, PASS
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
@@ -69,6 +70,11 @@ cnn)
   has "$tmp/c.air" "kernel pool_max_pool2d_with_indices_backward [group = backward] {"
   has "$tmp/c.air" "tmp pool_max_pool2d_with_indices_indices[BATCH, C, "
   hasnt "$tmp/c.air" "stem_conv2d_backward_convolution_backward_3"
+  echo PASS ;;
+embedding)
+  translate "$here/embedding.py" e.air --train --optimizer adamw
+  has "$tmp/e.air" "in  ids[B, S]: i64 in 0..VOCAB;"
+  has "$tmp/e.air" "emb_weight_grad[ids[j0, j1], j2] += "
   echo PASS ;;
 checkpoint)
   translate "$here/checkpoint.py" k.air --train
