@@ -1173,7 +1173,76 @@ class Emitter:
         k.close()
         k.assign(k.ref(out, its), "=", f"{acc} / {s}")
         k.close()
+        if op.attrs.get("lse") is not None:     # a training step's: the backward reads it
+            k.assign(k.ref(op.attrs["lse"], bat + [i]), "=", f"{m} + log({s})")
         k.close(n)
+
+    def k_sdpa_backward(self, k, op):
+        """Flash attention's backward (a training step's, train.py) as one kernel, for the
+        rows of dO, q, o and lse and the keys j (j <= i when causal): D = rowsum(dO * o);
+        P = exp(q.k * scale - lse); dV += P dO; dP = dO.v; dS = P (dP - D); dQ += dS k scale;
+        dK += dS q scale: the five products of FlashAttention-2's backward, no more (the scores
+        are recomputed from lse, not from a second pass); f32 accumulators, stored once."""
+        g, q, kk, v, o, lse = op.ins
+        dq, dk, dv = op.out, op.attrs["dk"], op.attrs["dv"]
+        causal, scale = op.attrs["causal"], op.attrs["scale"]
+        nb = len(q.shape) - 2
+        L, S, E, Ev = q.shape[-2], kk.shape[-2], q.shape[-1], v.shape[-1]
+        lead = list(q.shape[:nb])
+        its = k.iters(nb + 1)
+        bat, i = its[:nb], its[nb]
+        (j,) = k.iters(1, "j")
+        (d,) = k.iters(1, "d")
+        (e,) = k.iters(1, "e")
+        acc = {n: self.new_tmp(op.name + "_" + n, lead + shp, "f32", f"the {n} accumulator (f32)")
+               for n, shp in (("dq", [L, E]), ("dk", [S, E]), ("dv", [S, Ev]))}
+        D_t = self.new_tmp(op.name + "_D", lead + [L], "f32", "rowsum(dO * O)")
+        sc_t = self.new_tmp(op.name + "_s", lead + [L, S], "f32", "scores (on chip)")
+        dp_t = self.new_tmp(op.name + "_dp", lead + [L, S], "f32", "dO . v (on chip)")
+        sf = flit(scale)
+        # zero the key-side accumulators
+        for name, (rows, cols, it) in (("dk", (S, E, d)), ("dv", (S, Ev, e))):
+            n = k.open_for(bat + [j, it], [(0, s) for s in lead] + [(0, rows), (0, cols)])
+            k.assign(k.tref(acc[name], bat + [j, it]), "=", "0")
+            k.close(n)
+        n = k.open_for(bat + [i], [(0, s) for s in lead] + [(0, L)])
+        Dv = k.tref(D_t, bat + [i])
+        k.assign(Dv, "=", "0")
+        k.open_for([e], [(0, Ev)])
+        k.assign(Dv, "+=", f"{k.ref(g, bat + [i, e])} * {k.ref(o, bat + [i, e])}")
+        k.close()
+        k.open_for([d], [(0, E)])
+        k.assign(k.tref(acc["dq"], bat + [i, d]), "=", "0")
+        k.close()
+        hi = sympy.Min(i + 1, S) if causal else S
+        k.open_for([j], [(0, hi)])
+        sc, dp = k.tref(sc_t, bat + [i, j]), k.tref(dp_t, bat + [i, j])
+        k.assign(sc, "=", "0")
+        k.open_for([d], [(0, E)])
+        k.assign(sc, "+=", f"{k.ref(q, bat + [i, d])} * {k.ref(kk, bat + [j, d])}")
+        k.close()
+        k.assign(sc, "=", f"exp({sc} * {sf} - {k.ref(lse, bat + [i])})")     # P
+        k.assign(dp, "=", "0")
+        k.open_for([e], [(0, Ev)])
+        k.assign(dp, "+=", f"{k.ref(g, bat + [i, e])} * {k.ref(v, bat + [j, e])}")
+        k.close()
+        k.assign(dp, "=", f"{sc} * ({dp} - {Dv})")                              # dS
+        k.open_for([e], [(0, Ev)])
+        k.assign(k.tref(acc["dv"], bat + [j, e]), "+=", f"{sc} * {k.ref(g, bat + [i, e])}")
+        k.close()
+        k.open_for([d], [(0, E)])
+        k.assign(k.tref(acc["dq"], bat + [i, d]), "+=", f"{dp} * {k.ref(kk, bat + [j, d])} * {sf}")
+        k.assign(k.tref(acc["dk"], bat + [j, d]), "+=", f"{dp} * {k.ref(q, bat + [i, d])} * {sf}")
+        k.close()
+        k.close()
+        k.open_for([d], [(0, E)])
+        k.assign(k.ref(dq, bat + [i, d]), "=", k.tref(acc["dq"], bat + [i, d]))
+        k.close()
+        k.close(n)
+        for name, out, (rows, cols, it) in (("dk", dk, (S, E, d)), ("dv", dv, (S, Ev, e))):
+            n = k.open_for(bat + [j, it], [(0, s) for s in lead] + [(0, rows), (0, cols)])
+            k.assign(k.ref(out, bat + [j, it]), "=", k.tref(acc[name], bat + [j, it]))
+            k.close(n)
 
     def k_rnn(self, k, op):
         """nn.LSTM (with proj_size: h = W_hr (o tanh c)) / nn.GRU / nn.RNN as one kernel

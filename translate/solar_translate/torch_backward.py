@@ -228,7 +228,39 @@ def embedding_backward(fe, node, name, a, kw, val):
     return zeros
 
 
+def sdpa_fwd(fe, node, name, a, kw, val):
+    """solar_train::sdpa(q, k, v, causal, scale) -> (out, lse): the forward sdpa kernel,
+    which also writes each row's logsumexp (flash attention saves it for the backward)."""
+    from .library_math import library_math
+    from .torch_ops import V, _kernel
+    q, k, v = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+    shape = list(q.shape[:-1]) + [v.shape[-1]]
+    r = _kernel(fe, node, "sdpa", [q, k, v], shape,
+                {"mask": None, "causal": a[3], "scale": a[4], "gqa": 1,
+                 "math": library_math(fe, "sdpa", q.dtype)}, dtype=fe.dtype(node, val[0]))
+    lse = fe.new_out(node, list(q.shape[:-1]), r.op.name + "_lse", "f32")
+    r.op.attrs["lse"] = lse
+    return [r.value, lse]
+
+
+def sdpa_bwd(fe, node, name, a, kw, val):
+    """solar_train::sdpa_backward(dout, q, k, v, out, lse, causal, scale) -> (dq, dk, dv): flash
+    attention's backward as one kernel (k_sdpa_backward)."""
+    from .library_math import library_math
+    from .torch_ops import V, _kernel
+    g, q, k, v, o, lse = (V(fe, x) for x in a[:6])
+    dq = _kernel(fe, node, "sdpa_backward", [g, q, k, v, o, lse], list(q.shape),
+                 {"causal": a[6], "scale": a[7], "math": library_math(fe, "sdpa", q.dtype)},
+                 dtype=fe.dtype(node, val[0]))
+    dk = fe.new_out(node, list(k.shape), dq.op.name + "_dk", fe.dtype(node, val[1]))
+    dv = fe.new_out(node, list(v.shape), dq.op.name + "_dv", fe.dtype(node, val[2]))
+    dq.op.attrs["dk"], dq.op.attrs["dv"] = dk, dv
+    return [dq.value, dk, dv]
+
+
 FAMILIES = (
+    (("sdpa",), sdpa_fwd),
+    (("sdpa_backward",), sdpa_bwd),
     (("embedding_dense_backward",), embedding_backward),
     (("avg_pool1d_backward", "avg_pool2d_backward", "avg_pool3d_backward"), avg_pool_backward),
     (("slice_backward", "select_backward"), place_backward),

@@ -222,32 +222,97 @@ def trace(torch, path, model, inputs):
     return step, labels, state, (pnames, trainable, bnames, xs), make_fx
 
 
-class no_sdpa:
+_SDPA_OPS = []
+
+
+def sdpa_ops(torch):
+    """The two custom operators a traced SDPA becomes (registered once): solar_train::sdpa
+    (q, k, v, causal, scale) -> (out, lse) and solar_train::sdpa_backward (dout, q, k, v, out, lse,
+    causal, scale) -> (dq, dk, dv), flash attention's forward and backward as PyTorch runs them on
+    a GPU (the forward saves each row's logsumexp, the backward recomputes the scores from it).
+    Only their shapes exist (they are traced on meta, never run)."""
+    if _SDPA_OPS:
+        return _SDPA_OPS[0]
+    lib = torch.library
+
+    @lib.custom_op("solar_train::sdpa", mutates_args=())
+    def sdpa_(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
+                 scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+        raise RuntimeError("solar_train::sdpa is traced, never run")
+
+    @sdpa_.register_fake
+    def _(q, k, v, causal, scale):
+        return (q.new_empty(q.shape[:-1] + v.shape[-1:]),
+                q.new_empty(q.shape[:-1], dtype=torch.float32))
+
+    @lib.custom_op("solar_train::sdpa_backward", mutates_args=())
+    def sdpa_backward(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
+                 out: torch.Tensor, lse: torch.Tensor, causal: bool,
+                 scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        raise RuntimeError("solar_train::sdpa_backward is traced, never run")
+
+    @sdpa_backward.register_fake
+    def _(dout, q, k, v, out, lse, causal, scale):
+        return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+    class SDPA(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, q, k, v, causal, scale):
+            out, lse = torch.ops.solar_train.sdpa(q, k, v, causal, scale)
+            ctx.save_for_backward(q, k, v, out, lse)
+            ctx.causal, ctx.scale = causal, scale
+            return out
+
+        @staticmethod
+        def backward(ctx, dout):
+            q, k, v, out, lse = ctx.saved_tensors
+            dq, dk, dv = torch.ops.solar_train.sdpa_backward(dout, q, k, v, out, lse, ctx.causal,
+                                                       ctx.scale)
+            return dq, dk, dv, None, None
+    _SDPA_OPS.append(SDPA)
+    return SDPA
+
+
+class fused_sdpa:
     """While the step is traced, F.scaled_dot_product_attention (a user's call, or
-    nn.MultiheadAttention's inside F.multi_head_attention_forward) is an error: on meta it runs
-    its math decomposition (the scores as a tensor, forward and backward), where a GPU runs
-    flash or memory-efficient attention, whose kernels never write the scores; the unfused
-    bound of the math kernels could be above the GPU's time.  Until the SDPA backward kernels
-    are translated, such a step is refused at the call's line."""
+    nn.MultiheadAttention's inside F.multi_head_attention_forward) is flash attention's two
+    kernels (sdpa_ops): on meta PyTorch would run its math decomposition, which writes the
+    scores as a tensor forward and backward, where a GPU runs flash or memory-efficient kernels
+    that never do; the unfused bound of the math kernels could be above the GPU's time.  A call
+    the fused kernels do not cover (an attention mask, dropout, enable_gqa, key and value
+    shapes that differ from the query's but in their length) is refused at its line."""
 
     def __init__(self, torch, path):
         self.torch, self.real = torch, os.path.realpath(path)
 
     def __enter__(self):
-        F = self.torch.nn.functional
+        torch = self.torch
+        F = torch.nn.functional
         self.orig = F.scaled_dot_product_attention
         real = self.real
+        SDPA = sdpa_ops(torch)
 
-        def refuse(*args, **kwargs):
-            line = next((f.lineno for f in reversed(traceback.extract_stack())
+        def where():
+            return next((f.lineno for f in reversed(traceback.extract_stack())
                          if os.path.realpath(f.filename) == real), None)
-            raise TranslateError("scaled_dot_product_attention (F.scaled_dot_product_attention, "
-                                 "or nn.MultiheadAttention's) is not translated with --train yet: "
-                                 "its backward runs as fused flash or memory-efficient kernels, "
-                                 "and the tracer would write the math path's score tensors "
-                                 "instead; write the attention out (examples/train/llama_layer.py)",
-                                 line)
-        F.scaled_dot_product_attention = refuse
+
+        def sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                 enable_gqa=False):
+            why = ("an attention mask" if attn_mask is not None else
+                   "dropout" if dropout_p else "enable_gqa" if enable_gqa else
+                   "keys or values of other leading sizes than the query's"
+                   if q.shape[:-2] != k.shape[:-2] or k.shape[:-1] != v.shape[:-1] else None)
+            if why:
+                raise TranslateError(f"scaled_dot_product_attention with {why} is not translated "
+                                     "with --train yet (its backward's fused kernels are "
+                                     "translated for no mask, or is_causal, without dropout)",
+                                     where())
+            s = scale if scale is not None else q.shape[-1] ** -0.5
+            out = SDPA.apply(q, k, v, bool(is_causal), float(s))
+            if out.grad_fn is not None:     # its backward kernel: sdpa_backward
+                out.grad_fn.metadata.setdefault("solar", ("forward", "", "sdpa", where()))
+            return out
+        F.scaled_dot_product_attention = sdpa
         return self
 
     def __exit__(self, *exc):
@@ -310,7 +375,8 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
         xs = xs + [torch.empty(o.shape, dtype=o.dtype, device="meta") for o in outs
                    if isinstance(o, torch.Tensor) and o.is_floating_point()]
     try:
-        with meta_factories(torch), meta_autocast(torch, refuse_enabled=path), no_sdpa(torch, path):
+        with meta_factories(torch), meta_autocast(torch, refuse_enabled=path), \
+                fused_sdpa(torch, path):
             gm = make_fx(step)(params, bufs, xs)
     except TranslateError:
         raise

@@ -10,12 +10,13 @@
 #   output   loss_output.py with --loss output (the model returns its MSE), SGD: PASS
 #   cnn      cnn_resblock.py: convolution, batch norm (training mode) and max pool backward,
 #            AdamW: PASS; the stem gets no input gradient (the image does not require grad)
+#   sdpa        sdpa_causal.py: causal SDPA, flash attention's forward and backward kernels, PASS
 #   embedding   embedding.py: the embedding's backward, a scatter through the ids, PASS
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
-#            (not traced yet: refused, never translated as float32), SDPA (refused: the tracer
-#            would write the math path's scores, which flash attention never does), --loss output on a
+#            (not traced yet: refused, never translated as float32), SDPA with a mask
+#            (refused: the fused backward is translated for no mask or is_causal), --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,6 +72,12 @@ cnn)
   has "$tmp/c.air" "tmp pool_max_pool2d_with_indices_indices[BATCH, C, "
   hasnt "$tmp/c.air" "stem_conv2d_backward_convolution_backward_3"
   echo PASS ;;
+sdpa)
+  translate "$here/sdpa_causal.py" a.air --train --optimizer adamw
+  has "$tmp/a.air" "kernel sdpa [math = tf32x3, group = forward] {"
+  has "$tmp/a.air" "kernel sdpa_backward [math = tf32x3, group = backward] {"
+  hasnt "$tmp/a.air" "softmax"
+  echo PASS ;;
 embedding)
   translate "$here/embedding.py" e.air --train --optimizer adamw
   has "$tmp/e.air" "in  ids[B, S]: i64 in 0..VOCAB;"
@@ -89,7 +96,7 @@ frozen)
   hasnt "$tmp/f.air" "sigmoid_backward"
   echo PASS ;;
 bad)
-  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "bad_autocast.py --train" "bad_sdpa.py --train" "bad_lstm.py --train" \
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "bad_autocast.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do
     (cd "$here" && "$solar" translate $args -o "$tmp/x.air" --no-validate) >/dev/null 2>>"$tmp/err.raw"

@@ -1,5 +1,6 @@
-"""F.scaled_dot_product_attention under --train: refused (its backward is fused flash or
-memory-efficient kernels on a GPU; the tracer would write the math path's scores)."""
+"""F.scaled_dot_product_attention, causal, under --train: flash attention's forward (which
+also writes each row's logsumexp) and its backward as one fused kernel each, never the math
+path's score tensors."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
