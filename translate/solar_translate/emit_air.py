@@ -1227,21 +1227,27 @@ class Emitter:
         k.assign(dp, "+=", f"{k.ref(g, bat + [i, e])} * {k.ref(v, bat + [j, e])}")
         k.close()
         k.assign(dp, "=", f"{sc} * ({dp} - {Dv})")                              # dS
+        # P and dS enter their products in the inputs' dtype, as FlashAttention-2 converts
+        # them for the tensor cores (bf16/f16); the scale multiplies the sums once, at the store
+        lo = q.dtype if q.dtype in LOW else None
+        P = f"{lo}({sc})" if lo else sc
+        dS = f"{lo}({dp})" if lo else dp
         k.open_for([e], [(0, Ev)])
-        k.assign(k.tref(acc["dv"], bat + [j, e]), "+=", f"{sc} * {k.ref(g, bat + [i, e])}")
+        k.assign(k.tref(acc["dv"], bat + [j, e]), "+=", f"{P} * {k.ref(g, bat + [i, e])}")
         k.close()
         k.open_for([d], [(0, E)])
-        k.assign(k.tref(acc["dq"], bat + [i, d]), "+=", f"{dp} * {k.ref(kk, bat + [j, d])} * {sf}")
-        k.assign(k.tref(acc["dk"], bat + [j, d]), "+=", f"{dp} * {k.ref(q, bat + [i, d])} * {sf}")
+        k.assign(k.tref(acc["dq"], bat + [i, d]), "+=", f"{dS} * {k.ref(kk, bat + [j, d])}")
+        k.assign(k.tref(acc["dk"], bat + [j, d]), "+=", f"{dS} * {k.ref(q, bat + [i, d])}")
         k.close()
         k.close()
         k.open_for([d], [(0, E)])
-        k.assign(k.ref(dq, bat + [i, d]), "=", k.tref(acc["dq"], bat + [i, d]))
+        k.assign(k.ref(dq, bat + [i, d]), "=", f"{k.tref(acc['dq'], bat + [i, d])} * {sf}")
         k.close()
         k.close(n)
         for name, out, (rows, cols, it) in (("dk", dk, (S, E, d)), ("dv", dv, (S, Ev, e))):
             n = k.open_for(bat + [j, it], [(0, s) for s in lead] + [(0, rows), (0, cols)])
-            k.assign(k.ref(out, bat + [j, it]), "=", k.tref(acc[name], bat + [j, it]))
+            v_ = k.tref(acc[name], bat + [j, it])
+            k.assign(k.ref(out, bat + [j, it]), "=", f"{v_} * {sf}" if name == "dk" else v_)
             k.close(n)
 
     def k_rnn(self, k, op):
