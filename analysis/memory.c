@@ -56,9 +56,14 @@ static void block(const solar_program *p, const solar_block *b, span *sp, int k)
 	}
 }
 
+/* In double: a tensor of rank 100 and extent 2 has 2^100 elements (golden/count/rank100),
+ * past int64_t (solar_tensor_elements would overflow). */
 static double bytes(const solar_tensor *t)
 {
-	return (double)solar_tensor_elements(t) * solar_dtype_bytes(t->dtype);
+	double n = solar_dtype_bytes(t->dtype);
+	for (int k = 0; k < t->rank; k++)
+		n *= (double)t->extent[k];
+	return n;
 }
 
 void solar_memory_of(const solar_program *p, solar_memory *m)
