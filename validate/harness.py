@@ -1524,34 +1524,36 @@ def tolerance_for(t, tol_override, tf32, upstream=None):
     return tol
 
 
-def upstream_dtypes(air, name):
-    """The float dtypes of the tensors that the kernels writing `name` touch, and of those the
-    kernels writing them touch, transitively (from the AIR text: a kernel's statements write
-    the names before `=`, `+=`, ...; it touches every tensor name in it).  Empty when the text
-    is not at hand."""
+def upstream_dtypes(air):
+    """name -> the float dtypes of the tensors that the kernels writing `name` touch, and of
+    those the kernels writing them touch, transitively (from the AIR text, read once: a
+    kernel's statements write the names before `=`, `+=`, ...; it touches every tensor name in
+    it).  Empty sets when the text is not at hand."""
     src = air.source() if hasattr(air, "source") else None
     if not src:
-        return set()
+        return lambda name: set()
     dt = {t.name: t.dtype for t in air.tensors if t.kind == "float"}
     names = {t.name for t in air.tensors}
     text = re.sub(r"#[^\n]*", "", src)
-    blocks = re.split(r"\bkernel\s+\w+[^{]*\{", text)[1:]
     kernels = []
-    for b in blocks:
+    for b in re.split(r"\bkernel\s+\w+[^{]*\{", text)[1:]:
         words = set(re.findall(r"[A-Za-z_]\w*", b)) & names
         writes = set(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^;=]*\])?\s*(?:=|\+=|\*=|max=|min=)(?!=)", b)) & names
         kernels.append((writes, words))
-    seen, todo, out = set(), [name], set()
-    while todo:
-        n = todo.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        for writes, words in kernels:
-            if n in writes:
-                out |= {dt[u] for u in words if u in dt}
-                todo.extend(words)
-    return out
+
+    def of(name):
+        seen, todo, out = set(), [name], set()
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            for writes, words in kernels:
+                if n in writes:
+                    out |= {dt[u] for u in words if u in dt}
+                    todo.extend(words)
+        return out
+    return of
 
 
 def fmt_index(idx):
@@ -1744,9 +1746,10 @@ def cmd_compare(args):
     targets = air.role("out", "inout")
     if not targets:
         raise HarnessError(f"usage: {args.air} declares no out or inout tensor")
+    upstream = upstream_dtypes(air)
     for t in targets:
         rp, ap = dirp / f"ref_{t.name}.npy", dirp / f"air_{t.name}.npy"
-        tol = tolerance_for(t, args.tol, tf32, upstream_dtypes(air, t.name))
+        tol = tolerance_for(t, args.tol, tf32, upstream(t.name))
         if not rp.exists():
             raise HarnessError(f"usage: {rp} is missing: run `harness.py run` first")
         try:
@@ -1807,6 +1810,7 @@ def cmd_localise(args):
     tap_info = {x["tensor"]: x for x in ref.get("taps") or []}
     tf32 = any(bool(v) for v in (ref.get("flags") or {}).values()) and \
         bool(air.data.get("contraction", True))
+    upstream = upstream_dtypes(air)
     kernels = plan.get("kernels") or []
     # state: tensor -> set of kernels whose unchecked writes it holds (empty: the original's)
     pending = {t.name: set() for t in air.tensors}
@@ -1821,7 +1825,7 @@ def cmd_localise(args):
         checks = []
         for c in kern.get("checks", []):
             t = by_name[c["tensor"]]
-            tol = tolerance_for(t, args.tol, tf32, upstream_dtypes(air, t.name))
+            tol = tolerance_for(t, args.tol, tf32, upstream(t.name))
             against = "the original's output"
             if c["tensor"] in tap_info:
                 tap = tap_info[c["tensor"]]

@@ -766,14 +766,11 @@ class Emitter:
             acc = k.ref(out, its)
         k.assign(acc, "=", "0")
         k.open_for([c_it] + r, [(0, C_red)] + [(0, ws[2 + j]) for j in range(nsp)])
-        conds, xi = [], []
-        for j in range(nsp):
-            if not tr:
-                e = o[j] * st[j] + r[j] * dl[j] - pd[j]
-                if pd[j]:
-                    conds += [(e, ">=", 0), (e, "<", xs[2 + j])]
-                xi.append(e)
-            else:
+        if not tr:
+            conds, xi = window(o, r, st, dl, pd, xs[2:], [bool(p) for p in pd])
+        else:
+            conds, xi = [], []
+            for j in range(nsp):
                 e = o[j] + pd[j] - r[j] * dl[j]
                 conds += [(e, ">=", 0)]
                 if st[j] > 1:
@@ -810,20 +807,10 @@ class Emitter:
         o = k.iters(nsp, "o")
         cin = fdiv(k_it, kg) * cg + c_it if G > 1 else c_it
         n = k.open_for(its, [(0, s) for s in ws])
-        acc_t = None
-        if out.dtype in LOW:
-            acc_t = self.new_tmp(op.name + "_acc", ws, "f32", "the accumulator (f32, rounded once)")
-            acc = k.tref(acc_t, its)
-        else:
-            acc = k.ref(out, its)
+        acc_t, acc = self.accumulator(k, op, its)
         k.assign(acc, "=", "0")
         k.open_for([n_it] + o, [(0, gs[0])] + [(0, gs[2 + j]) for j in range(nsp)])
-        conds, xi = [], []
-        for j in range(nsp):
-            e = o[j] * st[j] + r[j] * dl[j] - pd[j]
-            if pd[j]:
-                conds += [(e, ">=", 0), (e, "<", xs[2 + j])]
-            xi.append(e)
+        conds, xi = window(o, r, st, dl, pd, xs[2:], [bool(p) for p in pd])
         nif = k.open_if(conds)
         k.assign(acc, "+=", f"{k.ref(g, [n_it, k_it] + o)} * {k.ref(x, [n_it, cin] + xi)}")
         k.close(nif + 1)
@@ -854,12 +841,8 @@ class Emitter:
         n = k.open_for(its, [(0, s) for s in out.shape])
         acc = self._window_acc(k, op, kind, its)
         k.open_for(r, [(0, s) for s in ks])
-        conds, xi = [], []
-        for j in range(nsp):
-            e = its[lead + j] * st[j] + r[j] * dl[j] - pd[j]
-            if pd[j] or op.attrs.get("ceil_mode"):
-                conds += [(e, ">=", 0), (e, "<", x.shape[lead + j])]
-            xi.append(e)
+        check = [bool(p) or bool(op.attrs.get("ceil_mode")) for p in pd]
+        conds, xi = window(its[lead:], r, st, dl, pd, x.shape[lead:], check)
         nif = k.open_if(conds)
         k.assign(acc, "max=" if kind == "max" else "+=", k.ref(x, list(its[:lead]) + xi))
         k.close(nif + 1)
@@ -873,15 +856,8 @@ class Emitter:
             k.assign(iv, "=", pr(span))
             r = k.iters(nsp, "r")
             k.open_for(r, [(0, s) for s in ks])
-            conds, xi = [], []
-            for j in range(nsp):
-                e = its[lead + j] * st[j] + r[j] * dl[j] - pd[j]
-                if pd[j] or op.attrs.get("ceil_mode"):
-                    conds += [(e, ">=", 0), (e, "<", x.shape[lead + j])]
-                xi.append(e)
-            flat = xi[0]
-            for j in range(1, nsp):
-                flat = flat * x.shape[lead + j] + xi[j]
+            conds, xi = window(its[lead:], r, st, dl, pd, x.shape[lead:], check)
+            flat = flat_position(xi, x.shape[lead:])
             nif = k.open_if(conds)
             k.assign(iv, "min=", f"select({k.ref(x, list(its[:lead]) + xi)} == {acc}, {pr(flat)}, {pr(span)})")
             k.close(nif + 1)
@@ -911,7 +887,6 @@ class Emitter:
         g, out = op.ins[0], op.out
         idx = op.ins[1] if op.attrs["kind"] == "max" else None
         ks, st, pd, dl = (op.attrs[a] for a in ("kernel", "stride", "padding", "dilation"))
-        plane = op.attrs.get("plane")
         nsp = len(ks)
         lead = len(out.shape) - nsp
         z = k.iters(len(out.shape), "z")
@@ -922,20 +897,14 @@ class Emitter:
         n = k.open_for(its, [(0, s) for s in g.shape])
         r = k.iters(nsp, "r")
         k.open_for(r, [(0, s) for s in ks])
-        conds, xi = [], []
-        for j in range(nsp):
-            e = its[lead + j] * st[j] + r[j] * dl[j] - pd[j]
-            if pd[j] or op.attrs.get("ceil_mode"):
-                conds += [(e, ">=", 0), (e, "<", out.shape[lead + j])]
-            xi.append(e)
+        check = [bool(p) or bool(op.attrs.get("ceil_mode")) for p in pd]
+        conds, xi = window(its[lead:], r, st, dl, pd, out.shape[lead:], check)
         nif = k.open_if(conds)
         if idx is None:     # avg: each element of the window gets its share
             k.assign(k.ref(out, list(its[:lead]) + xi), "+=",
                      f"{k.ref(g, its)} / {flit(float(op.attrs['divisor']))}")
         else:
-            flat = xi[0]
-            for j in range(1, nsp):
-                flat = flat * plane[j] + xi[j]
+            flat = flat_position(xi, out.shape[lead:])
             k.assign(k.ref(out, list(its[:lead]) + xi), "+=",
                      f"select({k.ref(idx, its)} == {pr(flat)}, {k.ref(g, its)}, 0.0)")
         k.close(nif + 1)
@@ -1362,6 +1331,27 @@ class Emitter:
             n = k.open_for([bb, jj], [(0, B), (0, size)])
             k.assign(k.ref(v, [lay, bb, jj]), "=", k.tref(state, [T, bb, jj]))
             k.close(n)
+
+
+def window(o, r, st, dl, pd, extents, check):
+    """The input positions o*stride + r*dilation - padding of a sliding window (convolution,
+    its weight gradient, pooling, its backward), and the `if` conditions that keep them in
+    0..extent where check[j] (a padded or ceil-mode dimension): (conds, positions)."""
+    conds, xi = [], []
+    for j in range(len(r)):
+        e = o[j] * st[j] + r[j] * dl[j] - pd[j]
+        if check[j]:
+            conds += [(e, ">=", 0), (e, "<", extents[j])]
+        xi.append(e)
+    return conds, xi
+
+
+def flat_position(xi, plane):
+    """A max pool index: the position xi in the input plane of extents `plane`, row-major."""
+    flat = xi[0]
+    for j in range(1, len(xi)):
+        flat = flat * plane[j] + xi[j]
+    return flat
 
 
 def _affine(k, v, w, b, idx):

@@ -3,7 +3,7 @@
 `exec_file` compiles and runs the file as a fresh module (its folder on sys.path, so that it
 may import its neighbours); a file that cannot be read, does not compile or raises while it is
 imported is a TranslateError at the file's line.  `model_line` finds that line in a
-traceback, `first_line` the first line of an exception's text for the message.
+traceback (`stack_line` on the running stack), `first_line` the first line of an exception's text for the message.
 """
 import importlib.util
 import os
@@ -26,6 +26,14 @@ def model_line(exc, path):
             if os.path.realpath(m.group(1)) == real:
                 line = int(m.group(2))
     return line
+
+
+def stack_line(path):
+    """The innermost line of the model file on the current stack, or None (for an error raised
+    while the file's code runs, before any exception exists to read: model_line's twin)."""
+    real = os.path.realpath(path)
+    return next((fr.lineno for fr in reversed(traceback.extract_stack())
+                 if os.path.realpath(fr.filename) == real), None)
 
 
 def first_line(exc):

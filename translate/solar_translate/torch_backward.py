@@ -134,7 +134,7 @@ def max_pool_backward(fe, node, name, a, kw, val):
     st = [s if s is not None else k for s, k in zip(st, ks)]
     pd, dl = _ints(a[4], nsp, 0), _ints(a[5], nsp, 1)
     return _kernel(fe, node, "pool_backward", [g, idx], list(x.shape),
-                   {"kind": "max", "kernel": ks, "plane": list(x.shape[len(x.shape) - nsp:]), "stride": st, "padding": pd, "dilation": dl,
+                   {"kind": "max", "kernel": ks, "stride": st, "padding": pd, "dilation": dl,
                     "ceil_mode": a[6]}, dtype=fe.dtype(node))
 
 

@@ -493,10 +493,8 @@ class meta_autocast:
             obj._solar_noop = not obj._enabled and not torch.is_autocast_enabled(obj.device)
             if obj._enabled and refuse is not None:
                 from .opgraph import TranslateError
-                import traceback
-                real = os.path.realpath(refuse)
-                line = next((f.lineno for f in reversed(traceback.extract_stack())
-                             if os.path.realpath(f.filename) == real), None)
+                from .source import stack_line
+                line = stack_line(refuse)
                 raise TranslateError("an autocast region that turns autocast on is not traced "
                                      "with --train yet (its casts would be lost: the step would "
                                      "translate in float32); cast explicitly, as "

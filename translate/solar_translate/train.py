@@ -27,8 +27,6 @@ each), in its order, with its scalars; the step count is 1 (the first step) and 
 corrections are literals, as PyTorch computes them on the host.
 """
 import operator
-import os
-import traceback
 from functools import reduce
 
 from .opgraph import Op, Tensor, TranslateError, Value
@@ -45,7 +43,7 @@ class Labels:
     line), given to the nodes created between two marks."""
 
     def __init__(self, torch, path, model):
-        self.torch, self.path, self.real = torch, path, os.path.realpath(path)
+        self.torch, self.path = torch, path
         self.model = model
         self.stack = []          # module paths being run
         self.marks = []          # (node count when the label starts, label)
@@ -63,10 +61,8 @@ class Labels:
             self.marks.append((len(g.nodes), label))
 
     def line(self):
-        for fr in reversed(traceback.extract_stack()):
-            if os.path.realpath(fr.filename) == self.real:
-                return fr.lineno
-        return None
+        from .source import stack_line
+        return stack_line(self.path)
 
     def module_hooks(self):
         for name, m in self.model.named_modules():
@@ -283,18 +279,18 @@ class fused_sdpa:
     shapes that differ from the query's but in their length) is refused at its line."""
 
     def __init__(self, torch, path):
-        self.torch, self.real = torch, os.path.realpath(path)
+        self.torch, self.path = torch, path
 
     def __enter__(self):
+        from .source import stack_line
         torch = self.torch
         F = torch.nn.functional
         self.orig = F.scaled_dot_product_attention
-        real = self.real
+        path = self.path
         SDPA = sdpa_ops(torch)
 
         def where():
-            return next((f.lineno for f in reversed(traceback.extract_stack())
-                         if os.path.realpath(f.filename) == real), None)
+            return stack_line(path)
 
         def sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                  enable_gqa=False):

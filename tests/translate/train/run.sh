@@ -103,7 +103,7 @@ frozen)
   hasnt "$tmp/f.air" "sigmoid_backward"
   echo PASS ;;
 bad)
-  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "bad_autocast.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "../errors/autocast_cuda.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do
     (cd "$here" && "$solar" translate $args -o "$tmp/x.air" --no-validate) >/dev/null 2>>"$tmp/err.raw"
