@@ -697,12 +697,14 @@ static int compare(validation *v)
 	if (!(v->cmp = harness_verdict(&v->c, "compare", "outputs")))
 		return SOLAR_EXIT_USAGE;
 	/* A mismatch, and the reference ran in float64 too: the AIR program runs once more
-	 * with its f32 tensors in f64 and the comparison is made again, so that the float64
-	 * rule (docs/validate.md, "Comparison") can tell rounding from a wrong program. */
+	 * with its f32 tensors in f64, and once with only its f32 sums in f64 (each rounded at
+	 * the end of its kernel), and the comparison is made again, so that the float64 rule
+	 * (docs/validate.md, "Comparison") can tell rounding from a wrong program. */
 	if (!cJSON_IsTrue(cJSON_GetObjectItem(v->cmp, "pass")) && cpu &&
 	    cJSON_GetArraySize(
 		cJSON_GetObjectItem(cJSON_GetObjectItem(v->ref, "float64"), "written")) > 0 &&
-	    solar_run_c_f64(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0) {
+	    solar_run_c_f64(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0 &&
+	    solar_run_c_acc(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0) {
 		cJSON *again = harness_verdict(&v->c, "compare", "outputs");
 		if (again) {
 			cJSON_Delete(v->cmp);

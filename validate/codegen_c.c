@@ -14,7 +14,10 @@
  *      where numpy has it, widened to float32 for bf16 and the f8 types.
  * The float64 run (solar_codegen_c_f64) is the same program with every f32 tensor held and
  * computed in f64, writing DIR/air64_<name>.npy: the harness's float64 rule compares it with
- * the reference run in float64 (docs/validate.md, "Comparison").
+ * the reference run in float64 (docs/validate.md, "Comparison").  The accumulator run
+ * (solar_codegen_c_acc) holds only the f32 tensors that a reduction writes in f64 and rounds
+ * them to f32 after each kernel that reduces into them, writing DIR/airacc_<name>.npy: the
+ * program's own f32 rounding without the serial order of its sums.
  * The runtime it carries (rt.c) holds the rounding and the .npy code.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
@@ -85,9 +88,33 @@ static bool checked(const solar_check *checks, int nchecks, int tensor)
 	return false;
 }
 
-/* The program text; the outputs are written to DIR/<out_stem>_<name>.npy. */
+/* After kernel k: every tensor in rounded (NULL: none) that one of k's reductions writes is
+ * rounded to f32 in place (held in f64 by the accumulator run), once per tensor. */
+static void round_reduced(FILE *out, const solar_program *p, int k, const bool *rounded)
+{
+	if (!rounded)
+		return;
+	const solar_kernel *kn = &p->kernels[k];
+	for (int a = 0; a < kn->nstmts; a++) {
+		const solar_stmt *s = p->stmts[kn->first_stmt + a];
+		bool first = true;
+		for (int b = 0; b < a && first; b++) {
+			const solar_stmt *o = p->stmts[kn->first_stmt + b];
+			first = !(o->op != SOLAR_ASSIGN && o->tensor == s->tensor);
+		}
+		if (s->op == SOLAR_ASSIGN || !rounded[s->tensor] || !first)
+			continue;
+		const solar_tensor *t = &p->tensors[s->tensor];
+		fprintf(out, "\tfor (int64_t i = 0; i < %" PRId64 "LL; i++)\n"
+			     "\t\tt_%s[i] = (double)(float)t_%s[i];\n",
+			solar_tensor_elements(t), t->name, t->name);
+	}
+}
+
+/* The program text; the outputs are written to DIR/<out_stem>_<name>.npy; rounded: see
+ * round_reduced. */
 static char *codegen(const solar_program *p, const char *file, const solar_check *checks,
-		     int nchecks, const char *out_stem)
+		     int nchecks, const char *out_stem, const bool *rounded)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -153,6 +180,7 @@ static char *codegen(const solar_program *p, const char *file, const solar_check
 			"\tt0_ = rt_now();\n\tkernel_%d();\n\tt1_ = rt_now();\n"
 			"\tprintf(\"solar-kernel %s %%.9e\\n\", t1_ - t0_);\n",
 			k, p->kernels[k].name);
+		round_reduced(out, p, k, rounded);
 		/* The localising run: each checked tensor as this kernel left it, then the
 		 * original's values in its place for the kernels after. */
 		for (int c = 0; c < nchecks; c++)
@@ -175,27 +203,49 @@ static char *codegen(const solar_program *p, const char *file, const solar_check
 char *solar_codegen_c_checked(const solar_program *p, const char *file,
 			      const solar_check *checks, int nchecks)
 {
-	return codegen(p, file, checks, nchecks, "air");
+	return codegen(p, file, checks, nchecks, "air", NULL);
 }
 
 char *solar_codegen_c(const solar_program *p, const char *file)
 {
-	return codegen(p, file, NULL, 0, "air");
+	return codegen(p, file, NULL, 0, "air", NULL);
 }
 
-/* The same program with every f32 tensor declared f64: a shallow copy of p whose tensor
- * array is its own, so p stays as loaded. */
-char *solar_codegen_c_f64(const solar_program *p, const char *file)
+/* The program with the f32 tensors that wide[] marks declared f64 (a shallow copy of p
+ * whose tensor array is its own, so p stays as loaded); rounded: see round_reduced. */
+static char *codegen_wide(const solar_program *p, const char *file, const bool *wide,
+			  const char *out_stem, const bool *rounded)
 {
-	solar_program wide = *p;
+	solar_program w = *p;
 	solar_tensor *ts = solar_xcalloc((size_t)p->ntensors + 1, sizeof *ts);
 	for (int i = 0; i < p->ntensors; i++) {
 		ts[i] = p->tensors[i];
-		if (ts[i].dtype == SOLAR_DT_F32)
+		if (ts[i].dtype == SOLAR_DT_F32 && wide[i])
 			ts[i].dtype = SOLAR_DT_F64;
 	}
-	wide.tensors = ts;
-	char *text = codegen(&wide, file, NULL, 0, "air64");
+	w.tensors = ts;
+	char *text = codegen(&w, file, NULL, 0, out_stem, rounded);
 	free(ts);
+	return text;
+}
+
+char *solar_codegen_c_f64(const solar_program *p, const char *file)
+{
+	bool *all = solar_xcalloc((size_t)p->ntensors + 1, sizeof *all);
+	for (int i = 0; i < p->ntensors; i++)
+		all[i] = true;
+	char *text = codegen_wide(p, file, all, "air64", NULL);
+	free(all);
+	return text;
+}
+
+char *solar_codegen_c_acc(const solar_program *p, const char *file)
+{
+	bool *reduced = solar_xcalloc((size_t)p->ntensors + 1, sizeof *reduced);
+	for (int s = 0; s < p->nstmts; s++)
+		if (p->stmts[s]->op != SOLAR_ASSIGN)
+			reduced[p->stmts[s]->tensor] = p->tensors[p->stmts[s]->tensor].dtype == SOLAR_DT_F32;
+	char *text = codegen_wide(p, file, reduced, "airacc", reduced);
+	free(reduced);
 	return text;
 }

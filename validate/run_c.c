@@ -65,10 +65,14 @@ static char *tail_of(const char *text)
 	return out;
 }
 
+/* Which program build_and_run writes: the AIR's (with check points where given), the float64
+ * run's, the accumulator run's. */
+typedef enum { RUN_AIR, RUN_F64, RUN_ACC } run_kind;
+
 /* Writes DIR/<stem>.c (the program with the check points), compiles it to DIR/<stem> and
  * runs it on DIR. */
 static int build_and_run(const solar_program *p, const char *file, const char *dir,
-			 const char *stem, const solar_check *checks, int nchecks, bool f64,
+			 const char *stem, const solar_check *checks, int nchecks, run_kind kind,
 			 double timeout_s, solar_run *r, solar_diag *diag)
 {
 	memset(r, 0, sizeof *r);
@@ -83,7 +87,9 @@ static int build_and_run(const solar_program *p, const char *file, const char *d
 	char *src = solar_xmalloc(dl), *exe = solar_xmalloc(dl);
 	snprintf(src, dl, "%s/%s.c", dir, stem);
 	snprintf(exe, dl, "%s/%s", dir, stem);
-	char *text = f64 ? solar_codegen_c_f64(p, file) : solar_codegen_c_checked(p, file, checks, nchecks);
+	char *text = kind == RUN_F64   ? solar_codegen_c_f64(p, file)
+		     : kind == RUN_ACC ? solar_codegen_c_acc(p, file)
+				       : solar_codegen_c_checked(p, file, checks, nchecks);
 	int rc = write_text(src, text, diag) < 0 ? 2 : 0;
 	free(text);
 	if (rc)
@@ -146,14 +152,23 @@ done:
 int solar_run_c(const solar_program *p, const char *file, const char *dir, double timeout_s,
 		solar_run *r, solar_diag *diag)
 {
-	return build_and_run(p, file, dir, "air_prog", NULL, 0, false, timeout_s, r, diag);
+	return build_and_run(p, file, dir, "air_prog", NULL, 0, RUN_AIR, timeout_s, r, diag);
 }
 
 int solar_run_c_f64(const solar_program *p, const char *file, const char *dir, double timeout_s,
 		    solar_diag *diag)
 {
 	solar_run r;
-	int rc = build_and_run(p, file, dir, "air_f64", NULL, 0, true, timeout_s, &r, diag);
+	int rc = build_and_run(p, file, dir, "air_f64", NULL, 0, RUN_F64, timeout_s, &r, diag);
+	solar_run_free(&r);
+	return rc;
+}
+
+int solar_run_c_acc(const solar_program *p, const char *file, const char *dir, double timeout_s,
+		    solar_diag *diag)
+{
+	solar_run r;
+	int rc = build_and_run(p, file, dir, "air_acc", NULL, 0, RUN_ACC, timeout_s, &r, diag);
 	solar_run_free(&r);
 	return rc;
 }
@@ -162,7 +177,7 @@ int solar_run_c_checked(const solar_program *p, const char *file, const char *di
 			const solar_check *checks, int nchecks, double timeout_s, solar_diag *diag)
 {
 	solar_run r;
-	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, false, timeout_s, &r,
+	int rc = build_and_run(p, file, dir, "air_localise", checks, nchecks, RUN_AIR, timeout_s, &r,
 			       diag);
 	solar_run_free(&r);
 	return rc;

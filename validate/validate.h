@@ -143,6 +143,11 @@ SOLAR_GIVE char *solar_codegen_c_checked(SOLAR_KEEP const solar_program *p, cons
  * in f64 (casts to f32 and the narrower types still round), writing DIR/air64_<name>.npy. */
 SOLAR_GIVE char *solar_codegen_c_f64(SOLAR_KEEP const solar_program *p, const char *file);
 
+/* The accumulator run's C program: as solar_codegen_c with every f32 tensor that a reduction
+ * (+=, *=, max=, min=) writes held in f64 and rounded to f32 after each kernel that reduces
+ * into it (its sums exact, then rounded once), writing DIR/airacc_<name>.npy. */
+SOLAR_GIVE char *solar_codegen_c_acc(SOLAR_KEEP const solar_program *p, const char *file);
+
 /* The CUDA source (malloc'd text): per input tensor t a kernel solar_in_<t> that converts
  * the .npy data (element type in_type[t]) to the tensor's storage, per poisoned tensor
  * solar_poison_<t>, per widened output solar_out_<t>, and per launch solar_launch_<n>. */
@@ -172,6 +177,10 @@ int solar_run_c_checked(SOLAR_KEEP const solar_program *p, const char *file, con
 
 /* The float64 run (solar_codegen_c_f64) as DIR/air_f64.c, on DIR: DIR/air64_<name>.npy. */
 int solar_run_c_f64(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
+		    double timeout_s, solar_diag *diag);
+
+/* The accumulator run (solar_codegen_c_acc) as DIR/air_acc.c, on DIR: DIR/airacc_<name>.npy. */
+int solar_run_c_acc(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
 		    double timeout_s, solar_diag *diag);
 
 /* The same on the GPU: writes DIR/air_prog.cu and DIR/plan.txt.  Returns 2 with "the CUDA

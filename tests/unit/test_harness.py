@@ -169,7 +169,7 @@ class Compare(TempDir):
     # The float64 rule: ref64_y.npy (the reference run in float64), air64_y.npy (the AIR
     # program run in float64).  x is the exact result; the reference and the AIR are 3e-4 and
     # 4e-4 off it in independent directions, so they are 5e-4 apart (tol 1e-4).
-    def float64_case(self, ref_off, air_off, air64_off=None, ref_json=None):
+    def float64_case(self, ref_off, air_off, air64_off=None, ref_json=None, acc_off=None):
         g = np.random.default_rng(1)
         x = self.r.astype(np.float64)
         n = np.linalg.norm(x)
@@ -182,6 +182,8 @@ class Compare(TempDir):
         np.save(self.dir / "ref64_y.npy", x)
         if air64_off is not None:
             np.save(self.dir / "air64_y.npy", off(air64_off))
+        if acc_off is not None:   # the accumulator run: its f32 sums held in f64
+            np.save(self.dir / "airacc_y.npy", off(acc_off).astype(np.float32))
 
     def test_float64_rule_passes_within_the_multiple_of_the_references_error(self):
         self.float64_case(3e-4, 4e-4)   # failed before the float64 rule: rel_l2 5e-4 > 1e-4
@@ -232,6 +234,57 @@ class Compare(TempDir):
         self.float64_case(0.9, 0.25, air64_off=1e-7)
         rc, v, _ = self.compare(expect=0)
         self.assertIn("its own error 0.25 <= 4 x the reference's own 0.9", v["outputs"][0]["check"])
+
+    def test_float64_rule_with_the_accumulator_run(self):
+        # the AIR's own error 5e-3 is its serial sums' (KernelBench's ResNetBasicBlock training
+        # step: a bias gradient summed over 501760 elements one by one): with them exact it is
+        # 3e-6, within the ceiling; it failed before the accumulator run
+        self.float64_case(1e-6, 5e-3, air64_off=1e-14, acc_off=3e-6)
+        rc, v, _ = self.compare(expect=0)
+        o = v["outputs"][0]
+        self.assertIn("its own error 0.005 is its serial sums': with them exact (rounded once) "
+                      "3e-06 <= 10 x tol", o["check"])
+        self.assertAlmostEqual(o["airacc_rel_l2"], 3e-6, delta=3e-7)
+        # still off with its sums exact: the AIR's rounding is worse than the model's (a
+        # cancellation of its own, a narrower tmp), and it fails
+        self.float64_case(1e-6, 5e-3, air64_off=1e-14, acc_off=4e-3)
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("but its own error 0.005 > 10 x tol, 0.004 with its sums exact (rounded "
+                      "once)", v["outputs"][0]["reason"])
+        # the accumulator run does not save a program whose float64 run is off
+        self.float64_case(1e-6, 5e-3, air64_off=2e-4, acc_off=1e-6)
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("the AIR run in float64: rel_l2 0.0002 > tol", v["outputs"][0]["reason"])
+
+    def vanishing_case(self, air_scale, air64_scale, acc_scale=None):
+        # an output whose exact value is zero (a conv bias before a training-mode batch norm,
+        # KernelBench's UNet): the f32 runs hold rounding (the reference's norm ~1e-6), the
+        # float64 runs rounding a billion times smaller
+        g = np.random.default_rng(2)
+        noise = lambda e: e * g.standard_normal(self.r.shape)   # noqa: E731
+        self.setup_pair(noise(1e-6).astype(np.float32), noise(air_scale).astype(np.float32))
+        np.save(self.dir / "ref64_y.npy", noise(1e-15))
+        np.save(self.dir / "air64_y.npy", noise(air64_scale))
+        if acc_scale is not None:
+            np.save(self.dir / "airacc_y.npy", noise(acc_scale).astype(np.float32))
+
+    def test_float64_rule_vanishing_output(self):
+        self.vanishing_case(2e-6, 1e-15)   # rel_l2 ~2: failed before the rule
+        rc, v, _ = self.compare(expect=0)
+        self.assertIn("vanishes: its float64 value is", v["outputs"][0]["check"])
+        self.assertIn("<= 4 x the reference's", v["outputs"][0]["check"])
+        # the AIR's rounding 20 x the reference's: fails, unless its sums exact bring it down
+        self.vanishing_case(2e-5, 1e-15)
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("> 4 x the reference's", v["outputs"][0]["reason"])
+        self.vanishing_case(2e-5, 1e-15, acc_scale=1e-6)
+        rc, v, _ = self.compare(expect=0)
+        self.assertIn("with its sums exact) <= 4 x", v["outputs"][0]["check"])
+        # the AIR in float64 is not zero: a wrong program (the rule does not apply)
+        self.vanishing_case(2e-6, 1e-7)
+        rc, v, _ = self.compare(expect=1)
+        self.assertNotIn("vanishes", v["outputs"][0]["reason"])
+        self.assertIn("the AIR run in float64: rel_l2", v["outputs"][0]["reason"])
 
     def test_without_a_float64_reference_says_so(self):
         self.setup_pair(self.r, self.r * np.float32(1 + 1e-3), ref_json={

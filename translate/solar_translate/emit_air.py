@@ -553,6 +553,24 @@ class Emitter:
             k.close()
         k.close(n)
 
+    def _norm_input_grad(self, k, op, what, gw, xh, rs, outer, outer_shape, inner, bounds,
+                         out, count):
+        """Inside the loops of one normalised set (a row, a group: outer): a = sum gw, b =
+        sum gw * xhat over inner (f32 tmps), then out = rstd * (gw - a/count - xhat * b/count):
+        the input's gradient of a layer or group norm (gw: grad times the weight)."""
+        a_t = self.new_tmp(op.name + "_a", outer_shape, "f32", f"{what} sum of grad * weight")
+        b_t = self.new_tmp(op.name + "_b", outer_shape, "f32", f"{what} sum of grad * weight * xhat")
+        av, bv = k.tref(a_t, outer), k.tref(b_t, outer)
+        k.assign(av, "=", "0")
+        k.assign(bv, "=", "0")
+        k.open_for(inner, bounds)
+        k.assign(av, "+=", gw)
+        k.assign(bv, "+=", f"{gw} * {xh}")
+        k.close()
+        k.open_for(inner, bounds)
+        k.assign(out, "=", f"{rs} * ({gw} - {av} / {_val(count)} - {xh} * {bv} / {_val(count)})")
+        k.close()
+
     def k_layer_norm_backward(self, k, op):
         """native_layer_norm_backward.  part 'input': per row, the statistics, a = sum g*w,
         b = sum g*w*xhat, then dx = rstd * (g*w - a/N - xhat * b/N).  part 'params': dweight =
@@ -573,20 +591,9 @@ class Emitter:
             n = k.open_for(outer, [(0, e) for e in outer_shape])
             m, rs = self._row_stats(k, op, x, its, outer, inner, red_shape, list(outer_shape), count, eps)
             gw = f"{gv} * {k.ref(w, inner)}" if w is not None else gv
-            xh = f"({xv} - {m}) * {rs}"
-            a_t = self.new_tmp(op.name + "_a", list(outer_shape), "f32", "row sum of grad * weight")
-            b_t = self.new_tmp(op.name + "_b", list(outer_shape), "f32", "row sum of grad * weight * xhat")
-            av, bv = k.tref(a_t, outer), k.tref(b_t, outer)
-            k.assign(av, "=", "0")
-            k.assign(bv, "=", "0")
-            k.open_for(inner, [(0, e) for e in red_shape])
-            k.assign(av, "+=", gw)
-            k.assign(bv, "+=", f"{gw} * {xh}")
-            k.close()
-            k.open_for(inner, [(0, e) for e in red_shape])
-            k.assign(k.ref(op.out, its), "=",
-                     f"{rs} * ({gw} - {av} / {_val(count)} - {xh} * {bv} / {_val(count)})")
-            k.close()
+            self._norm_input_grad(k, op, "row", gw, f"({xv} - {m}) * {rs}", rs, outer,
+                                  list(outer_shape), inner, [(0, e) for e in red_shape],
+                                  k.ref(op.out, its), count)
             k.close(n)
             return
         dw, db = op.attrs.get("dweight"), op.attrs.get("dbias")
@@ -651,11 +658,10 @@ class Emitter:
             return _affine(k, v, w, b, its[r - nd:])
         self._norm(k, op, list(range(r - nd)), tail, x.shape, aff, rms=op.attrs.get("rms", False))
 
-    def k_group_norm(self, k, op):
-        """group_norm (and instance_norm: one group per channel) over [N, C, *]: the statistics
-        of each (n, group) over the group's channels and the spatial dims."""
-        x, out, G = op.ins[0], op.out, op.attrs["groups"]
-        w, b, eps = op.attrs.get("weight"), op.attrs.get("bias"), op.attrs["eps"]
+    def _groups(self, k, x, G):
+        """The loops of a group norm over x [N, C, *] in G groups: (iterators n, group, channel
+        in group, spatial..., the channel's expression, x's index, the (channel, spatial)
+        bounds of one group, the elements of one group)."""
         shape = list(x.shape)
         C = shape[1]
         cgv = self.sizes.value(C) // G            # channels per group
@@ -663,28 +669,75 @@ class Emitter:
         its = k.iters(len(shape) + 1)
         nn_, g, cc, sp = its[0], its[1], its[2], its[3:]
         ch = g * cg + cc if G > 1 and cgv > 1 else (g if cgv == 1 else cc)
-        full = [nn_, ch] + sp
         count = sympy.sympify(cg)
         for s in shape[2:]:
             count *= s
-        n = k.open_for([nn_, g], [(0, shape[0]), (0, G)])
-        m_t = self.new_tmp(op.name + "_mean", [shape[0], G], "f32", "mean")
-        r_t = self.new_tmp(op.name + "_rstd", [shape[0], G], "f32", "rstd")
-        m, r = k.tref(m_t, [nn_, g]), k.tref(r_t, [nn_, g])
-        xv = k.ref(x, full)
         inner_b = [(0, cg if cgv > 1 else 1)] + [(0, s) for s in shape[2:]]
+        return nn_, g, cc, sp, ch, [nn_, ch] + sp, inner_b, count
+
+    def _group_stats(self, k, op, x, G, n_, g, inner, inner_b, full, count, eps):
+        """Inside the (n, group) loops: the group's mean and rstd (f32 tmps), their refs."""
+        m_t = self.new_tmp(op.name + "_mean", [x.shape[0], G], "f32", "mean")
+        r_t = self.new_tmp(op.name + "_rstd", [x.shape[0], G], "f32", "rstd")
+        m, r = k.tref(m_t, [n_, g]), k.tref(r_t, [n_, g])
+        xv = k.ref(x, full)
         k.assign(m, "=", "0")
-        k.open_for([cc] + sp, inner_b)
+        k.open_for(inner, inner_b)
         k.assign(m, "+=", xv)
         k.close()
         k.assign(m, "=", f"{m} / {_val(count)}")
         k.assign(r, "=", "0")
-        k.open_for([cc] + sp, inner_b)
+        k.open_for(inner, inner_b)
         k.assign(r, "+=", f"({xv} - {m}) * ({xv} - {m})")
         k.close()
         k.assign(r, "=", f"rsqrt({r} / {_val(count)} + {flit(eps)})")
+        return m, r
+
+    def k_group_norm(self, k, op):
+        """group_norm (and instance_norm: one group per channel) over [N, C, *]: the statistics
+        of each (n, group) over the group's channels and the spatial dims."""
+        x, out, G = op.ins[0], op.out, op.attrs["groups"]
+        w, b, eps = op.attrs.get("weight"), op.attrs.get("bias"), op.attrs["eps"]
+        nn_, g, cc, sp, ch, full, inner_b, count = self._groups(k, x, G)
+        n = k.open_for([nn_, g], [(0, x.shape[0]), (0, G)])
+        m, r = self._group_stats(k, op, x, G, nn_, g, [cc] + sp, inner_b, full, count, eps)
         k.open_for([cc] + sp, inner_b)
-        k.assign(k.ref(out, full), "=", _affine(k, f"({xv} - {m}) * {r}", w, b, [ch]))
+        k.assign(k.ref(out, full), "=", _affine(k, f"({k.ref(x, full)} - {m}) * {r}", w, b, [ch]))
+        k.close()
+        k.close(n)
+
+    def k_group_norm_backward(self, k, op):
+        """native_group_norm_backward over [N, C, *] in G groups of cnt elements.  part
+        'input': per (n, group) the statistics again, a = sum g*w, b = sum g*w*xhat, then dx =
+        rstd * (g*w - a/cnt - xhat * b/cnt).  part 'params': dweight[c] = sum over n and the
+        spatial dims of g * xhat, dbias[c] = sum of g (the statistics per (n, group) again)."""
+        g, x, G, eps = op.ins[0], op.ins[1], op.attrs["groups"], op.attrs["eps"]
+        nn_, gi, cc, sp, ch, full, inner_b, count = self._groups(k, x, G)
+        inner = [cc] + sp
+        gv, xv = k.ref(g, full), k.ref(x, full)
+        if op.attrs["part"] == "input":
+            w = op.attrs.get("weight")
+            n = k.open_for([nn_, gi], [(0, x.shape[0]), (0, G)])
+            m, rs = self._group_stats(k, op, x, G, nn_, gi, inner, inner_b, full, count, eps)
+            gw = f"{gv} * {k.ref(w, [ch])}" if w is not None else gv
+            self._norm_input_grad(k, op, "group", gw, f"({xv} - {m}) * {rs}", rs, [nn_, gi],
+                                  [x.shape[0], G], inner, inner_b, k.ref(op.out, full), count)
+            k.close(n)
+            return
+        dw, db = op.attrs.get("dweight"), op.attrs.get("dbias")
+        (c,) = k.iters(1, "c")
+        n = k.open_for([c], [(0, x.shape[1])])
+        for t in (dw, db):
+            if t is not None:
+                k.assign(k.ref(t, [c]), "=", "0")
+        k.close(n)
+        n = k.open_for([nn_, gi], [(0, x.shape[0]), (0, G)])
+        m, rs = self._group_stats(k, op, x, G, nn_, gi, inner, inner_b, full, count, eps)
+        k.open_for(inner, inner_b)
+        if dw is not None:
+            k.assign(k.ref(dw, [ch]), "+=", f"{gv} * ({xv} - {m}) * {rs}")
+        if db is not None:
+            k.assign(k.ref(db, [ch]), "+=", gv)
         k.close()
         k.close(n)
 

@@ -6,7 +6,9 @@ the output), native_layer_norm_backward (two kernels, as PyTorch's CUDA implemen
 the input's gradient, then the weight's and the bias's; docs/translate.md, "Training steps")."""
 import math
 
-from .emit_air import flit
+import sympy
+
+from .emit_air import _val, flit
 
 _SQRT1_2 = 0.7071067811865476
 _INV_SQRT_2PI = 0.3989422804014327
@@ -54,6 +56,14 @@ def softmax_backward(fe, node, name, a, kw, val):
                    {"dim": d, "log": "log" in name})
 
 
+def forward_eps(x, op, pos):
+    """The eps of the forward norm op (an ATen name) that normalised the graph node x: its
+    argument at pos (PyTorch's default 1e-5 where it is not given)."""
+    fwd = [n for n in x.users if n.op == "call_function" and op in str(n.target)
+           and "backward" not in str(n.target)]
+    return fwd[0].args[pos] if fwd and len(fwd[0].args) > pos else 1e-5
+
+
 def layer_norm_backward(fe, node, name, a, kw, val):
     """native_layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias,
     output_mask) -> (d input, d weight, d bias): the input's gradient in one kernel, the
@@ -64,11 +74,7 @@ def layer_norm_backward(fe, node, name, a, kw, val):
     g, x = V(fe, a[0]), V(fe, a[1])
     nshape, w, b = a[2], V(fe, a[5]), V(fe, a[6])
     mask = list(a[7]) if len(a) > 7 else [True, True, True]
-    eps = 1e-5
-    fwd = [n for n in a[1].users if n.op == "call_function" and "native_layer_norm" in str(n.target)
-           and "backward" not in str(n.target)]
-    if fwd and len(fwd[0].args) > 4:
-        eps = fwd[0].args[4]
+    eps = forward_eps(a[1], "native_layer_norm", 4)
     nd = len(nshape)
     outs = [None, None, None]
     vals = list(val)
@@ -90,6 +96,84 @@ def layer_norm_backward(fe, node, name, a, kw, val):
         outs[1] = dw if r.op.attrs["dweight"] is not None else None
         outs[2] = db if r.op.attrs["dbias"] is not None else None
     return outs
+
+
+def group_norm_backward(fe, node, name, a, kw, val):
+    """native_group_norm_backward(grad, input, mean, rstd, weight, N, C, HxW, group,
+    output_mask) -> (d input, d weight, d bias): as layer norm's, two kernels (the input's
+    gradient, then the weight's and the bias's), each recomputing the groups' statistics."""
+    from .torch_ops import V, _kernel
+    g, x = V(fe, a[0]), V(fe, a[1])
+    w = V(fe, a[4]) if a[4] is not None else None
+    G, mask = a[8], list(a[9])
+    eps = forward_eps(a[1], "native_group_norm", 7)
+    vals = list(val)
+    outs = [None, None, None]
+    attrs = {"groups": G, "eps": eps}
+    if mask[0] and vals[0] is not None:
+        outs[0] = _kernel(fe, node, "group_norm_backward", [g, x], list(x.shape),
+                          dict(attrs, part="input", weight=w), dtype=fe.dtype(node, vals[0])).value
+    want = [mask[i] and vals[i] is not None for i in (1, 2)]
+    if any(want):
+        C = [x.shape[1]]
+        dt = fe.dtype(node, vals[1] if want[0] else vals[2])
+        dw = fe.new_out(node, C, "dweight", dt) if want[0] else None
+        db = fe.new_out(node, C, "dbias", fe.dtype(node, vals[2])) if want[1] else None
+        r = _kernel(fe, node, "group_norm_backward", [g, x], C,
+                    dict(attrs, part="params", dweight=dw, dbias=db), dtype=dt)
+        fe.g.tensors.remove(r.value.root().tensor)   # the kernel writes dweight and dbias
+        r.op.out = dw if dw is not None else db
+        outs[1], outs[2] = dw, db
+    return outs
+
+
+def _numel(shape):
+    n = sympy.Integer(1)
+    for e in shape:
+        n *= e
+    return n
+
+
+def mse_loss_backward(fe, node, name, a, kw, val):
+    """mse_loss_backward(grad, input, target, reduction) -> d input = 2 (input - target) * grad,
+    over the input's elements for the mean (PyTorch's formula, torch/_decomp)."""
+    from .torch_ops import V, _kernel
+    g, x, y = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+    red = _arg(a, kw, 3, "reduction", 1)
+    norm = f"2.0 / {_val(_numel(x.shape))}" if red == 1 else "2.0"
+    return _kernel(fe, node, "pointwise", [g, x, y], fe.generic_shape(node, [x, y]),
+                   {"f": lambda v, i: f"{norm} * ({v[1]} - {v[2]}) * {v[0]}"},
+                   dtype=fe.dtype(node))
+
+
+def nll_loss_backward(fe, node, name, a, kw, val):
+    """nll_loss_backward(grad, logp, target, weight, reduction, ignore_index, total_weight) ->
+    d logp: -grad at each target's class (over the targets' count for the mean), 0 elsewhere:
+    one pointwise kernel that compares each class with its target (cross_entropy's backward
+    is this, then _log_softmax_backward_data).  Class weights, and an ignore_index among the
+    classes with the mean (its count is data), are refused."""
+    from .opgraph import Value
+    from .torch_ops import V, _kernel, pr
+    g, x, t = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
+    w, red, ig = a[3], a[4], a[5]
+    cd = 1 if len(x.shape) >= 2 else 0
+    ign = ig is not None and 0 <= ig < fe.sizes.value(x.shape[cd])
+    if w is not None or (ign and red == 1):
+        raise fe.err(node, f"unsupported operator {fe.aten(node)} with "
+                     f"{'class weights' if w is not None else 'an ignore_index among the classes'}",
+                     "with --train only the plain mean or sum over class-index targets is "
+                     "translated yet")
+    shape = list(x.shape)
+    drop = lambda ix: ix[:cd] + ix[cd + 1:]                          # noqa: E731
+    tv = Value(shape, t.dtype, base=t, fn=drop)
+    gv = Value(shape, g.dtype, base=g, fn=drop) if red == 0 else g
+    scale = f" / {_val(_numel(t.shape))}" if red == 1 else ""
+    keep = f" and {{t}} != {ig}" if ign else ""
+
+    def f(v, i):
+        hit = f"{v[1]} == {pr(i[cd])}" + keep.format(t=v[1])
+        return f"select({hit}, -{v[0]}{scale}, 0.0)"
+    return _kernel(fe, node, "pointwise", [gv, tv], shape, {"f": f}, dtype=fe.dtype(node))
 
 
 def conv_backward(fe, node, name, a, kw, val):
@@ -269,5 +353,8 @@ FAMILIES = (
       "max_pool3d_with_indices_backward"), max_pool_backward),
     (("_softmax_backward_data", "_log_softmax_backward_data"), softmax_backward),
     (("native_layer_norm_backward",), layer_norm_backward),
+    (("native_group_norm_backward",), group_norm_backward),
+    (("mse_loss_backward",), mse_loss_backward),
+    (("nll_loss_backward",), nll_loss_backward),
     (("convolution_backward",), conv_backward),
 )

@@ -13,10 +13,13 @@
 #   sdpa        sdpa_causal.py: causal SDPA, flash attention's forward and backward kernels, PASS
 #   embedding   embedding.py: the embedding's backward, a scatter through the ids, PASS
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
+#   losses   losses.py with --loss output and AdamW: group norm, cross entropy (nll_loss's
+#            backward) and an MSE with reduction sum, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
 #            (not traced yet: refused, never translated as float32), SDPA with a mask
-#            (refused: the fused backward is translated for no mask or is_causal), --loss output on a
+#            (refused: the fused backward is translated for no mask or is_causal), cross entropy
+#            with class weights (refused at the call), --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -96,6 +99,13 @@ checkpoint)
   has "$tmp/k.air" "kernel b2_fc2_linear_backward_addmm [math = strict, group = backward] {"
   has "$tmp/k.air" "kernel b2_fc2_linear_backward_gelu [group = backward] {"
   echo PASS ;;
+losses)
+  translate "$here/losses.py" l.air --train --loss output --optimizer adamw
+  has "$tmp/l.air" "kernel gn_native_group_norm_backward [group = backward] {"
+  has "$tmp/l.air" "kernel gn_native_group_norm_backward_2 [group = backward] {"
+  has "$tmp/l.air" "select(labels[i0] == i1, -"
+  has "$tmp/l.air" "kernel mse_loss_backward [group = backward] {"
+  echo PASS ;;
 frozen)
   translate "$here/frozen.py" f.air --train
   has "$tmp/f.air" "in  frozen_weight[DIM, DIM]: f32;"
@@ -104,6 +114,7 @@ frozen)
   echo PASS ;;
 bad)
   for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "../errors/autocast_cuda.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
+              "bad_ce_weight.py --train --loss output" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do
     (cd "$here" && "$solar" translate $args -o "$tmp/x.air" --no-validate) >/dev/null 2>>"$tmp/err.raw"
