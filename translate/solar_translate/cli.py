@@ -128,9 +128,17 @@ def parse(argv):
     train_only = [a for a in argv if a in ("--loss", "--optimizer")]
     if train_only and not o["train"]:
         raise Usage(f"{train_only[0]} goes with --train")
-    if o["train"] and (o["hf"] is not None or o["jax"] or o["llm"] is not None):
-        raise Usage(f"--train does not go with {'--hf' if o['hf'] is not None else '--jax' if o['jax'] else '--llm'}"
+    if o["train"] and (o["jax"] or o["llm"] is not None):
+        raise Usage(f"--train does not go with {'--jax' if o['jax'] else '--llm'}"
                     " (it translates a PyTorch MODEL.py's training step)")
+    if o["train"] and o["hf"] is not None:
+        if o["decode"]:
+            raise Usage("--train does not go with --decode (a training step is a prefill of "
+                        "every position)")
+        if o["loss"] not in (None, "output"):
+            raise Usage(f"--hf --train differentiates the model's next-token cross entropy "
+                        f"(--loss output), not --loss {o['loss']}")
+        o["loss"] = "output"
     o["train"] = {"loss": o["loss"] or "sum", "optimizer": o["optimizer"] or "none"} if o["train"] else None
     hf_only = [a for a in argv if a in COUNTS or a == "--decode"]
     if o["hf"] is not None:

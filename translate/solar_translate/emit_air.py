@@ -1204,27 +1204,30 @@ class Emitter:
         rows of dO, q, o and lse and the keys j (j <= i when causal): D = rowsum(dO * o);
         P = exp(q.k * scale - lse); dV += P dO; dP = dO.v; dS = P (dP - D); dQ += dS k scale;
         dK += dS q scale: the five products of FlashAttention-2's backward, no more (the scores
-        are recomputed from lse, not from a second pass); f32 accumulators, stored once."""
+        are recomputed from lse, not from a second pass); f32 accumulators, stored once.  With
+        gqa query heads per key head, a key head's dK and dV sum over its query heads."""
         g, q, kk, v, o, lse = op.ins
         dq, dk, dv = op.out, op.attrs["dk"], op.attrs["dv"]
-        causal, scale = op.attrs["causal"], op.attrs["scale"]
+        causal, scale, gq = op.attrs["causal"], op.attrs["scale"], op.attrs.get("gqa", 1)
         nb = len(q.shape) - 2
         L, S, E, Ev = q.shape[-2], kk.shape[-2], q.shape[-1], v.shape[-1]
-        lead = list(q.shape[:nb])
+        lead, lead_k = list(q.shape[:nb]), list(kk.shape[:nb])
         its = k.iters(nb + 1)
         bat, i = its[:nb], its[nb]
+        kb = bat[:-1] + [fdiv(bat[-1], gq)] if gq > 1 else bat     # the query's key head
         (j,) = k.iters(1, "j")
         (d,) = k.iters(1, "d")
         (e,) = k.iters(1, "e")
-        acc = {n: self.new_tmp(op.name + "_" + n, lead + shp, "f32", f"the {n} accumulator (f32)")
-               for n, shp in (("dq", [L, E]), ("dk", [S, E]), ("dv", [S, Ev]))}
+        acc = {n: self.new_tmp(op.name + "_" + n, ld + shp, "f32", f"the {n} accumulator (f32)")
+               for n, ld, shp in (("dq", lead, [L, E]), ("dk", lead_k, [S, E]),
+                                  ("dv", lead_k, [S, Ev]))}
         D_t = self.new_tmp(op.name + "_D", lead + [L], "f32", "rowsum(dO * O)")
         sc_t = self.new_tmp(op.name + "_s", lead + [L, S], "f32", "scores (on chip)")
         dp_t = self.new_tmp(op.name + "_dp", lead + [L, S], "f32", "dO . v (on chip)")
         sf = flit(scale)
         # zero the key-side accumulators
         for name, (rows, cols, it) in (("dk", (S, E, d)), ("dv", (S, Ev, e))):
-            n = k.open_for(bat + [j, it], [(0, s) for s in lead] + [(0, rows), (0, cols)])
+            n = k.open_for(bat + [j, it], [(0, s) for s in lead_k] + [(0, rows), (0, cols)])
             k.assign(k.tref(acc[name], bat + [j, it]), "=", "0")
             k.close(n)
         n = k.open_for(bat + [i], [(0, s) for s in lead] + [(0, L)])
@@ -1241,12 +1244,12 @@ class Emitter:
         sc, dp = k.tref(sc_t, bat + [i, j]), k.tref(dp_t, bat + [i, j])
         k.assign(sc, "=", "0")
         k.open_for([d], [(0, E)])
-        k.assign(sc, "+=", f"{k.ref(q, bat + [i, d])} * {k.ref(kk, bat + [j, d])}")
+        k.assign(sc, "+=", f"{k.ref(q, bat + [i, d])} * {k.ref(kk, kb + [j, d])}")
         k.close()
         k.assign(sc, "=", f"exp({sc} * {sf} - {k.ref(lse, bat + [i])})")     # P
         k.assign(dp, "=", "0")
         k.open_for([e], [(0, Ev)])
-        k.assign(dp, "+=", f"{k.ref(g, bat + [i, e])} * {k.ref(v, bat + [j, e])}")
+        k.assign(dp, "+=", f"{k.ref(g, bat + [i, e])} * {k.ref(v, kb + [j, e])}")
         k.close()
         k.assign(dp, "=", f"{sc} * ({dp} - {Dv})")                              # dS
         # P and dS enter their products in the inputs' dtype, as FlashAttention-2 converts
@@ -1255,11 +1258,11 @@ class Emitter:
         P = f"{lo}({sc})" if lo else sc
         dS = f"{lo}({dp})" if lo else dp
         k.open_for([e], [(0, Ev)])
-        k.assign(k.tref(acc["dv"], bat + [j, e]), "+=", f"{P} * {k.ref(g, bat + [i, e])}")
+        k.assign(k.tref(acc["dv"], kb + [j, e]), "+=", f"{P} * {k.ref(g, bat + [i, e])}")
         k.close()
         k.open_for([d], [(0, E)])
-        k.assign(k.tref(acc["dq"], bat + [i, d]), "+=", f"{dS} * {k.ref(kk, bat + [j, d])}")
-        k.assign(k.tref(acc["dk"], bat + [j, d]), "+=", f"{dS} * {k.ref(q, bat + [i, d])}")
+        k.assign(k.tref(acc["dq"], bat + [i, d]), "+=", f"{dS} * {k.ref(kk, kb + [j, d])}")
+        k.assign(k.tref(acc["dk"], kb + [j, d]), "+=", f"{dS} * {k.ref(q, bat + [i, d])}")
         k.close()
         k.close()
         k.open_for([d], [(0, E)])
@@ -1267,7 +1270,7 @@ class Emitter:
         k.close()
         k.close(n)
         for name, out, (rows, cols, it) in (("dk", dk, (S, E, d)), ("dv", dv, (S, Ev, e))):
-            n = k.open_for(bat + [j, it], [(0, s) for s in lead] + [(0, rows), (0, cols)])
+            n = k.open_for(bat + [j, it], [(0, s) for s in lead_k] + [(0, rows), (0, cols)])
             v_ = k.tref(acc[name], bat + [j, it])
             k.assign(k.ref(out, bat + [j, it]), "=", f"{v_} * {sf}" if name == "dk" else v_)
             k.close(n)

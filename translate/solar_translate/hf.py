@@ -200,8 +200,9 @@ def sizes_of(cfg, o):
     return s
 
 
-def model_source(cfg, s, cfg_path, decode):
-    """The text of the generated model file."""
+def model_source(cfg, s, cfg_path, decode, train=False):
+    """The text of the generated model file (train: the training step's, whose forward takes
+    the labels and returns the loss)."""
     mt = cfg["model_type"]
     c = {k: v for k, v in cfg.items() if k not in ("architectures", "auto_map")}
     # pad_token_id only zeroes the embedding's gradient (forward is the same); at the small
@@ -213,6 +214,9 @@ def model_source(cfg, s, cfg_path, decode):
         f'from its config, random weights,',
         ("one decode step of BATCH sequences: SEQ new tokens each against a KV cache of CONTEXT "
          "tokens." if decode else
+         "a training step's forward: BATCH sequences of SEQ tokens, every position's logits in\n"
+         "float32 and their cross entropy against the labels (the next tokens), as\n"
+         "transformers' ForCausalLMLoss computes it on labels already shifted." if train else
          "the prefill of BATCH sequences of SEQ tokens, the last position's logits (as "
          "generate() asks)."),
         'The sizes are module constants so that -D and the validation\'s shrinking apply '
@@ -272,7 +276,10 @@ def model_source(cfg, s, cfg_path, decode):
         "        prev = torch.get_default_dtype()",
         f"        torch.set_default_dtype(torch.{s['dtype']})   # built in its dtype: no float32 copy first",
         "        try:",
-        f"            self.lm = transformers.{ARCHS[mt]}(cfg).to(torch.{s['dtype']}).eval().requires_grad_(False)",
+        # eval(): no dropout (the configs' attention_dropout is 0; a drawn mask could not be
+        # validated); with train the weights require grad
+        f"            self.lm = transformers.{ARCHS[mt]}(cfg).to(torch.{s['dtype']}).eval()"
+        f".requires_grad_({bool(train)})",
         "        finally:",
         "            torch.set_default_dtype(prev)",
     ]
@@ -311,6 +318,17 @@ def model_source(cfg, s, cfg_path, decode):
             "    return [torch.randint(0, VOCAB, (BATCH, SEQ))] + \\",
             f"        [torch.randn(kv, dtype=torch.{s['dtype']}) for _ in range(2 * {s['layers']})]",
         ]
+    elif train:
+        lines += [
+            "    def forward(self, ids, labels):",
+            "        logits = self.lm(input_ids=ids, use_cache=False).logits",
+            "        return torch.nn.functional.cross_entropy(logits.float().reshape(-1, VOCAB),",
+            "                                                 labels.reshape(-1))",
+            "",
+            "",
+            "def get_inputs():",
+            "    return [torch.randint(0, VOCAB, (BATCH, SEQ)), torch.randint(0, VOCAB, (BATCH, SEQ))]",
+        ]
     else:
         lines += [
             "    def forward(self, ids):",
@@ -327,4 +345,4 @@ def model_source(cfg, s, cfg_path, decode):
 def generate(cfg_path, o):
     """The source text of the model file for CONFIG.json; ConfigError on a bad config."""
     cfg = read_config(cfg_path)
-    return model_source(cfg, sizes_of(cfg, o), cfg_path, o["decode"])
+    return model_source(cfg, sizes_of(cfg, o), cfg_path, o["decode"], bool(o.get("train")))

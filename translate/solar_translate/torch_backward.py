@@ -312,6 +312,17 @@ def embedding_backward(fe, node, name, a, kw, val):
     return zeros
 
 
+def sdpa_groups(fe, q, k):
+    """Query heads per key head (enable_gqa: q [.., H, L, E], k [.., H / g, S, E]), 1 without;
+    the head count is frozen where it is more (as torch_ops.sdpa does)."""
+    if len(q.shape) < 3:
+        return 1
+    g = fe.sizes.value(q.shape[-3]) // fe.sizes.value(k.shape[-3])
+    if g > 1:
+        fe.sizes.freeze_syms(q.shape[-3])
+    return g
+
+
 def sdpa_fwd(fe, node, name, a, kw, val):
     """solar_train::sdpa(q, k, v, causal, scale) -> (out, lse): the forward sdpa kernel,
     which also writes each row's logsumexp (flash attention saves it for the backward)."""
@@ -320,7 +331,7 @@ def sdpa_fwd(fe, node, name, a, kw, val):
     q, k, v = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
     shape = list(q.shape[:-1]) + [v.shape[-1]]
     r = _kernel(fe, node, "sdpa", [q, k, v], shape,
-                {"mask": None, "causal": a[3], "scale": a[4], "gqa": 1,
+                {"mask": None, "causal": a[3], "scale": a[4], "gqa": sdpa_groups(fe, q, k),
                  "math": library_math(fe, "sdpa", q.dtype)}, dtype=fe.dtype(node, val[0]))
     lse = fe.new_out(node, list(q.shape[:-1]), r.op.name + "_lse", "f32")
     r.op.attrs["lse"] = lse
@@ -334,7 +345,8 @@ def sdpa_bwd(fe, node, name, a, kw, val):
     from .torch_ops import V, _kernel
     g, q, k, v, o, lse = (V(fe, x) for x in a[:6])
     dq = _kernel(fe, node, "sdpa_backward", [g, q, k, v, o, lse], list(q.shape),
-                 {"causal": a[6], "scale": a[7], "math": library_math(fe, "sdpa", q.dtype)},
+                 {"causal": a[6], "scale": a[7], "gqa": sdpa_groups(fe, q, k),
+                  "math": library_math(fe, "sdpa", q.dtype)},
                  dtype=fe.dtype(node, val[0]))
     dk = fe.new_out(node, list(k.shape), dq.op.name + "_dk", fe.dtype(node, val[1]))
     dv = fe.new_out(node, list(v.shape), dq.op.name + "_dv", fe.dtype(node, val[2]))

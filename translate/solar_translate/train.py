@@ -49,6 +49,7 @@ class Labels:
         self.marks = []          # (node count when the label starts, label)
         self.hooks = []
         self.current = None
+        self.forward = False     # forward() is running (not a recomputation in the backward)
 
     def graph(self):
         from torch.fx.experimental.proxy_tensor import get_proxy_mode
@@ -193,7 +194,9 @@ def trace(torch, path, model, inputs):
             labels.module_hooks()
             try:
                 with labels.function_mode("forward"):
+                    labels.forward = True
                     out = model(*xvals)
+                    labels.forward = False
                     labels.stack = ["loss"]
                     loss = loss_of(torch, out, state["loss"], where, cot)
                     labels.stack = []
@@ -275,11 +278,12 @@ class fused_sdpa:
     kernels (sdpa_ops): on meta PyTorch would run its math decomposition, which writes the
     scores as a tensor forward and backward, where a GPU runs flash or memory-efficient kernels
     that never do; the unfused bound of the math kernels could be above the GPU's time.  A call
-    the fused kernels do not cover (an attention mask, dropout, enable_gqa, key and value
-    shapes that differ from the query's but in their length) is refused at its line."""
+    the fused kernels do not cover (an attention mask, dropout, key and value shapes that
+    differ from the query's but in their length, or with enable_gqa in their heads by a
+    factor) is refused at its line."""
 
-    def __init__(self, torch, path):
-        self.torch, self.path = torch, path
+    def __init__(self, torch, path, labels=None):
+        self.torch, self.path, self.labels = torch, path, labels
 
     def __enter__(self):
         from .source import stack_line
@@ -294,19 +298,30 @@ class fused_sdpa:
 
         def sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                  enable_gqa=False):
+            heads_ok = (q.shape[:-2] == k.shape[:-2] or
+                        enable_gqa and q.dim() >= 3 and q.shape[:-3] == k.shape[:-3] and
+                        q.shape[-3] % k.shape[-3] == 0)
             why = ("an attention mask" if attn_mask is not None else
-                   "dropout" if dropout_p else "enable_gqa" if enable_gqa else
+                   "dropout" if dropout_p else
                    "keys or values of other leading sizes than the query's"
-                   if q.shape[:-2] != k.shape[:-2] or k.shape[:-1] != v.shape[:-1] else None)
+                   if not heads_ok or k.shape[:-1] != v.shape[:-1] else None)
             if why:
                 raise TranslateError(f"scaled_dot_product_attention with {why} is not translated "
                                      "with --train yet (its backward's fused kernels are "
                                      "translated for no mask, or is_causal, without dropout)",
                                      where())
             s = scale if scale is not None else q.shape[-1] ** -0.5
+            # the kernels are named after the module that calls (a function of transformers'
+            # calls it from the attention module, which no torch function records)
+            lab = self.labels
+            label = ("forward", lab.stack[-1] if lab and lab.stack else "", "sdpa", where())
+            if lab and lab.forward:
+                lab.mark(label)
             out = SDPA.apply(q, k, v, bool(is_causal), float(s))
+            if lab and lab.forward:
+                lab.mark(lab.current)
             if out.grad_fn is not None:     # its backward kernel: sdpa_backward
-                out.grad_fn.metadata.setdefault("solar", ("forward", "", "sdpa", where()))
+                out.grad_fn.metadata.setdefault("solar", label)
             return out
         F.scaled_dot_product_attention = sdpa
         return self
@@ -372,7 +387,7 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
                    if isinstance(o, torch.Tensor) and o.is_floating_point()]
     try:
         with meta_factories(torch), meta_autocast(torch, refuse_enabled=path), \
-                fused_sdpa(torch, path):
+                fused_sdpa(torch, path, labels):
             gm = make_fx(step)(params, bufs, xs)
     except TranslateError:
         raise

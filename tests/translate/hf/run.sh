@@ -9,6 +9,10 @@
 #   mixtral  examples/hf/mixtral-8x7b.json, one layer, 64 tokens: the experts' weights are read
 #            through the router's top 2 (w1[topk[t, k], f, d]), and the translation of that
 #            routing validates against transformers' loop over the experts (PASS)
+#   train    examples/hf/llama-3-8b.json --train --optimizer adamw, one layer, 64 tokens: the
+#            next-token cross entropy, the backward (the fused GQA attention's backward kernel)
+#            and AdamW, PASS against autograd and torch.optim; analyze shows the groups and
+#            the memory line
 #   bad      every bad/NAME.json, and bad flags: exit status and the exact stderr (bad.err)
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,6 +61,20 @@ mixtral)
   # each token's two experts differ: the bound charges two experts' weights, not one
   has "$tmp/mixtral.air" "assume distinct(lm_model_layers_0_block_sparse_moe_topk) >= 2;"
   echo PASS ;;
+train)
+  cp "$root/examples/hf/llama-3-8b.json" "$tmp/llama.json"
+  (cd "$tmp" && "$solar" translate --hf llama.json --layers 1 --seq 64 --train --optimizer adamw >out 2>err) || { cat "$tmp/out" "$tmp/err"; fail "solar translate --hf --train"; }
+  cat "$tmp/out" "$tmp/err"
+  has "$tmp/out" "llama.air: validated: PASS"
+  has "$tmp/llama.py" "    def forward(self, ids, labels):"
+  has "$tmp/llama.air" "in  labels[1, SEQ]: i64 in 0..VOCAB;"
+  has "$tmp/llama.air" "out loss: f32;"
+  has "$tmp/llama.air" "inout lm_model_layers_0_self_attn_k_proj_weight_exp_avg[HEAD_DIM * KV_HEADS, HIDDEN]: bf16;"
+  has "$tmp/llama.air" "kernel lm_model_layers_0_self_attn_sdpa_backward [group = backward] {"
+  "$solar" analyze "$tmp/llama.air" --device h200-sxm >"$tmp/an" || { cat "$tmp/an"; fail "solar analyze"; }
+  has "$tmp/an" "optimizer  8 "
+  has "$tmp/an" "Memory: "
+  echo PASS ;;
 bad)
   cd "$here/bad" || exit 1
   : >"$tmp/got"
@@ -68,7 +86,8 @@ bad)
   cd "$tmp" || exit 1
   for a in "mistral-7b.json --seq 8192" "llama-3-8b.json --context 5" "llama-3-8b.json --decode --seq 2" \
            "llama-3-8b.json --layers 99" "llama-3-8b.json --batch 0" "llama-3-8b.json --jax" \
-           "llama-3-8b.json model.py" "nosuch.json"; do
+           "llama-3-8b.json model.py" "nosuch.json" "llama-3-8b.json --train --decode" \
+           "llama-3-8b.json --train --loss sum"; do
     # shellcheck disable=SC2086
     "$solar" translate --hf $a -o x.air >o 2>e; rc=$?
     echo "== --hf $a: exit $rc" >>got; grep -v '^ \|^usage' o e | sed 's/^[oe]://' >>got
