@@ -1,13 +1,14 @@
 """Times every example on a CUDA GPU for the soundness check of solar's bounds.
 
     python3 bench/soundness.py OUT.json [NAME ...]
-    python3 bench/soundness.py --train OPTIMIZER OUT.json FILE.py ...
+    python3 bench/soundness.py --train OPTIMIZER [--loss sum|output] OUT.json FILE.py ...
 
 --train times the training step of each model FILE.py (an example or any model file of the
-KernelBench convention), as `solar translate --train --optimizer OPTIMIZER` (none, sgd or adamw)
-translates it: forward, the sum of the floating outputs, torch.autograd.grad of the parameters
-that require grad, and torch.optim's foreach step (its state made by a first step, in the
-warm-ups); timed as below, cold and warm.
+KernelBench convention), as `solar translate --train --loss LOSS --optimizer OPTIMIZER` (none,
+sgd or adamw) translates it: forward, the loss (sum: the sum of the floating outputs; output:
+the scalar forward returns), torch.autograd.grad of the parameters that require grad, and
+torch.optim's foreach step (its state made by a first step, in the warm-ups); timed as below,
+cold and warm.
 
 For each examples/NAME.py it times, at the AIR's default sizes:
   - eager:  Model(*get_init_inputs())(*get_inputs()) with PyTorch's default math flags
@@ -82,7 +83,7 @@ def extra_paths(name, mod, model, inputs):
     return paths
 
 
-def train_step(model, inputs, optimizer):
+def train_step(model, inputs, optimizer, loss_mode="sum"):
     """The step `solar translate --train` translates, as a function for time_fn (which runs
     it under no_grad: the step turns grad on itself)."""
     params = [p for p in model.parameters() if p.requires_grad]
@@ -96,8 +97,8 @@ def train_step(model, inputs, optimizer):
         with torch.enable_grad():
             out = model(*inputs)
             outs = out if isinstance(out, (list, tuple)) else [out]
-            loss = None
-            for o in outs:
+            loss = outs[0] if loss_mode == "output" else None
+            for o in outs if loss_mode == "sum" else []:
                 if isinstance(o, torch.Tensor) and o.is_floating_point():
                     loss = o.sum() if loss is None else loss + o.sum()
             grads = torch.autograd.grad(loss, params, allow_unused=True)
@@ -111,12 +112,12 @@ def train_step(model, inputs, optimizer):
     return step
 
 
-def main_train(optimizer, out, files):
+def main_train(optimizer, out, files, loss_mode="sum"):
     import importlib.util
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = True
     result = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-              "cuda": torch.version.cuda, "optimizer": optimizer,
+              "cuda": torch.version.cuda, "optimizer": optimizer, "loss": loss_mode,
               "flags": {"matmul_allow_tf32": False, "cudnn_allow_tf32": True},
               "warmup": WARMUP, "runs": RUNS, "l2_flush_bytes": L2_FLUSH_BYTES, "steps": {}}
     for f in files:
@@ -129,7 +130,8 @@ def main_train(optimizer, out, files):
             init = mod.get_init_inputs() if hasattr(mod, "get_init_inputs") else []
             model = mod.Model(*init).cuda()
             inputs = [x.cuda() if isinstance(x, torch.Tensor) else x for x in mod.get_inputs()]
-            entry = {"train_step": dict(time_fn(train_step(model, inputs, optimizer)), math="default")}
+            entry = {"train_step": dict(time_fn(train_step(model, inputs, optimizer, loss_mode)),
+                                        math="default")}
         except Exception as e:  # noqa: BLE001 - a model that does not run here is reported
             entry = {"error": f"{type(e).__name__}: {str(e)[:200]}"}
         result["steps"][name] = entry
@@ -141,7 +143,10 @@ def main_train(optimizer, out, files):
 
 def main():
     if sys.argv[1] == "--train":
-        return main_train(sys.argv[2], pathlib.Path(sys.argv[3]), sys.argv[4:])
+        rest, loss_mode = sys.argv[3:], "sum"
+        if rest[:1] == ["--loss"]:
+            loss_mode, rest = rest[1], rest[2:]
+        return main_train(sys.argv[2], pathlib.Path(rest[0]), rest[1:], loss_mode)
     out = pathlib.Path(sys.argv[1])
     names = sys.argv[2:] or sorted(p.stem for p in (ROOT / "examples").glob("*.py")
                                    if p.stem != "measure")

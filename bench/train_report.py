@@ -3,9 +3,10 @@
     python3 bench/train_report.py MEASURED.json [MEASURED2.json ...] [--solar build/solar]
         [--device devices/h200-sxm.json] [--files DIR_OR_FILE ...]
 
-MEASURED.json is what `bench/soundness.py --train OPTIMIZER OUT.json FILE.py ...` wrote on the
-GPU (its "optimizer" and, per model, the training step's cold and warm minimum).  For every
-model it runs `solar translate FILE --train --optimizer OPTIMIZER --no-validate` at the file's
+MEASURED.json is what `bench/soundness.py --train OPTIMIZER [--loss L] OUT.json FILE.py ...`
+wrote on the GPU (its "optimizer", "loss" and, per model, the training step's cold and warm
+minimum).  For every model it runs `solar translate FILE --train --loss L --optimizer
+OPTIMIZER --no-validate` at the file's
 own sizes (the translation's validation at small sizes is tests/translate/train and the
 KernelBench scan's business), then `solar analyze --json` twice: `--l2 cold` against the cold
 minimum (the L2 flushed before each run) and the default warm bounds against the warm minimum.
@@ -64,7 +65,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for m in a.measured:
             data = json.loads(pathlib.Path(m).read_text())
-            opt = data["optimizer"]
+            opt, loss = data["optimizer"], data.get("loss", "sum")
             for stem, entry in data["steps"].items():
                 if "train_step" not in entry:
                     print(f"| {stem} | {opt} | {entry.get('error', '?')[:60]} | | | | | | - |")
@@ -74,8 +75,9 @@ def main():
                     print(f"| {stem} | {opt} | (model file not found) | | | | | | - |")
                     continue
                 air = pathlib.Path(tmp) / f"{stem}_{opt}.air"
-                t = subprocess.run([a.solar, "translate", str(f), "--train", "--optimizer", opt,
-                                    "--no-validate", "-o", str(air)], capture_output=True, text=True)
+                t = subprocess.run([a.solar, "translate", str(f), "--train", "--loss", loss,
+                                    "--optimizer", opt, "--no-validate", "-o", str(air)],
+                                   capture_output=True, text=True)
                 if t.returncode != 0:
                     err = (t.stderr.strip().splitlines() or ["?"])[-1]
                     print(f"| {stem} | {opt} | (not translated: {err[:80]}) | | | | | | - |")

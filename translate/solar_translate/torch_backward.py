@@ -39,6 +39,10 @@ POINTWISE = {
     "native_dropout_backward": ((0, 1), lambda v, a, kw: f"select({v[1]}, {v[0]} * {flit(a[2])}, 0.0)"),
     "leaky_relu_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} > 0.0, {v[0]}, {v[0]} * {flit(a[2])})"),
     "hardtanh_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} <= {flit(a[2])} or {v[1]} >= {flit(a[3])}, 0.0, {v[0]})"),
+    "hardswish_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} < -3.0, 0.0, select({v[1]} <= 3.0, {v[0]} * ({v[1]} / 3.0 + 0.5), {v[0]}))"),
+    "hardsigmoid_backward": ((0, 1), lambda v, a, kw: f"select({v[1]} > -3.0 and {v[1]} < 3.0, {v[0]} / 6.0, 0.0)"),
+    "softplus_backward": ((0, 1), lambda v, a, kw: (
+        f"select({v[1]} * {flit(a[2])} > {flit(a[3])}, {v[0]}, {v[0]} * sigmoid({v[1]} * {flit(a[2])}))")),
 }
 
 

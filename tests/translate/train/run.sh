@@ -15,6 +15,7 @@
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   losses   losses.py with --loss output and AdamW: group norm, cross entropy (nll_loss's
 #            backward) and an MSE with reduction sum, PASS
+#   activations  activations.py: softplus, hardsigmoid and hardswish backward, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
 #            (not traced yet: refused, never translated as float32), SDPA with a mask
@@ -105,6 +106,11 @@ losses)
   has "$tmp/l.air" "kernel gn_native_group_norm_backward_2 [group = backward] {"
   has "$tmp/l.air" "select(labels[i0] == i1, -"
   has "$tmp/l.air" "kernel mse_loss_backward [group = backward] {"
+  echo PASS ;;
+activations)
+  translate "$here/activations.py" act.air --train
+  has "$tmp/act.air" "kernel softplus_backward [group = backward] {"
+  has "$tmp/act.air" "kernel hardswish_backward [group = backward] {"
   echo PASS ;;
 frozen)
   translate "$here/frozen.py" f.air --train
