@@ -470,16 +470,14 @@ class meta_autocast:
     already is no region at all: entered, it would be a `wrap_with_autocast` higher-order op
     of the graph when the export runs under no_grad (translate_module)."""
 
-    def __init__(self, torch, refuse_enabled=None):
+    def __init__(self, torch):
         self.torch = torch
         self.cls = torch.amp.autocast_mode.autocast
-        self.refuse = refuse_enabled     # a model file: an enabled region is an error there
 
     def __enter__(self):
         self.orig = (self.cls.__init__, self.cls.__enter__, self.cls.__exit__)
         orig_init, orig_enter, orig_exit = self.orig
         torch = self.torch
-        refuse = self.refuse
 
         def init(obj, device_type, *args, **kwargs):
             # "cuda" on a machine without CUDA: PyTorch would disable the region with a
@@ -491,14 +489,6 @@ class meta_autocast:
 
         def enter(obj):
             obj._solar_noop = not obj._enabled and not torch.is_autocast_enabled(obj.device)
-            if obj._enabled and refuse is not None:
-                from .opgraph import TranslateError
-                from .source import stack_line
-                line = stack_line(refuse)
-                raise TranslateError("an autocast region that turns autocast on is not traced "
-                                     "with --train yet (its casts would be lost: the step would "
-                                     "translate in float32); cast explicitly, as "
-                                     "examples/train/mlp_block.py does", line)
             return obj if obj._solar_noop else orig_enter(obj)
 
         def exit_(obj, *exc):

@@ -282,8 +282,8 @@ class fused_sdpa:
     differ from the query's but in their length, or with enable_gqa in their heads by a
     factor) is refused at its line."""
 
-    def __init__(self, torch, path, labels=None):
-        self.torch, self.path, self.labels = torch, path, labels
+    def __init__(self, torch, path, labels=None, amp=None):
+        self.torch, self.path, self.labels, self.amp = torch, path, labels, amp
 
     def __enter__(self):
         from .source import stack_line
@@ -311,6 +311,9 @@ class fused_sdpa:
                                      "translated for no mask, or is_causal, without dropout)",
                                      where())
             s = scale if scale is not None else q.shape[-1] ** -0.5
+            low = self.amp.active() if self.amp is not None else None
+            if low is not None:      # in CUDA autocast's lower-precision list
+                q, k, v = self.amp.cast((q, k, v), low, True)
             # the kernels are named after the module that calls (a function of transformers'
             # calls it from the attention module, which no torch function records)
             lab = self.labels
@@ -328,6 +331,142 @@ class fused_sdpa:
 
     def __exit__(self, *exc):
         self.torch.nn.functional.scaled_dot_product_attention = self.orig
+        return False
+
+
+# CUDA autocast's policy (aten/src/ATen/autocast_mode.cpp, the CUDA lists), by the name of the
+# function or Tensor method the model calls.  LOWER: the floating arguments are cast to the
+# region's dtype (the matmuls, convolutions and attention: tensor-core work).  FP32: cast to
+# float32 (reductions, norms, exp/log and the losses; softmax, log_softmax, sum, cumsum and
+# prod are CUDA's "fp32_set_opt_dtype", which computes and returns float32 as a cast does).
+# Any other function runs in its arguments' dtypes, with PyTorch's type promotion, as under
+# autocast.  Soundness (docs/translate.md, "Mixed precision"): a function that CUDA runs in
+# the lower dtype and this table missed would be traced in float32, above the GPU's time, so
+# LOWER holds every lower-precision function of the CUDA list; a function missed from FP32 is
+# traced in the lower dtype, fewer bytes than the GPU moves: looser, never above.
+AUTOCAST_LOWER = frozenset((
+    "linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+    "conv_transpose3d", "conv_tbc", "convolution", "_convolution", "prelu", "addmm", "addmv",
+    "addr", "matmul", "__matmul__", "__rmatmul__", "einsum", "mm", "mv", "vecdot",
+    "addbmm", "baddbmm", "bmm", "chain_matmul", "multi_dot", "lstm_cell", "gru_cell",
+    "rnn_tanh_cell", "rnn_relu_cell", "scaled_dot_product_attention"))
+AUTOCAST_FP32 = frozenset((
+    "acos", "asin", "cosh", "erfinv", "exp", "expm1", "log", "log10", "log2", "log1p",
+    "reciprocal", "rsqrt", "sinh", "tan", "pow", "__pow__", "__rpow__", "softplus",
+    "layer_norm", "group_norm", "norm", "cosine_similarity", "poisson_nll_loss",
+    "cosine_embedding_loss", "nll_loss", "hinge_embedding_loss", "kl_div", "l1_loss",
+    "smooth_l1_loss", "huber_loss", "mse_loss", "margin_ranking_loss",
+    "multilabel_margin_loss", "soft_margin_loss", "triplet_margin_loss", "multi_margin_loss",
+    "binary_cross_entropy_with_logits", "dist", "pdist", "cdist", "renorm", "logsumexp",
+    "softmax", "log_softmax", "cumprod", "cumsum", "prod", "sum", "cross_entropy",
+    "interpolate", "upsample"))
+
+
+class autocast_policy:
+    """While a training step is traced (on meta tensors, which PyTorch's autocast does not
+    touch), `torch.autocast("cuda", dtype)` regions apply CUDA autocast's casts as a torch
+    function mode: above autograd, as autocast is, so the casts are in the graph and their
+    backward is too (a bf16 matmul's gradients flow back through the cast to the float32
+    weight).  A region's state is a stack (nested regions, enabled=False inside); the casts of a
+    parameter are made once a region, as autocast caches them.  A region for another device
+    (autocast on the CPU is another policy) and torch.utils.checkpoint inside a region (its
+    recomputation would run without the casts) are refused at their line."""
+
+    def __init__(self, torch, path):
+        self.torch, self.path = torch, path
+        self.stack = []          # (enabled, dtype) of the regions entered
+        self.cache = {}          # id(parameter), dtype -> its cast, for the outermost region
+
+    def active(self):
+        return self.stack[-1][1] if self.stack and self.stack[-1][0] else None
+
+    def refuse(self, what):
+        from .source import stack_line
+        raise TranslateError(what, stack_line(self.path))
+
+    def __enter__(self):
+        torch, pol = self.torch, self
+        cls = torch.amp.autocast_mode.autocast
+        self.orig = (cls.__init__, cls.__enter__, cls.__exit__)
+
+        def init(obj, device_type, dtype=None, enabled=True, cache_enabled=None):
+            obj.device, obj._enabled = device_type, bool(enabled)
+            obj.fast_dtype = dtype if dtype is not None else (
+                torch.float16 if device_type == "cuda" else torch.bfloat16)
+            if obj._enabled and device_type not in ("cuda", "meta"):
+                pol.refuse(f"--train: an autocast region for '{device_type}' is not translated: "
+                           "the bound is a GPU's, and CUDA autocast's casts are what is traced "
+                           "(torch.autocast(\"cuda\", dtype=...))")
+
+        def enter(obj):
+            pol.stack.append((obj._enabled, obj.fast_dtype))
+            return obj
+
+        def exit_(obj, *exc):
+            pol.stack.pop()
+            if not pol.stack:
+                pol.cache.clear()
+            return False
+        cls.__init__, cls.__enter__, cls.__exit__ = init, enter, exit_
+        # torch.utils.checkpoint records the autocast state at the call (for its
+        # recomputation) through this module function, whichever name the model imported
+        import torch.utils.checkpoint as ckpt
+        self.ckpt = getattr(ckpt, "_get_autocast_kwargs", None)
+
+        def autocast_kwargs(*a, **kw):
+            if pol.active() is not None:
+                pol.refuse("--train: torch.utils.checkpoint inside an autocast region is not "
+                           "translated yet (its recomputation would run without the casts)")
+            return pol.ckpt(*a, **kw)
+        if self.ckpt is not None:
+            ckpt._get_autocast_kwargs = autocast_kwargs
+        self.mode = self.function_mode()
+        self.mode.__enter__()
+        return self
+
+    def cast(self, x, dtype, lower):
+        """x cast as autocast casts an argument: floating tensors other than float64 (to the
+        lower dtype), or of a lower precision (to float32); lists and tuples elementwise."""
+        torch = self.torch
+        if isinstance(x, (list, tuple)):
+            return type(x)(self.cast(e, dtype, lower) for e in x)
+        if not isinstance(x, torch.Tensor) or not x.is_floating_point() or x.dtype == dtype:
+            return x
+        if lower and x.dtype == torch.float64 or not lower and x.dtype != torch.float16 \
+                and x.dtype != torch.bfloat16:
+            return x
+        key = (id(x), dtype)
+        if x.requires_grad and x.grad_fn is None:      # a parameter: cast once a region
+            if key not in self.cache:
+                self.cache[key] = (x, x.to(dtype))
+            return self.cache[key][1]
+        return x.to(dtype)
+
+    def function_mode(self):
+        torch, pol = self.torch, self
+
+        class Mode(torch.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                low = pol.active()
+                name = getattr(func, "__name__", "")
+                if low is not None and name in AUTOCAST_LOWER:
+                    args, kwargs = pol.cast(args, low, True), {k: pol.cast(v, low, True)
+                                                               for k, v in kwargs.items()}
+                elif low is not None and name in AUTOCAST_FP32 and kwargs.get("dtype") is None:
+                    f32 = torch.float32
+                    args, kwargs = pol.cast(args, f32, False), {k: pol.cast(v, f32, False)
+                                                                for k, v in kwargs.items()}
+                return func(*args, **kwargs)
+        return Mode()
+
+    def __exit__(self, *exc):
+        self.mode.__exit__(*exc)
+        cls = self.torch.amp.autocast_mode.autocast
+        cls.__init__, cls.__enter__, cls.__exit__ = self.orig
+        if self.ckpt is not None:
+            import torch.utils.checkpoint as ckpt
+            ckpt._get_autocast_kwargs = self.ckpt
         return False
 
 
@@ -364,7 +503,7 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
     """The labelled graph of the step as a Program, and the names of the parameters that get
     a gradient (in the order of the outputs after the loss)."""
     from .source import first_line, model_line
-    from .torch_frontend import forward_line, meta_autocast, meta_factories
+    from .torch_frontend import forward_line, meta_factories
     rnn = next((n for n, m in model.named_modules() if isinstance(m, torch.nn.RNNBase)), None)
     if rnn is not None:
         # cuDNN runs a recurrent layer's forward and backward as persistent kernels that keep
@@ -380,14 +519,14 @@ def translate_step(torch, path, mod, model, inputs, loss="sum"):
     xs = [x.detach() if isinstance(x, torch.Tensor) else x for x in xs]
     state["nx"] = len(xs)
     if loss == "cotangent":     # one drawn tensor per floating output, inputs after forward's
-        with torch.no_grad(), meta_factories(torch), meta_autocast(torch):
+        with torch.no_grad(), meta_factories(torch), autocast_policy(torch, path):
             out = model(*xs)
         outs = list(out) if isinstance(out, (list, tuple)) else [out]
         xs = xs + [torch.empty(o.shape, dtype=o.dtype, device="meta") for o in outs
                    if isinstance(o, torch.Tensor) and o.is_floating_point()]
     try:
-        with meta_factories(torch), meta_autocast(torch, refuse_enabled=path), \
-                fused_sdpa(torch, path, labels):
+        with meta_factories(torch), autocast_policy(torch, path) as amp, \
+                fused_sdpa(torch, path, labels, amp):
             gm = make_fx(step)(params, bufs, xs)
     except TranslateError:
         raise

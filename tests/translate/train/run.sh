@@ -15,10 +15,13 @@
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   losses   losses.py with --loss output and AdamW: group norm, cross entropy (nll_loss's
 #            backward) and an MSE with reduction sum, PASS
+#   amp      amp.py: an MLP under torch.autocast("cuda", bfloat16) with f32 weights and cross
+#            entropy: CUDA autocast's casts (bf16 matmuls, f32 norm and softmax), their
+#            backward, AdamW on the f32 weights, PASS
 #   activations  activations.py: softplus, hardsigmoid and hardswish backward, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
-#            (not traced yet: refused, never translated as float32), SDPA with a mask
+#            for the CPU (the bound is a GPU's), checkpoint inside an autocast region, SDPA with a mask
 #            (refused: the fused backward is translated for no mask or is_causal), cross entropy
 #            with class weights (refused at the call), --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
@@ -107,6 +110,13 @@ losses)
   has "$tmp/l.air" "select(labels[i0] == i1, -"
   has "$tmp/l.air" "kernel mse_loss_backward [group = backward] {"
   echo PASS ;;
+amp)
+  translate "$here/amp.py" amp.air --train --loss output --optimizer adamw
+  has "$tmp/amp.air" "tmp up__to_copy_2[HID, DIM]: bf16;"
+  has "$tmp/amp.air" "tmp up_addmm[BATCH, HID]: bf16;"
+  has "$tmp/amp.air" "kernel up_linear_backward_mm_2 [group = backward] {"
+  has "$tmp/amp.air" "inout up_weight_exp_avg[HID, DIM]: f32;"
+  echo PASS ;;
 activations)
   translate "$here/activations.py" act.air --train
   has "$tmp/act.air" "kernel softplus_backward [group = backward] {"
@@ -119,7 +129,7 @@ frozen)
   hasnt "$tmp/f.air" "sigmoid_backward"
   echo PASS ;;
 bad)
-  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "../errors/autocast_cuda.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "../errors/autocast_enabled.py --train" "bad_amp_checkpoint.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
               "bad_ce_weight.py --train --loss output" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do
