@@ -346,9 +346,9 @@ class Emitter:
         if red == "logsumexp":      # the max first, so that exp never overflows
             m = k.tref(self.new_tmp(op.name + "_max", kept_shape, accdt, "the max"), outer)
             k.assign(m, "=", "-inf")
-            k.open_for(inner, [(0, shape[d]) for d in rd])
+            ni = k.open_for(inner, [(0, shape[d]) for d in rd])   # none for a 0-d input
             k.assign(m, "max=", f(args(), its))
-            k.close()
+            k.close(ni)
             f0 = f
             f = lambda a, i: f"exp({f0(a, i)} - {m})"
         init = {"logsumexp": "0", "sum": "0", "mean": "0", "var": "0", "std": "0", "amax": "-inf", "amin": "inf",
@@ -356,9 +356,9 @@ class Emitter:
         aop = {"logsumexp": "+=", "sum": "+=", "mean": "+=", "var": "+=", "std": "+=", "amax": "max=",
                "amin": "min=", "prod": "*="}[red]
         k.assign(acc, "=", init)
-        k.open_for(inner, [(0, shape[d]) for d in rd])
+        ni = k.open_for(inner, [(0, shape[d]) for d in rd])
         k.assign(acc, aop, f(args(), its))
-        k.close()
+        k.close(ni)
         final = acc
         if red == "logsumexp":
             final = f"{m} + log({acc})"
@@ -369,10 +369,10 @@ class Emitter:
             mean = k.tref(mean_t, outer)
             k.assign(mean, "=", f"{acc} / {_val(count)}")
             k.assign(acc, "=", "0")
-            k.open_for(inner, [(0, shape[d]) for d in rd])
+            ni = k.open_for(inner, [(0, shape[d]) for d in rd])
             dev = f"({f(args(), its)} - {mean})"
             k.assign(acc, "+=", f"{dev} * {dev}")
-            k.close()
+            k.close(ni)
             corr = op.attrs.get("correction", 1)
             denom = count - corr
             final = f"{acc} / {_val(denom)}"
@@ -402,10 +402,10 @@ class Emitter:
         cmp, upd = (">", "max=") if red == "argmax" else ("<", "min=")
         k.assign(m, "=", "-inf" if red == "argmax" else "inf")
         k.assign(out, "=", "0")
-        k.open_for(inner, [(0, shape[d]) for d in rd])
+        ni = k.open_for(inner, [(0, shape[d]) for d in rd])
         k.assign(out, "=", f"select({x} {cmp} {m}, {pr(lin)}, {out})")
         k.assign(m, upd, x)
-        k.close()
+        k.close(ni)
 
     def k_topk(self, k, op):
         """topk along one dim: k passes (k is small, torch_index.topk), pass j keeping the

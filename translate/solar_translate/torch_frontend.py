@@ -217,6 +217,15 @@ class Frontend:
             return self.sizes.symbols[names[0]]
         return sympy.Integer(v)
 
+    def constant(self, ep, n, target, kind):
+        """The value of a tensor constant of the graph (ep.constants[target]): a scalar tensor
+        made in forward() on the CPU is its number; another is refused."""
+        c = ep.constants.get(target) if target is not None else None
+        if isinstance(c, self.torch.Tensor) and c.numel() == 1 and c.device.type != "meta":
+            return c.item()
+        raise TranslateError(f"unsupported graph input '{n.name}' ({kind}: a tensor "
+                             "constant made in forward(); make it a parameter or buffer)")
+
     def generic_shape(self, node, vals):
         """The output shape: each dim from an operand's dim of the same value, aligned from the
         right (broadcasting), else any operand dim with that value, else by value."""
@@ -324,12 +333,8 @@ class Frontend:
                 self.tnames.add(t.name)
                 decl_params.append(t)
             else:
-                c = ep.constants.get(spec.target) if spec is not None else None
-                if isinstance(c, self.torch.Tensor) and c.numel() == 1 and c.device.type != "meta":
-                    self.env[n] = c.item()       # a scalar tensor made in forward(): its value
-                    continue
-                raise TranslateError(f"unsupported graph input '{n.name}' ({kind}: a tensor "
-                                     "constant made in forward(); make it a parameter or buffer)")
+                self.env[n] = self.constant(ep, n, spec.target if spec is not None else None, kind)
+                continue
             self.env[n] = Value(t.shape, t.dtype, tensor=t)
         self.g.tensors.extend(decl_user)
         self.g.tensors.extend(decl_params)
@@ -337,6 +342,8 @@ class Frontend:
         for n in ep.graph.nodes:
             if n.op == "call_function":
                 self.env[n] = torch_ops.handle(self, n)
+            elif n.op == "get_attr":     # a training step's graph (make_fx) holds its constants so
+                self.env[n] = self.constant(ep, n, n.target, "CONSTANT_TENSOR")
             elif n.op == "output":
                 outs = n.args[0]
                 mutated = [s for s in sig.output_specs if s.kind.name != "USER_OUTPUT"]

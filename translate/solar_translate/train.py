@@ -490,7 +490,9 @@ class Program:
 
     def __init__(self, gm, input_specs, n_out):
         self.graph = gm.graph
-        self.constants = {}
+        # make_fx keeps a tensor made in forward() as an attribute of the module (get_attr)
+        self.constants = {n.target: getattr(gm, n.target) for n in gm.graph.nodes
+                          if n.op == "get_attr" and hasattr(gm, n.target)}
 
         class Sig:
             pass

@@ -18,6 +18,10 @@
 #   amp      amp.py: an MLP under torch.autocast("cuda", bfloat16) with f32 weights and cross
 #            entropy: CUDA autocast's casts (bf16 matmuls, f32 norm and softmax), their
 #            backward, AdamW on the f32 weights, PASS
+#   scalar   models/l2_lm_head_cross_entropy.py: forward returns its loss, --loss sum sums that
+#            0-d tensor (its sum kernel had an unmatched brace: not AIR), PASS
+#   constant models/l1_scalar_tensor_on_device.py: a scalar tensor made in forward() (make_fx
+#            keeps it as a module attribute: it was an internal error, KeyError), PASS
 #   activations  activations.py: softplus, hardsigmoid and hardswish backward, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
@@ -116,6 +120,14 @@ amp)
   has "$tmp/amp.air" "tmp up_addmm[BATCH, HID]: bf16;"
   has "$tmp/amp.air" "kernel up_linear_backward_mm_2 [group = backward] {"
   has "$tmp/amp.air" "inout up_weight_exp_avg[HID, DIM]: f32;"
+  echo PASS ;;
+scalar)
+  translate "$root/tests/translate/models/l2_lm_head_cross_entropy.py" s.air --train
+  has "$tmp/s.air" "kernel loss_sum [group = forward] {"
+  echo PASS ;;
+constant)
+  translate "$root/tests/translate/models/l1_scalar_tensor_on_device.py" c.air --train
+  has "$tmp/c.air" "out logit_scale_grad[1]: f32;"
   echo PASS ;;
 activations)
   translate "$here/activations.py" act.air --train
