@@ -509,7 +509,9 @@ class Emitter:
         """Batch norm's backward in training mode, over N and the spatial dims per channel c
         (M elements).  part 'reduce': mean, invstd (the biased variance), sum_g = sum g,
         sum_gx = sum g * (x - mean); dweight = sum_gx * invstd, dbias = sum_g.  part 'elemt':
-        dx = (g - sum_g / M - (x - mean) * invstd^2 * sum_gx / M) * invstd * weight."""
+        dx = (g - sum_g / M - (x - mean) * invstd^2 * sum_gx / M) * invstd * weight.  In eval
+        mode (attribute 'running': the running mean and variance) the statistics are those,
+        constants of the step: the reduce part reads them, and dx = g * invstd * weight."""
         g, x = op.ins[0], op.ins[1]
         shape = x.shape
         r = len(shape)
@@ -524,7 +526,17 @@ class Emitter:
         mean, inv, sg, sgx = (k.tref(A[n].tensor, [c]) for n in ("mean", "invstd", "sum_g", "sum_gx"))
         gv, xv = k.ref(g, its), k.ref(x, its)
         n = k.open_for([c], [(0, shape[1])])
-        if A["part"] == "reduce":
+        running = A.get("running")
+        if A["part"] == "reduce" and running is not None:
+            k.assign(mean, "=", k.ref(running[0], [c]))
+            k.assign(inv, "=", f"rsqrt({k.ref(running[1], [c])} + {flit(A['eps'])})")
+            k.assign(sg, "=", "0")
+            k.assign(sgx, "=", "0")
+            k.open_for(red, [(0, e) for e in red_shape])
+            k.assign(sg, "+=", gv)
+            k.assign(sgx, "+=", f"{gv} * ({xv} - {mean})")
+            k.close()
+        if A["part"] == "reduce" and running is None:
             k.assign(mean, "=", "0")
             k.open_for(red, [(0, e) for e in red_shape])
             k.assign(mean, "+=", xv)
@@ -539,6 +551,7 @@ class Emitter:
             k.assign(sgx, "+=", f"{gv} * ({xv} - {mean})")
             k.close()
             k.assign(inv, "=", f"rsqrt({inv} / {_val(M)} + {flit(A['eps'])})")
+        if A["part"] == "reduce":
             if A.get("dweight") is not None:
                 k.assign(k.ref(A["dweight"], [c]), "=", f"{sgx} * {inv}")
             if A.get("dbias") is not None:
@@ -547,9 +560,12 @@ class Emitter:
             w = A.get("weight")
             wv = f" * {k.ref(w, [c])}" if w is not None else ""
             k.open_for(red, [(0, e) for e in red_shape])
-            k.assign(k.ref(op.out, its), "=",
-                     f"({gv} - {sg} / {_val(M)} - ({xv} - {mean}) * {inv} * {inv} * {sgx} / {_val(M)})"
-                     f" * {inv}{wv}")
+            if running is not None:
+                k.assign(k.ref(op.out, its), "=", f"{gv} * {inv}{wv}")
+            else:
+                k.assign(k.ref(op.out, its), "=",
+                         f"({gv} - {sg} / {_val(M)} - ({xv} - {mean}) * {inv} * {inv} * {sgx} / {_val(M)})"
+                         f" * {inv}{wv}")
             k.close()
         k.close(n)
 

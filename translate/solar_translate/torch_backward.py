@@ -228,30 +228,34 @@ def max_pool_backward(fe, node, name, a, kw, val):
 
 def batch_norm_backward(fe, node, name, a, kw, val):
     """native_batch_norm_backward(grad, input, weight, running_mean, running_var, save_mean,
-    save_invstd, train, eps, output_mask) in training mode: the two kernels PyTorch's CUDA
-    implementation runs, the per-channel sums (batch_norm_backward_reduce: the statistics
+    save_invstd, train, eps, output_mask): the two kernels PyTorch's CUDA implementation runs, the per-channel sums (batch_norm_backward_reduce: the statistics
     again from the input, sum g, sum g * (x - mean), and from them d weight, d bias), then the
     elementwise d input (batch_norm_backward_elemt)."""
     from .torch_ops import V, _kernel
     g, x = V(fe, a[0]), V(fe, a[1])
     w = V(fe, a[2]) if a[2] is not None else None
     train, eps, mask = a[7], a[8], list(a[9])
-    if not train:
-        raise fe.err(node, f"unsupported operator {fe.aten(node)} in eval mode (running "
-                     "statistics)")
+    running = None
+    if not train:          # eval mode: the running statistics, constants of the step
+        if a[3] is None or a[4] is None:
+            raise fe.err(node, f"unsupported operator {fe.aten(node)} in eval mode without "
+                         "running statistics")
+        running = (V(fe, a[3]), V(fe, a[4]))
     C = x.shape[1]
     vals = list(val)
     sums = {n: fe.new_out(node, [C], f"bn_{n}", "f32") for n in ("mean", "invstd", "sum_g", "sum_gx")}
     dw = fe.new_out(node, [C], "dweight", fe.dtype(node, vals[1])) if mask[1] and vals[1] is not None else None
     db = fe.new_out(node, [C], "dbias", fe.dtype(node, vals[2])) if mask[2] and vals[2] is not None else None
     r = _kernel(fe, node, "bn_backward", [g, x], [C],
-                {"part": "reduce", "eps": eps, "dweight": dw, "dbias": db, **sums}, dtype="f32")
+                {"part": "reduce", "eps": eps, "dweight": dw, "dbias": db, "running": running,
+                 **sums}, dtype="f32")
     fe.g.tensors.remove(r.value.root().tensor)
     r.op.out = sums["sum_gx"]
     dx = None
     if mask[0] and vals[0] is not None:
         dx = _kernel(fe, node, "bn_backward", [g, x], list(x.shape),
-                     {"part": "elemt", "weight": w, **sums}, dtype=fe.dtype(node, vals[0])).value
+                     {"part": "elemt", "weight": w, "running": running, **sums},
+                     dtype=fe.dtype(node, vals[0])).value
     return [dx, dw, db]
 
 

@@ -22,6 +22,8 @@
 #            0-d tensor (its sum kernel had an unmatched brace: not AIR), PASS
 #   constant models/l1_scalar_tensor_on_device.py: a scalar tensor made in forward() (make_fx
 #            keeps it as a module attribute: it was an internal error, KeyError), PASS
+#   bn_eval  models/l1_batchnorm2d_eval.py: batch norm's backward in eval mode (the running
+#            statistics; it was refused), PASS
 #   activations  activations.py: softplus, hardsigmoid and hardswish backward, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
@@ -128,6 +130,10 @@ scalar)
 constant)
   translate "$root/tests/translate/models/l1_scalar_tensor_on_device.py" c.air --train
   has "$tmp/c.air" "out logit_scale_grad[1]: f32;"
+  echo PASS ;;
+bn_eval)
+  translate "$root/tests/translate/models/l1_batchnorm2d_eval.py" e.air --train
+  has "$tmp/e.air" "bn_invstd[i1] = rsqrt(bn_running_var[i1] + 1.0e-05);"
   echo PASS ;;
 activations)
   translate "$here/activations.py" act.air --train
