@@ -342,7 +342,9 @@ class Frontend:
         for n in ep.graph.nodes:
             if n.op == "call_function":
                 self.env[n] = torch_ops.handle(self, n)
-            elif n.op == "get_attr":     # a training step's graph (make_fx) holds its constants so
+            elif n.op == "get_attr" and isinstance(ep.constants.get(n.target), self.torch.Tensor):
+                # a training step's graph (make_fx) holds its tensor constants so; other
+                # attributes (a higher-order op's subgraph, a pytree spec) are the op's business
                 self.env[n] = self.constant(ep, n, n.target, "CONSTANT_TENSOR")
             elif n.op == "output":
                 outs = n.args[0]
