@@ -1262,7 +1262,14 @@ class Emitter:
         k.open_for([d], [(0, E)])
         k.assign(sc, "+=", f"{k.ref(q, bat + [i, d])} * {k.ref(kk, kb + [j, d])}")
         k.close()
-        k.assign(sc, "=", f"exp({sc} * {sf} - {k.ref(lse, bat + [i])})")     # P
+        mask = op.attrs.get("mask")
+        logit = f"{sc} * {sf}"
+        if mask is not None and mask.dtype != "bool":
+            logit = f"{logit} + {k.ref(mask, bidx(mask, bat + [i, j]))}"
+        P = f"exp({logit} - {k.ref(lse, bat + [i])})"
+        if mask is not None and mask.dtype == "bool":
+            P = f"select({k.ref(mask, bidx(mask, bat + [i, j]))}, {P}, 0.0)"
+        k.assign(sc, "=", P)                                                 # P
         k.assign(dp, "=", "0")
         k.open_for([e], [(0, Ev)])
         k.assign(dp, "+=", f"{k.ref(g, bat + [i, e])} * {k.ref(v, kb + [j, e])}")

@@ -332,14 +332,15 @@ def sdpa_groups(fe, q, k):
 
 
 def sdpa_fwd(fe, node, name, a, kw, val):
-    """solar_train::sdpa(q, k, v, causal, scale) -> (out, lse): the forward sdpa kernel,
+    """solar_train::sdpa(q, k, v, mask, causal, scale) -> (out, lse): the forward sdpa kernel,
     which also writes each row's logsumexp (flash attention saves it for the backward)."""
     from .library_math import library_math
     from .torch_ops import V, _kernel
     q, k, v = V(fe, a[0]), V(fe, a[1]), V(fe, a[2])
     shape = list(q.shape[:-1]) + [v.shape[-1]]
+    mask = V(fe, a[3]) if a[3] is not None else None
     r = _kernel(fe, node, "sdpa", [q, k, v], shape,
-                {"mask": None, "causal": a[3], "scale": a[4], "gqa": sdpa_groups(fe, q, k),
+                {"mask": mask, "causal": a[4], "scale": a[5], "gqa": sdpa_groups(fe, q, k),
                  "math": library_math(fe, "sdpa", q.dtype)}, dtype=fe.dtype(node, val[0]))
     lse = fe.new_out(node, list(q.shape[:-1]), r.op.name + "_lse", "f32")
     r.op.attrs["lse"] = lse
@@ -347,13 +348,14 @@ def sdpa_fwd(fe, node, name, a, kw, val):
 
 
 def sdpa_bwd(fe, node, name, a, kw, val):
-    """solar_train::sdpa_backward(dout, q, k, v, out, lse, causal, scale) -> (dq, dk, dv): flash
+    """solar_train::sdpa_backward(dout, q, k, v, out, lse, mask, causal, scale) -> (dq, dk, dv): flash
     attention's backward as one kernel (k_sdpa_backward)."""
     from .library_math import library_math
     from .torch_ops import V, _kernel
     g, q, k, v, o, lse = (V(fe, x) for x in a[:6])
+    mask = V(fe, a[6]) if a[6] is not None else None
     dq = _kernel(fe, node, "sdpa_backward", [g, q, k, v, o, lse], list(q.shape),
-                 {"causal": a[6], "scale": a[7], "gqa": sdpa_groups(fe, q, k),
+                 {"mask": mask, "causal": a[7], "scale": a[8], "gqa": sdpa_groups(fe, q, k),
                   "math": library_math(fe, "sdpa", q.dtype)},
                  dtype=fe.dtype(node, val[0]))
     dk = fe.new_out(node, list(k.shape), dq.op.name + "_dk", fe.dtype(node, val[1]))

@@ -27,6 +27,7 @@ each), in its order, with its scalars; the step count is 1 (the first step) and 
 corrections are literals, as PyTorch computes them on the host.
 """
 import operator
+from typing import Optional
 from functools import reduce
 
 from .opgraph import Op, Tensor, TranslateError, Value
@@ -235,39 +236,40 @@ def sdpa_ops(torch):
     lib = torch.library
 
     @lib.custom_op("solar_train::sdpa", mutates_args=())
-    def sdpa_(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, causal: bool,
-                 scale: float) -> tuple[torch.Tensor, torch.Tensor]:
+    def sdpa_(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: Optional[torch.Tensor],
+              causal: bool, scale: float) -> tuple[torch.Tensor, torch.Tensor]:
         raise RuntimeError("solar_train::sdpa is traced, never run")
 
     @sdpa_.register_fake
-    def _(q, k, v, causal, scale):
+    def _(q, k, v, mask, causal, scale):
         return (q.new_empty(q.shape[:-1] + v.shape[-1:]),
                 q.new_empty(q.shape[:-1], dtype=torch.float32))
 
     @lib.custom_op("solar_train::sdpa_backward", mutates_args=())
     def sdpa_backward(dout: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor,
-                 out: torch.Tensor, lse: torch.Tensor, causal: bool,
-                 scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+                      out: torch.Tensor, lse: torch.Tensor, mask: Optional[torch.Tensor],
+                      causal: bool,
+                      scale: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         raise RuntimeError("solar_train::sdpa_backward is traced, never run")
 
     @sdpa_backward.register_fake
-    def _(dout, q, k, v, out, lse, causal, scale):
+    def _(dout, q, k, v, out, lse, mask, causal, scale):
         return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
     class SDPA(torch.autograd.Function):
         @staticmethod
-        def forward(ctx, q, k, v, causal, scale):
-            out, lse = torch.ops.solar_train.sdpa(q, k, v, causal, scale)
-            ctx.save_for_backward(q, k, v, out, lse)
+        def forward(ctx, q, k, v, mask, causal, scale):
+            out, lse = torch.ops.solar_train.sdpa(q, k, v, mask, causal, scale)
+            ctx.save_for_backward(q, k, v, out, lse, mask)
             ctx.causal, ctx.scale = causal, scale
             return out
 
         @staticmethod
         def backward(ctx, dout):
-            q, k, v, out, lse = ctx.saved_tensors
-            dq, dk, dv = torch.ops.solar_train.sdpa_backward(dout, q, k, v, out, lse, ctx.causal,
-                                                       ctx.scale)
-            return dq, dk, dv, None, None
+            q, k, v, out, lse, mask = ctx.saved_tensors
+            dq, dk, dv = torch.ops.solar_train.sdpa_backward(dout, q, k, v, out, lse, mask,
+                                                             ctx.causal, ctx.scale)
+            return dq, dk, dv, None, None, None
     _SDPA_OPS.append(SDPA)
     return SDPA
 
@@ -277,10 +279,11 @@ class fused_sdpa:
     nn.MultiheadAttention's inside F.multi_head_attention_forward) is flash attention's two
     kernels (sdpa_ops): on meta PyTorch would run its math decomposition, which writes the
     scores as a tensor forward and backward, where a GPU runs flash or memory-efficient kernels
-    that never do; the unfused bound of the math kernels could be above the GPU's time.  A call
-    the fused kernels do not cover (an attention mask, dropout, key and value shapes that
-    differ from the query's but in their length, or with enable_gqa in their heads by a
-    factor) is refused at its line."""
+    that never do; the unfused bound of the math kernels could be above the GPU's time.  An
+    attention mask (boolean or additive, not requiring grad) is an input of both kernels, as
+    the memory-efficient kernels read it.  A call the fused kernels do not cover (dropout, a
+    mask that requires grad, key and value shapes that differ from the query's but in their
+    length, or with enable_gqa in their heads by a factor) is refused at its line."""
 
     def __init__(self, torch, path, labels=None, amp=None):
         self.torch, self.path, self.labels, self.amp = torch, path, labels, amp
@@ -301,14 +304,15 @@ class fused_sdpa:
             heads_ok = (q.shape[:-2] == k.shape[:-2] or
                         enable_gqa and q.dim() >= 3 and q.shape[:-3] == k.shape[:-3] and
                         q.shape[-3] % k.shape[-3] == 0)
-            why = ("an attention mask" if attn_mask is not None else
+            why = ("an attention mask that requires grad" if attn_mask is not None and
+                   attn_mask.requires_grad else
                    "dropout" if dropout_p else
                    "keys or values of other leading sizes than the query's"
                    if not heads_ok or k.shape[:-1] != v.shape[:-1] else None)
             if why:
                 raise TranslateError(f"scaled_dot_product_attention with {why} is not translated "
-                                     "with --train yet (its backward's fused kernels are "
-                                     "translated for no mask, or is_causal, without dropout)",
+                                     "with --train yet (its fused kernels are translated without "
+                                     "dropout, with a mask that does not require grad)",
                                      where())
             s = scale if scale is not None else q.shape[-1] ** -0.5
             low = self.amp.active() if self.amp is not None else None
@@ -320,7 +324,7 @@ class fused_sdpa:
             label = ("forward", lab.stack[-1] if lab and lab.stack else "", "sdpa", where())
             if lab and lab.forward:
                 lab.mark(label)
-            out = SDPA.apply(q, k, v, bool(is_causal), float(s))
+            out = SDPA.apply(q, k, v, attn_mask, bool(is_causal), float(s))
             if lab and lab.forward:
                 lab.mark(lab.current)
             if out.grad_fn is not None:     # its backward kernel: sdpa_backward

@@ -10,7 +10,8 @@
 #   output   loss_output.py with --loss output (the model returns its MSE), SGD: PASS
 #   cnn      cnn_resblock.py: convolution, batch norm (training mode) and max pool backward,
 #            AdamW: PASS; the stem gets no input gradient (the image does not require grad)
-#   sdpa        sdpa_causal.py: causal SDPA, flash attention's forward and backward kernels, PASS
+#   sdpa        sdpa_causal.py: causal SDPA, flash attention's forward and backward kernels, PASS;
+#               sdpa_mask.py: a boolean mask (it was refused), PASS
 #   embedding   embedding.py: the embedding's backward, a scatter through the ids, PASS
 #   checkpoint  checkpoint.py: torch.utils.checkpoint's recomputation traced in the backward
 #   losses   losses.py with --loss output and AdamW: group norm, cross entropy (nll_loss's
@@ -27,8 +28,8 @@
 #   activations  activations.py: softplus, hardsigmoid and hardswish backward, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
-#            for the CPU (the bound is a GPU's), checkpoint inside an autocast region, SDPA with a mask
-#            (refused: the fused backward is translated for no mask or is_causal), cross entropy
+#            for the CPU (the bound is a GPU's), checkpoint inside an autocast region, SDPA with dropout
+#            (refused: the fused kernels are translated without dropout), cross entropy
 #            with class weights (refused at the call), --loss output on a
 #            tensor, --optimizer without --train, an unknown optimizer
 solar=$1 root=$(cd "$2" && pwd) name=$3
@@ -97,6 +98,8 @@ sdpa)
   grep '^sdpa_backward ' "$tmp/an"
   has "$tmp/an" "172 G tensor.bf16"
   grep '^sdpa_backward ' "$tmp/an" | grep -q ' tensor.bf16$' || fail "sdpa_backward not limited by tensor.bf16"
+  translate "$here/sdpa_mask.py" m.air --train
+  has "$tmp/m.air" "select(to_copy[i2, j3], exp("
   echo PASS ;;
 embedding)
   translate "$here/embedding.py" e.air --train --optimizer adamw
@@ -147,7 +150,7 @@ frozen)
   hasnt "$tmp/f.air" "sigmoid_backward"
   echo PASS ;;
 bad)
-  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "../errors/autocast_enabled.py --train" "bad_amp_checkpoint.py --train" "bad_sdpa_mask.py --train" "bad_lstm.py --train" \
+  for args in "bad_no_float.py --train" "bad_all_frozen.py --train" "../errors/autocast_enabled.py --train" "bad_amp_checkpoint.py --train" "bad_sdpa_dropout.py --train" "bad_lstm.py --train" \
               "bad_ce_weight.py --train --loss output" \
               "mlp_softmax.py --train --loss output" "mlp_softmax.py --optimizer sgd" \
               "mlp_softmax.py --train --optimizer adam"; do

@@ -1,5 +1,5 @@
-"""SDPA with an attention mask under --train: refused (its fused backward is translated for
-no mask or is_causal only)."""
+"""SDPA with a boolean attention mask under --train: the fused kernels with the mask (the
+forward's scores and the backward's P select it), validated against PyTorch's SDPA."""
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
