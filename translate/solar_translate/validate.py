@@ -360,11 +360,13 @@ def get_inputs():
     _NX[:] = [len(xs)]
     if _LOSS != "cotangent":
         return xs
-    # the cotangents: one drawn tensor per floating output (its shape from a run on meta)
+    # the cotangents: one drawn tensor per floating output, its shape from a run of a copy of
+    # the model (on the CPU at these small sizes: on meta, transformers' rotary embedding asks
+    # for an autocast dtype of meta, which PyTorch has not), the random state kept as it was
     import torch
-    with torch.device("meta"), torch.no_grad():
+    with torch.random.fork_rng(), torch.no_grad():
         m = _m.Model(*get_init_inputs())
-        out = m(*[x.to("meta") if isinstance(x, torch.Tensor) else x for x in xs])
+        out = m(*[x.clone() if isinstance(x, torch.Tensor) else x for x in xs])
     outs = list(out) if isinstance(out, (list, tuple)) else [out]
     g = torch.Generator().manual_seed(20261204)
     return xs + [torch.randn(tuple(o.shape), generator=g).to(o.dtype) for o in outs

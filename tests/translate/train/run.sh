@@ -25,6 +25,9 @@
 #            keeps it as a module attribute: it was an internal error, KeyError), PASS
 #   bn_eval  models/l1_batchnorm2d_eval.py: batch norm's backward in eval mode (the running
 #            statistics; it was refused), PASS
+#   hf_model models/hf_llama.py: transformers' Llama with its causal mask (the fused SDPA with
+#            a mask); the validation's cotangent shapes come from a CPU run (on meta the rotary
+#            embedding's autocast failed: a validation error), PASS
 #   activations  activations.py: softplus, hardsigmoid and hardswish backward, PASS
 #   frozen   frozen.py: the frozen layer gets no gradient and no gradient kernel, PASS
 #   bad      located errors: no floating output, no trainable parameter, an autocast region
@@ -137,6 +140,10 @@ constant)
 bn_eval)
   translate "$root/tests/translate/models/l1_batchnorm2d_eval.py" e.air --train
   has "$tmp/e.air" "bn_invstd[i1] = rsqrt(bn_running_var[i1] + 1.0e-05);"
+  echo PASS ;;
+hf_model)
+  translate "$root/tests/translate/models/hf_llama.py" h.air --train
+  has "$tmp/h.air" "kernel model_layers_0_self_attn_sdpa_backward [math = tf32x3, group = backward] {"
   echo PASS ;;
 activations)
   translate "$here/activations.py" act.air --train
