@@ -341,8 +341,8 @@ class fused_sdpa:
 # CUDA autocast's policy (aten/src/ATen/autocast_mode.cpp, the CUDA lists), by the name of the
 # function or Tensor method the model calls.  LOWER: the floating arguments are cast to the
 # region's dtype (the matmuls, convolutions and attention: tensor-core work).  FP32: cast to
-# float32 (reductions, norms, exp/log and the losses; softmax, log_softmax, sum, cumsum and
-# prod are CUDA's "fp32_set_opt_dtype", which computes and returns float32 as a cast does).
+# float32 (norms, exp/log and the losses), a cast kernel as autocast's cached_cast launches;
+# FP32_OPT below: called with dtype=float32.
 # Any other function runs in its arguments' dtypes, with PyTorch's type promotion, as under
 # autocast.  Soundness (docs/translate.md, "Mixed precision"): a function that CUDA runs in
 # the lower dtype and this table missed would be traced in float32, above the GPU's time, so
@@ -362,8 +362,11 @@ AUTOCAST_FP32 = frozenset((
     "smooth_l1_loss", "huber_loss", "mse_loss", "margin_ranking_loss",
     "multilabel_margin_loss", "soft_margin_loss", "triplet_margin_loss", "multi_margin_loss",
     "binary_cross_entropy_with_logits", "dist", "pdist", "cdist", "renorm", "logsumexp",
-    "softmax", "log_softmax", "cumprod", "cumsum", "prod", "sum", "cross_entropy",
-    "interpolate", "upsample"))
+    "cross_entropy", "interpolate", "upsample"))
+# CUDA's fp32_set_opt_dtype: called with dtype=float32 on a lower-precision input, not after a
+# cast (a reduction reads bf16 and accumulates in f32 in one kernel: a cast kernel before it
+# would be traffic the GPU does not move, a bound above its time)
+AUTOCAST_FP32_OPT = frozenset(("softmax", "log_softmax", "cumprod", "cumsum", "prod", "sum"))
 
 
 class autocast_policy:
@@ -457,6 +460,10 @@ class autocast_policy:
                 if low is not None and name in AUTOCAST_LOWER:
                     args, kwargs = pol.cast(args, low, True), {k: pol.cast(v, low, True)
                                                                for k, v in kwargs.items()}
+                elif low is not None and name in AUTOCAST_FP32_OPT and kwargs.get("dtype") is None:
+                    x = args[0] if args else None
+                    if isinstance(x, torch.Tensor) and x.dtype in (torch.float16, torch.bfloat16):
+                        kwargs = dict(kwargs, dtype=torch.float32)
                 elif low is not None and name in AUTOCAST_FP32 and kwargs.get("dtype") is None:
                     f32 = torch.float32
                     args, kwargs = pol.cast(args, f32, False), {k: pol.cast(v, f32, False)

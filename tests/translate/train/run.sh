@@ -128,6 +128,10 @@ amp)
   has "$tmp/amp.air" "tmp up_addmm[BATCH, HID]: bf16;"
   has "$tmp/amp.air" "kernel up_linear_backward_mm_2 [group = backward] {"
   has "$tmp/amp.air" "inout up_weight_exp_avg[HID, DIM]: f32;"
+  # a sum of bf16 in a region: dtype=float32, one kernel reading bf16 (a cast kernel before it
+  # was traffic the GPU does not move)
+  translate "$here/amp_reduce.py" r.air --train
+  has "$tmp/r.air" "    sum_acc += fc_addmm[i0, i1];"
   echo PASS ;;
 scalar)
   translate "$root/tests/translate/models/l2_lm_head_cross_entropy.py" s.air --train
