@@ -737,15 +737,23 @@ def torch_float64_copy(torch, model, inputs):
     cast to float64 (the others copied as they are: forward may update them in place).
     Taken before the reference's forward, which may update buffers and inputs.
     bench/pools (pools.exact_output) uses it too."""
+    return torch_copy(torch, model, inputs, float64=True)
+
+
+def torch_copy(torch, model, inputs, float64=False):
+    """(model, inputs) deep-copied, the floating tensors cast to float64 when float64."""
     import copy
-    m64 = copy.deepcopy(model).double()
-    for m in m64.modules():
+    cast = (lambda v: v.double()) if float64 else (lambda v: v)
+    m2 = copy.deepcopy(model)
+    if float64:
+        m2 = m2.double()
+    for m in m2.modules():
         for k, v in list(vars(m).items()):
             if isinstance(v, torch.Tensor) and v.is_floating_point() and not k.startswith("_"):
-                setattr(m, k, v.detach().double())
-    x64 = [(x.detach().clone().double() if x.is_floating_point() else x.detach().clone())
-           if isinstance(x, torch.Tensor) else x for x in inputs]
-    return m64, x64
+                setattr(m, k, cast(v.detach()))
+    x2 = [(cast(x.detach().clone()) if x.is_floating_point() else x.detach().clone())
+          if isinstance(x, torch.Tensor) else x for x in inputs]
+    return m2, x2
 
 
 def torch_float64_forward(torch, m64, x64, ctx=None):
@@ -757,6 +765,83 @@ def torch_float64_forward(torch, m64, x64, ctx=None):
     except Exception as e:   # noqa: BLE001 - e.g. an op without a float64 kernel
         raise HarnessError(f"forward() in float64 raised {type(e).__name__}: {one_line(e, 200)}")
     return [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+
+
+# The decomposed run (docs/validate.md, "Comparison", rule 2's ceiling): PyTorch's CPU kernels
+# of the normalizations accumulate in double (at::acc_type<float, false> is double), where a
+# GPU's, and the decompositions torch.compile runs there, compute in f32.  Against float64 the
+# CPU reference is then more accurate than any f32 GPU step of the same model, and an f32
+# program that is as accurate as that step would fail.  The reference runs once more, on a
+# copy in f32, with these operators replaced by PyTorch's own decompositions (torch._decomp:
+# each becomes the core ATen ops it is, in the tensor's dtype); its error against the float64
+# run is an error that real f32 code of the model has.  DIR/refdec_<name>.npy.
+DECOMPOSED_OPS = ("native_batch_norm", "native_batch_norm_backward", "_native_batch_norm_legit",
+                  "_native_batch_norm_legit_functional", "_native_batch_norm_legit_no_training",
+                  "native_layer_norm", "native_layer_norm_backward", "native_group_norm",
+                  "native_group_norm_backward")
+
+
+def decomposing_mode(torch, served):
+    """A dispatch mode running every DECOMPOSED_OPS operator by its torch._decomp
+    decomposition (adding its name to `served`), or None where this PyTorch has none."""
+    try:
+        from torch.utils._python_dispatch import TorchDispatchMode
+        from torch._decomp import decomposition_table
+    except ImportError:
+        return None
+    table = {f: d for f, d in decomposition_table.items()
+             if getattr(getattr(f, "overloadpacket", None), "__name__", None) in DECOMPOSED_OPS}
+
+    class Decompose(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            d = table.get(func)
+            if d is not None:
+                r = d(*args, **kwargs)
+                if r is not NotImplemented:
+                    served.add(func.overloadpacket.__name__)
+                    return r
+            return func(*args, **kwargs)
+    return Decompose()
+
+
+def torch_decomposed_results(torch, air, copy32, ctx, rng, n_outs, keys):
+    """(AIR name -> numpy value of every float64 target after the f32 copy's forward with the
+    normalizations decomposed, the reference's random numbers (rng), {} when forward ran none
+    of them; the operators decomposed; None or why there are no results)."""
+    served = set()
+    mode = decomposing_mode(torch, served)
+    if mode is None:
+        return {}, [], "this PyTorch has no dispatch modes"
+    m, xs = copy32
+    with torch.random.fork_rng(devices=[]):
+        torch.random.set_rng_state(rng[0])
+        try:
+            with ctx if ctx is not None else contextlib.nullcontext(), torch.no_grad(), mode:
+                out = m(*xs)
+        except Exception as e:   # noqa: BLE001 - a decomposition that does not apply
+            return {}, sorted(served), (f"forward() with its normalizations decomposed raised "
+                                        f"{type(e).__name__}: {one_line(e, 200)}")
+    if not served:
+        return {}, [], None
+    outs = [] if out is None else list(out) if isinstance(out, (list, tuple)) else [out]
+    if len(outs) != n_outs:
+        return {}, sorted(served), f"forward() decomposed returned {len(outs)} outputs"
+    targets = {t.name for t in float64_targets(air)}
+    return ({k: torch_to_numpy(torch, v) for k, v in torch_results(air, outs, xs, m, keys).items()
+             if k in targets and isinstance(v, torch.Tensor)}, sorted(served), None)
+
+
+def write_decomposed(air, dirp, results, served, failed):
+    """Writes refdec_<name>.npy of each float64 target the decomposed run computed with the
+    target's shape; returns ref.json's "decomposed" entry."""
+    written = []
+    for t in float64_targets(air):
+        v = results.get(t.name)
+        if v is not None and list(v.shape) == t.shape:
+            save_npy(dirp / f"refdec_{t.name}.npy", v)
+            written.append(t.name)
+    return {"ops": served, "written": written, "failed": failed}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1022,10 +1107,12 @@ def run_torch(args, air, mod, defines):
     # Move to the device; parameters and buffers are looked up again by name afterwards.
     model = model.to(device)   # in the mode it was constructed in (nn.Module: training)
     dev_inputs = [x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs]
-    copy64 = failed64 = None
+    copy64 = failed64 = copy32 = None
     if float64_targets(air):   # copied before the forward, which may update buffers and inputs
         try:
             copy64 = torch_float64_copy(torch, model, dev_inputs)
+            if cpu:   # the decomposed run: only the CPU's kernels accumulate in double
+                copy32 = torch_copy(torch, model, dev_inputs)
         except Exception as e:   # noqa: BLE001 - a model that cannot be copied or cast
             failed64 = f"the model cannot be copied in float64: {type(e).__name__}: {one_line(e, 200)}"
     rng = (torch.random.get_rng_state(), None if cpu else torch.cuda.get_rng_state(device))
@@ -1045,6 +1132,11 @@ def run_torch(args, air, mod, defines):
                                                     len(outs), keys)
         copy64 = None   # (GPU memory, before the timed runs)
     float64 = write_float64(air, dirp, results64, failed64)
+    decomposed = None
+    if copy32 is not None and float64["written"]:
+        decomposed = write_decomposed(air, dirp, *torch_decomposed_results(
+            torch, air, copy32, ctx, rng, len(outs), keys))
+    copy32 = None
 
     timing = {"time_s": None, "min_s": None, "runs": 0}
     if not cpu and args.runs > 0:
@@ -1059,7 +1151,7 @@ def run_torch(args, air, mod, defines):
                 torch=torch.__version__, flags=flags, convention="pytorch", params=params,
                 params_not_in_model=unset, params_not_set=skipped, compat=sorted(served),
                 compat_installed=compat, taps=taps, taps_skipped=taps_skipped, float64=float64,
-                **draws.record())
+                decomposed=decomposed, **draws.record())
 
 
 def torch_model_and_inputs(torch, args, mod, ctx):
@@ -1485,7 +1577,8 @@ def cmd_run(args):
     if ref_json.exists():
         ref_json.unlink()
     for stale in (*dirp.glob("tap_*.npy"), *dirp.glob("ref64_*.npy"),
-                  *dirp.glob("air64_*.npy"), *dirp.glob("airacc_*.npy")):
+                  *dirp.glob("air64_*.npy"), *dirp.glob("airacc_*.npy"),
+                  *dirp.glob("refdec_*.npy")):
         stale.unlink()   # (a kept DIR: only this run's taps and float64 runs count)
     try:
         if "torch" in need:
@@ -1622,15 +1715,16 @@ def vanishing(a, r, r64, a64, acc, np):
     return False, f"{head} > {k:g} x the reference's"
 
 
-def float64_rule(a, r, tol, r64, a64, np, acc=None):
+def float64_rule(a, r, tol, r64, a64, np, acc=None, dec=None):
     """The float64 rule for an output outside tol of the reference r: r64 is the reference's
-    float64 run, a64 the AIR program's (or None), acc its accumulator run (or None).  Returns
-    (passes, fields for the verdict, a sentence on what decided)."""
+    float64 run, a64 the AIR program's (or None), acc its accumulator run (or None), dec the
+    reference's decomposed run (or None).  Returns (passes, fields for the verdict, a
+    sentence on what decided)."""
     k = REF_ERROR_MULTIPLE
     e_air, e_ref = rel_l2_over(a, r64, np), rel_l2_over(r, r64, np)
     limit = max(tol, k * min(e_ref, tol))
     f = {"rel_l2_f64": e_air, "ref_rel_l2_f64": e_ref, "tol_f64": limit, "air64_rel_l2": None,
-         "airacc_rel_l2": None}
+         "airacc_rel_l2": None, "refdec_rel_l2": None}
     if e_air <= limit:
         return True, f, (f"against float64: rel_l2 {e_air:.3g} <= {k:g} x the reference's own "
                          f"{e_ref:.3g}")
@@ -1643,9 +1737,15 @@ def float64_rule(a, r, tol, r64, a64, np, acc=None):
     if vanish is not None:
         return vanish[0], f, vanish[1]
     c = AIR_ERROR_CEILING
-    own = (f"{c:g} x tol" if c * tol >= k * e_ref else
-           f"{k:g} x the reference's own {e_ref:.3g}")
-    ceiling = max(c * tol, k * e_ref)
+    # The reference's f32 error: its own, or, where that is larger, its decomposed run's (the
+    # same step with PyTorch's f32 decompositions of the normalizations, not the CPU kernels
+    # that accumulate in double).
+    e_dec = f["refdec_rel_l2"] = rel_l2_over(dec, r64, np) if dec is not None else None
+    e_f32, whose = ((e_dec, "decomposed run's") if e_dec is not None and e_dec > e_ref else
+                    (e_ref, "own"))
+    own = (f"{c:g} x tol" if c * tol >= k * e_f32 else
+           f"{k:g} x the reference's {whose} {e_f32:.3g}")
+    ceiling = max(c * tol, k * e_f32)
     if e64 <= tol and e_air <= ceiling:
         return True, f, (f"against float64: the AIR's float64 run within tol, rel_l2 {e64:.3g}; "
                          f"its own error {e_air:.3g} <= {own}")
@@ -1663,10 +1763,11 @@ def float64_rule(a, r, tol, r64, a64, np, acc=None):
 
 
 
-def compare_arrays(a, r, tol, exact, ref_f64=None, air_f64=None, air_acc=None):
+def compare_arrays(a, r, tol, exact, ref_f64=None, air_f64=None, air_acc=None, ref_dec=None):
     """Compares the AIR result a with the reference r; ref_f64 (the reference's float64 run),
-    air_f64 (the AIR program's) and air_acc (its accumulator run) decide by the float64 rule
-    where a is outside tol of r.  Returns the verdict entry (without its name)."""
+    air_f64 (the AIR program's), air_acc (its accumulator run) and ref_dec (the reference's
+    decomposed run) decide by the float64 rule where a is outside tol of r.  Returns the
+    verdict entry (without its name)."""
     import numpy as np
     res = {"rel_l2": None, "max_abs": None, "tol": tol, "pass": False, "reason": ""}
     if a.shape != r.shape:
@@ -1713,9 +1814,10 @@ def compare_arrays(a, r, tol, exact, ref_f64=None, air_f64=None, air_acc=None):
         err_bad = not (res["rel_l2"] <= tol)
     why64 = None
     if not exact and ref_f64 is not None and ref_f64.size == r.size:   # (reported always)
-        a64s, acc = (None if x is None or x.size != r.size else x.reshape(r.shape)
-                     for x in (air_f64, air_acc))
-        ok64, fields, why64 = float64_rule(a, r, tol, ref_f64.reshape(r.shape), a64s, np, acc)
+        a64s, acc, dec = (None if x is None or x.size != r.size else x.reshape(r.shape)
+                          for x in (air_f64, air_acc, ref_dec))
+        ok64, fields, why64 = float64_rule(a, r, tol, ref_f64.reshape(r.shape), a64s, np, acc,
+                                           dec)
         res.update(fields)
         if not err_bad:
             why64 = None
@@ -1750,13 +1852,14 @@ def compare_arrays(a, r, tol, exact, ref_f64=None, air_f64=None, air_acc=None):
 
 def float64_files(np, dirp, t, ref):
     """(the reference's float64 run of tensor t, the AIR program's float64 run or None, its
-    accumulator run or None, why there is no float64 reference or None): DIR/ref64_<name>.npy,
-    DIR/air64_<name>.npy and DIR/airacc_<name>.npy, for a float tensor narrower than f64
-    (ref.json's "float64" says why one is missing)."""
+    accumulator run or None, the reference's decomposed run or None, why there is no float64
+    reference or None): DIR/ref64_<name>.npy, DIR/air64_<name>.npy, DIR/airacc_<name>.npy
+    and DIR/refdec_<name>.npy, for a float tensor narrower than f64 (ref.json's "float64"
+    says why one is missing)."""
     if t.kind != "float" or t.dtype == "f64":
-        return None, None, None, None
+        return None, None, None, None, None
     arrays = []
-    for stem in ("ref64", "air64", "airacc"):
+    for stem in ("ref64", "air64", "airacc", "refdec"):
         p = dirp / f"{stem}_{t.name}.npy"
         try:
             arrays.append(np.load(p, allow_pickle=False) if p.exists() else None)
@@ -1765,7 +1868,7 @@ def float64_files(np, dirp, t, ref):
     if arrays[0] is None:
         info = ref.get("float64") if isinstance(ref.get("float64"), dict) else {}
         why = (info.get("not_written") or {}).get(t.name) or "the reference has no float64 run"
-        return None, None, None, f"no float64 run of the reference ({why})"
+        return None, None, None, None, f"no float64 run of the reference ({why})"
     return (*arrays, None)
 
 
@@ -1822,9 +1925,9 @@ def cmd_compare(args):
                 if list(r.shape) != t.shape:
                     raise HarnessError(f"usage: {rp.name} has shape {fmt_index(r.shape)}, "
                                        f"but {t.describe()}: rerun `harness.py run`")
-                ref_f64, air_f64, air_acc, no64 = float64_files(np, dirp, t, ref)
+                ref_f64, air_f64, air_acc, ref_dec, no64 = float64_files(np, dirp, t, ref)
                 entry.update(compare_arrays(a, r, tol, t.kind != "float", ref_f64, air_f64,
-                                            air_acc))
+                                            air_acc, ref_dec))
                 if no64 and not entry["pass"]:
                     entry["no_float64"] = no64
                     entry["reason"] += f"; judged against the reference alone: {no64}"

@@ -169,7 +169,8 @@ class Compare(TempDir):
     # The float64 rule: ref64_y.npy (the reference run in float64), air64_y.npy (the AIR
     # program run in float64).  x is the exact result; the reference and the AIR are 3e-4 and
     # 4e-4 off it in independent directions, so they are 5e-4 apart (tol 1e-4).
-    def float64_case(self, ref_off, air_off, air64_off=None, ref_json=None, acc_off=None):
+    def float64_case(self, ref_off, air_off, air64_off=None, ref_json=None, acc_off=None,
+                     dec_off=None):
         g = np.random.default_rng(1)
         x = self.r.astype(np.float64)
         n = np.linalg.norm(x)
@@ -184,6 +185,8 @@ class Compare(TempDir):
             np.save(self.dir / "air64_y.npy", off(air64_off))
         if acc_off is not None:   # the accumulator run: its f32 sums held in f64
             np.save(self.dir / "airacc_y.npy", off(acc_off).astype(np.float32))
+        if dec_off is not None:   # the reference's decomposed run: f32 normalizations
+            np.save(self.dir / "refdec_y.npy", off(dec_off).astype(np.float32))
 
     def test_float64_rule_passes_within_the_multiple_of_the_references_error(self):
         self.float64_case(3e-4, 4e-4)   # failed before the float64 rule: rel_l2 5e-4 > 1e-4
@@ -253,6 +256,29 @@ class Compare(TempDir):
                       "once)", v["outputs"][0]["reason"])
         # the accumulator run does not save a program whose float64 run is off
         self.float64_case(1e-6, 5e-3, air64_off=2e-4, acc_off=1e-6)
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("the AIR run in float64: rel_l2 0.0002 > tol", v["outputs"][0]["reason"])
+
+    def test_float64_rule_with_the_decomposed_run(self):
+        # KernelBench's MobileNetV1 training step at batch 2: PyTorch's CPU batch norm sums in
+        # double (its f32 run 2.5e-5 off float64), PyTorch's own f32 decompositions of it
+        # 1.1e-2; the AIR, right in float64, 6e-2 off (serial sums), 4.8e-3 with its sums exact.
+        # It failed before.
+        self.float64_case(2.5e-5, 6e-2, air64_off=6e-14, acc_off=4.8e-3, dec_off=1.1e-2)
+        rc, v, _ = self.compare(expect=0)
+        o = v["outputs"][0]
+        self.assertIn("0.0048 <= 4 x the reference's decomposed run's 0.011", o["check"])
+        self.assertAlmostEqual(o["refdec_rel_l2"], 1.1e-2, delta=1e-4)
+        # a decomposed run as accurate as the reference loosens nothing
+        self.float64_case(2.5e-5, 6e-2, air64_off=6e-14, acc_off=4.8e-3, dec_off=1e-5)
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("> 10 x tol", v["outputs"][0]["reason"])
+        # the AIR still above 4 x the decomposed run's error fails
+        self.float64_case(2.5e-5, 6e-2, air64_off=6e-14, acc_off=4.8e-3, dec_off=1e-3)
+        rc, v, _ = self.compare(expect=1)
+        self.assertIn("> 4 x the reference's decomposed run's 0.001", v["outputs"][0]["reason"])
+        # and it does not save a program whose float64 run is off
+        self.float64_case(2.5e-5, 6e-2, air64_off=2e-4, acc_off=1e-3, dec_off=1e-1)
         rc, v, _ = self.compare(expect=1)
         self.assertIn("the AIR run in float64: rel_l2 0.0002 > tol", v["outputs"][0]["reason"])
 
@@ -608,6 +634,24 @@ class Run(TempDir):
         np.testing.assert_allclose(y64, x @ w.T + b, rtol=1e-12, atol=1e-12)
         info = json.loads((self.dir / "ref.json").read_text())
         self.assertEqual(info["float64"], {"written": ["y"], "not_written": {}})
+
+    def test_decomposed_run_of_a_batch_norm(self):
+        # a training-mode batch norm: the reference runs once more in f32 with PyTorch's
+        # decomposition of native_batch_norm (ref.json's "decomposed"), a linear one does not
+        ref = self.model(LINEAR.replace("return F.linear(x, self.weight, self.bias)",
+                                        "return F.batch_norm(F.linear(x, self.weight, "
+                                        "self.bias), None, None, training=True)"))
+        self.run_ref(ref, linear_air())
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(info["decomposed"], {"ops": ["native_batch_norm"], "written": ["y"],
+                                              "failed": None})
+        y, dec = np.load(self.dir / "ref_y.npy"), np.load(self.dir / "refdec_y.npy")
+        self.assertEqual(dec.dtype, np.float32)
+        np.testing.assert_allclose(dec, y, rtol=1e-4, atol=1e-4)
+        self.run_ref(self.model(LINEAR), linear_air())
+        info = json.loads((self.dir / "ref.json").read_text())
+        self.assertEqual(info["decomposed"], {"ops": [], "written": [], "failed": None})
+        self.assertFalse((self.dir / "refdec_y.npy").exists())   # removed as stale
 
     def test_float64_run_removes_stale_files(self):
         ref = self.model(LINEAR)
