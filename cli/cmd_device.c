@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "report/format.h"
 #include "devices/device.h"
+#include "devices/system.h"
 #include "output.h"
 
 /* The fastest dense tensor peak at the SM clock and its precision ("" when none). */
@@ -38,6 +39,60 @@ static double level_figure(const solar_device *d, const char *level, bool bandwi
 	return f && f->present ? f->value : 0;
 }
 
+/* The systems among the descriptors found (devices/system.h): a second table, or entries
+ * of kind "system" in arr.  Returns the number that did not load. */
+static int list_systems(FILE *out, cJSON *arr, char **names, char **files, int n)
+{
+	int bad = 0;
+	if (!arr)
+		fprintf(out, "\n%-22s %-36s %-11s %-14s %-11s %-11s %-9s %s\n", "system", "name",
+			"GPUs", "GPU", "NVLink", "network", "reduces", "file");
+	for (int i = 0; i < n; i++) {
+		if (!solar_system_is(files[i]))
+			continue;
+		solar_system *s = solar_system_load(files[i], solar_cli_diag());
+		if (!s) {
+			bad++;
+			continue;
+		}
+		bool sw = s->in_switch_reduction.value != 0, net = s->network_bw.present;
+		bool nr = net && s->in_network_reduction.value != 0;
+		char *gpu = solar_device_name_of(s->gpu->file);
+		if (arr) {
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "name", names[i]);
+			cJSON_AddStringToObject(e, "kind", "system");
+			cJSON_AddStringToObject(e, "system", s->name);
+			cJSON_AddStringToObject(e, "file", files[i]);
+			cJSON_AddStringToObject(e, "gpu", gpu);
+			cJSON_AddNumberToObject(e, "gpus", solar_system_gpus(s));
+			cJSON_AddNumberToObject(e, "gpus_per_node", s->gpus_per_node);
+			cJSON_AddNumberToObject(e, "nodes", s->nodes);
+			cJSON_AddNumberToObject(e, "nvlink_bandwidth_bytes_per_s", s->nvlink_bw.value);
+			if (net)
+				cJSON_AddNumberToObject(e, "network_bandwidth_bytes_per_s",
+							s->network_bw.value);
+			else
+				cJSON_AddNullToObject(e, "network_bandwidth_bytes_per_s");
+			cJSON_AddBoolToObject(e, "in_switch_reduction", sw);
+			cJSON_AddBoolToObject(e, "in_network_reduction", nr);
+			cJSON_AddItemToArray(arr, e);
+		} else {
+			char g[32], b1[32], b2[32] = "-";
+			snprintf(g, sizeof g, "%d x %d", s->nodes, s->gpus_per_node);
+			solar_fmt_quantity(b1, sizeof b1, s->nvlink_bw.value, "B/s");
+			if (net)
+				solar_fmt_quantity(b2, sizeof b2, s->network_bw.value, "B/s");
+			fprintf(out, "%-22s %-36s %-11s %-14s %-11s %-11s %-10s %s\n", names[i],
+				s->name, g, gpu, b1, b2,
+				sw && nr ? "switch+net" : sw ? "switch" : nr ? "network" : "no", files[i]);
+		}
+		free(gpu);
+		solar_system_free(s);
+	}
+	return bad;
+}
+
 static int device_list(const solar_opts *o)
 {
 	char **names, **files;
@@ -57,7 +112,12 @@ static int device_list(const solar_opts *o)
 	else if (!json)
 		fprintf(out, "%-22s %-36s %-11s %-22s %-9s %-4s %s\n", "name", "device", "DRAM",
 			"tensor peak (dense)", "L2", "SMs", "file");
+	int nsys = 0;
 	for (int i = 0; i < n; i++) {
+		if (solar_system_is(files[i])) {
+			nsys++;
+			continue;
+		}
 		solar_device *d = solar_device_load(files[i], solar_cli_diag());
 		if (!d) {
 			rc = SOLAR_EXIT_ERRORS;
@@ -69,6 +129,7 @@ static int device_list(const solar_opts *o)
 		if (json) {
 			cJSON *e = cJSON_CreateObject();
 			cJSON_AddStringToObject(e, "name", names[i]);
+			cJSON_AddStringToObject(e, "kind", "device");
 			cJSON_AddStringToObject(e, "device", d->name);
 			cJSON_AddStringToObject(e, "file", files[i]);
 			cJSON_AddNumberToObject(e, "dram_bandwidth_bytes_per_s", bw);
@@ -105,6 +166,8 @@ static int device_list(const solar_opts *o)
 		}
 		solar_device_free(d);
 	}
+	if (nsys && list_systems(out, arr, names, files, n))
+		rc = SOLAR_EXIT_ERRORS;
 	if (json)
 		solar_json_print(out, arr);
 	solar_out_close(o, out);
@@ -147,6 +210,19 @@ int solar_cmd_device(const solar_opts *o)
 			return SOLAR_EXIT_USAGE;
 		solar_out_close(o, out);
 		return SOLAR_EXIT_OK;
+	}
+	char *sysfile = solar_device_resolve(o->files[1]);
+	bool system = solar_system_is(sysfile);
+	free(sysfile);
+	if (system) {
+		solar_system *s = solar_system_load(o->files[1], solar_cli_diag());
+		if (!s)
+			return SOLAR_EXIT_ERRORS;
+		FILE *out = solar_out_open(o);
+		int rc = !out || solar_system_write_json(s, out) ? SOLAR_EXIT_USAGE : SOLAR_EXIT_OK;
+		solar_out_close(o, out);
+		solar_system_free(s);
+		return rc;
 	}
 	solar_device *d = solar_device_load(o->files[1], solar_cli_diag());
 	if (!d) { /* errors in a descriptor: 1; no such device: 2 */

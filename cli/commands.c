@@ -263,6 +263,15 @@ const solar_option solar_options[] = {
      .min = 2,
      .max = 1000,
      .expects = "an integer from 2 to 1000"},
+    {.name = "--ranks",
+     .kind = SOLAR_ARG_INT,
+     .field = offsetof(solar_opts, ranks),
+     .arg = "N",
+     .help = "the GPUs the collective runs over (default: every GPU of the system; send: 2), "
+	     "packed into as few nodes as hold them",
+     .min = 1,
+     .max = 10000000,
+     .expects = "an integer from 1 to 10000000"},
     {.name = "--svg",
      .kind = SOLAR_ARG_OUT,
      .field = offsetof(solar_opts, svg_out),
@@ -716,6 +725,27 @@ const solar_command solar_commands[] = {
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_device,
      .words = device_words},
+    {.name = "collective",
+     .args = "OP SIZE --device SYSTEM [--ranks N]",
+     .summary = "the least time a collective can take over the GPUs of a node or cluster",
+     .details =
+	 "OP: all_reduce, all_gather, reduce_scatter, all_to_all, broadcast or send; SIZE: "
+	 "the buffer per rank in bytes (1GB, 256MiB): an all-reduce's input, an all-gather's "
+	 "output, a reduce-scatter's input, an all-to-all's buffer, a message. SYSTEM: a system "
+	 "descriptor (solar device list: hgx-h200-8, hgx-h200-ib, gb200-nvl72, ...; "
+	 "docs/devices.md, \"Systems\"). Every term (the bytes a rank's links, a node's network "
+	 "and a rank's DRAM must move, whatever the algorithm: ring, tree or reduction in the "
+	 "switch), the one that limits, and the bound as algorithm and bus bandwidth to set "
+	 "against nccl-tests (docs/bounds.md, \"Collectives\"). --set changes a figure of the "
+	 "system (nvlink.bandwidth_bytes_per_s, network.bandwidth_bytes_per_s, latency_s, nodes, "
+	 "gpus_per_node) or of its GPU (gpu.PATH).",
+     .example = "solar collective all_reduce 1GB --device hgx-h200-8\n"
+		"solar collective all_gather 256MiB --device hgx-h200-ib --ranks 64 --json\n"
+		"solar collective all_reduce 1GB --device gb200-nvl72 --set "
+		"nvlink.bandwidth_bytes_per_s=1.8TB/s",
+     .takes = "--device --ranks --set --json --format -o",
+     .formats = FMTS(TABLE) | FMTS(JSON),
+     .run = solar_cmd_collective},
     {.name = "provision",
      .args = "FILE --device NAME|FILE --target-time TIME",
      .summary = "what each resource must be to meet a target time (inverse roofline)",

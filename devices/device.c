@@ -31,6 +31,8 @@
 #include "../diag/diag.h"
 #include "../diag/file.h"
 #include "../diag/hint.h"
+#include "descriptor.h"
+#include "system.h"
 #include "json.h"
 
 #define MAX_BASE_DEPTH 16
@@ -86,7 +88,7 @@ int solar_status_parse(const char *s) { return lookup(status_names, NSTATUS, s);
 
 static int level_rank(const char *s) { return lookup(level_names, NLEVELS, s); }
 
-static void figure_clear(solar_figure *f)
+void solar_figure_clear(solar_figure *f)
 {
 	free(f->source);
 	memset(f, 0, sizeof *f);
@@ -109,17 +111,17 @@ void solar_device_free(solar_device *d)
 	free(d->name);
 	free(d->vendor);
 	free(d->arch);
-	figure_clear(&d->clock_hz);
+	solar_figure_clear(&d->clock_hz);
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int p = 0; p < SOLAR_PREC_COUNT; p++) {
-			figure_clear(&d->peak[u][p]);
-			figure_clear(&d->peak_clock_hz[u][p]);
-			figure_clear(&d->sparse_peak[u][p]);
+			solar_figure_clear(&d->peak[u][p]);
+			solar_figure_clear(&d->peak_clock_hz[u][p]);
+			solar_figure_clear(&d->sparse_peak[u][p]);
 		}
 	for (int i = 0; i < d->nlevels; i++) {
 		free(d->levels[i].name);
-		figure_clear(&d->levels[i].capacity_bytes);
-		figure_clear(&d->levels[i].bandwidth_bytes_per_s);
+		solar_figure_clear(&d->levels[i].capacity_bytes);
+		solar_figure_clear(&d->levels[i].bandwidth_bytes_per_s);
 	}
 	free(d->levels);
 	notes_clear(d);
@@ -343,7 +345,7 @@ static void walk_figure(ectx *e, const cJSON *item, const char *path, solar_figu
 	char p[PATH_BYTES];
 	if (cJSON_IsNull(item)) {
 		if (out)
-			figure_clear(out);
+			solar_figure_clear(out);
 		return;
 	}
 	if (!cJSON_IsObject(item)) {
@@ -377,7 +379,7 @@ static void walk_figure(ectx *e, const cJSON *item, const char *path, solar_figu
 	else if (!cJSON_IsString(source) || !source->valuestring[0])
 		fail(e, p, "expected a non-empty string");
 	if (out && value && st >= 0 && source) {
-		figure_clear(out);
+		solar_figure_clear(out);
 		out->present = true;
 		out->value = value->valuedouble;
 		out->status = (solar_status)st;
@@ -539,7 +541,7 @@ static void walk_top(ectx *e, const cJSON *root, solar_device *d)
 		 * replaced: the file gives the new one's clock, or check_clocks reports it. */
 		for (const cJSON *u = v->child; d && u; u = u->next)
 			for (const cJSON *f = u->child; f; f = f->next)
-				figure_clear(&d->peak_clock_hz[solar_unit_parse(u->string)]
+				solar_figure_clear(&d->peak_clock_hz[solar_unit_parse(u->string)]
 							      [solar_prec_parse(f->string)]);
 	}
 	if ((v = cJSON_GetObjectItemCaseSensitive(root, "peak_clock_hz")))
@@ -1017,6 +1019,15 @@ solar_device *solar_device_load(const char *path, solar_diag *diag)
 		return NULL;
 	}
 	path = file;
+	if (solar_system_is(path)) {
+		ectx e = ectx_open(path, NULL, 0, diag);
+		fail(&e, NULL, "a system descriptor (many GPUs), where one GPU's descriptor is "
+			       "needed: give its \"gpu\", or pass the system to `solar collective` "
+			       "(docs/devices.md, \"Systems\")");
+		ectx_close(&e);
+		free(file);
+		return NULL;
+	}
 	size_t len = 0;
 	char why[128] = "no file";
 	char *text = path ? read_text(path, &len, why, sizeof why) : NULL;
@@ -1150,7 +1161,7 @@ int solar_device_set(solar_device *d, const char *path, double value, solar_diag
 			 f->value, solar_status_name(f->status), f->source);
 	else
 		snprintf(src, sizeof src, "override %s = %g (not given before)", path, value);
-	figure_clear(f);
+	solar_figure_clear(f);
 	f->present = true;
 	f->value = value;
 	f->status = SOLAR_SRC_HYPOTHETICAL;
@@ -1158,7 +1169,7 @@ int solar_device_set(solar_device *d, const char *path, double value, solar_diag
 	if (clock_of) {
 		snprintf(src, sizeof src, "override %s: the new figure is a rate at clock_hz = %g",
 			 path, d->clock_hz.value);
-		figure_clear(clock_of);
+		solar_figure_clear(clock_of);
 		clock_of->present = true;
 		clock_of->value = d->clock_hz.value;
 		clock_of->status = SOLAR_SRC_HYPOTHETICAL;
@@ -1318,4 +1329,33 @@ char *solar_device_base_file(const char *path)
 	cJSON_Delete(root);
 	free(text);
 	return out;
+}
+
+/* ---- shared with system.c (descriptor.h) ---------------------------------------------- */
+
+void solar_figure_walk(solar_diag *fd, const cJSON *item, const char *path, solar_figure *out)
+{
+	ectx e = {fd};
+	walk_figure(&e, item, path, out);
+}
+
+void solar_descriptor_check_keys(solar_diag *fd, const cJSON *obj, const char *path,
+				 const char *what, const char *const *allowed, int count)
+{
+	ectx e = {fd};
+	check_keys(&e, obj, path, what, allowed, count);
+}
+
+char *solar_descriptor_read(const char *path, size_t *len, char *why, size_t nwhy)
+{
+	return read_text(path, len, why, nwhy);
+}
+
+void solar_descriptor_not_found(const char *ref, solar_diag *diag) { fail_no_device(ref, diag); }
+
+char *solar_device_name_of(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	char *n = name_of(base ? base + 1 : file);
+	return n ? n : solar_xstrdup(file);
 }

@@ -108,6 +108,8 @@ int solar_device_search_path(SOLAR_GIVE char ***dirs);
 int solar_device_names(SOLAR_GIVE char ***names, SOLAR_GIVE char ***files);
 void solar_device_search_path_free(SOLAR_TAKE char **dirs, int n);
 SOLAR_GIVE char *solar_device_resolve(const char *ref);
+/* The name a descriptor file is found by: "h200-sxm" for ".../h200-sxm.json". */
+SOLAR_GIVE char *solar_device_name_of(const char *file);
 
 /* Loads and validates a descriptor, following "base" links (relative to the file, then by
  * name as above).  A name found nowhere prints `solar: no device 'x'; try 'solar device

@@ -66,13 +66,22 @@ for f in devices/*.json; do
 done
 grep -q '^h100-sxm  *NVIDIA H100 SXM5  *3.35 TB/s  *2.14 PFLOP/s f8  *52.4 MB  *132 ' "$t/list" ||
   { say "device list: h100-sxm row:"; grep h100-sxm "$t/list"; }
-[ "$(($(wc -l <"$t/list") - 1))" = "$(ls devices/*.json | wc -l)" ] || say "device list: row count"
+# one row per descriptor, under two headers (devices, then systems) with a blank line between
+[ "$(($(wc -l <"$t/list") - 3))" = "$(ls devices/*.json | wc -l)" ] || say "device list: row count"
+grep -q '^system  *name  *GPUs  *GPU  *NVLink  *network  *reduces  *file$' "$t/list" ||
+  say "device list: no systems header"
+grep -q '^hgx-h200-8  *NVIDIA HGX H200 8-GPU node  *1 x 8  *h200-sxm  *450 GB/s  *-  *switch ' "$t/list" ||
+  { say "device list: hgx-h200-8 row:"; grep hgx-h200-8 "$t/list"; }
 "$solar" device list --json >"$t/list.json" || say "device list --json: exit $?"
 python3 - "$t/list.json" "$root/devices" <<'PY' || fail=1
 import json, os, sys
 rows = json.load(open(sys.argv[1]))
 names = sorted(f[:-5] for f in os.listdir(sys.argv[2]) if f.endswith(".json"))
-assert [r["name"] for r in rows] == names, ([r["name"] for r in rows], names)
+assert sorted(r["name"] for r in rows) == names, ([r["name"] for r in rows], names)
+assert [r["kind"] for r in rows] == sorted(r["kind"] for r in rows), "devices, then systems"
+s = next(r for r in rows if r["name"] == "hgx-h200-ib")
+assert s["kind"] == "system" and s["gpus"] == 128 and s["network_bandwidth_bytes_per_s"] == 62.5e9, s
+assert s["in_switch_reduction"] and s["in_network_reduction"] and s["gpu"] == "h200-sxm", s
 h = next(r for r in rows if r["name"] == "h100-sxm")
 assert h["dram_bandwidth_bytes_per_s"] == 3.35e12 and h["sm_count"] == 132, h
 assert h["tensor_peak_precision"] == "f8" and h["l2_capacity_bytes"] == 52428800, h

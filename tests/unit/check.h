@@ -49,4 +49,17 @@ static inline solar_diag *on(FILE *f)
 	return on_made[on_n++] = solar_diag_new_tool(f);
 }
 
+/* Everything written to the tmpfile f, as a string (the caller frees); closes f. */
+static inline __attribute__((unused)) char *slurp(FILE *f)
+{
+	fflush(f);
+	long n = ftell(f);
+	rewind(f);
+	char *s = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
+	if (n > 0 && fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	fclose(f);
+	return s;
+}
+
 #endif

@@ -1,0 +1,89 @@
+#!/bin/sh
+# solar collective (cli/cmd_collective.c; docs/bounds.md "Collectives", docs/devices.md
+# "Systems"): the table of a 1 GB all-reduce on an H200 node, its JSON, a cluster, --set on a
+# system and its GPU, and every kind of bad input as a located error with its exit status.
+solar=$1 root=$2
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+cd "$root" || exit 2
+fail=0
+say() { echo "$*"; fail=1; }
+unset SOLAR_DEVICE_PATH
+
+"$solar" collective all_reduce 1GB --device hgx-h200-8 >"$t/out" 2>"$t/err" || say "all_reduce: exit $?"
+[ -s "$t/err" ] && { say "all_reduce wrote to stderr:"; cat "$t/err"; }
+diff -u - "$t/out" <<'W' || say "all_reduce 1GB on hgx-h200-8: the table differs"
+all_reduce of 1 GB per rank over 8 ranks of hgx-h200-8 (NVIDIA HGX H200 8-GPU node)
+  placement: 1 node of 8 ranks; reduction in the NVSwitch: yes
+
+  resource      bytes       bandwidth    time       rule (docs/bounds.md, "Collectives")
+  rank links    1 GB        450 GB/s     2.22 ms    each rank sends and receives S (a switch reduces)  <- limit
+  DRAM          2 GB        4.8 TB/s     417 us     each rank reads S and writes S
+  latency: not counted (the descriptor gives no latency_s)
+
+Bound: 2.22 ms  (algorithm bandwidth <= 450 GB/s, bus bandwidth <= 788 GB/s)
+Measured ceiling (an estimate, not a bound): 475 GB/s bus bandwidth -> 3.68 ms
+W
+
+# JSON: the terms, the limit, and bandwidths to set against nccl-tests
+"$solar" collective all_gather 256MiB --device hgx-h200-ib --ranks 64 --json >"$t/j" || say "json: exit $?"
+python3 - "$t/j" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["schema"] == "solar.collective/1", j.get("schema")
+assert j["op"] == "all_gather" and j["bytes"] == 268435456 and j["ranks"] == 64, j
+assert j["placement"] == {"nodes": 8, "ranks_per_node": 8}, j["placement"]
+assert [t["resource"] for t in j["terms"]] == ["rank links", "node network", "DRAM"], j["terms"]
+assert j["limit"] == "rank links" and j["time_s"] == max(t["time_s"] for t in j["terms"]), j
+rank = j["terms"][0]
+assert rank["bytes"] == 268435456 * 63 / 64 and rank["bandwidth_bytes_per_s"] == 512.5e9, rank
+PY
+
+# what if: a faster NVLink on the rack, a slower GPU memory
+"$solar" collective all_reduce 1GB --device gb200-nvl72 --set nvlink.bandwidth_bytes_per_s=1.8TB/s \
+  --set gpu.memory.dram.bandwidth_bytes_per_s=2TB/s >"$t/out" 2>&1 || say "--set: exit $?"
+grep -q '^  DRAM          2 GB        2 TB/s       1 ms .*<- limit$' "$t/out" ||
+  { say "--set: DRAM at 2 TB/s should limit:"; cat "$t/out"; }
+"$solar" collective broadcast 1MB --device hgx-h100-8 --set latency_s=3us | grep -q '^  latency  .*3 us$' ||
+  say "--set latency_s: no latency line"
+
+check_err() { # want-stderr exit args...
+  want=$1 code=$2; shift 2
+  "$solar" "$@" >"$t/out" 2>"$t/err"; rc=$?
+  [ "$rc" = "$code" ] || say "solar $*: exit $rc, expected $code"
+  head -n 1 "$t/err" | grep -qF -- "$want" || { say "solar $*: stderr:"; cat "$t/err"; }
+  [ -s "$t/out" ] && say "solar $*: wrote to stdout"
+  grep -q Traceback "$t/err" && say "solar $*: traceback"
+}
+check_err "solar: collective needs OP and SIZE" 2 collective all_reduce
+check_err "solar: collective: unknown OP 'allreduce'" 2 collective allreduce 1GB --device hgx-h200-8
+check_err "solar: collective: SIZE '1GB/s' is not a size in bytes" 2 collective all_reduce 1GB/s --device hgx-h200-8
+check_err "solar: collective: SIZE '0' is not a size in bytes" 2 collective all_reduce 0 --device hgx-h200-8
+check_err "solar: collective needs --device SYSTEM" 2 collective all_reduce 1GB
+check_err "solar: collective: 12 ranks span nodes of 8 GPUs without filling them" 2 \
+  collective all_reduce 1GB --device hgx-h200-ib --ranks 12
+check_err "solar: collective: 9 ranks, but NVIDIA HGX H200 8-GPU node has 8 GPUs (1 node of 8)" 2 \
+  collective all_reduce 1GB --device hgx-h200-8 --ranks 9
+check_err "solar: collective: send is between two ranks (--ranks 2), not 8" 2 \
+  collective send 1GB --device hgx-h200-8 --ranks 8
+check_err "devices/h200-sxm.json: a device descriptor, not a system's" 1 \
+  collective all_reduce 1GB --device h200-sxm
+check_err "solar: no device 'hgx-h300-8'; try 'solar device list' (did you mean 'hgx-h" 2 \
+  collective all_reduce 1GB --device hgx-h300-8
+check_err "solar: --set nvlink.bandwidth_bytes_per_s: '4GHz' is not a bandwidth such as 900GB/s" 2 \
+  collective all_reduce 1GB --device hgx-h200-8 --set nvlink.bandwidth_bytes_per_s=4GHz
+check_err "solar: system override 'nodes': NVIDIA HGX H200 8-GPU node has no network to join nodes" 2 \
+  collective all_reduce 1GB --device hgx-h200-8 --set nodes=2
+check_err "solar: system override 'speed': unknown path" 2 \
+  collective all_reduce 1GB --device hgx-h200-8 --set speed=2
+check_err "solar: --ranks expects an integer from 1 to 10000000, not '0'" 2 \
+  collective all_reduce 1GB --device hgx-h200-8 --ranks 0
+# a system where one GPU is needed
+check_err "hgx-h200-8.json: a system descriptor (many GPUs), where one GPU's descriptor is needed" 2 \
+  analyze examples/softmax.air --device hgx-h200-8
+# a bad system file: errors at JSON paths
+printf '{"schema": 1, "system": "t", "gpu": "h200-sxm", "gpus_per_node": 8,\n "nvlink": {"bandwidth_bytes_per_s": 4e11}}\n' >"$t/bad.json"
+check_err "$t/bad.json: nvlink.bandwidth_bytes_per_s: expected an object" 1 \
+  collective all_reduce 1GB --device "$t/bad.json"
+printf '{"schema": 1, "system": "t",\n  "gpu": "h200-sxm" "nodes": 2}\n' >"$t/syntax.json"
+check_err "$t/syntax.json:2:21: error: invalid JSON" 1 collective all_reduce 1GB --device "$t/syntax.json"
+exit $fail
