@@ -2100,11 +2100,18 @@ def main(argv=None):
 # that cannot reach the server runs the request itself.  The server exits after IDLE_S seconds
 # (default 300) without a request.
 
-def serve(path, idle_s=300.0):
+def serve(path, idle_s=300.0, frameworks=("torch",)):
+    """frameworks: what is imported once, here, for every request (a JAX translator's server
+    imports jax, which that process has imported already, and not PyTorch)."""
+    import importlib
     import signal
     import socket
     import numpy  # noqa: F401 - imported once, here, for every request
-    import torch  # noqa: F401
+    for name in frameworks:
+        try:
+            importlib.import_module(name)
+        except ImportError:   # the request imports what it needs, and says so if it cannot
+            pass
     def reap():   # (reaped here, so that os.times() counts the children's CPU)
         try:
             while os.waitpid(-1, os.WNOHANG)[0]:

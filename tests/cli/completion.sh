@@ -28,6 +28,8 @@ comp "$solar" analyze --l2 ''
 comp "$solar" count -
 comp "$solar" advise x.air --previous d
 comp "$solar" report m.json --bound ''
+comp "$solar" collective all_reduce 1GB --device hgx-h2
+_solar_devices | tr '\n' ' '; echo
 DRIVE
 bash "$t/drive.bash" >"$t/got" 2>"$t/err" || say "the bash completion failed: $(cat "$t/err")"
 [ -s "$t/err" ] && say "the bash completion wrote to stderr: $(cat "$t/err")"
@@ -38,6 +40,10 @@ expect() { # LINE WANT
 expect 1 "analyze"
 expect 2 "--device"
 expect 3 "h100-sxm"
+# systems complete as devices do; the list's headers ("name", "system") and its blank line never
+expect 12 "hgx-h200-8 hgx-h200-ib"
+sed -n 13p "$t/got" | grep -qE '(^| )(name|system)( |$)|  ' && say "device names: $(sed -n 13p "$t/got")"
+sed -n 13p "$t/got" | grep -q '^a100-sxm-80gb b200 gb200 .*hgx-h200-8 ' || say "device names: $(sed -n 13p "$t/got")"
 expect 4 "strict tf32"
 expect 5 "cpu cuda"
 expect 6 "list show probe"

@@ -30,7 +30,8 @@ grep -q "on NVIDIA H100 SXM5" "$t/out" || say "installed analyze: no H100 in its
 "$solar" device list >"$t/list" 2>&1 || say "installed device list: exit $?"
 grep -q "^h100-sxm .* $root/share/solar/devices/h100-sxm.json\$" "$t/list" ||
   { say "installed device list does not use the installed folder:"; cat "$t/list"; }
-n=$(($(wc -l <"$t/list") - 1)); want=$(ls "$root/share/solar/devices/"*.json | wc -l)
+# one row per descriptor under two headers (devices; then, after a blank line, systems)
+n=$(($(wc -l <"$t/list") - 3)); want=$(ls "$root/share/solar/devices/"*.json | wc -l)
 [ "$n" = "$want" ] || say "installed device list: $n devices, $want installed"
 # the completions are the installed binary's own
 "$solar" help --completion bash | cmp -s - "$root/share/bash-completion/completions/solar" ||

@@ -360,11 +360,13 @@ def main_model(o, path, out):
         sys.stderr.write("solar translate: error: cannot find the solar executable (set SOLAR_EXE)\n")
         return 2
     server = None
-    if o["validate"] and not o["jax"]:
-        # the validation's harness, forked now (PyTorch imported, nothing traced yet), so that
-        # `solar validate` does not import PyTorch once more (harness_server.py)
+    if o["validate"]:
+        # the validation's harness, forked now (PyTorch or JAX imported, nothing traced yet:
+        # no JAX backend started, which a fork must not copy), so that `solar validate` does
+        # not import it once more (harness_server.py)
         from . import harness_server
-        server = o["harness_server"] = harness_server.start(solar)
+        server = o["harness_server"] = harness_server.start(
+            solar, ("jax", "jax.numpy") if o["jax"] else ("torch",))
     try:
         return translate_and_validate(o, path, out, translate, solar)
     finally:

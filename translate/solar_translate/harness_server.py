@@ -45,9 +45,10 @@ def die_with_parent():
         pass
 
 
-def start(solar):
+def start(solar, frameworks=("torch",)):
     """(socket path, pid) of a harness server forked from this process, or None (a server is
-    already given in the environment, no harness.py, no fork)."""
+    already given in the environment, no harness.py, no fork).  frameworks: what the server
+    imports (harness.serve): this process's own, imported already."""
     if os.environ.get("SOLAR_HARNESS_SERVER") or not hasattr(os, "fork"):
         return None
     path = harness_path(solar)
@@ -71,7 +72,7 @@ def start(solar):
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):   # the requests bring their own streams
                 os.dup2(null, fd)
-            rc = harness.serve(sock, IDLE_S)
+            rc = harness.serve(sock, IDLE_S, frameworks)
         except BaseException:  # noqa: BLE001 - the child never returns into the translator
             pass
         finally:
