@@ -5,7 +5,8 @@
  * "Collectives" (roofline/collective.c): every term, which one limits, and the bandwidths a
  * user compares with nccl-tests (algorithm bandwidth = SIZE / time; bus bandwidth as
  * nccl-tests defines it).  The system's measured ceiling, where it has one, is printed as an
- * estimate beside the bound, never in its place.
+ * estimate beside the bound, never in its place.  With --target-time, what each limiting
+ * figure must become for the bound to meet it (the others as they are).
  */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -73,7 +74,7 @@ static int usage(const char *msg)
 {
 	solar_diag *d = solar_cli_diag();
 	solar_diag_tool_error(d, "%s", msg);
-	solar_diag_hint(d, "usage: solar collective OP SIZE --device SYSTEM [--ranks N] (OP: "
+	solar_diag_hint(d, "usage: solar collective OP SIZE --device SYSTEM [--ranks N] [--target-time T] (OP: "
 			   "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, send)");
 	solar_diag_hint(d, "Try 'solar collective --help'.");
 	return SOLAR_EXIT_USAGE;
@@ -122,6 +123,79 @@ static void print_table(FILE *out, const solar_system *s, const char *ref,
 			solar_fmt_quantity(q1, sizeof q1, m->value, "B/s"),
 			solar_fmt_time(q2, sizeof q2, t));
 	}
+}
+
+/* The figure behind a term and the value it must have to move the term's bytes in `left`
+ * seconds: rank links are NVLink plus the network share (the NVLink figure carries the
+ * rest), a node's network is its GPUs' shares, DRAM the GPU's.  0 when it already does. */
+static double needed(const solar_system *s, const solar_coll_bound *b, const solar_coll_term *t,
+		     double left, const char **path, double *now)
+{
+	double bw = t->bytes / left, out = t->bandwidth - s->nvlink_bw.value;
+	if (!strcmp(t->resource, "node network")) {
+		*path = "network.bandwidth_bytes_per_s";
+		*now = s->network_bw.value;
+		bw /= s->gpus_per_node;
+	} else if (!strcmp(t->resource, "DRAM")) {
+		*path = "gpu.memory.dram.bandwidth_bytes_per_s";
+		*now = t->bandwidth;
+	} else {
+		*path = "nvlink.bandwidth_bytes_per_s";
+		*now = s->nvlink_bw.value;
+		bw -= out; /* the network's share stays as it is */
+	}
+	(void)b;
+	return t->time_s > left ? bw : 0;
+}
+
+static void print_target(FILE *out, const solar_system *s, const solar_coll_bound *b, double T)
+{
+	char q1[32], q2[32], q3[32];
+	if (b->time_s <= T) {
+		fprintf(out, "Target %s: met (the bound %s leaves %s)\n",
+			solar_fmt_time(q1, sizeof q1, T), solar_fmt_time(q2, sizeof q2, b->time_s),
+			solar_fmt_time(q3, sizeof q3, T - b->time_s));
+		return;
+	}
+	double left = T - b->latency_s;
+	if (left <= 0) {
+		fprintf(out, "Target %s: no bandwidth meets it: the latency alone is %s\n",
+			solar_fmt_time(q1, sizeof q1, T), solar_fmt_time(q2, sizeof q2, b->latency_s));
+		return;
+	}
+	fprintf(out, "Target %s: met with these figures (each computed with the others as they "
+		"are; together they suffice):\n", solar_fmt_time(q1, sizeof q1, T));
+	for (int i = 0; i < b->nterms; i++) {
+		const char *path;
+		double now, want = needed(s, b, &b->terms[i], left, &path, &now);
+		if (want > 0)
+			fprintf(out, "  %-40s %s -> %s (%.3gx)\n", path,
+				solar_fmt_quantity(q2, sizeof q2, now, "B/s"),
+				solar_fmt_quantity(q3, sizeof q3, want, "B/s"), want / now);
+	}
+}
+
+static cJSON *target_json(const solar_system *s, const solar_coll_bound *b, double T)
+{
+	cJSON *j = cJSON_CreateObject();
+	cJSON_AddNumberToObject(j, "time_s", T);
+	cJSON_AddBoolToObject(j, "met", b->time_s <= T);
+	cJSON_AddBoolToObject(j, "reachable", T > b->latency_s);
+	cJSON *needs = cJSON_AddArrayToObject(j, "needs");
+	for (int i = 0; b->time_s > T && T > b->latency_s && i < b->nterms; i++) {
+		const char *path;
+		double now, want = needed(s, b, &b->terms[i], T - b->latency_s, &path, &now);
+		if (want <= 0)
+			continue;
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "resource", b->terms[i].resource);
+		cJSON_AddStringToObject(e, "set", path);
+		cJSON_AddNumberToObject(e, "now_bytes_per_s", now);
+		cJSON_AddNumberToObject(e, "needed_bytes_per_s", want);
+		cJSON_AddNumberToObject(e, "factor", want / now);
+		cJSON_AddItemToArray(needs, e);
+	}
+	return j;
 }
 
 static cJSON *bound_json(const solar_system *s, const char *ref, const solar_coll_bound *b)
@@ -210,10 +284,16 @@ int solar_cmd_collective(const solar_opts *o)
 		rc = SOLAR_EXIT_USAGE;
 		goto done;
 	}
-	if (o->format == SOLAR_FMT_JSON)
-		solar_json_print(out, solar_json_schema(bound_json(s, o->device, &b), "collective"));
-	else
+	if (o->format == SOLAR_FMT_JSON) {
+		cJSON *j = solar_json_schema(bound_json(s, o->device, &b), "collective");
+		if (o->target_s > 0)
+			cJSON_AddItemToObject(j, "target", target_json(s, &b, o->target_s));
+		solar_json_print(out, j);
+	} else {
 		print_table(out, s, o->device, &b);
+		if (o->target_s > 0)
+			print_target(out, s, &b, o->target_s);
+	}
 	solar_out_close(o, out);
 done:
 	solar_system_free(s);

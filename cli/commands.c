@@ -738,12 +738,14 @@ const solar_command solar_commands[] = {
 	 "switch), the one that limits, and the bound as algorithm and bus bandwidth to set "
 	 "against nccl-tests (docs/bounds.md, \"Collectives\"). --set changes a figure of the "
 	 "system (nvlink.bandwidth_bytes_per_s, network.bandwidth_bytes_per_s, latency_s, nodes, "
-	 "gpus_per_node) or of its GPU (gpu.PATH).",
+	 "gpus_per_node) or of its GPU (gpu.PATH); --target-time T says what each limiting figure must "
+	 "become for the bound to meet T, the others as they are.",
      .example = "solar collective all_reduce 1GB --device hgx-h200-8\n"
 		"solar collective all_gather 256MiB --device hgx-h200-ib --ranks 64 --json\n"
 		"solar collective all_reduce 1GB --device gb200-nvl72 --set "
-		"nvlink.bandwidth_bytes_per_s=1.8TB/s",
-     .takes = "--device --ranks --set --json --format -o",
+		"nvlink.bandwidth_bytes_per_s=1.8TB/s\n"
+		"solar collective all_reduce 8GB --device hgx-h200-ib --ranks 128 --target-time 10ms",
+     .takes = "--device --ranks --set --target-time --json --format -o",
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_collective},
     {.name = "provision",

@@ -46,6 +46,27 @@ grep -q '^  DRAM          2 GB        2 TB/s       1 ms .*<- limit$' "$t/out" ||
 "$solar" collective broadcast 1MB --device hgx-h100-8 --set latency_s=3us | grep -q '^  latency  .*3 us$' ||
   say "--set latency_s: no latency line"
 
+# --target-time: what each limiting figure must become; applied together, they meet it
+"$solar" collective all_reduce 8GB --device hgx-h200-ib --ranks 128 --target-time 10ms >"$t/out" 2>&1 || say "target: exit $?"
+tail -n 3 "$t/out" >"$t/tail"
+diff -u - "$t/tail" <<'W' || say "--target-time 10ms: the needs differ"
+Target 10 ms: met with these figures (each computed with the others as they are; together they suffice):
+  nvlink.bandwidth_bytes_per_s             450 GB/s -> 738 GB/s (1.64x)
+  network.bandwidth_bytes_per_s            62.5 GB/s -> 100 GB/s (1.6x)
+W
+"$solar" collective all_reduce 8GB --device hgx-h200-ib --ranks 128 --json --target-time 10ms \
+  --set nvlink.bandwidth_bytes_per_s=737.5GB/s --set network.bandwidth_bytes_per_s=100GB/s >"$t/j" ||
+  say "target applied: exit $?"
+python3 - "$t/j" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["target"]["met"] and j["target"]["needs"] == [] and j["time_s"] <= 0.01 * (1 + 1e-12), j
+PY
+"$solar" collective all_reduce 1GB --device hgx-h200-8 --target-time 3ms | tail -n 1 |
+  grep -qx 'Target 3 ms: met (the bound 2.22 ms leaves 778 us)' || say "--target-time 3ms: not met?"
+"$solar" collective all_reduce 1GB --device hgx-h200-8 --set latency_s=5ms --target-time 3ms | tail -n 1 |
+  grep -qx 'Target 3 ms: no bandwidth meets it: the latency alone is 5 ms' || say "latency above the target"
+
 check_err() { # want-stderr exit args...
   want=$1 code=$2; shift 2
   "$solar" "$@" >"$t/out" 2>"$t/err"; rc=$?
