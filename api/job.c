@@ -21,6 +21,7 @@
 #include "frontend/frontend.h"
 #include "ir/arena.h"
 #include "roofline/provision.h" /* solar_device_clone */
+#include "roofline/step.h"
 
 struct solar_result_detail {
 	solar_arena *arena;     /* the plain fields */
@@ -35,6 +36,8 @@ struct solar_result_detail {
 	bool own_program;
 	solar_work *work;
 	solar_device *dev;      /* the job's copy */
+	solar_system *sys;      /* --device named a system: dev is a copy of its GPU */
+	solar_step step;        /* with sys: the rules of "Programs on many GPUs" */
 	solar_bounds bounds;
 	bool have_bounds;
 	solar_warning warnings[2];
@@ -150,10 +153,20 @@ static int apply_set(solar_device *d, const solar_question_set *s, solar_diag *d
 
 /* The one place a question's device is resolved: loaded or copied, then every override in
  * order (all of them tried, so that each refused one is reported). */
-static solar_device *question_device(const solar_question *q, bool *loaded, solar_diag *diag)
+static solar_device *question_device(const solar_question *q, bool *loaded,
+				     solar_system **sys, solar_diag *diag)
 {
-	solar_device *d = q->device_file ? solar_device_load(q->device_file, diag)
-					 : solar_device_clone(q->device);
+	solar_device *d = NULL;
+	char *file = q->device_file ? solar_device_resolve(q->device_file) : NULL;
+	if (sys && file && solar_system_is(file)) {
+		/* a system (docs/bounds.md, "Programs on many GPUs"): every rank is its GPU */
+		*sys = solar_system_load(q->device_file, diag);
+		d = *sys ? solar_device_clone((*sys)->gpu) : NULL;
+	} else {
+		d = q->device_file ? solar_device_load(q->device_file, diag)
+				   : solar_device_clone(q->device);
+	}
+	free(file);
 	*loaded = d != NULL;
 	bool ok = d != NULL;
 	for (int i = 0; d && i < q->nsets; i++)
@@ -168,7 +181,7 @@ static solar_device *question_device(const solar_question *q, bool *loaded, sola
 solar_device *solar_question_device(const solar_question *q, solar_diag *diag)
 {
 	bool loaded;
-	return question_device(q, &loaded, diag);
+	return question_device(q, &loaded, NULL, diag);
 }
 
 /* The device of the job (the question's, resolved), then the fidelity level.  0, or -1 after
@@ -179,7 +192,7 @@ static int job_device(const solar_job *job, solar_result *r, solar_diag *diag)
 	const solar_question *q = &job->question;
 	bool measured = q->ceilings != SOLAR_CEILINGS_PEAK;
 	bool loaded;
-	x->dev = question_device(q, &loaded, diag);
+	x->dev = question_device(q, &loaded, &x->sys, diag);
 	if (!x->dev) {
 		r->device_failed = !loaded;
 		r->override_refused = loaded;
@@ -311,10 +324,46 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 		r->status = brc == -2 ? SOLAR_JOB_INPUT_ERRORS : SOLAR_JOB_USAGE;
 		return;
 	}
+	if (p->nmesh && solar_program_ranks(p) > 1 && !x->sys) {
+		solar_diag_error(x->d, p->mesh[0].span,
+				 "the program runs on %lld ranks; %s is one GPU: give a system of at "
+				 "least that many GPUs (`solar device list` shows them)",
+				 (long long)solar_program_ranks(p), r->device_file);
+		r->status = SOLAR_JOB_INPUT_ERRORS;
+		return;
+	}
+	if (x->sys && solar_step_apply(p, x->sys, &x->bounds, &x->step, x->d) < 0) {
+		r->status = SOLAR_JOB_INPUT_ERRORS;
+		return;
+	}
 	x->have_bounds = r->has_bounds = true;
 	const solar_bounds *b = &x->bounds;
 	for (int k = 0; k < p->nkernels; k++)
 		ks[k].bound = plain_bound(a, &b->kernel[k]);
+	r->ranks = solar_program_ranks(p);
+	if (x->sys) {
+		r->system_name = solar_arena_strdup(a, x->sys->name);
+		solar_result_collective *cs =
+		    solar_arena_alloc(a, sizeof *cs * (size_t)(x->step.ncoll + 1));
+		for (int i = 0; i < x->step.ncoll; i++) {
+			const solar_step_coll *sc = &x->step.coll[i];
+			char name[48];
+			cs[i] = (solar_result_collective){
+			    .kernel = ks[sc->kernel].name,
+			    .op = solar_coll_op_name(sc->bound.op),
+			    .axis = p->mesh[sc->axis].name,
+			    .bytes = sc->bound.bytes,
+			    .ranks = sc->bound.ranks,
+			    .ranks_per_node = sc->bound.ranks_per_node,
+			    .nodes = sc->bound.nodes,
+			    .time_s = b->kernel[sc->kernel].time_s,
+			    .limited_by = solar_arena_strdup(
+				a, solar_resource_name(b->kernel[sc->kernel].limiter, name,
+						       sizeof name))};
+		}
+		r->collectives = cs;
+		r->ncollectives = x->step.ncoll;
+	}
 	r->unfused = plain_bound(a, &b->unfused);
 	r->fused = plain_bound(a, &b->fused);
 	r->cache_aware = plain_bound(a, &b->cache_aware);
@@ -443,6 +492,8 @@ void solar_result_free(solar_result *r)
 		return;
 	struct solar_result_detail *x = r->detail;
 	solar_bounds_free(&x->bounds);
+	solar_step_free(&x->step);
+	solar_system_free(x->sys);
 	solar_work_free(x->work);
 	solar_device_free(x->dev);
 	if (x->own_program) {

@@ -170,6 +170,18 @@ typedef struct {
 	long long value;
 } solar_result_param;
 
+/* One collective of a program on many GPUs (docs/bounds.md, "Programs on many GPUs"). */
+typedef struct {
+	const char *kernel;
+	const char *op;	  /* "all_reduce", ... */
+	const char *axis; /* the mesh axis */
+	double bytes;	  /* S: the buffer each rank holds whole (docs/bounds.md, "Collectives") */
+	int ranks;	  /* the axis's size */
+	int ranks_per_node, nodes;
+	double time_s;	       /* the collective's bound: the kernel's */
+	const char *limited_by; /* "links", "network", "dram" */
+} solar_result_collective;
+
 struct solar_result {
 	solar_job_status status; /* the fields below are set where the job got that far */
 	const char *program;     /* the job's file */
@@ -197,6 +209,12 @@ struct solar_result {
 	double live_bytes;       /* least data the device holds at one moment (rule "memory,
 				    least"): = memory.least_bytes */
 	double dram_capacity_bytes; /* 0 if the descriptor does not say */
+	/* many GPUs: the device was a system (system_name set) and the program's mesh has
+	 * `ranks` ranks (1 without a mesh); its collectives in program order */
+	const char *system_name;
+	long long ranks;
+	const solar_result_collective *collectives;
+	int ncollectives;
 	/* docs/bounds.md, "Memory": set with the counts (no device needed) */
 	struct {
 		double in_bytes, inout_bytes, out_bytes; /* declared sizes, by role */

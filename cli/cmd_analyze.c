@@ -312,7 +312,8 @@ static void print_consts(FILE *out, const solar_program *p)
 /* The table's heading: the program and its sizes, the device and math mode, then what makes
  * the figures hypothetical or estimates (--set, --ceilings measured). */
 static void print_heading(FILE *out, const solar_opts *o, const solar_program *p,
-			  const solar_device *dev, const solar_work *w, bool md)
+			  const solar_device *dev, const solar_work *w, const solar_result *res,
+			  bool md)
 {
 	const char *base = strrchr(o->files[0], '/');
 	fprintf(out, "%s%s", md ? "### " : "", base ? base + 1 : o->files[0]);
@@ -320,7 +321,13 @@ static void print_heading(FILE *out, const solar_opts *o, const solar_program *p
 		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
 			(long long)p->params[i].value);
 	print_consts(out, p);
-	fprintf(out, "   on %s, math %s", dev->name, o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	if (res && res->system_name) /* docs/bounds.md, "Programs on many GPUs" */
+		fprintf(out, "   on %s, %lld rank%s of %s, math %s", res->system_name, res->ranks,
+			res->ranks == 1 ? "" : "s", dev->name,
+			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	else
+		fprintf(out, "   on %s, math %s", dev->name,
+			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 	print_math_overrides(out, o, p, SOLAR_MATH_TF32);
 	print_math_overrides(out, o, p, SOLAR_MATH_TF32X3);
 	print_math_overrides(out, o, p, SOLAR_MATH_STRICT);
@@ -333,6 +340,43 @@ static void print_heading(FILE *out, const solar_opts *o, const solar_program *p
 		fprintf(out, "%s  ESTIMATE, not a bound: %d measured ceilings (--ceilings measured); "
 			     "good code reaches about this, better code may beat it\n",
 			md ? "\n" : "", solar_device_measured_rates(dev));
+	fputs("\n", out);
+}
+
+/* One row per collective (docs/bounds.md, "Programs on many GPUs"): its axis, placement, the
+ * buffer S each rank holds, its bound and what limits it. */
+static void print_collectives(FILE *out, const solar_result *res, bool md)
+{
+	if (!res->ncollectives)
+		return;
+	int wk = 10;
+	for (int i = 0; i < res->ncollectives; i++)
+		if ((int)strlen(res->collectives[i].kernel) > wk)
+			wk = (int)strlen(res->collectives[i].kernel);
+	if (md)
+		fputs("| collective | op | axis | ranks | placement | bytes | bound | limited by |\n"
+		      "|---|---|---|---|---|---|---|---|\n",
+		      out);
+	else
+		fprintf(out, "%-*s  %-14s %-6s %-6s %-22s %-10s %-10s %s\n", wk, "collective", "op",
+			"axis", "ranks", "placement", "bytes", "bound", "limited by");
+	for (int i = 0; i < res->ncollectives; i++) {
+		const solar_result_collective *c = &res->collectives[i];
+		char place[64], t[32], by[32], bytes[40];
+		if (c->nodes > 1)
+			snprintf(place, sizeof place, "%d nodes, %d per node", c->nodes,
+				 c->ranks_per_node);
+		else
+			snprintf(place, sizeof place, "one node");
+		snprintf(bytes, sizeof bytes, "%sB", solar_fmt_si(by, sizeof by, c->bytes));
+		solar_fmt_time(t, sizeof t, c->time_s);
+		if (md)
+			fprintf(out, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", c->kernel, c->op,
+				c->axis, c->ranks, place, bytes, t, c->limited_by);
+		else
+			fprintf(out, "%-*s  %-14s %-6s %-6d %-22s %-10s %-10s %s\n", wk, c->kernel,
+				c->op, c->axis, c->ranks, place, bytes, t, c->limited_by);
+	}
 	fputs("\n", out);
 }
 
@@ -533,7 +577,27 @@ static void print_notes(FILE *out, const solar_opts *o, const solar_program *p, 
 		      "peak (docs/bounds.md#missing-peak).\n",
 		      out);
 	solar_out_assumptions(out, p, w->assumed);
-	fputs("Rules: docs/bounds.md#unfused, #fused, #cache-aware.\n", out);
+	if (res && res->ncollectives) {
+		double sum = 0;
+		for (int k = 0; k < p->nkernels; k++)
+			sum += b->kernel[k].time_s;
+		if (sum > b->unfused.time_s * (1 + 1e-9))
+			fprintf(out, "Overlap: the kernels' bounds add up to %s; the collectives "
+				     "overlap the compute that does not depend on them, so the longest "
+				     "path is %s (docs/bounds.md#programs-on-many-gpus).\n",
+				solar_fmt_time(t1, sizeof t1, sum),
+				solar_fmt_time(t2, sizeof t2, b->unfused.time_s));
+	}
+	if (res && res->ncollectives && b->fused.limiter == SOLAR_RES_NETWORK)
+		fprintf(out, "Network: every group of an axis that crosses nodes runs its collectives "
+			     "at once, so a node's network carries the bytes of all the groups it "
+			     "holds: %s in all, more than any one collective's bound "
+			     "(docs/bounds.md#programs-on-many-gpus).\n",
+			solar_fmt_time(t1, sizeof t1, b->fused.res_s[SOLAR_RES_NETWORK]));
+	fputs(res && res->ncollectives
+		  ? "Rules: docs/bounds.md#unfused, #fused, #cache-aware, #programs-on-many-gpus.\n"
+		  : "Rules: docs/bounds.md#unfused, #fused, #cache-aware.\n",
+	      out);
 }
 
 /* The table `analyze` prints (text, or markdown with md): heading, kernels, bounds, notes. */
@@ -541,9 +605,10 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 			const solar_device *dev, const solar_work *w, const solar_bounds *b,
 			const solar_measured *m, const solar_result *res, bool md)
 {
-	print_heading(out, o, p, dev, w, md);
+	print_heading(out, o, p, dev, w, res, md);
 	print_kernel_rows(out, p, w, b, m, md);
 	print_bound_rows(out, b, m, md);
+	print_collectives(out, res, md);
 	print_groups(out, p, b, md);
 	print_notes(out, o, p, w, b, m, res);
 }
@@ -596,6 +661,26 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 	cJSON_AddStringToObject(d, "name", dev->name);
 	cJSON_AddStringToObject(d, "file", dev->file);
 	cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
+	if (res->system_name) { /* docs/bounds.md, "Programs on many GPUs" */
+		cJSON *sy = cJSON_AddObjectToObject(j, "system");
+		cJSON_AddStringToObject(sy, "name", res->system_name);
+		cJSON_AddNumberToObject(sy, "ranks", (double)res->ranks);
+		cJSON *ca = cJSON_AddArrayToObject(j, "collectives");
+		for (int i = 0; i < res->ncollectives; i++) {
+			const solar_result_collective *c = &res->collectives[i];
+			cJSON *e = cJSON_CreateObject();
+			cJSON_AddStringToObject(e, "kernel", c->kernel);
+			cJSON_AddStringToObject(e, "op", c->op);
+			cJSON_AddStringToObject(e, "axis", c->axis);
+			cJSON_AddNumberToObject(e, "bytes", c->bytes);
+			cJSON_AddNumberToObject(e, "ranks", c->ranks);
+			cJSON_AddNumberToObject(e, "ranks_per_node", c->ranks_per_node);
+			cJSON_AddNumberToObject(e, "nodes", c->nodes);
+			cJSON_AddNumberToObject(e, "time_s", c->time_s);
+			cJSON_AddStringToObject(e, "limited_by", c->limited_by);
+			cJSON_AddItemToArray(ca, e);
+		}
+	}
 	cJSON_AddItemToObject(j, "unfused", json_roof(&b->unfused, m->total_s));
 	cJSON *fu = json_roof(&b->fused, m->total_s);
 	cJSON *cb = cJSON_AddObjectToObject(fu, "compulsory_bytes"); /* before the L2 allowance */

@@ -258,6 +258,8 @@ int solar_cmd_provision(const solar_opts *o)
 	solar_result *res = solar_job_run(&job);
 	solar_cli_question_free(&job.question);
 	int rc = res->status;
+	if (rc == SOLAR_EXIT_OK && solar_cli_refuse_collectives("provision", res))
+		rc = SOLAR_EXIT_USAGE;
 	if (rc != SOLAR_EXIT_OK) {
 		solar_result_free(res);
 		return rc;

@@ -430,6 +430,10 @@ int solar_cmd_sweep(const solar_opts *o)
 	res = solar_job_run(&job);
 	if ((rc = res->status) != SOLAR_EXIT_OK)
 		goto done;
+	if (solar_cli_refuse_collectives("sweep", res)) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
 	work = solar_device_clone(dev);
 	pt = solar_xcalloc((size_t)n, sizeof *pt);
 	for (int p = 0; p < n; p++) {

@@ -615,6 +615,14 @@ static int load(validation *v)
 	int rc = solar_cli_load(o->files[0], o, &v->l);
 	if (rc != SOLAR_EXIT_OK)
 		return rc;
+	for (int k = 0; k < v->l.prog->nkernels; k++)
+		if (v->l.prog->kernels[k].coll) { /* docs/many-gpus.md, "Validation" */
+			solar_diag_error(v->l.diag, v->l.prog->kernels[k].coll->span,
+					 "validate does not yet run programs on many ranks: its "
+					 "backends run one rank, and a collective combines them all "
+					 "(docs/many-gpus.md)");
+			return SOLAR_EXIT_ERRORS;
+		}
 	v->a = solar_analysis_new(v->l.prog, v->l.diag);
 	if (!v->a || solar_analysis_run_checks(v->a, v->l.diag))
 		return SOLAR_EXIT_ERRORS;

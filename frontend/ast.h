@@ -65,7 +65,9 @@ typedef enum {
 	AST_FOR,     /* iters, body */
 	AST_IF,	     /* cond, then, els */
 	AST_ASSIGN,  /* name, index (indexed), op, value */
-	AST_ASSUME   /* name (the keyword as written), value: `assume distinct(ids) >= N;` */
+	AST_ASSUME,  /* name (the keyword as written), value: `assume distinct(ids) >= N;` */
+	AST_MESH,    /* decls (name = size), name (the keyword as written): AIR 1.2 */
+	AST_COLLECTIVE /* name (the op), cargs, target, source: AIR 1.2 */
 } ast_node_kind;
 
 typedef struct ast_node ast_node;
@@ -91,6 +93,13 @@ typedef struct {
 	ast_expr **dims;
 	int rank;
 } ast_decl;
+
+/* One argument of a collective: `expr` (key NULL) or `key = expr`. */
+typedef struct {
+	const char *key;
+	solar_span key_span;
+	ast_expr *value;
+} ast_carg;
 
 /* `key = value` inside a kernel's [ ]. */
 typedef struct {
@@ -133,6 +142,12 @@ struct ast_node {
 	int nindex;
 	solar_assign_op op;
 	ast_expr *value;
+	/* COLLECTIVE: `NAME(cargs) TARGET [<- SOURCE];` */
+	ast_carg **cargs;
+	int ncargs;
+	solar_span args_span; /* the parentheses and what is inside */
+	const char *target, *source; /* source NULL for an in-place collective */
+	solar_span target_span_c, source_span;
 };
 
 /* State shared by the scanner and the parser of one source text. */

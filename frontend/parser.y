@@ -77,6 +77,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, solar_pstate *ps, const char
 	ast_iter *iter;
 	ast_decl *decl;
 	ast_attr *attr;
+	ast_carg *carg;
 	ast_list *list;
 	ast_block block;
 }
@@ -102,11 +103,13 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, solar_pstate *ps, const char
 
 %type <expr> expr primary
 %type <list> exprs args params consts tensors iters attrs stmts
-%type <node> item stmt if
+%type <node> item stmt if collective
 %type <block> block
 %type <iter> iter
 %type <decl> param const tensor
 %type <attr> attr
+%type <carg> carg
+%type <list> cargs
 %type <list> kattrs
 %type <role> role
 %type <aop> assign_op
@@ -126,10 +129,10 @@ item
 		$$->version = $2;
 		$$->version_span = @2;
 	}
-	| AIR FLOAT ';' {                /* `air 1.1;`: sema.c reads the minor version */
+	| AIR FLOAT ';' {                /* `air 1.1;`, `air 1.2;`: sema.c reads the minor version */
 		$$ = NODE(AST_AIR, @$);
-		$$->version = strcmp($2, "1.1") ? -1 : 1;
-		$$->version_minor = 1;
+		$$->version = strcmp($2, "1.1") && strcmp($2, "1.2") ? -1 : 1;
+		$$->version_minor = strcmp($2, "1.2") ? 1 : 2;
 		$$->version_span = @2;
 	}
 	| PARAM params ';' {
@@ -178,6 +181,13 @@ item
 		$$->attrs = $3 ? (ast_attr **)$3->items : NULL;
 		$$->nattrs = $3 ? $3->n : 0;
 		$$->body = $4;
+	}
+	| NAME consts ';' {              /* `mesh dp = 8, tp = 8;` (AIR 1.2): sema.c */
+		$$ = NODE(AST_MESH, @$);
+		$$->name = $1;
+		$$->name_span = @1;
+		$$->decls = (ast_decl **)$2->items;
+		$$->ndecls = $2->n;
 	}
 	| NAME expr ';' {                /* `assume distinct(ids) >= N;` (AIR 1.1): sema.c */
 		$$ = NODE(AST_ASSUME, @$);
@@ -284,6 +294,7 @@ block
 stmts
 	: %empty                        { $$ = solar_ast_list(ps, NULL); }
 	| stmts stmt                    { if ($2) solar_ast_push(ps, $1, $2); $$ = $1; }
+	| stmts collective              { solar_ast_push(ps, $1, $2); $$ = $1; }
 	;
 
 /* stmt: for iter, ... block | if | NAME [ '[' expr, ... ']' ] assign_op expr ; */
@@ -314,6 +325,51 @@ stmt
 		$$->value = ASSIGN_VALUE($5, $6);
 	}
 	| error ';'                     { $$ = NULL; }
+	;
+
+/* collective: NAME ( cargs ) TARGET [<- SOURCE] ;  (AIR 1.2; only inside a kernel block, so
+ * that it cannot be mistaken for a top-level `NAME expr ;`) */
+collective
+	: NAME '(' cargs ')' NAME ';' {           /* AIR 1.2: `all_reduce(dp, sum) g;` */
+		$$ = NODE(AST_COLLECTIVE, @$);
+		$$->name = $1;
+		$$->name_span = @1;
+		$$->cargs = (ast_carg **)$3->items;
+		$$->ncargs = $3->n;
+		$$->args_span = (solar_span){@2.off, @4.off + @4.len - @2.off};
+		$$->target = $5;
+		$$->target_span_c = @5;
+	}
+	| NAME '(' cargs ')' NAME '<' '-' NAME ';' { /* `all_gather(tp, dim = 2) y <- x;` */
+		$$ = NODE(AST_COLLECTIVE, @$);
+		$$->name = $1;
+		$$->name_span = @1;
+		$$->cargs = (ast_carg **)$3->items;
+		$$->ncargs = $3->n;
+		$$->args_span = (solar_span){@2.off, @4.off + @4.len - @2.off};
+		$$->target = $5;
+		$$->target_span_c = @5;
+		$$->source = $8;
+		$$->source_span = @8;
+	}
+	;
+
+/* the arguments of a collective: the axis, the reduction, `dim = d`, `root = k` */
+cargs
+	: carg                          { $$ = solar_ast_list(ps, $1); }
+	| cargs ',' carg                { solar_ast_push(ps, $1, $3); $$ = $1; }
+	;
+carg
+	: expr {
+		$$ = solar_arena_alloc(ps->arena, sizeof *$$);
+		$$->value = $1;
+	}
+	| NAME '=' expr {
+		$$ = solar_arena_alloc(ps->arena, sizeof *$$);
+		$$->key = $1;
+		$$->key_span = @1;
+		$$->value = $3;
+	}
 	;
 
 assign_op

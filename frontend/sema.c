@@ -104,6 +104,8 @@ typedef struct {
 	solar_kernel *kernels;
 	int nkernels, cap_kernels;
 	int cap_assumes;
+	int kernel_items;		/* items of the kernel block being lowered (-1: none) */
+	const solar_collective *coll;	/* the collective its body lowered to, or NULL */
 } sema;
 
 /* Grows an arena array of `size`-byte elements to hold one more. */
@@ -1082,6 +1084,10 @@ static solar_node *lower_assign(sema *s, const ast_node *n)
 	return node;
 }
 
+/* ---- collectives (AIR 1.2, docs/air.md "Many GPUs") ------------------------------------ */
+
+static solar_node *lower_collective(sema *s, const ast_node *n);
+
 static solar_node *lower_node(sema *s, const ast_node *n)
 {
 	switch (n->kind) {
@@ -1091,6 +1097,8 @@ static solar_node *lower_node(sema *s, const ast_node *n)
 		return lower_if(s, n);
 	case AST_ASSIGN:
 		return lower_assign(s, n);
+	case AST_COLLECTIVE:
+		return lower_collective(s, n);
 	default:
 		return NULL; /* declarations appear only at top level (grammar) */
 	}
@@ -1108,6 +1116,381 @@ static solar_block lower_block(sema *s, const ast_block *b)
 			out.items[out.n++] = node;
 	}
 	return out;
+}
+
+
+/* The mesh axis a collective names (its first argument), or -1 after an error. */
+static int coll_axis(sema *s, const ast_node *n, const ast_carg *c)
+{
+	if (!c || c->key || c->value->kind != AST_NAME) {
+		solar_diag_error(s->d, c ? c->value->span : n->args_span,
+				 "the first argument of %s is the mesh axis it runs over, a name "
+				 "(`%s(dp, ...)`)",
+				 n->name, n->name);
+		return -1;
+	}
+	for (int a = 0; a < s->p->nmesh; a++)
+		if (!strcmp(s->p->mesh[a].name, c->value->name))
+			return a;
+	if (!s->p->nmesh)
+		solar_diag_error(s->d, c->value->span,
+				 "'%s' is not an axis: the program declares no mesh (`mesh dp = 8;` "
+				 "after the params)",
+				 c->value->name);
+	else {
+		solar_diag_error(s->d, c->value->span, "'%s' is not an axis of the mesh",
+				 c->value->name);
+		solar_diag_note(s->d, s->p->mesh[0].span, "the mesh is declared here");
+	}
+	return -1;
+}
+
+/* A tensor a collective names: NULL after an error (write: it is stored to). */
+static solar_tensor *coll_tensor(sema *s, const char *name, solar_span at, bool write)
+{
+	const sym *g = sym_find(&s->globals, name);
+	if (!g) {
+		undeclared(s, name, at);
+		return NULL;
+	}
+	if (g->kind != SYM_TENSOR) {
+		solar_diag_error(s->d, at, "'%s' is a %s; a collective moves tensors", name,
+				 sym_kind_name[g->kind]);
+		return NULL;
+	}
+	solar_tensor *t = &s->p->tensors[g->index];
+	if (write && (t->role == SOLAR_ROLE_IN || t->role == SOLAR_ROLE_RAND)) {
+		solar_diag_error(s->d, at,
+				 "cannot write '%s': it is declared `%s`; a collective's result is "
+				 "an `out`, `inout` or `tmp` tensor",
+				 name, solar_role_name(t->role));
+		solar_diag_note(s->d, t->span, "'%s' is declared here", name);
+		return NULL;
+	}
+	return t;
+}
+
+static solar_expr *coll_iter(sema *s, int id, solar_span at)
+{
+	solar_expr *e = mk(s, SOLAR_E_ITER, at, 0);
+	e->sym = id;
+	e->name = s->iters[id].name;
+	return e;
+}
+
+/* i // n */
+static solar_expr *coll_div(sema *s, solar_expr *i, int64_t n, solar_span at)
+{
+	solar_expr *e = mk(s, SOLAR_E_BIN, at, 2);
+	e->binop = SOLAR_OP_FLOORDIV;
+	e->args[0] = i;
+	e->args[1] = mk(s, SOLAR_E_INT, at, 0);
+	e->args[1]->ival = n;
+	return e;
+}
+
+/* The kernel body that stands for a collective in counting and dataflow: one loop per
+ * dimension of `over` (OUT, or IN for a reduce_scatter) around `OUT[...] = IN[...]`, the
+ * index on `dim` divided by the axis size on the smaller side, so that the store covers all of
+ * OUT and the read all of IN. */
+static solar_node *coll_body(sema *s, const solar_collective *c, int64_t N)
+{
+	const solar_tensor *out = &s->p->tensors[c->out], *in = &s->p->tensors[c->in];
+	const solar_tensor *over = c->op == SOLAR_XOP_REDUCE_SCATTER ? in : out;
+	int rank = over->rank;
+	solar_span at = c->span;
+	int first = s->niters;
+	for (int k = 0; k < rank; k++) {
+		char name[24];
+		snprintf(name, sizeof name, "_x%d", k);
+		s->iters = grow(s->a, s->iters, s->niters, &s->cap_iters, sizeof *s->iters);
+		s->iters[s->niters++] = (solar_iter){solar_arena_strdup(s->a, name), at};
+	}
+	solar_stmt *st = solar_arena_alloc(s->a, sizeof *st);
+	st->id = s->nstmts;
+	st->kernel = s->kernel;
+	st->span = at;
+	st->tensor = c->out;
+	st->op = SOLAR_ASSIGN;
+	st->depth = rank;
+	st->loops = rank ? solar_arena_alloc(s->a, (size_t)rank * sizeof *st->loops) : NULL;
+	st->index = rank ? solar_arena_alloc(s->a, (size_t)rank * sizeof *st->index) : NULL;
+	solar_expr *rd = mk(s, SOLAR_E_ACCESS, at, rank);
+	rd->sym = c->in;
+	rd->name = in->name;
+	for (int k = 0; k < rank; k++) {
+		st->loops[k] = first + k;
+		st->index[k] = coll_iter(s, first + k, at);
+		rd->args[k] = coll_iter(s, first + k, at);
+		if (k == c->dim && c->op == SOLAR_XOP_ALL_GATHER)
+			rd->args[k] = coll_div(s, rd->args[k], N, at);
+		if (k == c->dim && c->op == SOLAR_XOP_REDUCE_SCATTER)
+			st->index[k] = coll_div(s, st->index[k], N, at);
+	}
+	st->value = rd;
+	s->stmts = grow(s->a, s->stmts, s->nstmts, &s->cap_stmts, sizeof *s->stmts);
+	s->stmts[s->nstmts++] = st;
+	s->written[c->out] = true;
+
+	solar_node *node = solar_arena_alloc(s->a, sizeof *node);
+	node->kind = SOLAR_N_STMT;
+	node->span = at;
+	node->stmt = st;
+	for (int k = rank - 1; k >= 0; k--) {
+		solar_node *loop = solar_arena_alloc(s->a, sizeof *loop);
+		loop->kind = SOLAR_N_FOR;
+		loop->span = at;
+		loop->loop.iter = first + k;
+		loop->loop.lo = mk(s, SOLAR_E_INT, at, 0);
+		loop->loop.hi = over->dims[k];
+		loop->loop.step_value = 1;
+		loop->loop.joined = k > 0;
+		loop->loop.body.items = solar_arena_alloc(s->a, sizeof *loop->loop.body.items);
+		loop->loop.body.items[0] = node;
+		loop->loop.body.n = 1;
+		node = loop;
+	}
+	return node;
+}
+
+/* Whether OUT and IN of a collective have the shapes its definition needs (docs/air.md,
+ * "Many GPUs"); reports the first mismatch. */
+static bool coll_shapes(sema *s, const ast_node *n, const solar_collective *c, int64_t N)
+{
+	const solar_tensor *out = &s->p->tensors[c->out], *in = &s->p->tensors[c->in];
+	const char *axis = s->p->mesh[c->axis].name;
+	if (out->dtype != in->dtype || out->rank != in->rank) {
+		solar_diag_error(s->d, n->span,
+				 "%s moves '%s' (%s, rank %d) into '%s' (%s, rank %d): a collective "
+				 "keeps the dtype and the rank",
+				 n->name, in->name, solar_dtype_name(in->dtype), in->rank, out->name,
+				 solar_dtype_name(out->dtype), out->rank);
+		return false;
+	}
+	if (c->dim >= out->rank) {
+		solar_diag_error(s->d, n->args_span, "dim = %d, but '%s' has rank %d", c->dim,
+				 out->name, out->rank);
+		return false;
+	}
+	for (int k = 0; k < out->rank; k++) {
+		int64_t want = in->extent[k];
+		if (k == c->dim && c->op == SOLAR_XOP_ALL_GATHER)
+			want = in->extent[k] * N;
+		if (k == c->dim && c->op == SOLAR_XOP_REDUCE_SCATTER) {
+			if (in->extent[k] % N) {
+				solar_diag_error(s->d, n->span,
+						 "reduce_scatter over '%s' (%" PRId64 " ranks) splits "
+						 "dimension %d of '%s', %" PRId64 ", which %" PRId64
+						 " does not divide",
+						 axis, N, k, in->name, in->extent[k], N);
+				return false;
+			}
+			want = in->extent[k] / N;
+		}
+		if (k == c->dim && c->op == SOLAR_XOP_ALL_TO_ALL && in->extent[k] % N) {
+			solar_diag_error(s->d, n->span,
+					 "all_to_all over '%s' (%" PRId64 " ranks) splits dimension %d "
+					 "of '%s', %" PRId64 ", which %" PRId64 " does not divide",
+					 axis, N, k, in->name, in->extent[k], N);
+			return false;
+		}
+		if (out->extent[k] != want) {
+			solar_diag_error(s->d, n->span,
+					 "%s over '%s' (%" PRId64 " ranks) needs dimension %d of '%s' "
+					 "to be %" PRId64 ", not %" PRId64,
+					 n->name, axis, N, k, out->name, want, out->extent[k]);
+			solar_diag_note(s->d, out->span, "'%s' is declared here", out->name);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* An integer argument `key = INT` of a collective; -1 after an error. */
+static int64_t coll_int(sema *s, const ast_carg *c)
+{
+	if (c->value->kind != AST_INT || c->value->ival < 0) {
+		solar_diag_error(s->d, c->value->span, "%s is a non-negative integer, not '%s'",
+				 c->key, snip(s, c->value->span));
+		return -1;
+	}
+	return c->value->ival;
+}
+
+static solar_node *lower_collective(sema *s, const ast_node *n)
+{
+	int op = solar_xop_parse(n->name);
+	if (op < 0) {
+		solar_diag_error(s->d, n->name_span,
+				 "unknown collective '%s'; the collectives are all_reduce, "
+				 "all_gather, reduce_scatter, all_to_all and broadcast",
+				 n->name);
+		return NULL;
+	}
+	if (s->p->air_minor < 2) {
+		solar_diag_error(s->d, n->name_span,
+				 "collectives need AIR 1.2: begin the file with `air 1.2;`");
+		return NULL;
+	}
+	if (s->kernel_items != 1 || s->nesting) {
+		solar_diag_error(s->d, n->span,
+				 "a collective is alone in its kernel: give it a `kernel NAME { ... }` "
+				 "of its own, outside any loop or `if`");
+		return NULL;
+	}
+	solar_collective *c = solar_arena_alloc(s->a, sizeof *c);
+	*c = (solar_collective){.op = (solar_xop)op, .dim = -1, .root = -1, .span = n->span};
+	bool ok = true;
+	c->axis = coll_axis(s, n, n->ncargs ? n->cargs[0] : NULL);
+	ok &= c->axis >= 0;
+	bool has_red = op == SOLAR_XOP_ALL_REDUCE || op == SOLAR_XOP_REDUCE_SCATTER;
+	bool has_dim = op == SOLAR_XOP_ALL_GATHER || op == SOLAR_XOP_REDUCE_SCATTER ||
+		       op == SOLAR_XOP_ALL_TO_ALL;
+	bool has_root = op == SOLAR_XOP_BROADCAST;
+	for (int i = 1; i < n->ncargs; i++) {
+		const ast_carg *a = n->cargs[i];
+		if (!a->key && has_red && i == 1 && a->value->kind == AST_NAME &&
+		    (!strcmp(a->value->name, "sum") || !strcmp(a->value->name, "max"))) {
+			c->red = strcmp(a->value->name, "sum") ? SOLAR_XRED_MAX : SOLAR_XRED_SUM;
+		} else if (a->key && ((!strcmp(a->key, "dim") && c->dim >= 0) ||
+				      (!strcmp(a->key, "root") && c->root >= 0))) {
+			solar_diag_error(s->d, a->key_span, "`%s` is given twice", a->key);
+			ok = false;
+		} else if (a->key && !strcmp(a->key, "dim") && has_dim && c->dim < 0) {
+			int64_t v = coll_int(s, a);
+			ok &= v >= 0;
+			c->dim = v > INT32_MAX ? INT32_MAX : (int)v;
+		} else if (a->key && !strcmp(a->key, "root") && has_root && c->root < 0) {
+			c->root = coll_int(s, a);
+			ok &= c->root >= 0;
+		} else {
+			solar_diag_error(s->d, a->key ? a->key_span : a->value->span,
+					 "%s takes %s; '%s' is not one of them", n->name,
+					 op == SOLAR_XOP_ALL_REDUCE ? "(AXIS, sum|max)"
+					 : op == SOLAR_XOP_REDUCE_SCATTER
+					     ? "(AXIS, sum|max, dim = D)"
+					 : op == SOLAR_XOP_BROADCAST ? "(AXIS, root = R)"
+								     : "(AXIS, dim = D)",
+					 snip(s, a->key ? a->key_span : a->value->span));
+			ok = false;
+		}
+	}
+	const char *missing = has_red && !c->red ? "the reduction, sum or max,"
+			      : has_dim && c->dim < 0 ? "`dim = D`"
+			      : has_root && c->root < 0 ? "`root = R`"
+						      : NULL;
+	if (ok && missing) {
+		solar_diag_error(s->d, n->args_span, "%s needs %s after the axis", n->name,
+				 missing);
+		ok = false;
+	}
+	bool in_place = op == SOLAR_XOP_ALL_REDUCE || op == SOLAR_XOP_BROADCAST;
+	if (in_place && n->source) {
+		solar_diag_error(s->d, n->source_span,
+				 "%s works in place: `%s(...) T;`, with no `<- SOURCE`", n->name,
+				 n->name);
+		return NULL;
+	}
+	if (!in_place && !n->source) {
+		solar_diag_error(s->d, n->target_span_c,
+				 "%s writes a tensor of its own: `%s(...) OUT <- IN;`", n->name,
+				 n->name);
+		return NULL;
+	}
+	solar_tensor *out = coll_tensor(s, n->target, n->target_span_c, true);
+	solar_tensor *in = n->source ? coll_tensor(s, n->source, n->source_span, false) : out;
+	if (!ok || !out || !in)
+		return NULL;
+	c->out = (int)(out - s->p->tensors);
+	c->in = (int)(in - s->p->tensors);
+	int64_t N = s->p->mesh[c->axis].value;
+	if (has_root && c->root >= N) {
+		solar_diag_error(s->d, n->args_span,
+				 "root = %" PRId64 ", but axis '%s' has ranks 0..%" PRId64, c->root,
+				 s->p->mesh[c->axis].name, N - 1);
+		return NULL;
+	}
+	if (!in_place && out == in) {
+		solar_diag_error(s->d, n->source_span,
+				 "%s reads and writes '%s': give it a tensor of its own to write",
+				 n->name, out->name);
+		return NULL;
+	}
+	if (!coll_shapes(s, n, c, N))
+		return NULL;
+	s->coll = c;
+	return coll_body(s, c, N);
+}
+
+/* `mesh A = N, ...;` (AIR 1.2): once, after the params; every size a positive integer of
+ * params, consts and literals, every name new. */
+static void mesh(sema *s)
+{
+	const ast_list *items = &s->ps->items;
+	solar_program *p = s->p;
+	const ast_node *first = NULL;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_MESH)
+			continue;
+		if (strcmp(n->name, "mesh")) {
+			solar_diag_error(s->d, n->name_span,
+					 "'%s' starts no declaration; the declarations are param, "
+					 "const, mesh (AIR 1.2) and the tensor roles",
+					 n->name);
+			continue;
+		}
+		if (p->air_minor < 2) {
+			solar_diag_error(s->d, n->name_span,
+					 "a mesh needs AIR 1.2: begin the file with `air 1.2;`");
+			continue;
+		}
+		if (first) {
+			solar_diag_error(s->d, n->name_span,
+					 "the mesh is declared twice; declare all its axes in one "
+					 "`mesh` statement");
+			solar_diag_note(s->d, first->span, "the first mesh is here");
+			continue;
+		}
+		first = n;
+		p->mesh = solar_arena_alloc(s->a, (size_t)n->ndecls * sizeof *p->mesh);
+		int64_t ranks = 1;
+		for (int j = 0; j < n->ndecls; j++) {
+			const ast_decl *dc = n->decls[j];
+			const sym *g = sym_find(&s->globals, dc->name);
+			if (g) {
+				solar_diag_error(s->d, dc->span,
+						 "mesh axis '%s' has the same name as %s '%s'",
+						 dc->name, sym_kind_name[g->kind], dc->name);
+				continue;
+			}
+			for (int k = 0; k < p->nmesh; k++)
+				if (!strcmp(p->mesh[k].name, dc->name))
+					solar_diag_error(s->d, dc->span,
+							 "mesh axis '%s' is declared twice", dc->name);
+			int r;
+			int64_t v = 0;
+			solar_expr *e = lower_int(s, dc->value, &C_EXTENT, &v, &r);
+			if (r == EVAL_OK && (v < 1 || v > (int64_t)1 << 24)) {
+				solar_diag_error(s->d, dc->value->span,
+						 "mesh axis '%s' has %" PRId64 " ranks; an axis has "
+						 "1 to 16777216",
+						 dc->name, v);
+				continue;
+			}
+			if (r != EVAL_OK)
+				continue;
+			if (ranks * v > (int64_t)1 << 24) {
+				solar_diag_error(s->d, dc->span,
+						 "the mesh has more than 16777216 ranks");
+				continue;
+			}
+			ranks *= v;
+			p->mesh[p->nmesh++] = (solar_mesh_axis){
+			    .name = solar_arena_strdup(s->a, dc->name), .span = dc->span,
+			    .size = e, .value = v};
+		}
+	}
 }
 
 /* ---- the passes ----------------------------------------------------------------------- */
@@ -1134,7 +1517,7 @@ static void check_header(sema *s)
 		else if (n->version != 1)
 			solar_diag_error(s->d, n->version_span,
 					 "AIR version %s is not supported; this solar reads "
-					 "versions 1 and 1.1 (`air 1;`, `air 1.1;`)",
+					 "versions 1, 1.1 and 1.2 (`air 1;`, `air 1.1;`, `air 1.2;`)",
 					 snip(s, n->version_span));
 		else {
 			s->p->air_version = 1;
@@ -1585,7 +1968,11 @@ static void kernels(sema *s)
 		if (n->kind == AST_KERNEL) {
 			k.name = solar_arena_strdup(s->a, n->name);
 			kernel_attrs(s, &k, n);
+			s->kernel_items = n->body.n;
+			s->coll = NULL;
 			k.body = lower_block(s, &n->body);
+			k.coll = s->coll;
+			s->kernel_items = -1;
 		} else {
 			k.implicit = true;
 			k.body = lower_block(s, &(ast_block){(ast_node **)&items->items[i], 1});
@@ -1614,12 +2001,13 @@ static void unwritten_outputs(sema *s)
 solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_define *defs,
 			      int ndefs)
 {
-	sema s = {.ps = ps, .p = p, .a = p->arena, .d = ps->diag};
+	sema s = {.ps = ps, .p = p, .a = p->arena, .d = ps->diag, .kernel_items = -1};
 	int before = solar_diag_errors(s.d);
 	check_header(&s);
 	declare(&s);
 	params(&s, defs, ndefs);
 	consts(&s);
+	mesh(&s);
 	extents(&s);
 	assumptions(&s);
 	kernels(&s);

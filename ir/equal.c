@@ -133,8 +133,13 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 		    (x->range_hi && (x->range[0] != y->range[0] || x->range[1] != y->range[1])))
 			return false;
 	}
-	if (a->nassumes != b->nassumes)
+	if (a->nassumes != b->nassumes || a->nmesh != b->nmesh)
 		return false;
+	for (int i = 0; i < a->nmesh; i++)
+		if (!str_eq(a->mesh[i].name, b->mesh[i].name) ||
+		    a->mesh[i].value != b->mesh[i].value ||
+		    !solar_ir_expr_equal(a->mesh[i].size, b->mesh[i].size))
+			return false;
 	for (int i = 0; i < a->nassumes; i++)
 		if (a->assumes[i].tensor != b->assumes[i].tensor ||
 		    a->assumes[i].value != b->assumes[i].value ||
@@ -150,7 +155,12 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 		const solar_kernel *x = &a->kernels[i], *y = &b->kernels[i];
 		if (!str_eq(x->name, y->name) || x->implicit != y->implicit || x->math != y->math ||
 		    x->first_stmt != y->first_stmt || x->nstmts != y->nstmts ||
-		    !block_eq(&x->body, &y->body))
+		    !block_eq(&x->body, &y->body) || !x->coll != !y->coll)
+			return false;
+		if (x->coll && (x->coll->op != y->coll->op || x->coll->axis != y->coll->axis ||
+				x->coll->red != y->coll->red || x->coll->dim != y->coll->dim ||
+				x->coll->root != y->coll->root || x->coll->out != y->coll->out ||
+				x->coll->in != y->coll->in))
 			return false;
 	}
 	return true;

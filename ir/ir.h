@@ -182,10 +182,50 @@ typedef enum {
 /* "strict", "tf32", "tf32x3" ("default" for SOLAR_MATH_DEFAULT). */
 const char *solar_math_name(solar_math m);
 
+/* AIR 1.2 (docs/air.md, "Many GPUs"): a collective over one axis of the mesh.  Its kernel holds
+ * nothing else; sema gives the kernel a body of one copy statement whose store covers every
+ * element the collective writes (OUT, or T in place) and whose read covers every element it
+ * reads (IN, or T), so that counting, dataflow and memory see its traffic as they see any
+ * kernel's.  Only its own rule (roofline/step.c) gives its time. */
+typedef enum {
+	SOLAR_XOP_ALL_REDUCE,
+	SOLAR_XOP_ALL_GATHER,
+	SOLAR_XOP_REDUCE_SCATTER,
+	SOLAR_XOP_ALL_TO_ALL,
+	SOLAR_XOP_BROADCAST,
+	SOLAR_XOP_COUNT
+} solar_xop;
+
+typedef enum { SOLAR_XRED_NONE, SOLAR_XRED_SUM, SOLAR_XRED_MAX } solar_xred;
+
+typedef struct {
+	solar_xop op;
+	int axis;	 /* index into the program's mesh */
+	solar_xred red;	 /* all_reduce, reduce_scatter: sum or max; NONE otherwise */
+	int dim;	 /* all_gather, reduce_scatter, all_to_all: the dimension; -1 otherwise */
+	int64_t root;	 /* broadcast: the root's coordinate on the axis; -1 otherwise */
+	int out, in;	 /* tensors; in == out for the in-place all_reduce and broadcast */
+	solar_span span; /* the whole statement */
+} solar_collective;
+
+/* "all_reduce", ...; -1 when `name` is no collective. */
+const char *solar_xop_name(solar_xop op);
+int solar_xop_parse(const char *name);
+
+/* One named axis of the mesh (`mesh dp = 8, tp = 8;`): the ranks are the product of the
+ * sizes, numbered with the last axis fastest. */
+typedef struct {
+	const char *name;
+	solar_span span;
+	solar_expr *size; /* as written: params, consts, literals */
+	int64_t value;
+} solar_mesh_axis;
+
 typedef struct {
 	const char *name;
 	solar_span span;
 	bool implicit;   /* made from a bare top-level nest, not a `kernel` block */
+	const solar_collective *coll; /* AIR 1.2: the kernel is this collective; NULL otherwise */
 	solar_math math; /* DEFAULT: the CLI's --math decides */
 	const char *group; /* [group = NAME] (arena), NULL when not given */
 	solar_block body;
@@ -247,7 +287,9 @@ typedef struct {
 	const char *src;    /* the whole source text, NUL-terminated */
 	int32_t src_len;
 	int air_version;
-	int air_minor; /* 1 for `air 1.1;`, 0 for `air 1;` */
+	int air_minor; /* 2 for `air 1.2;`, 1 for `air 1.1;`, 0 for `air 1;` */
+	solar_mesh_axis *mesh; /* AIR 1.2: the mesh's axes, outermost first; none: one rank */
+	int nmesh;
 	solar_param *params;
 	int nparams;
 	solar_const *consts;
@@ -292,6 +334,11 @@ bool solar_tensor_ranged(SOLAR_KEEP const solar_tensor *t);
 bool solar_ir_index_reads_data(SOLAR_KEEP const solar_expr *e);
 /* Whether some index of statement s, of its store or of a read in its value, reads data. */
 bool solar_ir_stmt_reads_data(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_stmt *s);
+
+/* The ranks of the program's mesh (the product of its axis sizes; 1 without a mesh), and the
+ * stride of axis a in the rank numbering (the product of the sizes of the axes after it). */
+int64_t solar_program_ranks(SOLAR_KEEP const solar_program *p);
+int64_t solar_mesh_stride(SOLAR_KEEP const solar_program *p, int a);
 
 /* Number of elements of a tensor at the current param values. */
 int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);

@@ -152,8 +152,14 @@ void solar_ir_print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 	print_expr(p, e, out);
 }
 
+static void print_collective(const solar_program *p, const solar_collective *c, FILE *out);
+
 void solar_ir_print_stmt(const solar_program *p, const solar_stmt *s, FILE *out)
 {
+	if (s->kernel >= 0 && s->kernel < p->nkernels && p->kernels[s->kernel].coll) {
+		print_collective(p, p->kernels[s->kernel].coll, out); /* its stand-in copy */
+		return;
+	}
 	const solar_tensor *t = &p->tensors[s->tensor];
 	fputs(t->name, out);
 	if (t->rank) {
@@ -184,6 +190,21 @@ char *solar_ir_stmt_text(const solar_program *p, const solar_stmt *s, bool comme
 			if (c[0] == '*' && c[1] == '/')
 				c[1] = ' ';
 	return text;
+}
+
+/* `all_gather(tp, dim = 2) y <- x`, as written (no `;`). */
+static void print_collective(const solar_program *p, const solar_collective *c, FILE *out)
+{
+	fprintf(out, "%s(%s", solar_xop_name(c->op), p->mesh[c->axis].name);
+	if (c->red != SOLAR_XRED_NONE)
+		fputs(c->red == SOLAR_XRED_SUM ? ", sum" : ", max", out);
+	if (c->dim >= 0)
+		fprintf(out, ", dim = %d", c->dim);
+	if (c->root >= 0)
+		fprintf(out, ", root = %" PRId64, c->root);
+	fprintf(out, ") %s", p->tensors[c->out].name);
+	if (c->in != c->out)
+		fprintf(out, " <- %s", p->tensors[c->in].name);
 }
 
 static void indent(int depth, FILE *out)
@@ -300,6 +321,14 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		print_expr(p, p->consts[i].expr, out);
 		fputs(";\n", out);
 	}
+	if (p->nmesh) {
+		fputs("\nmesh ", out);
+		for (int a = 0; a < p->nmesh; a++) {
+			fprintf(out, "%s%s = ", a ? ", " : "", p->mesh[a].name);
+			print_expr(p, p->mesh[a].size, out);
+		}
+		fputs(";\n", out);
+	}
 	if (p->ntensors)
 		fputc('\n', out);
 	for (int i = 0; i < p->ntensors;) {
@@ -347,7 +376,13 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		else if (kn->group)
 			fprintf(out, "[group = %s] ", kn->group);
 		fputs("{\n", out);
-		print_block(p, &kn->body, 1, out);
+		if (kn->coll) {
+			indent(1, out);
+			print_collective(p, kn->coll, out);
+			fputs(";\n", out);
+		} else {
+			print_block(p, &kn->body, 1, out);
+		}
 		fputs("}\n", out);
 	}
 }

@@ -5,6 +5,8 @@
  */
 #include "ir.h"
 
+#include <string.h>
+
 void solar_program_free(solar_program *p)
 {
 	if (p)
@@ -63,4 +65,36 @@ bool solar_ir_stmt_reads_data(const solar_program *p, const solar_stmt *s)
 		if (solar_ir_index_reads_data(s->index[i]))
 			return true;
 	return value_reads_data(s->value);
+}
+
+static const char *const xop_names[SOLAR_XOP_COUNT] = {"all_reduce", "all_gather",
+						       "reduce_scatter", "all_to_all", "broadcast"};
+
+const char *solar_xop_name(solar_xop op)
+{
+	return (unsigned)op < SOLAR_XOP_COUNT ? xop_names[op] : "?";
+}
+
+int solar_xop_parse(const char *name)
+{
+	for (int i = 0; name && i < SOLAR_XOP_COUNT; i++)
+		if (!strcmp(name, xop_names[i]))
+			return i;
+	return -1;
+}
+
+int64_t solar_program_ranks(const solar_program *p)
+{
+	int64_t n = 1;
+	for (int a = 0; a < p->nmesh; a++)
+		n *= p->mesh[a].value;
+	return n;
+}
+
+int64_t solar_mesh_stride(const solar_program *p, int a)
+{
+	int64_t s = 1;
+	for (int b = a + 1; b < p->nmesh; b++)
+		s *= p->mesh[b].value;
+	return s;
 }

@@ -49,14 +49,6 @@ int solar_collective_bound(const solar_system *s, solar_coll_op op, double S, in
 	int n = ranks ? ranks : (op == SOLAR_COLL_SEND ? 2 : all);
 	memset(b, 0, sizeof *b);
 	b->limit = -1;
-	if (!(S > 0) || !isfinite(S)) {
-		snprintf(err, nerr, "the size must be a positive number of bytes");
-		return -1;
-	}
-	if ((unsigned)op >= SOLAR_COLL_COUNT) {
-		snprintf(err, nerr, "unknown collective");
-		return -1;
-	}
 	if (n < 1 || n > all) {
 		snprintf(err, nerr, "%d ranks, but %s has %d GPUs (%d node%s of %d)", n, s->name,
 			 all, s->nodes, s->nodes == 1 ? "" : "s", G);
@@ -71,7 +63,29 @@ int solar_collective_bound(const solar_system *s, solar_coll_op op, double S, in
 		snprintf(err, nerr, "send is between two ranks (--ranks 2), not %d", n);
 		return -1;
 	}
-	int d = n > G ? n / G : 1, g = n > G ? G : n;
+	return solar_collective_bound_placed(s, op, S, n, n > G ? G : n, b, err, nerr);
+}
+
+int solar_collective_bound_placed(const solar_system *s, solar_coll_op op, double S, int n,
+				  int g, solar_coll_bound *b, char *err, size_t nerr)
+{
+	int G = s->gpus_per_node;
+	memset(b, 0, sizeof *b);
+	b->limit = -1;
+	if (!(S > 0) || !isfinite(S)) {
+		snprintf(err, nerr, "the size must be a positive number of bytes");
+		return -1;
+	}
+	if ((unsigned)op >= SOLAR_COLL_COUNT) {
+		snprintf(err, nerr, "unknown collective");
+		return -1;
+	}
+	if (n < 1 || g < 1 || g > G || n % g || (n > g && n / g > s->nodes)) {
+		snprintf(err, nerr, "%d ranks, %d to a node, do not fit %s (%d node%s of %d)", n,
+			 g, s->name, s->nodes, s->nodes == 1 ? "" : "s", G);
+		return -1;
+	}
+	int d = n / g;
 	double up = s->nvlink_bw.value;
 	double out = d > 1 || s->nodes > 1 ? (s->network_bw.present ? s->network_bw.value : 0) : 0;
 	double B = up + out, node_net = (double)G * out, D = dram_bw(s);

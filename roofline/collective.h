@@ -60,4 +60,10 @@ typedef struct {
 int solar_collective_bound(SOLAR_KEEP const solar_system *s, solar_coll_op op, double bytes,
 			   int ranks, solar_coll_bound *out, char *err, size_t nerr);
 
+/* The same for a group of n ranks of which g share each node (g divides n, g <= the GPUs of a
+ * node; d = n / g nodes): the placement of one axis of a mesh (roofline/step.h).  The terms
+ * are those of one group alone; the groups that share a node are the caller's to add. */
+int solar_collective_bound_placed(SOLAR_KEEP const solar_system *s, solar_coll_op op, double S,
+				  int n, int g, solar_coll_bound *out, char *err, size_t nerr);
+
 #endif

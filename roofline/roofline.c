@@ -25,8 +25,9 @@
 
 const char *solar_resource_name(int res, char *buf, size_t n)
 {
-	if (res == SOLAR_RES_DRAM || res == SOLAR_RES_L2) {
-		snprintf(buf, n, "%s", res == SOLAR_RES_DRAM ? "dram" : "l2");
+	if (res < SOLAR_RES_OPS) {
+		static const char *const names[] = {"dram", "l2", "links", "network"};
+		snprintf(buf, n, "%s", res >= 0 ? names[res] : "?");
 		return buf;
 	}
 	int k = res - SOLAR_RES_OPS;

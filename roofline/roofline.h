@@ -17,6 +17,8 @@
 typedef enum {
 	SOLAR_RES_DRAM,
 	SOLAR_RES_L2,
+	SOLAR_RES_LINKS,   /* a rank's NVLink and network ports (collectives, roofline/step.h) */
+	SOLAR_RES_NETWORK, /* a node's network (collectives across nodes) */
 	SOLAR_RES_OPS /* + unit * SOLAR_PREC_COUNT + prec */
 } solar_resource_base;
 
@@ -61,7 +63,7 @@ int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_
 			 bool l2_cold, solar_bounds *out, solar_diag *diag);
 void solar_bounds_free(solar_bounds *b);
 
-/* "dram", "l2", "tensor.bf16", "simt.f32", "sfu.f32" */
+/* "dram", "l2", "links", "network", "tensor.bf16", "simt.f32", "sfu.f32" */
 const char *solar_resource_name(int res, char *buf, size_t n);
 
 #endif

@@ -100,7 +100,19 @@ check_err "solar: --ranks expects an integer from 1 to 10000000, not '0'" 2 \
   collective all_reduce 1GB --device hgx-h200-8 --ranks 0
 # a system where one GPU is needed
 check_err "hgx-h200-8.json: a system descriptor (many GPUs), where one GPU's descriptor is needed" 2 \
-  analyze examples/softmax.air --device hgx-h200-8
+  triage examples/softmax.air --device hgx-h200-8
+# analyze takes a system (docs/bounds.md, "Programs on many GPUs"): a program without a mesh is
+# one rank on its GPU, with the GPU's bounds
+"$solar" analyze examples/softmax.air --device hgx-h200-8 >"$t/sys.out" ||
+  say "analyze on a system: exit $?"
+grep -q "on NVIDIA HGX H200 8-GPU node, 1 rank of NVIDIA H200 SXM" "$t/sys.out" ||
+  say "analyze on a system: no heading naming the system: $(head -1 "$t/sys.out")"
+"$solar" analyze examples/softmax.air --device h200-sxm | sed 1d >"$t/gpu.out"
+sed 1d "$t/sys.out" | cmp -s - "$t/gpu.out" ||
+  say "analyze on a system: one rank's bounds differ from the GPU's"
+# provision and sweep do not yet recompute programs on many GPUs: refused, not wrong
+check_err "provision does not yet recompute the bounds of programs on many GPUs" 2 \
+  provision examples/many-gpus/mlp_tp.air --device hgx-h200-8 --target-time 1us
 # a bad system file: errors at JSON paths
 printf '{"schema": 1, "system": "t", "gpu": "h200-sxm", "gpus_per_node": 8,\n "nvlink": {"bandwidth_bytes_per_s": 4e11}}\n' >"$t/bad.json"
 check_err "$t/bad.json: nvlink.bandwidth_bytes_per_s: expected an object" 1 \

@@ -1,0 +1,272 @@
+/* step.c - the rules of docs/bounds.md, "Programs on many GPUs": a program's bounds on one
+ * rank of a system, its collectives over the mesh's axes included.
+ */
+#include "step.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/alloc.h"
+
+int solar_step_axis_placement(const solar_program *p, int a, int G, int *g, char *err,
+			      size_t nerr)
+{
+	int64_t n = p->mesh[a].value, st = solar_mesh_stride(p, a);
+	if (st * n <= G) {
+		if (G % (st * n)) {
+			snprintf(err, nerr,
+				 "the %" PRId64 " ranks of each '%s' group (stride %" PRId64
+				 ") straddle nodes of %d GPUs",
+				 n, p->mesh[a].name, st, G);
+			return -1;
+		}
+		*g = (int)n;
+	} else if (st >= G) {
+		if (st % G) {
+			snprintf(err, nerr,
+				 "the ranks of each '%s' group (stride %" PRId64
+				 ") fall at different places of nodes of %d GPUs",
+				 p->mesh[a].name, st, G);
+			return -1;
+		}
+		*g = 1;
+	} else {
+		if (G % st || n % (G / st)) {
+			snprintf(err, nerr,
+				 "the %" PRId64 " ranks of each '%s' group (stride %" PRId64
+				 ") do not split evenly over nodes of %d GPUs",
+				 n, p->mesh[a].name, st, G);
+			return -1;
+		}
+		*g = (int)(G / st);
+	}
+	return 0;
+}
+
+static solar_coll_op coll_op(solar_xop op)
+{
+	switch (op) {
+	case SOLAR_XOP_ALL_REDUCE:
+		return SOLAR_COLL_ALL_REDUCE;
+	case SOLAR_XOP_ALL_GATHER:
+		return SOLAR_COLL_ALL_GATHER;
+	case SOLAR_XOP_REDUCE_SCATTER:
+		return SOLAR_COLL_REDUCE_SCATTER;
+	case SOLAR_XOP_ALL_TO_ALL:
+		return SOLAR_COLL_ALL_TO_ALL;
+	default:
+		return SOLAR_COLL_BROADCAST;
+	}
+}
+
+/* S of docs/bounds.md "Collectives": the buffer every rank holds whole -- the in-place tensor,
+ * the gathered OUT, the scattered IN, the exchanged IN. */
+static double coll_bytes(const solar_program *p, const solar_collective *c)
+{
+	int t = c->op == SOLAR_XOP_ALL_GATHER ? c->out : c->in;
+	return (double)solar_tensor_elements(&p->tensors[t]) *
+	       solar_dtype_bytes(p->tensors[t].dtype);
+}
+
+/* The term of bound b for a resource ("rank links", "node network"), 0 when it has none. */
+static double term(const solar_coll_bound *b, const char *resource)
+{
+	for (int i = 0; i < b->nterms; i++)
+		if (!strcmp(b->terms[i].resource, resource))
+			return b->terms[i].time_s;
+	return 0;
+}
+
+/* The tensors kernel k reads and writes, as two flag arrays over the program's tensors. */
+static void kernel_tensors(const solar_program *p, int k, bool *rd, bool *wr);
+
+static void expr_reads(const solar_expr *e, bool *rd)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		rd[e->sym] = true;
+	for (int i = 0; i < e->nargs; i++)
+		expr_reads(e->args[i], rd);
+}
+
+static void kernel_tensors(const solar_program *p, int k, bool *rd, bool *wr)
+{
+	const solar_kernel *kn = &p->kernels[k];
+	for (int i = 0; i < kn->nstmts; i++) {
+		const solar_stmt *s = p->stmts[kn->first_stmt + i];
+		wr[s->tensor] = true;
+		if (s->op != SOLAR_ASSIGN)
+			rd[s->tensor] = true;
+		for (int d = 0; d < p->tensors[s->tensor].rank; d++)
+			expr_reads(s->index[d], rd);
+		expr_reads(s->value, rd);
+	}
+}
+
+/* Whether kernel j (earlier) and kernel k must run in that order: one writes a tensor the
+ * other reads or writes. */
+static bool ordered(const solar_program *p, const bool *rj, const bool *wj, const bool *rk,
+		    const bool *wk)
+{
+	for (int t = 0; t < p->ntensors; t++)
+		if ((wj[t] && (rk[t] || wk[t])) || (rj[t] && wk[t]))
+			return true;
+	return false;
+}
+
+int solar_step_apply(const solar_program *p, const solar_system *sys, solar_bounds *b,
+		     solar_step *st, solar_diag *diag)
+{
+	memset(st, 0, sizeof *st);
+	st->critical = -1;
+	int G = sys->gpus_per_node, gpus = solar_system_gpus(sys);
+	st->ranks = solar_program_ranks(p);
+	const solar_span at = p->nmesh ? p->mesh[0].span : (solar_span){0, 0};
+	if (st->ranks > gpus || (st->ranks > G && st->ranks % G)) {
+		solar_diag_error(diag, at,
+				 "the mesh has %" PRId64 " ranks, but %s %s (%d node%s of %d GPUs)",
+				 st->ranks, sys->name,
+				 st->ranks > gpus ? "has fewer GPUs" : "cannot hold them in whole nodes",
+				 sys->nodes, sys->nodes == 1 ? "" : "s", G);
+		return -1;
+	}
+	int *g = solar_xcalloc((size_t)p->nmesh + 1, sizeof *g);
+	for (int a = 0; a < p->nmesh; a++) {
+		char err[256];
+		if (solar_step_axis_placement(p, a, G, &g[a], err, sizeof err)) {
+			solar_diag_error(diag, p->mesh[a].span, "%s", err);
+			free(g);
+			return -1;
+		}
+	}
+	st->coll = solar_xcalloc((size_t)p->nkernels + 1, sizeof *st->coll);
+	st->comm_axis_s = solar_xcalloc((size_t)p->nmesh + 1, sizeof *st->comm_axis_s);
+	double *links_axis = solar_xcalloc((size_t)p->nmesh + 1, sizeof *links_axis);
+	double net_node = 0;
+	for (int k = 0; k < p->nkernels; k++) {
+		const solar_collective *c = p->kernels[k].coll;
+		if (!c)
+			continue;
+		solar_step_coll *sc = &st->coll[st->ncoll++];
+		sc->kernel = k;
+		sc->axis = c->axis;
+		char err[256];
+		int n = (int)p->mesh[c->axis].value;
+		if (solar_collective_bound_placed(sys, coll_op(c->op), coll_bytes(p, c), n,
+						  g[c->axis], &sc->bound, err, sizeof err)) {
+			solar_diag_error(diag, c->span, "%s", err);
+			free(g);
+			free(links_axis);
+			solar_step_free(st);
+			return -1;
+		}
+		/* rule "collective kernels": the kernel's bound is the collective's; its DRAM
+		 * term stays the larger of the collective's and the kernel's own count */
+		solar_roof *r = &b->kernel[k];
+		double links = term(&sc->bound, "rank links"), net = term(&sc->bound, "node network");
+		r->res_s[SOLAR_RES_LINKS] = links;
+		r->res_s[SOLAR_RES_NETWORK] = net;
+		r->res_s[SOLAR_RES_DRAM] = fmax(r->res_s[SOLAR_RES_DRAM], term(&sc->bound, "DRAM"));
+		r->time_s = 0;
+		for (int i = 0; i < SOLAR_RES_COUNT; i++)
+			if (r->res_s[i] > r->time_s) {
+				r->time_s = r->res_s[i];
+				r->limiter = i;
+			}
+		r->time_s += sc->bound.latency_s;
+		st->comm_axis_s[c->axis] += r->time_s;
+		links_axis[c->axis] += links;
+		/* the G / g groups of the axis that share a node all run it (SPMD) */
+		net_node += net * (double)G / g[c->axis];
+	}
+	free(g);
+	if (!st->ncoll) { /* one GPU's rules, unchanged */
+		free(links_axis);
+		return 0;
+	}
+
+	/* Rule "unfused on many GPUs": compute kernels in program order, each axis's collectives
+	 * in program order, a kernel after every earlier one it shares a written tensor with. */
+	int K = p->nkernels, T = p->ntensors;
+	bool *rd = solar_xcalloc((size_t)K * T + 1, 1), *wr = solar_xcalloc((size_t)K * T + 1, 1);
+	for (int k = 0; k < K; k++)
+		kernel_tensors(p, k, rd + (size_t)k * T, wr + (size_t)k * T);
+	st->finish_s = solar_xcalloc((size_t)K + 1, sizeof *st->finish_s);
+	int *prev = solar_xcalloc((size_t)K + 1, sizeof *prev);
+	int last_compute = -1;
+	int *last_axis = solar_xcalloc((size_t)p->nmesh + 1, sizeof *last_axis);
+	for (int a = 0; a < p->nmesh; a++)
+		last_axis[a] = -1;
+	double span = 0;
+	for (int k = 0; k < K; k++) {
+		const solar_collective *c = p->kernels[k].coll;
+		int chain = c ? last_axis[c->axis] : last_compute;
+		double start = chain >= 0 ? st->finish_s[chain] : 0;
+		prev[k] = chain;
+		for (int j = 0; j < k; j++)
+			if (st->finish_s[j] > start &&
+			    ordered(p, rd + (size_t)j * T, wr + (size_t)j * T, rd + (size_t)k * T,
+				    wr + (size_t)k * T)) {
+				start = st->finish_s[j];
+				prev[k] = j;
+			}
+		st->finish_s[k] = start + b->kernel[k].time_s;
+		if (c)
+			last_axis[c->axis] = k;
+		else {
+			last_compute = k;
+			st->compute_s += b->kernel[k].time_s;
+		}
+		if (st->finish_s[k] >= span) {
+			span = st->finish_s[k];
+			st->critical = k;
+		}
+	}
+	/* the longest path's time per limiting resource */
+	memset(b->unfused.res_s, 0, sizeof b->unfused.res_s);
+	for (int k = st->critical; k >= 0; k = prev[k])
+		b->unfused.res_s[b->kernel[k].limiter] += b->kernel[k].time_s;
+	b->unfused.time_s = span;
+	b->unfused.limiter = SOLAR_RES_DRAM;
+	for (int i = 0; i < SOLAR_RES_COUNT; i++)
+		if (b->unfused.res_s[i] > b->unfused.res_s[b->unfused.limiter])
+			b->unfused.limiter = i;
+	free(rd);
+	free(wr);
+	free(prev);
+	free(last_axis);
+
+	/* Rule "fused on many GPUs": the one-GPU bound, or the bytes one rank's ports and one
+	 * node's network must carry, whichever is larger. */
+	double links = 0;
+	for (int a = 0; a < p->nmesh; a++)
+		links = fmax(links, links_axis[a]);
+	free(links_axis);
+	solar_roof *whole[] = {&b->fused, &b->cache_aware};
+	for (int i = 0; i < 2; i++) {
+		solar_roof *r = whole[i];
+		r->res_s[SOLAR_RES_LINKS] = links;
+		r->res_s[SOLAR_RES_NETWORK] = net_node;
+		for (int q = SOLAR_RES_LINKS; q <= SOLAR_RES_NETWORK; q++)
+			if (r->res_s[q] > r->time_s) {
+				r->time_s = r->res_s[q];
+				r->limiter = q;
+			}
+	}
+	/* rule "unfused floor" */
+	if (b->fused.time_s > b->unfused.time_s) {
+		b->unfused.time_s = b->fused.time_s;
+		b->unfused.limiter = b->fused.limiter;
+	}
+	return 0;
+}
+
+void solar_step_free(solar_step *st)
+{
+	free(st->coll);
+	free(st->comm_axis_s);
+	free(st->finish_s);
+	memset(st, 0, sizeof *st);
+}
