@@ -132,6 +132,49 @@ static cJSON *air_json(const char *file, const solar_program *p, solar_math math
 	return j;
 }
 
+/* DIR/air_global.json of a program with a mesh: air.json of one rank's program with each
+ * tensor's whole shape (a split dimension N times the rank's), its "local_shape" and
+ * "layout" ([{"kind": "split", "axis", "dim"}, {"kind": "partial", "axis"}]), and the
+ * "mesh" ([{"name", "size", "stride"}]): what the reference binds and `harness.py shard`
+ * cuts into the ranks' parts. */
+static cJSON *air_global_json(const char *file, const solar_program *p, solar_math math)
+{
+	cJSON *j = air_json(file, p, math);
+	cJSON *mesh = cJSON_AddArrayToObject(j, "mesh");
+	for (int a = 0; a < p->nmesh; a++) {
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "name", p->mesh[a].name);
+		cJSON_AddItemToObject(e, "size", solar_json_int((long long)p->mesh[a].value));
+		cJSON_AddItemToObject(e, "stride",
+				      solar_json_int((long long)solar_mesh_stride(p, a)));
+		cJSON_AddItemToArray(mesh, e);
+	}
+	cJSON *ts = cJSON_GetObjectItem(j, "tensors");
+	for (int i = 0; i < p->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		cJSON *e = cJSON_GetArrayItem(ts, i);
+		cJSON_AddItemToObject(e, "local_shape",
+				      cJSON_Duplicate(cJSON_GetObjectItem(e, "shape"), 1));
+		cJSON *sh = cJSON_GetObjectItem(e, "shape"), *ly = cJSON_AddArrayToObject(e, "layout");
+		for (int l = 0; l < t->nlayout; l++) {
+			const solar_layout *x = &t->layout[l];
+			cJSON *le = cJSON_CreateObject();
+			cJSON_AddStringToObject(le, "kind",
+						x->kind == SOLAR_LAYOUT_SPLIT ? "split" : "partial");
+			cJSON_AddStringToObject(le, "axis", p->mesh[x->axis].name);
+			if (x->kind == SOLAR_LAYOUT_SPLIT) {
+				cJSON_AddItemToObject(le, "dim", solar_json_int(x->dim));
+				cJSON_ReplaceItemInArray(
+				    sh, x->dim,
+				    solar_json_int((long long)(t->extent[x->dim] *
+								p->mesh[x->axis].value)));
+			}
+			cJSON_AddItemToArray(ly, le);
+		}
+	}
+	return j;
+}
+
 /* DIR/air_run.json: how the AIR program ran and what its output files hold. */
 static cJSON *run_json(const solar_program *p, const char *backend, const solar_run *r)
 {
@@ -560,12 +603,20 @@ static char *make_dir(const solar_opts *o)
 }
 
 /* One run of validate: what it loaded, made and learned, freed together (validation_free). */
-typedef struct {
+typedef struct validation validation;
+struct validation {
 	const solar_opts *o;
 	const char *backend; /* cpu or cuda */
 	solar_question q;    /* the question of the bounds (cold L2 unless --l2 says) */
 	solar_device *dev;   /* --device as loaded, or NULL: no bounds */
 	solar_loaded l;
+	/* a program with a mesh: its single-process form (validate/spmd.c), which the backend
+	 * runs and the comparison reads; run = l.prog otherwise */
+	char *spmd_text;
+	solar_diag *spmd_diag;
+	solar_program *spmd;
+	const solar_program *run_prog;
+	char *global_path; /* DIR/air_global.json: the whole tensors, for the reference */
 	solar_analysis *a;
 	char *harness, *dir, *air_path;
 	ctx c;
@@ -573,7 +624,50 @@ typedef struct {
 	solar_run run;
 	solar_result *res;
 	const solar_bounds *b;
-} validation;
+};
+
+/* A program with a mesh (docs/validate.md, "Programs on many GPUs"): every rank in one
+ * process, on the CPU, against the whole model; its single-process form loaded as run_prog. */
+static int load_mesh(validation *v)
+{
+	const solar_program *p = v->l.prog;
+	const solar_opts *o = v->o;
+	const char *why = strcmp(v->backend, "cpu") ? "runs its ranks on the CPU backend only"
+			  : o->device ? "takes no --device: the reference is the whole model on one "
+					"device, so no measured time is one rank's (`solar analyze "
+					"--device SYSTEM` bounds the program)"
+				      : NULL;
+	for (int i = 0; !why && i < p->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		if (t->role == SOLAR_ROLE_RAND)
+			why = "cannot draw a rand tensor's values for every rank";
+		for (int l = 0; !why && l < t->nlayout; l++)
+			if (t->layout[l].kind == SOLAR_LAYOUT_PARTIAL && t->role == SOLAR_ROLE_INOUT)
+				why = "cannot split the initial value of a partial inout tensor "
+				      "among the ranks";
+	}
+	if (why) {
+		solar_diag_error(v->l.diag, p->mesh[0].span,
+				 "validate of a program with a mesh %s", why);
+		return SOLAR_EXIT_USAGE;
+	}
+	v->spmd_text = solar_spmd_unroll(p, o->files[0]);
+	int32_t len = (int32_t)strlen(v->spmd_text);
+	char name[512];
+	snprintf(name, sizeof name, "%s (all ranks)", o->files[0]);
+	v->spmd_diag = solar_diag_new(name, v->spmd_text, len, stderr);
+	v->spmd = solar_frontend_load(name, v->spmd_text, len, NULL, 0, v->spmd_diag);
+	solar_diag_finish(v->spmd_diag);
+	if (!v->spmd) {
+		solar_diag_tool_error(solar_cli_diag(),
+				      "internal error: the single-process form of %s does not load "
+				      "(above); this is a bug in solar",
+				      o->files[0]);
+		return SOLAR_EXIT_USAGE;
+	}
+	v->run_prog = v->spmd;
+	return SOLAR_EXIT_OK;
+}
 
 /* The request can be served: one FILE, a readable --ref, the backend available.  0 or an exit
  * code after a message. */
@@ -615,14 +709,9 @@ static int load(validation *v)
 	int rc = solar_cli_load(o->files[0], o, &v->l);
 	if (rc != SOLAR_EXIT_OK)
 		return rc;
-	for (int k = 0; k < v->l.prog->nkernels; k++)
-		if (v->l.prog->kernels[k].coll) { /* docs/many-gpus.md, "Validation" */
-			solar_diag_error(v->l.diag, v->l.prog->kernels[k].coll->span,
-					 "validate does not yet run programs on many ranks: its "
-					 "backends run one rank, and a collective combines them all "
-					 "(docs/many-gpus.md)");
-			return SOLAR_EXIT_ERRORS;
-		}
+	v->run_prog = v->l.prog;
+	if (v->l.prog->nmesh && (rc = load_mesh(v)) != SOLAR_EXIT_OK)
+		return rc;
 	v->a = solar_analysis_new(v->l.prog, v->l.diag);
 	if (!v->a || solar_analysis_run_checks(v->a, v->l.diag))
 		return SOLAR_EXIT_ERRORS;
@@ -641,11 +730,19 @@ static int prepare(validation *v)
 	if (!(v->dir = make_dir(o)))
 		return SOLAR_EXIT_USAGE;
 	v->air_path = join(v->dir, "air.json");
-	cJSON *aj = air_json(o->files[0], v->l.prog, o->math);
+	cJSON *aj = air_json(o->files[0], v->run_prog, o->math);
 	int wrc = write_json(v->air_path, aj);
 	cJSON_Delete(aj);
 	if (wrc)
 		return SOLAR_EXIT_USAGE;
+	if (v->spmd) {
+		v->global_path = join(v->dir, "air_global.json");
+		cJSON *gj = air_global_json(o->files[0], v->l.prog, o->math);
+		wrc = write_json(v->global_path, gj);
+		cJSON_Delete(gj);
+		if (wrc)
+			return SOLAR_EXIT_USAGE;
+	}
 	v->c = (ctx){o,
 		     v->harness,
 		     v->dir,
@@ -658,9 +755,19 @@ static int prepare(validation *v)
 /* Step 3: the reference ran and said so in DIR/ref.json. */
 static int run_reference(validation *v)
 {
-	int rc = harness_run(&v->c);
+	ctx c = v->c;
+	if (v->spmd)
+		c.air_path = v->global_path; /* the whole model's tensors */
+	int rc = harness_run(&c);
 	if (rc != 0)
 		return rc;
+	if (v->spmd) { /* the whole tensors cut into the ranks' parts */
+		c.air_path = v->global_path;
+		cJSON *sh = harness_verdict(&c, "shard", "tensors");
+		if (!sh)
+			return SOLAR_EXIT_USAGE;
+		cJSON_Delete(sh);
+	}
 	char *ref_path = join(v->dir, "ref.json");
 	v->ref = read_json(ref_path);
 	free(ref_path);
@@ -675,7 +782,7 @@ static int run_reference(validation *v)
 /* Step 4: the AIR program ran on the backend and DIR/air_run.json says how. */
 static int run_air(validation *v)
 {
-	const solar_program *p = v->l.prog;
+	const solar_program *p = v->run_prog;
 	const char *file = v->o->files[0];
 	int bad = solar_validate_index_data(p, v->dir, v->l.diag, solar_cli_diag());
 	if (bad)
@@ -699,7 +806,7 @@ static int run_air(validation *v)
  * first goes wrong. */
 static int compare(validation *v)
 {
-	const solar_program *p = v->l.prog;
+	const solar_program *p = v->run_prog;
 	const char *file = v->o->files[0];
 	bool cpu = strcmp(v->backend, "cuda") != 0;
 	if (!(v->cmp = harness_verdict(&v->c, "compare", "outputs")))
@@ -783,6 +890,10 @@ static void validation_free(validation *v)
 	free(v->harness);
 	free(v->dir);
 	free(v->air_path);
+	free(v->global_path);
+	solar_program_free(v->spmd);
+	solar_diag_free(v->spmd_diag);
+	free(v->spmd_text);
 }
 
 int solar_cmd_validate(const solar_opts *o)

@@ -123,6 +123,8 @@ struct ast_node {
 	const char *dist; /* TENSORS: the distribution of `rand` tensors, or NULL */
 	solar_span dist_span;
 	ast_expr *range_lo, *range_hi; /* TENSORS: `: i64 in LO..HI`, or NULL (AIR 1.1) */
+	ast_expr **layouts; /* TENSORS: `split(tp, 1) partial(dp)` after the dtype (AIR 1.2) */
+	int nlayouts;
 	solar_span range_span;
 	/* KERNEL, ASSIGN: name */
 	const char *name;

@@ -102,7 +102,8 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, solar_pstate *ps, const char
 %precedence UMINUS
 
 %type <expr> expr primary
-%type <list> exprs args params consts tensors iters attrs stmts
+%type <list> exprs args params consts tensors iters attrs stmts layouts
+%type <expr> layout
 %type <node> item stmt if collective
 %type <block> block
 %type <iter> iter
@@ -164,6 +165,16 @@ item
 		$$->range_hi = $8;
 		$$->range_span = (solar_span){@6.off, @8.off + @8.len - @6.off};
 	}
+	| role tensors ':' NAME layouts ';' {   /* AIR 1.2: `split(tp, 1)`, `partial(dp)` */
+		$$ = NODE(AST_TENSORS, @$);
+		$$->role = $1;
+		$$->decls = (ast_decl **)$2->items;
+		$$->ndecls = $2->n;
+		$$->dtype = $4;
+		$$->dtype_span = @4;
+		$$->layouts = (ast_expr **)$5->items;
+		$$->nlayouts = $5->n;
+	}
 	| role tensors ':' NAME NAME ';' {   /* rand: the distribution after the dtype */
 		$$ = NODE(AST_TENSORS, @$);
 		$$->role = $1;
@@ -205,6 +216,15 @@ role
 	| INOUT                         { $$ = SOLAR_ROLE_INOUT; }
 	| TMP                           { $$ = SOLAR_ROLE_TMP; }
 	| RAND                          { $$ = SOLAR_ROLE_RAND; }
+	;
+
+/* layouts: NAME ( args ) ...  (AIR 1.2 tensor layouts; sema.c checks the names) */
+layouts
+	: layout                        { $$ = solar_ast_list(ps, $1); }
+	| layouts layout                { solar_ast_push(ps, $1, $2); $$ = $1; }
+	;
+layout
+	: NAME '(' args ')'             { $$ = solar_ast_apply(ps, AST_CALL, $1, @1, $3, @$); }
 	;
 
 /* param: NAME [= expr] */

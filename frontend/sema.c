@@ -1847,6 +1847,80 @@ static void assumptions(sema *s)
 			assumption(s, items->items[i]);
 }
 
+/* The layout clauses of a declaration's tensors (AIR 1.2, docs/air.md "Many GPUs"):
+ * `split(A, d)` and `partial(A)`, each axis at most once, each dimension split by one axis. */
+static void layouts(sema *s, const ast_node *n, solar_tensor *first, int count)
+{
+	if (!n->nlayouts)
+		return;
+	solar_program *p = s->p;
+	if (p->air_minor < 2) {
+		solar_diag_error(s->d, n->layouts[0]->span,
+				 "a tensor layout needs AIR 1.2: begin the file with `air 1.2;`");
+		return;
+	}
+	solar_layout *ls = solar_arena_alloc(s->a, (size_t)n->nlayouts * sizeof *ls);
+	int nl = 0;
+	for (int i = 0; i < n->nlayouts; i++) {
+		const ast_expr *x = n->layouts[i];
+		bool split = !strcmp(x->name, "split"), partial = !strcmp(x->name, "partial");
+		if ((!split && !partial) || x->nargs != (split ? 2 : 1) ||
+		    x->args[0]->kind != AST_NAME || (split && x->args[1]->kind != AST_INT)) {
+			solar_diag_error(s->d, x->span,
+					 "'%s' is no layout; a tensor's layout is `split(AXIS, DIM)` "
+					 "(DIM an integer) or `partial(AXIS)`",
+					 snip(s, x->span));
+			continue;
+		}
+		int a = 0;
+		while (a < p->nmesh && strcmp(p->mesh[a].name, x->args[0]->name))
+			a++;
+		if (a == p->nmesh) {
+			solar_diag_error(s->d, x->args[0]->span, "'%s' is not an axis of the mesh",
+					 x->args[0]->name);
+			continue;
+		}
+		int64_t dim = split ? x->args[1]->ival : -1;
+		int low = 0;
+		for (int j = 1; j < count; j++)
+			if (first[j].rank < first[low].rank)
+				low = j;
+		if (split && dim >= first[low].rank) {
+			solar_diag_error(s->d, x->args[1]->span,
+					 "split along dimension %" PRId64 ", but '%s' has rank %d", dim,
+					 first[low].name, first[low].rank);
+			continue;
+		}
+		if (partial && (n->role == SOLAR_ROLE_IN || n->role == SOLAR_ROLE_RAND)) {
+			solar_diag_error(s->d, x->span,
+					 "an `%s` tensor is not partial: a partial tensor is a sum the "
+					 "program computes (`out`, `inout`, `tmp`)",
+					 solar_role_name(n->role));
+			continue;
+		}
+		bool dup = false;
+		for (int j = 0; j < nl && !dup; j++) {
+			if (ls[j].axis == a)
+				solar_diag_error(s->d, x->span, "axis '%s' is given a layout twice",
+						 p->mesh[a].name);
+			else if (split && ls[j].dim == dim)
+				solar_diag_error(s->d, x->span,
+						 "dimension %" PRId64 " is split twice; split it along "
+						 "one axis",
+						 dim);
+			dup = ls[j].axis == a || (split && ls[j].dim == dim);
+		}
+		if (dup)
+			continue;
+		ls[nl++] = (solar_layout){split ? SOLAR_LAYOUT_SPLIT : SOLAR_LAYOUT_PARTIAL, a,
+					  (int)dim, x->span};
+	}
+	for (int j = 0; j < count; j++) {
+		first[j].layout = ls;
+		first[j].nlayout = nl;
+	}
+}
+
 static void extents(sema *s)
 {
 	solar_program *p = s->p;
@@ -1857,6 +1931,7 @@ static void extents(sema *s)
 		if (n->kind != AST_TENSORS)
 			continue;
 		value_range(s, n, &p->tensors[k], n->ndecls);
+		layouts(s, n, &p->tensors[k], n->ndecls);
 		for (int j = 0; j < n->ndecls; j++, k++) {
 			const ast_decl *dc = n->decls[j];
 			solar_tensor *t = &p->tensors[k];

@@ -128,6 +128,12 @@ bool solar_ir_equal(const solar_program *a, const solar_program *b)
 		for (int d = 0; d < x->rank; d++)
 			if (x->extent[d] != y->extent[d] || !solar_ir_expr_equal(x->dims[d], y->dims[d]))
 				return false;
+		if (x->nlayout != y->nlayout)
+			return false;
+		for (int l = 0; l < x->nlayout; l++)
+			if (x->layout[l].kind != y->layout[l].kind ||
+			    x->layout[l].axis != y->layout[l].axis || x->layout[l].dim != y->layout[l].dim)
+				return false;
 		if (!solar_ir_expr_equal(x->range_lo, y->range_lo) ||
 		    !solar_ir_expr_equal(x->range_hi, y->range_hi) ||
 		    (x->range_hi && (x->range[0] != y->range[0] || x->range[1] != y->range[1])))

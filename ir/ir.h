@@ -265,7 +265,22 @@ typedef struct {
 	 * written (params, consts, literals), NULL when the tensor has no range. */
 	solar_expr *range_lo, *range_hi;
 	int64_t range[2];
+	/* AIR 1.2 (docs/air.md, "Many GPUs"): how the rank's tensor sits in the whole one, one
+	 * clause per mesh axis it names (`split(tp, 1)`, `partial(dp)`); replicated over the
+	 * others.  NULL / 0 without a clause. */
+	struct solar_layout *layout;
+	int nlayout;
 } solar_tensor;
+
+/* split(A, d): the whole tensor's dimension d is N_A times the rank's, and a rank holds block
+ * coord_A(rank) of it; partial(A): the whole tensor is the sum of the ranks' over axis A. */
+typedef enum { SOLAR_LAYOUT_SPLIT, SOLAR_LAYOUT_PARTIAL } solar_layout_kind;
+typedef struct solar_layout {
+	solar_layout_kind kind;
+	int axis;
+	int dim; /* SPLIT: the dimension; -1 for PARTIAL */
+	solar_span span;
+} solar_layout;
 
 typedef struct {
 	const char *name;
@@ -346,6 +361,18 @@ int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);
  * + - * // %, unary minus, min and max; an iterator or anything else counts as 0.  For expressions the
  * front end has checked (step sizes, divisors, extents), so no overflow can occur. */
 int64_t solar_ir_eval_const(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e);
+
+/* Printing for program transformations (validate/spmd.c): `access_prefix` is written as the
+ * first index of every read and store (`x[_r, i]`, a scalar `loss[_r]`); `param_text`, per
+ * param, replaces its name (NULL entries and a NULL array: the name). */
+typedef struct {
+	const char *access_prefix;
+	const char *const *param_text;
+} solar_print_opts;
+void solar_ir_print_expr_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e,
+			      SOLAR_KEEP const solar_print_opts *o, FILE *out);
+void solar_ir_print_block_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_block *b,
+			       int depth, SOLAR_KEEP const solar_print_opts *o, FILE *out);
 
 /* Writes the program in canonical AIR (what `solar fmt` prints). */
 void solar_ir_print(SOLAR_KEEP const solar_program *p, FILE *out);

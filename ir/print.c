@@ -52,23 +52,25 @@ static int prec(const solar_expr *e)
 	}
 }
 
-static void print_expr(const solar_program *p, const solar_expr *e, FILE *out);
+static void print_expr(const solar_program *p, const solar_expr *e, const solar_print_opts *o,
+		       FILE *out);
 
-static void operand(const solar_program *p, const solar_expr *e, bool parens, FILE *out)
+static void operand(const solar_program *p, const solar_expr *e, bool parens,
+		    const solar_print_opts *o, FILE *out)
 {
 	if (parens)
 		fputc('(', out);
-	print_expr(p, e, out);
+	print_expr(p, e, o, out);
 	if (parens)
 		fputc(')', out);
 }
 
-static void args(const solar_program *p, const solar_expr *e, FILE *out)
+static void args(const solar_program *p, const solar_expr *e, const solar_print_opts *o, FILE *out)
 {
 	for (int i = 0; i < e->nargs; i++) {
 		if (i)
 			fputs(", ", out);
-		print_expr(p, e->args[i], out);
+		print_expr(p, e->args[i], o, out);
 	}
 }
 
@@ -85,7 +87,8 @@ static void print_float(const solar_expr *e, FILE *out)
 		fputs(".0", out);
 }
 
-static void print_expr(const solar_program *p, const solar_expr *e, FILE *out)
+static void print_expr(const solar_program *p, const solar_expr *e, const solar_print_opts *o,
+		       FILE *out)
 {
 	int mine = prec(e);
 	switch (e->kind) {
@@ -102,7 +105,9 @@ static void print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 		fputs("inf", out);
 		return;
 	case SOLAR_E_PARAM:
-		fputs(p->params[e->sym].name, out);
+		fputs(o && o->param_text && o->param_text[e->sym] ? o->param_text[e->sym]
+								  : p->params[e->sym].name,
+		      out);
 		return;
 	case SOLAR_E_CONST:
 		fputs(p->consts[e->sym].name, out);
@@ -112,36 +117,38 @@ static void print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 		return;
 	case SOLAR_E_ACCESS:
 		fputs(p->tensors[e->sym].name, out);
-		if (e->nargs) {
+		if (e->nargs || (o && o->access_prefix)) {
 			fputc('[', out);
-			args(p, e, out);
+			if (o && o->access_prefix)
+				fprintf(out, "%s%s", o->access_prefix, e->nargs ? ", " : "");
+			args(p, e, o, out);
 			fputc(']', out);
 		}
 		return;
 	case SOLAR_E_NEG:
 		fputc('-', out);
-		operand(p, e->args[0], prec(e->args[0]) < P_PRIMARY, out);
+		operand(p, e->args[0], prec(e->args[0]) < P_PRIMARY, o, out);
 		return;
 	case SOLAR_E_NOT:
 		fputs("not ", out);
-		operand(p, e->args[0], prec(e->args[0]) < P_NOT, out);
+		operand(p, e->args[0], prec(e->args[0]) < P_NOT, o, out);
 		return;
 	case SOLAR_E_BIN:
 		/* left-associative, comparisons non-associative */
 		operand(p, e->args[0],
-			prec(e->args[0]) < mine || (mine == P_CMP && prec(e->args[0]) == P_CMP),
+			prec(e->args[0]) < mine || (mine == P_CMP && prec(e->args[0]) == P_CMP), o,
 			out);
 		fprintf(out, " %s ", solar_binop_text(e->binop));
-		operand(p, e->args[1], prec(e->args[1]) <= mine, out);
+		operand(p, e->args[1], prec(e->args[1]) <= mine, o, out);
 		return;
 	case SOLAR_E_CALL:
 		fprintf(out, "%s(", solar_fn_name(e->fn));
-		args(p, e, out);
+		args(p, e, o, out);
 		fputc(')', out);
 		return;
 	case SOLAR_E_CAST:
 		fprintf(out, "%s(", solar_dtype_name(e->dtype));
-		args(p, e, out);
+		args(p, e, o, out);
 		fputc(')', out);
 		return;
 	}
@@ -149,12 +156,19 @@ static void print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 
 void solar_ir_print_expr(const solar_program *p, const solar_expr *e, FILE *out)
 {
-	print_expr(p, e, out);
+	print_expr(p, e, NULL, out);
+}
+
+void solar_ir_print_expr_with(const solar_program *p, const solar_expr *e,
+			      const solar_print_opts *o, FILE *out)
+{
+	print_expr(p, e, o, out);
 }
 
 static void print_collective(const solar_program *p, const solar_collective *c, FILE *out);
 
-void solar_ir_print_stmt(const solar_program *p, const solar_stmt *s, FILE *out)
+static void print_stmt(const solar_program *p, const solar_stmt *s, const solar_print_opts *o,
+		       FILE *out)
 {
 	if (s->kernel >= 0 && s->kernel < p->nkernels && p->kernels[s->kernel].coll) {
 		print_collective(p, p->kernels[s->kernel].coll, out); /* its stand-in copy */
@@ -162,17 +176,24 @@ void solar_ir_print_stmt(const solar_program *p, const solar_stmt *s, FILE *out)
 	}
 	const solar_tensor *t = &p->tensors[s->tensor];
 	fputs(t->name, out);
-	if (t->rank) {
+	if (t->rank || (o && o->access_prefix)) {
 		fputc('[', out);
+		if (o && o->access_prefix)
+			fprintf(out, "%s%s", o->access_prefix, t->rank ? ", " : "");
 		for (int i = 0; i < t->rank; i++) {
 			if (i)
 				fputs(", ", out);
-			print_expr(p, s->index[i], out);
+			print_expr(p, s->index[i], o, out);
 		}
 		fputc(']', out);
 	}
 	fprintf(out, " %s ", solar_assign_text(s->op));
-	print_expr(p, s->value, out);
+	print_expr(p, s->value, o, out);
+}
+
+void solar_ir_print_stmt(const solar_program *p, const solar_stmt *s, FILE *out)
+{
+	print_stmt(p, s, NULL, out);
 }
 
 char *solar_ir_stmt_text(const solar_program *p, const solar_stmt *s, bool comment_safe)
@@ -213,31 +234,34 @@ static void indent(int depth, FILE *out)
 		fputs("  ", out);
 }
 
-static void print_block(const solar_program *p, const solar_block *b, int depth, FILE *out);
+static void print_block(const solar_program *p, const solar_block *b, int depth,
+			const solar_print_opts *o, FILE *out);
 
-static void print_if(const solar_program *p, const solar_node *n, int depth, FILE *out)
+static void print_if(const solar_program *p, const solar_node *n, int depth,
+		     const solar_print_opts *o, FILE *out)
 {
 	fputs("if ", out);
-	print_expr(p, n->cond.cond, out);
+	print_expr(p, n->cond.cond, o, out);
 	fputs(" {\n", out);
-	print_block(p, &n->cond.then, depth + 1, out);
+	print_block(p, &n->cond.then, depth + 1, o, out);
 	indent(depth, out);
 	fputc('}', out);
 	const solar_block *els = &n->cond.els;
 	if (els->n == 1 && els->items[0]->kind == SOLAR_N_IF) {
 		fputs(" else ", out);
-		print_if(p, els->items[0], depth, out);
+		print_if(p, els->items[0], depth, o, out);
 		return;
 	}
 	if (els->n) {
 		fputs(" else {\n", out);
-		print_block(p, els, depth + 1, out);
+		print_block(p, els, depth + 1, o, out);
 		indent(depth, out);
 		fputc('}', out);
 	}
 }
 
-static void print_node(const solar_program *p, const solar_node *n, int depth, FILE *out)
+static void print_node(const solar_program *p, const solar_node *n, int depth,
+		       const solar_print_opts *o, FILE *out)
 {
 	indent(depth, out);
 	switch (n->kind) {
@@ -245,12 +269,12 @@ static void print_node(const solar_program *p, const solar_node *n, int depth, F
 		fputs("for ", out);
 		for (;;) {
 			fprintf(out, "%s in ", p->iters[n->loop.iter].name);
-			print_expr(p, n->loop.lo, out);
+			print_expr(p, n->loop.lo, o, out);
 			fputs("..", out);
-			print_expr(p, n->loop.hi, out);
+			print_expr(p, n->loop.hi, o, out);
 			if (n->loop.step) {
 				fputs(" step ", out);
-				print_expr(p, n->loop.step, out);
+				print_expr(p, n->loop.step, o, out);
 			}
 			const solar_block *b = &n->loop.body;
 			if (b->n != 1 || b->items[0]->kind != SOLAR_N_FOR ||
@@ -260,25 +284,26 @@ static void print_node(const solar_program *p, const solar_node *n, int depth, F
 			n = b->items[0];
 		}
 		fputs(" {\n", out);
-		print_block(p, &n->loop.body, depth + 1, out);
+		print_block(p, &n->loop.body, depth + 1, o, out);
 		indent(depth, out);
 		fputs("}\n", out);
 		return;
 	case SOLAR_N_IF:
-		print_if(p, n, depth, out);
+		print_if(p, n, depth, o, out);
 		fputc('\n', out);
 		return;
 	case SOLAR_N_STMT:
-		solar_ir_print_stmt(p, n->stmt, out);
+		print_stmt(p, n->stmt, o, out);
 		fputs(";\n", out);
 		return;
 	}
 }
 
-static void print_block(const solar_program *p, const solar_block *b, int depth, FILE *out)
+static void print_block(const solar_program *p, const solar_block *b, int depth,
+			const solar_print_opts *o, FILE *out)
 {
 	for (int i = 0; i < b->n; i++)
-		print_node(p, b->items[i], depth, out);
+		print_node(p, b->items[i], depth, o, out);
 }
 
 static void print_tensor(const solar_program *p, const solar_tensor *t, FILE *out)
@@ -290,13 +315,20 @@ static void print_tensor(const solar_program *p, const solar_tensor *t, FILE *ou
 	for (int d = 0; d < t->rank; d++) {
 		if (d)
 			fputs(", ", out);
-		print_expr(p, t->dims[d], out);
+		print_expr(p, t->dims[d], NULL, out);
 	}
 	fputc(']', out);
 }
 
+void solar_ir_print_block_with(const solar_program *p, const solar_block *b, int depth,
+			       const solar_print_opts *o, FILE *out)
+{
+	print_block(p, b, depth, o, out);
+}
+
 void solar_ir_print(const solar_program *p, FILE *out)
 {
+	const solar_print_opts *o = NULL;
 	if (p->air_minor)
 		fprintf(out, "air %d.%d;\n", p->air_version ? p->air_version : 1, p->air_minor);
 	else
@@ -318,14 +350,14 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		fputc('\n', out);
 	for (int i = 0; i < p->nconsts; i++) {
 		fprintf(out, "const %s = ", p->consts[i].name);
-		print_expr(p, p->consts[i].expr, out);
+		print_expr(p, p->consts[i].expr, o, out);
 		fputs(";\n", out);
 	}
 	if (p->nmesh) {
 		fputs("\nmesh ", out);
 		for (int a = 0; a < p->nmesh; a++) {
 			fprintf(out, "%s%s = ", a ? ", " : "", p->mesh[a].name);
-			print_expr(p, p->mesh[a].size, out);
+			print_expr(p, p->mesh[a].size, o, out);
 		}
 		fputs(";\n", out);
 	}
@@ -344,11 +376,21 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		if (t->dist != SOLAR_DIST_NONE)
 			fprintf(out, ": %s %s;\n", solar_dtype_name(t->dtype),
 				solar_dist_name(t->dist));
-		else if (t->range_hi) {
+		else if (t->nlayout) {
+			fprintf(out, ": %s", solar_dtype_name(t->dtype));
+			for (int l = 0; l < t->nlayout; l++) {
+				const solar_layout *ly = &t->layout[l];
+				if (ly->kind == SOLAR_LAYOUT_SPLIT)
+					fprintf(out, " split(%s, %d)", p->mesh[ly->axis].name, ly->dim);
+				else
+					fprintf(out, " partial(%s)", p->mesh[ly->axis].name);
+			}
+			fputs(";\n", out);
+		} else if (t->range_hi) {
 			fprintf(out, ": %s in ", solar_dtype_name(t->dtype));
-			print_expr(p, t->range_lo, out);
+			print_expr(p, t->range_lo, o, out);
 			fputs("..", out);
-			print_expr(p, t->range_hi, out);
+			print_expr(p, t->range_hi, o, out);
 			fputs(";\n", out);
 		} else
 			fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
@@ -358,14 +400,14 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		fputc('\n', out);
 	for (int i = 0; i < p->nassumes; i++) {
 		fprintf(out, "assume distinct(%s) >= ", p->tensors[p->assumes[i].tensor].name);
-		print_expr(p, p->assumes[i].count, out);
+		print_expr(p, p->assumes[i].count, o, out);
 		fputs(";\n", out);
 	}
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_kernel *kn = &p->kernels[k];
 		fputc('\n', out);
 		if (kn->implicit) {
-			print_block(p, &kn->body, 0, out);
+			print_block(p, &kn->body, 0, o, out);
 			continue;
 		}
 		fprintf(out, "kernel %s ", kn->name);
@@ -381,7 +423,7 @@ void solar_ir_print(const solar_program *p, FILE *out)
 			print_collective(p, kn->coll, out);
 			fputs(";\n", out);
 		} else {
-			print_block(p, &kn->body, 1, out);
+			print_block(p, &kn->body, 1, o, out);
 		}
 		fputs("}\n", out);
 	}

@@ -2045,6 +2045,59 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+# ---------------------------------------------------------------------------------------------
+# Programs with a mesh (docs/validate.md, "Programs on many GPUs"): the reference ran the whole
+# model at the whole tensors' shapes (DIR/air_global.json); `shard` rewrites each file of a
+# tensor the program declares with a layout or that a rank holds whole into the single-process
+# form's: one part per rank, stacked along a new first dimension.  A rank's part of a
+# split(A, d) tensor is block coord_A(rank) along d; of a replicated or partial one, the whole
+# tensor (the single-process form sums a partial output over its axis before the comparison).
+# The reference's taps of tmps are dropped: a tmp has no layout, so localising a mismatch
+# compares the outputs only.
+
+def rank_part(np, arr, t, mesh, rank):
+    idx = [slice(None)] * arr.ndim
+    for ly in t["layout"]:
+        if ly["kind"] != "split":
+            continue
+        ax = mesh[ly["axis"]]
+        c = (rank // ax["stride"]) % ax["size"]
+        n = t["local_shape"][ly["dim"]]
+        idx[ly["dim"]] = slice(c * n, (c + 1) * n)
+    return arr[tuple(idx)]
+
+
+def cmd_shard(args):
+    ensure_interpreter(["numpy"])
+    import numpy as np
+    air = Air(args.air)
+    dirp = pathlib.Path(args.dir)
+    mesh_list = air.data.get("mesh")
+    if not isinstance(mesh_list, list) or not mesh_list:
+        raise HarnessError(f"usage: {args.air} has no \"mesh\"")
+    mesh = {m["name"]: m for m in mesh_list}
+    ranks = 1
+    for m in mesh_list:
+        ranks *= int(m["size"])
+    for stale in dirp.glob("tap_*.npy"):
+        stale.unlink()
+    done = []
+    for t in air.data["tensors"]:
+        for prefix in ("in_", "ref_", "ref64_", "refdec_"):
+            path = dirp / f"{prefix}{t['name']}.npy"
+            if not path.exists():
+                continue
+            arr = np.load(path)
+            if list(arr.shape) != [int(x) for x in t["shape"]]:
+                raise HarnessError(f"shard: {path.name} has shape {fmt_shape(arr.shape)}, "
+                                   f"not the whole tensor's {fmt_shape(t['shape'])}")
+            parts = np.stack([rank_part(np, arr, t, mesh, r) for r in range(ranks)])
+            np.save(path, np.ascontiguousarray(parts))
+            done.append(path.name)
+    print(json.dumps({"tensors": done, "ranks": ranks}))
+    return 0
+
+
 def main(argv=None):
     p = Parser(prog="harness.py", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", parser_class=Parser)
@@ -2066,13 +2119,18 @@ def main(argv=None):
     lc.add_argument("--air", required=True)
     lc.add_argument("--dir", required=True)
     lc.add_argument("--tol", type=float, help="relative L2 tolerance for every float tensor")
+    sh = sub.add_parser("shard", help="cut the whole tensors' files into the ranks' parts "
+                        "(a program with a mesh, DIR/air_global.json)")
+    sh.add_argument("--air", required=True)
+    sh.add_argument("--dir", required=True)
+    sh.add_argument("--tol", type=float, help="ignored (the comparison's)")
     sub.add_parser("env", help="print the interpreter and packages the harness uses")
     args = p.parse_args(argv)
     if not args.cmd:
         p.error("a command is needed: run, compare or env")
     try:
         return {"run": cmd_run, "compare": cmd_compare, "localise": cmd_localise,
-                "env": cmd_env}[args.cmd](args)
+                "shard": cmd_shard, "env": cmd_env}[args.cmd](args)
     except HarnessError as e:
         print(one_line(e, 2000), file=sys.stderr)
         return 2

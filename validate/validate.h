@@ -197,6 +197,12 @@ void solar_run_free(solar_run *r);
  * 2 after a message on diag. */
 int solar_localise_run(SOLAR_KEEP const solar_program *p, const char *file, const char *dir,
 		       double timeout_s, solar_diag *diag);
+/* A program with a mesh as one process (validate/spmd.c, docs/validate.md "Programs on many
+ * GPUs"): AIR 1.1 text in which every tensor has a leading rank dimension, every kernel runs
+ * every rank, every collective is the loops of its definition and every `partial` output is
+ * summed over its axis.  malloc'd. */
+SOLAR_GIVE char *solar_spmd_unroll(SOLAR_KEEP const solar_program *p, const char *file);
+
 /* 0 when the CUDA backend can run here; else -1 with the reason in why. */
 int solar_cuda_available(char *why, size_t nwhy);
 /* Compiles CUDA source with NVRTC for sm_<major><minor> and runs nothing: 0 compiled, -1 it
