@@ -51,6 +51,9 @@ typedef struct {
 	int nvary;
 	int steps;                /* --steps N; 0: the command's default */
 	int ranks;                /* collective --ranks N; 0: every GPU of the system */
+	const char *mesh;         /* shard --mesh dp=8,tp=8 */
+	const char **splits;      /* shard --split AXIS=NAME[,NAME...] */
+	int nsplits;
 	const char *svg_out;      /* --svg FILE */
 	const char *md_out;       /* --md FILE */
 	const char *json_out;     /* report: --json FILE */
@@ -146,6 +149,7 @@ int solar_cmd_graph(const solar_opts *o);
 int solar_cmd_analyze(const solar_opts *o);
 int solar_cmd_device(const solar_opts *o);
 int solar_cmd_collective(const solar_opts *o);
+int solar_cmd_shard(const solar_opts *o);
 int solar_cmd_provision(const solar_opts *o);
 int solar_cmd_sweep(const solar_opts *o);
 int solar_cmd_report(const solar_opts *o);

@@ -272,6 +272,18 @@ const solar_option solar_options[] = {
      .min = 1,
      .max = 10000000,
      .expects = "an integer from 1 to 10000000"},
+    {.name = "--mesh",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, mesh),
+     .arg = "AXIS=N,...",
+     .help = "the mesh of ranks, its last axis innermost (dp=8,tp=8)"},
+    {.name = "--split",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, splits),
+     .arg = "AXIS=NAME,...",
+     .help = "the params or consts an axis splits (dp=BATCH, tp=HEADS,KV_HEADS,INTER); "
+	     "repeatable; default: the strategy's usual sizes where the program has them",
+     .count = offsetof(solar_opts, nsplits)},
     {.name = "--svg",
      .kind = SOLAR_ARG_OUT,
      .field = offsetof(solar_opts, svg_out),
@@ -748,6 +760,25 @@ const solar_command solar_commands[] = {
      .takes = "--device --ranks --set --target-time --json --format -o",
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_collective},
+    {.name = "shard",
+     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [-o OUT.air]",
+     .summary = "a one-GPU program made one rank's program of a mesh, with its collectives",
+     .details =
+	 "Each axis splits some sizes of the program (params or consts): dp the batch, tp the "
+	 "attention heads and the MLP's inner size (--split names them; without it dp takes the "
+	 "first of BATCH, B, TOKENS, batch_size and tp the ones of HEADS, KV_HEADS, INTER, "
+	 "N_HEADS, N_KV_HEADS, HIDDEN_INNER the program has). Every tensor whose extent involves a "
+	 "split size is split along that dimension; a reduction over a split size into a tensor "
+	 "that is not split is a partial sum, made whole by an all-reduce over the axis right "
+	 "after the last kernel that writes it (Megatron's row-parallel all-reduce, DDP's "
+	 "gradient all-reduce). The result is AIR 1.2: solar analyze --device SYSTEM bounds it, "
+	 "solar validate runs every rank against the whole model (docs/shard.md).",
+     .example = "solar shard llama.air --mesh tp=8 -o llama_tp8.air\n"
+		"solar shard mlp_train.air --mesh dp=8 --split dp=TOKENS -o mlp_dp8.air\n"
+		"solar analyze mlp_dp8.air --device hgx-h200-8",
+     .takes = "--mesh --split -D -o",
+     .formats = FMTS(TABLE),
+     .run = solar_cmd_shard},
     {.name = "provision",
      .args = "FILE --device NAME|FILE --target-time TIME",
      .summary = "what each resource must be to meet a target time (inverse roofline)",

@@ -1,0 +1,33 @@
+/* shard.h - a one-GPU program made one rank's program of a mesh (`solar shard`,
+ * docs/shard.md).
+ *
+ * The mechanism is one for every strategy: each mesh axis splits some sizes of the program,
+ * named params or consts (data parallelism the batch, tensor parallelism the heads and the
+ * MLP's inner size), so that each rank's tensors and loops are the 1/N of those sizes that
+ * the rank holds.  A tensor whose extent involves a split size is split along that dimension
+ * (`split(A, d)`), every other one replicated; a statement that reduces over a split size into
+ * a tensor that is not split leaves a partial sum on each rank, and an all-reduce over the axis
+ * (sum, or max for `max=`) right after the last kernel that writes it makes it whole again:
+ * Megatron's all-reduce after a row-parallel linear, DDP's gradient all-reduce.
+ */
+#ifndef SOLAR_SHARD_H
+#define SOLAR_SHARD_H
+
+#include "frontend/frontend.h"
+#include "ir/ir.h"
+
+typedef struct {
+	const char *axis;   /* "tp" */
+	int64_t size;	    /* its ranks */
+	const char **names; /* the params and consts it splits */
+	int nnames;
+} solar_shard_axis;
+
+/* The rank's program as AIR 1.2 text (malloc'd), or NULL after errors: a size that is neither
+ * a param nor a const, one the axis does not divide, a tensor whose split dimension is not N
+ * equal blocks, a kernel that reads the partial sum it computes (on d, located; tool: what is
+ * not the program's).  cmdline: written into the header comment. */
+SOLAR_GIVE char *solar_shard(SOLAR_KEEP const solar_program *p, const solar_shard_axis *axes,
+			     int naxes, const char *cmdline, solar_diag *d, solar_diag *tool);
+
+#endif

@@ -1,0 +1,170 @@
+/* cmd_shard.c - `solar shard FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [-o OUT.air]`
+ * (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program (analysis/shard.c).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/shard.h"
+#include "cli.h"
+#include "output.h"
+
+#define MAX_AXES 8
+#define MAX_NAMES 32
+
+/* The usual sizes of a strategy, where --split does not name them (docs/shard.md). */
+static const char *const dp_names[] = {"BATCH", "B", "TOKENS", "batch_size", "BATCH_SIZE", NULL};
+static const char *const tp_names[] = {"HEADS", "KV_HEADS", "INTER", "N_HEADS", "N_KV_HEADS",
+				       "HIDDEN_INNER", NULL};
+
+static bool has_size(const solar_program *p, const char *name)
+{
+	for (int i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i].name, name))
+			return true;
+	for (int i = 0; i < p->nconsts; i++)
+		if (!strcmp(p->consts[i].name, name))
+			return true;
+	return false;
+}
+
+static bool is_name(const char *s, size_t n)
+{
+	if (!n || !(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return false;
+	return true;
+}
+
+/* --mesh dp=8,tp=8 into axes (names and sizes); 0, or a usage error. */
+static int parse_mesh(const char *text, solar_shard_axis *axes, int *naxes, char *store)
+{
+	*naxes = 0;
+	strcpy(store, text);
+	for (char *tok = strtok(store, ","); tok; tok = strtok(NULL, ",")) {
+		char *eq = strchr(tok, '=');
+		char *end = NULL;
+		errno = 0;
+		long long n = eq ? strtoll(eq + 1, &end, 10) : 0;
+		if (!eq || !is_name(tok, (size_t)(eq - tok)) || !end || *end || end == eq + 1 ||
+		    errno || n < 1 || n > (1 << 24))
+			return solar_cli_usage("shard", "--mesh expects AXIS=N,... (dp=8,tp=8; N from 1 "
+						"to 16777216), not '%s'",
+					       text);
+		*eq = 0;
+		for (int a = 0; a < *naxes; a++)
+			if (!strcmp(axes[a].axis, tok))
+				return solar_cli_usage("shard", "--mesh names an axis twice: '%s'",
+						       text);
+		if (*naxes == MAX_AXES)
+			return solar_cli_usage("shard", "--mesh has more than 8 axes: '%s'", text);
+		axes[(*naxes)++] = (solar_shard_axis){.axis = tok, .size = n};
+	}
+	if (!*naxes)
+		return solar_cli_usage("shard", "--mesh expects AXIS=N,..., not '%s'", text);
+	return SOLAR_EXIT_OK;
+}
+
+int solar_cmd_shard(const solar_opts *o)
+{
+	if (o->nfiles != 1 || !o->mesh)
+		return solar_cli_usage("shard", "%s",
+				       o->nfiles != 1 ? "shard needs exactly one FILE"
+						      : "shard needs --mesh AXIS=N,... (dp=8,tp=8)");
+	solar_shard_axis axes[MAX_AXES];
+	const char *names[MAX_AXES][MAX_NAMES];
+	char *mesh_store = solar_xstrdup(o->mesh);
+	char **split_store = solar_xcalloc((size_t)o->nsplits + 1, sizeof *split_store);
+	int naxes = 0, rc = parse_mesh(o->mesh, axes, &naxes, mesh_store);
+	solar_loaded l = {0};
+	char *text = NULL;
+	for (int a = 0; a < naxes; a++)
+		axes[a].names = names[a];
+	for (int i = 0; rc == SOLAR_EXIT_OK && i < o->nsplits; i++) {
+		split_store[i] = solar_xstrdup(o->splits[i]);
+		char *eq = strchr(split_store[i], '=');
+		int a = 0;
+		if (eq)
+			*eq = 0;
+		while (eq && a < naxes && strcmp(axes[a].axis, split_store[i]))
+			a++;
+		if (!eq || a == naxes) {
+			rc = solar_cli_usage("shard",
+					     eq ? "--split %s: the mesh has no such axis (--mesh names "
+						  "them)"
+						: "--split expects AXIS=NAME,... (tp=HEADS,INTER), not '%s'",
+					     o->splits[i]);
+			break;
+		}
+		for (char *tok = strtok(eq + 1, ","); tok; tok = strtok(NULL, ",")) {
+			if (!is_name(tok, strlen(tok)) || axes[a].nnames == MAX_NAMES) {
+				rc = solar_cli_usage("shard", "--split expects AXIS=NAME,... (at most "
+							      "32 names), not '%s'",
+						     o->splits[i]);
+				break;
+			}
+			names[a][axes[a].nnames++] = tok;
+		}
+	}
+	if (rc == SOLAR_EXIT_OK)
+		rc = solar_cli_load(o->files[0], o, &l);
+	if (rc != SOLAR_EXIT_OK)
+		goto done;
+	/* the strategies' usual sizes where --split names none */
+	for (int a = 0; a < naxes; a++) {
+		if (axes[a].nnames)
+			continue;
+		const char *const *usual = !strcmp(axes[a].axis, "dp") ? dp_names
+					   : !strcmp(axes[a].axis, "tp") ? tp_names
+									 : NULL;
+		for (int i = 0; usual && usual[i]; i++)
+			if (has_size(l.prog, usual[i])) {
+				names[a][axes[a].nnames++] = usual[i];
+				if (usual == dp_names)
+					break; /* one batch */
+			}
+		if (!axes[a].nnames) {
+			solar_diag_tool_error(
+			    solar_cli_diag(),
+			    "shard: %s splits nothing: %s has %s; name its sizes with --split "
+			    "%s=NAME,...",
+			    axes[a].axis, o->files[0],
+			    usual ? "none of the strategy's usual sizes" : "no usual sizes for this axis",
+			    axes[a].axis);
+			rc = SOLAR_EXIT_USAGE;
+			goto done;
+		}
+	}
+	char cmdline[1024];
+	int n = snprintf(cmdline, sizeof cmdline, "solar shard %s --mesh %s", o->files[0], o->mesh);
+	for (int a = 0; a < naxes && n > 0 && (size_t)n < sizeof cmdline; a++) {
+		n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --split %s=", axes[a].axis);
+		for (int i = 0; i < axes[a].nnames && (size_t)n < sizeof cmdline; i++)
+			n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, "%s%s", i ? "," : "",
+				      names[a][i]);
+	}
+	text = solar_shard(l.prog, axes, naxes, cmdline, l.diag, solar_cli_diag());
+	solar_diag_finish(l.diag);
+	if (!text) {
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	FILE *out = solar_out_open(o);
+	if (!out) {
+		rc = SOLAR_EXIT_USAGE;
+		goto done;
+	}
+	fputs(text, out);
+	solar_out_close(o, out);
+done:
+	free(text);
+	solar_cli_unload(&l);
+	free(mesh_store);
+	for (int i = 0; i < o->nsplits; i++)
+		free(split_store[i]);
+	free(split_store);
+	return rc;
+}
