@@ -113,6 +113,24 @@ int solar_cmd_shard(const solar_opts *o)
 		rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK)
 		goto done;
+	if (l.prog->nmesh) {
+		solar_diag_error(l.diag, l.prog->mesh[0].span,
+				 "the program has a mesh already: solar shard takes a one-GPU "
+				 "program");
+		solar_diag_finish(l.diag);
+		rc = SOLAR_EXIT_ERRORS;
+		goto done;
+	}
+	for (int a = 0; a < naxes; a++)
+		for (int i = 0; i < axes[a].nnames; i++)
+			if (!has_size(l.prog, names[a][i])) {
+				solar_diag_tool_error(solar_cli_diag(),
+						      "--split %s=%s: %s has no param or const '%s'",
+						      axes[a].axis, names[a][i], o->files[0],
+						      names[a][i]);
+				rc = SOLAR_EXIT_USAGE;
+				goto done;
+			}
 	/* the strategies' usual sizes where --split names none */
 	for (int a = 0; a < naxes; a++) {
 		if (axes[a].nnames)
