@@ -20,40 +20,15 @@ static void touch(span *s, int k, bool write)
 		s->first_write = k;
 }
 
-static void reads(const solar_expr *e, span *sp, int k)
-{
-	if (!e)
-		return;
-	if (e->kind == SOLAR_E_ACCESS)
-		touch(&sp[e->sym], k, false);
-	for (int i = 0; i < e->nargs; i++)
-		reads(e->args[i], sp, k);
-}
+typedef struct {
+	span *sp;
+	int k;
+} walk;
 
-static void block(const solar_program *p, const solar_block *b, span *sp, int k)
+static void visit(void *ctx, int t, bool write)
 {
-	for (int i = 0; i < b->n; i++) {
-		const solar_node *n = b->items[i];
-		switch (n->kind) {
-		case SOLAR_N_FOR:
-			block(p, &n->loop.body, sp, k);
-			break;
-		case SOLAR_N_IF:
-			reads(n->cond.cond, sp, k);
-			block(p, &n->cond.then, sp, k);
-			block(p, &n->cond.els, sp, k);
-			break;
-		case SOLAR_N_STMT: {
-			const solar_stmt *s = n->stmt;
-			const solar_tensor *t = &p->tensors[s->tensor];
-			for (int d = 0; d < t->rank; d++)
-				reads(s->index[d], sp, k);
-			reads(s->value, sp, k);
-			touch(&sp[s->tensor], k, true);
-			break;
-		}
-		}
-	}
+	walk *w = ctx;
+	touch(&w->sp[t], w->k, write);
 }
 
 /* In double: a tensor of rank 100 and extent 2 has 2^100 elements (golden/count/rank100),
@@ -73,7 +48,7 @@ void solar_memory_of(const solar_program *p, solar_memory *m)
 	for (int t = 0; t < p->ntensors; t++)
 		sp[t] = (span){-1, -1, -1};
 	for (int k = 0; k < p->nkernels; k++)
-		block(p, &p->kernels[k].body, sp, k);
+		solar_ir_kernel_tensors(p, k, visit, &(walk){sp, k});
 	for (int t = 0; t < p->ntensors; t++) {
 		const solar_tensor *x = &p->tensors[t];
 		if (x->role == SOLAR_ROLE_IN)

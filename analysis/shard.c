@@ -277,20 +277,6 @@ static void block(walk *w, const solar_block *b, loop_stack *ls)
 
 /* ---- the text ------------------------------------------------------------------------- */
 
-static void print_dims(const solar_program *p, const solar_tensor *t, const solar_print_opts *o,
-		       FILE *f)
-{
-	if (!t->rank)
-		return;
-	fputc('[', f);
-	for (int k = 0; k < t->rank; k++) {
-		if (k)
-			fputs(", ", f);
-		solar_ir_print_expr_with(p, t->dims[k], o, f);
-	}
-	fputc(']', f);
-}
-
 /* The extents of the rank's program against the whole one's: a split dimension is 1/N of it,
  * the others equal. */
 static int verify(shard *s, const char *text, int **split_dim)
@@ -428,8 +414,8 @@ char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxe
 	fputs(";\n\n", f);
 	for (int i = 0; i < p->ntensors; i++) {
 		const solar_tensor *t = &p->tensors[i];
-		fprintf(f, "%s %s", solar_role_name(t->role), t->name);
-		print_dims(p, t, &o, f);
+		fprintf(f, "%s ", solar_role_name(t->role));
+		solar_ir_print_tensor_with(p, t, &o, f);
 		fprintf(f, ": %s", solar_dtype_name(t->dtype));
 		if (t->dist != SOLAR_DIST_NONE)
 			fprintf(f, " %s", solar_dist_name(t->dist));
@@ -468,12 +454,7 @@ char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxe
 			break;
 		const solar_kernel *kn = &p->kernels[k];
 		fprintf(f, "\nkernel %s ", kn->name);
-		if (kn->math != SOLAR_MATH_DEFAULT && kn->group)
-			fprintf(f, "[math = %s, group = %s] ", solar_math_name(kn->math), kn->group);
-		else if (kn->math != SOLAR_MATH_DEFAULT)
-			fprintf(f, "[math = %s] ", solar_math_name(kn->math));
-		else if (kn->group)
-			fprintf(f, "[group = %s] ", kn->group);
+		solar_ir_print_kernel_attrs(kn, f);
 		fputs("{\n", f);
 		solar_ir_print_block_with(p, &kn->body, 1, &o, f);
 		fputs("}\n", f);

@@ -373,7 +373,13 @@ void solar_ir_print_expr_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP cons
 			      SOLAR_KEEP const solar_print_opts *o, FILE *out);
 void solar_ir_print_block_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_block *b,
 			       int depth, SOLAR_KEEP const solar_print_opts *o, FILE *out);
+/* A tensor's name and extents, as its declaration writes them (`w[D, H // 8]`). */
+void solar_ir_print_tensor_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_tensor *t,
+				SOLAR_KEEP const solar_print_opts *o, FILE *out);
 
+/* A kernel's attributes as its header writes them (`[math = fast, group = forward] `, with the
+ * trailing space), nothing when it has none. */
+void solar_ir_print_kernel_attrs(SOLAR_KEEP const solar_kernel *kn, FILE *out);
 /* Writes the program in canonical AIR (what `solar fmt` prints). */
 void solar_ir_print(SOLAR_KEEP const solar_program *p, FILE *out);
 void solar_ir_print_expr(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e, FILE *out);
@@ -395,6 +401,12 @@ int solar_ir_verify(SOLAR_KEEP const solar_program *p, solar_diag *d);
 /* Whether e reads tensor t (an access to it anywhere in e), or uses iterator `iter`. */
 bool solar_ir_expr_reads(SOLAR_KEEP const solar_expr *e, int t);
 bool solar_ir_expr_uses_iter(SOLAR_KEEP const solar_expr *e, int iter);
+/* Calls fn once per tensor access of kernel k, in program order: write false for each read (in
+ * a value, an index or a condition, and the old value a compound assignment reads), true for
+ * each store. */
+typedef void (*solar_tensor_visit)(void *ctx, int tensor, bool write);
+void solar_ir_kernel_tensors(SOLAR_KEEP const solar_program *p, int k, solar_tensor_visit fn,
+			     void *ctx);
 bool solar_ir_expr_equal(SOLAR_KEEP const solar_expr *a, SOLAR_KEEP const solar_expr *b);
 
 /* Structural equality of two programs, ignoring spans (for the fmt round-trip test). */

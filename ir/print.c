@@ -306,7 +306,8 @@ static void print_block(const solar_program *p, const solar_block *b, int depth,
 		print_node(p, b->items[i], depth, o, out);
 }
 
-static void print_tensor(const solar_program *p, const solar_tensor *t, FILE *out)
+static void print_tensor(const solar_program *p, const solar_tensor *t, const solar_print_opts *o,
+			 FILE *out)
 {
 	fputs(t->name, out);
 	if (!t->rank)
@@ -315,15 +316,31 @@ static void print_tensor(const solar_program *p, const solar_tensor *t, FILE *ou
 	for (int d = 0; d < t->rank; d++) {
 		if (d)
 			fputs(", ", out);
-		print_expr(p, t->dims[d], NULL, out);
+		print_expr(p, t->dims[d], o, out);
 	}
 	fputc(']', out);
+}
+
+void solar_ir_print_tensor_with(const solar_program *p, const solar_tensor *t,
+				const solar_print_opts *o, FILE *out)
+{
+	print_tensor(p, t, o, out);
 }
 
 void solar_ir_print_block_with(const solar_program *p, const solar_block *b, int depth,
 			       const solar_print_opts *o, FILE *out)
 {
 	print_block(p, b, depth, o, out);
+}
+
+void solar_ir_print_kernel_attrs(const solar_kernel *kn, FILE *out)
+{
+	if (kn->math != SOLAR_MATH_DEFAULT && kn->group)
+		fprintf(out, "[math = %s, group = %s] ", solar_math_name(kn->math), kn->group);
+	else if (kn->math != SOLAR_MATH_DEFAULT)
+		fprintf(out, "[math = %s] ", solar_math_name(kn->math));
+	else if (kn->group)
+		fprintf(out, "[group = %s] ", kn->group);
 }
 
 void solar_ir_print(const solar_program *p, FILE *out)
@@ -370,7 +387,7 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		do {
 			if (j > i)
 				fputs(", ", out);
-			print_tensor(p, &p->tensors[j], out);
+			print_tensor(p, &p->tensors[j], NULL, out);
 			j++;
 		} while (j < p->ntensors && p->tensors[j].decl_group == t->decl_group);
 		if (t->dist != SOLAR_DIST_NONE)
@@ -411,12 +428,7 @@ void solar_ir_print(const solar_program *p, FILE *out)
 			continue;
 		}
 		fprintf(out, "kernel %s ", kn->name);
-		if (kn->math != SOLAR_MATH_DEFAULT && kn->group)
-			fprintf(out, "[math = %s, group = %s] ", solar_math_name(kn->math), kn->group);
-		else if (kn->math != SOLAR_MATH_DEFAULT)
-			fprintf(out, "[math = %s] ", solar_math_name(kn->math));
-		else if (kn->group)
-			fprintf(out, "[group = %s] ", kn->group);
+		solar_ir_print_kernel_attrs(kn, out);
 		fputs("{\n", out);
 		if (kn->coll) {
 			indent(1, out);

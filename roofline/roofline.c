@@ -60,7 +60,7 @@ static double rate(const solar_device *dev, int u, int q, bool *missing)
 	return solar_device_fastest_peak(dev);
 }
 
-static void finish(solar_roof *r)
+void solar_roof_finish(solar_roof *r)
 {
 	r->time_s = 0;
 	r->limiter = SOLAR_RES_DRAM;
@@ -268,7 +268,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, bool l2_c
 		solar_count_free(sv);
 		charge_ops(r, &w->kernel[k].ops, dev, &b->missing_peak);
 		charge_bytes(r, pos(ld - (k ? C : C_start)) + pos(st - C), ld + st, fmax(ld, st), dev);
-		finish(r);
+		solar_roof_finish(r);
 		b->unfused.ops += r->ops;
 		b->unfused.dram_bytes += r->dram_bytes;
 		b->unfused.l2_bytes += r->l2_bytes;
@@ -280,7 +280,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, bool l2_c
 	solar_count_free(sv);
 	charge_ops(&b->fused, &w->total.ops, dev, &b->missing_peak);
 	charge_bytes(&b->fused, pos(ld - C_start) + pos(st - C), ld + st, fmax(ld, st), dev);
-	finish(&b->fused);
+	solar_roof_finish(&b->fused);
 	b->compulsory_bytes = ld + st;
 	b->live_bytes = fmax(ld, st);
 	b->dram_capacity_bytes = dram->capacity_bytes.present ? dram->capacity_bytes.value : 0;
@@ -296,7 +296,7 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, bool l2_c
 	charge_ops(&b->cache_aware, &w->total.ops, dev, &b->missing_peak);
 	charge_bytes(&b->cache_aware, fmax(b->fused.dram_bytes, seg_dram),
 		     fmax(b->fused.l2_bytes, seg_l2), fmax(ld, st), dev);
-	finish(&b->cache_aware);
+	solar_roof_finish(&b->cache_aware);
 
 	b->f32_emulation = b->fused.emulated_ops > 0 || b->cache_aware.emulated_ops > 0;
 	for (int k = 0; k < p->nkernels; k++)

@@ -63,6 +63,10 @@ int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_
 			 bool l2_cold, solar_bounds *out, solar_diag *diag);
 void solar_bounds_free(solar_bounds *b);
 
+/* Sets r's time to its slowest resource's and r's limiter to that resource (DRAM when every
+ * resource is zero). */
+void solar_roof_finish(solar_roof *r);
+
 /* "dram", "l2", "links", "network", "tensor.bf16", "simt.f32", "sfu.f32" */
 const char *solar_resource_name(int res, char *buf, size_t n);
 

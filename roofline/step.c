@@ -81,28 +81,14 @@ static double term(const solar_coll_bound *b, const char *resource)
 }
 
 /* The tensors kernel k reads and writes, as two flag arrays over the program's tensors. */
-static void kernel_tensors(const solar_program *p, int k, bool *rd, bool *wr);
+typedef struct {
+	bool *rd, *wr;
+} access;
 
-static void expr_reads(const solar_expr *e, bool *rd)
+static void visit(void *ctx, int t, bool write)
 {
-	if (e->kind == SOLAR_E_ACCESS)
-		rd[e->sym] = true;
-	for (int i = 0; i < e->nargs; i++)
-		expr_reads(e->args[i], rd);
-}
-
-static void kernel_tensors(const solar_program *p, int k, bool *rd, bool *wr)
-{
-	const solar_kernel *kn = &p->kernels[k];
-	for (int i = 0; i < kn->nstmts; i++) {
-		const solar_stmt *s = p->stmts[kn->first_stmt + i];
-		wr[s->tensor] = true;
-		if (s->op != SOLAR_ASSIGN)
-			rd[s->tensor] = true;
-		for (int d = 0; d < p->tensors[s->tensor].rank; d++)
-			expr_reads(s->index[d], rd);
-		expr_reads(s->value, rd);
-	}
+	access *a = ctx;
+	(write ? a->wr : a->rd)[t] = true;
 }
 
 /* Whether kernel j (earlier) and kernel k must run in that order: one writes a tensor the
@@ -169,12 +155,7 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 		r->res_s[SOLAR_RES_LINKS] = links;
 		r->res_s[SOLAR_RES_NETWORK] = net;
 		r->res_s[SOLAR_RES_DRAM] = fmax(r->res_s[SOLAR_RES_DRAM], term(&sc->bound, "DRAM"));
-		r->time_s = 0;
-		for (int i = 0; i < SOLAR_RES_COUNT; i++)
-			if (r->res_s[i] > r->time_s) {
-				r->time_s = r->res_s[i];
-				r->limiter = i;
-			}
+		solar_roof_finish(r);
 		r->time_s += sc->bound.latency_s;
 		st->comm_axis_s[c->axis] += r->time_s;
 		links_axis[c->axis] += links;
@@ -192,7 +173,7 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 	int K = p->nkernels, T = p->ntensors;
 	bool *rd = solar_xcalloc((size_t)K * T + 1, 1), *wr = solar_xcalloc((size_t)K * T + 1, 1);
 	for (int k = 0; k < K; k++)
-		kernel_tensors(p, k, rd + (size_t)k * T, wr + (size_t)k * T);
+		solar_ir_kernel_tensors(p, k, visit, &(access){rd + (size_t)k * T, wr + (size_t)k * T});
 	st->finish_s = solar_xcalloc((size_t)K + 1, sizeof *st->finish_s);
 	int *prev = solar_xcalloc((size_t)K + 1, sizeof *prev);
 	int last_compute = -1;
