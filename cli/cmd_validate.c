@@ -802,7 +802,19 @@ static int run_air(validation *v)
 	return wrc ? SOLAR_EXIT_USAGE : SOLAR_EXIT_OK;
 }
 
-/* Step 5: the comparison, and for a mismatch on the CPU the float64 rule and the kernel that
+/* The float64 rule's two runs of the AIR program, on the run's backend. */
+static int wide_runs(validation *v, const solar_program *p, const char *file)
+{
+	if (strcmp(v->backend, "cuda") != 0)
+		return solar_run_c_f64(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) ||
+		       solar_run_c_acc(p, file, v->dir, v->c.timeout_s, solar_cli_diag());
+	return solar_run_cuda_wide(p, file, v->a, v->dir, v->c.timeout_s, SOLAR_WIDE_ALL,
+				   solar_cli_diag()) ||
+	       solar_run_cuda_wide(p, file, v->a, v->dir, v->c.timeout_s, SOLAR_WIDE_REDUCED,
+				   solar_cli_diag());
+}
+
+/* Step 5: the comparison, the float64 rule for a mismatch, and on the CPU the kernel that
  * first goes wrong. */
 static int compare(validation *v)
 {
@@ -815,11 +827,10 @@ static int compare(validation *v)
 	 * with its f32 tensors in f64, and once with only its f32 sums in f64 (each rounded at
 	 * the end of its kernel), and the comparison is made again, so that the float64 rule
 	 * (docs/validate.md, "Comparison") can tell rounding from a wrong program. */
-	if (!cJSON_IsTrue(cJSON_GetObjectItem(v->cmp, "pass")) && cpu &&
+	if (!cJSON_IsTrue(cJSON_GetObjectItem(v->cmp, "pass")) &&
 	    cJSON_GetArraySize(
 		cJSON_GetObjectItem(cJSON_GetObjectItem(v->ref, "float64"), "written")) > 0 &&
-	    solar_run_c_f64(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0 &&
-	    solar_run_c_acc(p, file, v->dir, v->c.timeout_s, solar_cli_diag()) == 0) {
+	    wide_runs(v, p, file) == 0) {
 		cJSON *again = harness_verdict(&v->c, "compare", "outputs");
 		if (again) {
 			cJSON_Delete(v->cmp);

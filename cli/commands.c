@@ -859,7 +859,7 @@ const solar_command solar_commands[] = {
 		"solar translate --hf examples/hf/llama-3-8b.json --batch 8 --decode --context 4096",
      .takes =
 	 "-o --no-validate -D --keep --timeout --max-work --jax --llm --attempts --log --hf "
-	 "--batch --seq --decode --context --layers --train --loss --optimizer --batch-list",
+	 "--batch --seq --decode --context --layers --train --loss --optimizer --batch-list --backend",
      .run = solar_cmd_translate,
      .limit_what = "the translation",
      .limit_why = ""},

@@ -95,16 +95,10 @@ static void round_reduced(FILE *out, const solar_program *p, int k, const bool *
 	if (!rounded)
 		return;
 	const solar_kernel *kn = &p->kernels[k];
-	for (int a = 0; a < kn->nstmts; a++) {
-		const solar_stmt *s = p->stmts[kn->first_stmt + a];
-		bool first = true;
-		for (int b = 0; b < a && first; b++) {
-			const solar_stmt *o = p->stmts[kn->first_stmt + b];
-			first = !(o->op != SOLAR_ASSIGN && o->tensor == s->tensor);
-		}
-		if (s->op == SOLAR_ASSIGN || !rounded[s->tensor] || !first)
+	for (int s = kn->first_stmt; s < kn->first_stmt + kn->nstmts; s++) {
+		if (!solar_validate_rounds_after(p, k, s) || !rounded[p->stmts[s]->tensor])
 			continue;
-		const solar_tensor *t = &p->tensors[s->tensor];
+		const solar_tensor *t = &p->tensors[p->stmts[s]->tensor];
 		fprintf(out, "\tfor (int64_t i = 0; i < %" PRId64 "LL; i++)\n"
 			     "\t\tt_%s[i] = (double)(float)t_%s[i];\n",
 			solar_tensor_elements(t), t->name, t->name);
@@ -211,41 +205,63 @@ char *solar_codegen_c(const solar_program *p, const char *file)
 	return codegen(p, file, NULL, 0, "air", NULL);
 }
 
-/* The program with the f32 tensors that wide[] marks declared f64 (a shallow copy of p
- * whose tensor array is its own, so p stays as loaded); rounded: see round_reduced. */
-static char *codegen_wide(const solar_program *p, const char *file, const bool *wide,
-			  const char *out_stem, const bool *rounded)
+bool *solar_validate_wide_set(const solar_program *p, solar_wide w)
 {
-	solar_program w = *p;
+	bool *wide = solar_xcalloc((size_t)p->ntensors + 1, sizeof *wide);
+	for (int i = 0; i < p->ntensors && w == SOLAR_WIDE_ALL; i++)
+		wide[i] = true;
+	for (int s = 0; s < p->nstmts && w == SOLAR_WIDE_REDUCED; s++)
+		if (p->stmts[s]->op != SOLAR_ASSIGN)
+			wide[p->stmts[s]->tensor] = p->tensors[p->stmts[s]->tensor].dtype == SOLAR_DT_F32;
+	return wide;
+}
+
+solar_tensor *solar_validate_widen(const solar_program *p, const bool *wide, solar_program *w)
+{
+	*w = *p;
 	solar_tensor *ts = solar_xcalloc((size_t)p->ntensors + 1, sizeof *ts);
 	for (int i = 0; i < p->ntensors; i++) {
 		ts[i] = p->tensors[i];
 		if (ts[i].dtype == SOLAR_DT_F32 && wide[i])
 			ts[i].dtype = SOLAR_DT_F64;
 	}
-	w.tensors = ts;
-	char *text = codegen(&w, file, NULL, 0, out_stem, rounded);
+	w->tensors = ts;
+	return ts;
+}
+
+bool solar_validate_rounds_after(const solar_program *p, int k, int s)
+{
+	const solar_kernel *kn = &p->kernels[k];
+	const solar_stmt *st = p->stmts[s];
+	if (st->op == SOLAR_ASSIGN)
+		return false;
+	for (int b = kn->first_stmt; b < s; b++)
+		if (p->stmts[b]->op != SOLAR_ASSIGN && p->stmts[b]->tensor == st->tensor)
+			return false;
+	return true;
+}
+
+/* The float64 rule's runs: the program with the f32 tensors of solar_validate_wide_set(w)
+ * declared f64 (a shallow copy of p, so p stays as loaded); the accumulator run rounds its
+ * wide tensors (round_reduced). */
+static char *codegen_wide(const solar_program *p, const char *file, solar_wide w,
+			  const char *out_stem)
+{
+	bool *wide = solar_validate_wide_set(p, w);
+	solar_program wp;
+	solar_tensor *ts = solar_validate_widen(p, wide, &wp);
+	char *text = codegen(&wp, file, NULL, 0, out_stem, w == SOLAR_WIDE_REDUCED ? wide : NULL);
 	free(ts);
+	free(wide);
 	return text;
 }
 
 char *solar_codegen_c_f64(const solar_program *p, const char *file)
 {
-	bool *all = solar_xcalloc((size_t)p->ntensors + 1, sizeof *all);
-	for (int i = 0; i < p->ntensors; i++)
-		all[i] = true;
-	char *text = codegen_wide(p, file, all, "air64", NULL);
-	free(all);
-	return text;
+	return codegen_wide(p, file, SOLAR_WIDE_ALL, "air64");
 }
 
 char *solar_codegen_c_acc(const solar_program *p, const char *file)
 {
-	bool *reduced = solar_xcalloc((size_t)p->ntensors + 1, sizeof *reduced);
-	for (int s = 0; s < p->nstmts; s++)
-		if (p->stmts[s]->op != SOLAR_ASSIGN)
-			reduced[p->stmts[s]->tensor] = p->tensors[p->stmts[s]->tensor].dtype == SOLAR_DT_F32;
-	char *text = codegen_wide(p, file, reduced, "airacc", reduced);
-	free(reduced);
-	return text;
+	return codegen_wide(p, file, SOLAR_WIDE_REDUCED, "airacc");
 }

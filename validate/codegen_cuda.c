@@ -254,7 +254,7 @@ static void launch_kernel(solar_emit *e, const solar_launch *l, int idx)
 }
 
 char *solar_codegen_cuda(const solar_program *p, const char *file, const solar_plan *plan,
-			 const solar_npy_type *in_type)
+			 const solar_npy_type *in_type, const bool *rounded)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -298,6 +298,12 @@ char *solar_codegen_cuda(const solar_program *p, const char *file, const solar_p
 				t->name, st);
 			grid_loop(out, n);
 			fprintf(out, "\t\tdst[i] = %s;\n}\n", solar_emit_poison(t->dtype));
+		}
+		if (rounded && rounded[i]) {
+			fprintf(out, "extern \"C\" __global__ void solar_round_%s(%s *__restrict__ t)\n{\n",
+				t->name, st);
+			grid_loop(out, n);
+			fputs("\t\tt[i] = (double)(float)t[i];\n}\n", out);
 		}
 		if (t->role == SOLAR_ROLE_OUT || t->role == SOLAR_ROLE_INOUT) {
 			bool widened;

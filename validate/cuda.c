@@ -11,6 +11,10 @@
  * run the launches in program order, timing each kernel with events; widen and copy the
  * outputs back and write DIR/air_<name>.npy.  A kernel that runs past the deadline ends the
  * run with an error (the process exits soon after, which frees the GPU).
+ * The float64 rule's runs (solar_run_cuda_wide) are the same with the program's f32 tensors,
+ * or those its reductions write, held in f64 (codegen_c.c's solar_validate_widen), writing
+ * DIR/air64_<name>.npy or DIR/airacc_<name>.npy; the accumulator run rounds each reduced
+ * tensor to f32 after every kernel that reduces into it, as the C backend's does.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -338,6 +342,8 @@ typedef struct {
 	CUcontext ctx;
 	solar_plan plan;
 	char *src, *cubin;
+	const bool *rounded; /* the accumulator run's tensors to round after their kernels */
+	const char *stem;    /* "air", "air64", "airacc": the output files' and source's stem */
 } cuda_run;
 
 /* Inputs first: their .npy element types shape the conversion kernels. */
@@ -390,8 +396,8 @@ static int generate(cuda_run *c, const char *file, const solar_analysis *a)
 		fclose(pf);
 	}
 	free(plan_path);
-	c->src = solar_codegen_cuda(c->p, file, &c->plan, c->in_type);
-	char *src_path = path_in(c->dir, "air_prog", "", ".cu");
+	c->src = solar_codegen_cuda(c->p, file, &c->plan, c->in_type, c->rounded);
+	char *src_path = path_in(c->dir, c->stem, "_prog", ".cu");
 	FILE *sf = fopen(src_path, "w");
 	if (sf) {
 		fputs(c->src, sf);
@@ -464,6 +470,23 @@ static int prepare_tensors(cuda_run *c)
 	return check(&c->g, c->x.CtxSynchronize(), "preparing the tensors");
 }
 
+/* After kernel k of the accumulator run: its reduced tensors rounded to f32 in place. */
+static int round_reduced(cuda_run *c, int k)
+{
+	const solar_kernel *kn = &c->p->kernels[k];
+	for (int s = kn->first_stmt; c->rounded && s < kn->first_stmt + kn->nstmts; s++) {
+		int t = c->p->stmts[s]->tensor;
+		if (!c->rounded[t] || !solar_validate_rounds_after(c->p, k, s))
+			continue;
+		char fn[300];
+		snprintf(fn, sizeof fn, "solar_round_%s", c->p->tensors[t].name);
+		void *cargs[] = {&c->buf[t]};
+		if (launch(&c->g, fn, solar_tensor_elements(&c->p->tensors[t]), cargs))
+			return -1;
+	}
+	return 0;
+}
+
 /* The program: kernels in order, each timed between two events. */
 static int time_kernels(cuda_run *c, solar_run *r)
 {
@@ -485,7 +508,8 @@ static int time_kernels(cuda_run *c, solar_run *r)
 			if (launch(&c->g, fn, l->threads, c->args))
 				return -1;
 		}
-		if (check(&c->g, c->x.EventRecord(c->ev[2 * k + 1], NULL), "cuEventRecord"))
+		if (round_reduced(c, k) ||
+		    check(&c->g, c->x.EventRecord(c->ev[2 * k + 1], NULL), "cuEventRecord"))
 			return -1;
 	}
 	for (int k = 0; k < p->nkernels; k++) {
@@ -526,7 +550,9 @@ static int write_output(cuda_run *c, int i)
 	int bad = check(&c->g, c->x.MemcpyDtoH(host, from, bytes), "copying an output back");
 	if (stage)
 		c->x.MemFree(stage);
-	char *path = path_in(c->dir, "air_", t->name, ".npy");
+	char stem[16];
+	snprintf(stem, sizeof stem, "%s_", c->stem);
+	char *path = path_in(c->dir, stem, t->name, ".npy");
 	if (!bad)
 		bad = solar_npy_write(path, ot, t->rank, t->extent, host, c->g.diag);
 	free(path);
@@ -571,13 +597,14 @@ static void run_free(cuda_run *c)
 }
 
 /* The steps of the file's header in order; the first that fails ends the run with 2. */
-int solar_run_cuda(const solar_program *p, const char *file, const solar_analysis *a,
-		   const char *dir, double timeout_s, solar_run *r, solar_diag *diag)
+static int run(const solar_program *p, const char *file, const solar_analysis *a,
+	       const char *dir, double timeout_s, const bool *rounded, const char *stem,
+	       solar_run *r, solar_diag *diag)
 {
 	memset(r, 0, sizeof *r);
 	r->nkernels = p->nkernels;
 	r->kernel_s = solar_xcalloc((size_t)p->nkernels + 1, sizeof *r->kernel_s);
-	cuda_run c = {.p = p, .dir = dir};
+	cuda_run c = {.p = p, .dir = dir, .rounded = rounded, .stem = stem};
 	char why[512];
 	if (open_device(&c.x, &c.dev, why, sizeof why) < 0) {
 		solar_diag_tool_error(diag, "the CUDA backend is unavailable: %s", why);
@@ -598,4 +625,25 @@ int solar_run_cuda(const solar_program *p, const char *file, const solar_analysi
 	     prepare_tensors(&c) == 0 && time_kernels(&c, r) == 0 && write_outputs(&c) == 0;
 	run_free(&c);
 	return ok ? 0 : 2;
+}
+
+int solar_run_cuda(const solar_program *p, const char *file, const solar_analysis *a,
+		   const char *dir, double timeout_s, solar_run *r, solar_diag *diag)
+{
+	return run(p, file, a, dir, timeout_s, NULL, "air", r, diag);
+}
+
+int solar_run_cuda_wide(const solar_program *p, const char *file, const solar_analysis *a,
+			const char *dir, double timeout_s, solar_wide w, solar_diag *diag)
+{
+	bool *wide = solar_validate_wide_set(p, w);
+	solar_program wp;
+	solar_tensor *ts = solar_validate_widen(p, wide, &wp);
+	solar_run r;
+	int rc = run(&wp, file, a, dir, timeout_s, w == SOLAR_WIDE_REDUCED ? wide : NULL,
+		     w == SOLAR_WIDE_REDUCED ? "airacc" : "air64", &r, diag);
+	solar_run_free(&r);
+	free(ts);
+	free(wide);
+	return rc;
 }

@@ -148,11 +148,29 @@ SOLAR_GIVE char *solar_codegen_c_f64(SOLAR_KEEP const solar_program *p, const ch
  * into it (its sums exact, then rounded once), writing DIR/airacc_<name>.npy. */
 SOLAR_GIVE char *solar_codegen_c_acc(SOLAR_KEEP const solar_program *p, const char *file);
 
+/* The float64 rule's runs (docs/validate.md, "Comparison") on either backend: which f32
+ * tensors a run holds in f64.  SOLAR_WIDE_ALL: every one (the float64 run, DIR/air64_*.npy);
+ * SOLAR_WIDE_REDUCED: those a reduction (+=, *=, max=, min=) writes, each rounded to f32
+ * after every kernel that reduces into it (the accumulator run, DIR/airacc_*.npy). */
+typedef enum { SOLAR_WIDE_NONE, SOLAR_WIDE_ALL, SOLAR_WIDE_REDUCED } solar_wide;
+/* Per tensor of p, whether run w holds it in f64 (malloc'd, p->ntensors + 1 flags). */
+SOLAR_GIVE bool *solar_validate_wide_set(SOLAR_KEEP const solar_program *p, solar_wide w);
+/* *w becomes a shallow copy of p whose tensors (the returned array, the caller's to free)
+ * have the f32 ones that wide[] marks declared f64. */
+SOLAR_GIVE solar_tensor *solar_validate_widen(SOLAR_KEEP const solar_program *p,
+					      SOLAR_KEEP const bool *wide, solar_program *w);
+/* Whether statement s of kernel k is the kernel's first reduction into its tensor: the
+ * accumulator run rounds that tensor once after k. */
+bool solar_validate_rounds_after(SOLAR_KEEP const solar_program *p, int k, int s);
+
 /* The CUDA source (malloc'd text): per input tensor t a kernel solar_in_<t> that converts
  * the .npy data (element type in_type[t]) to the tensor's storage, per poisoned tensor
- * solar_poison_<t>, per widened output solar_out_<t>, and per launch solar_launch_<n>. */
+ * solar_poison_<t>, per widened output solar_out_<t>, per launch solar_launch_<n>, and per
+ * tensor that rounded[] (NULL: none) marks solar_round_<t>, which rounds it to f32 in place
+ * (the accumulator run). */
 SOLAR_GIVE char *solar_codegen_cuda(SOLAR_KEEP const solar_program *p, const char *file,
-				    const solar_plan *plan, const solar_npy_type *in_type);
+				    const solar_plan *plan, const solar_npy_type *in_type,
+				    SOLAR_KEEP const bool *rounded);
 
 /* ---- running ---- */
 
@@ -188,6 +206,12 @@ int solar_run_c_acc(SOLAR_KEEP const solar_program *p, const char *file, const c
 int solar_run_cuda(SOLAR_KEEP const solar_program *p, const char *file,
 		   SOLAR_KEEP const solar_analysis *a, const char *dir, double timeout_s,
 		   solar_run *r, solar_diag *diag);
+/* The float64 rule's run w (SOLAR_WIDE_ALL or SOLAR_WIDE_REDUCED) on the GPU, as the C
+ * backend's: DIR/air64_prog.cu or DIR/airacc_prog.cu, writing DIR/air64_<name>.npy or
+ * DIR/airacc_<name>.npy.  `a` is an analysis of p (the widened program has p's loops). */
+int solar_run_cuda_wide(SOLAR_KEEP const solar_program *p, const char *file,
+			SOLAR_KEEP const solar_analysis *a, const char *dir, double timeout_s,
+			solar_wide w, solar_diag *diag);
 void solar_run_free(solar_run *r);
 
 /* The localising run on the CPU, after a mismatch: finds the check points (every out and

@@ -35,7 +35,7 @@ triage tests --device $D --budget 150%|--budget expects a count N or a share P%,
 triage tests --device $D --ms 0|--ms expects a positive number of milliseconds, not '0'
 translate examples/softmax.py --attempts 0|--attempts expects a count from 1 to 999, not '0'
 translate examples/softmax.py --timeout=-1|--timeout expects a positive number of seconds, not '-1'
-translate examples/softmax.py --device $D|translate does not take --device (it takes -o, --no-validate, -D, --keep, --timeout, --max-work, --jax, --llm, --attempts, --log, --hf, --batch, --seq, --decode, --context, --layers, --train, --loss, --optimizer)
+translate examples/softmax.py --device $D|translate does not take --device (it takes -o, --no-validate, -D, --keep, --timeout, --max-work, --jax, --llm, --attempts, --log, --hf, --batch, --seq, --decode, --context, --layers, --train, --loss, --optimizer, --backend)
 help --completion fish|--completion expects bash or zsh, not 'fish'
 check $A|check does not take -o (it takes -D)
 fmt --json $A|fmt does not take --json (it takes -D, --verify, -o)

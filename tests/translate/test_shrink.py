@@ -294,6 +294,25 @@ class Shrink(unittest.TestCase):
                       "bias_shape=(8, 1, 1)) the generated C would run about 175 k statement "
                       "executions, above the limit of 1 k (--max-work)", out)
 
+    def test_backend_cuda_has_its_own_work_limit(self):
+        # --backend cuda validates on the GPU, whose limit is MAX_WORK_CUDA (VGG16's step at
+        # its own sizes, 155 G, is above the C backend's 8 G and inside it); --max-work still
+        # overrides it; a word other than cpu or cuda is a usage error, exit 2
+        saved = validate.MAX_WORK_CUDA
+        validate.MAX_WORK_CUDA = 1000
+        try:
+            rc, out, err = self.translate("--backend", "cuda")
+        finally:
+            validate.MAX_WORK_CUDA = saved
+        self.assertEqual(rc, 0, err)
+        self.assertIn("above the limit of 1 k (--max-work)", out)
+        self.assertGreater(validate.MAX_WORK_CUDA, 155 * 10 ** 9)
+        rc, out, err = self.translate("--backend", "cuda", "--max-work", "2000")
+        self.assertIn("above the limit of 2 k (--max-work)", out)
+        rc, out, err = self.translate("--backend", "gpu")
+        self.assertEqual(rc, 2, out + err)
+        self.assertIn("--backend expects cpu or cuda, not 'gpu'", err)
+
     def test_max_work_in_exponent_form(self):
         # the docs write the default as 8e9: the option takes that form too (before: exit 2,
         # "expects a count ... not '1e3'"); a fraction, zero or a word is refused, exit 2

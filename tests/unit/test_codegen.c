@@ -96,6 +96,17 @@ static void *get(const char *name, solar_npy_type want, int64_t count)
 
 /* Generates, compiles and runs the program on the inputs already in dir; 0 on success.  Also
  * compiles its CUDA source when NVRTC is here. */
+/* NVRTC compiles the CUDA text cu (freed) for sm_90; without NVRTC, have_nvrtc turns false. */
+static void compiles(char *cu)
+{
+	int c = solar_cuda_compile_check(cu, 9, 0, on(stderr));
+	if (c == -2)
+		have_nvrtc = false;
+	else
+		CHECK(c == 0);
+	free(cu);
+}
+
 static int run(loaded *l)
 {
 	if (!l->p) {
@@ -115,13 +126,7 @@ static int run(loaded *l)
 		solar_npy_type in[64];
 		for (int i = 0; i < 64; i++)
 			in[i] = SOLAR_NPY_F4;
-		char *cu = solar_codegen_cuda(l->p, "t.air", &plan, in);
-		int c = solar_cuda_compile_check(cu, 9, 0, on(stderr));
-		if (c == -2)
-			have_nvrtc = false;
-		else
-			CHECK(c == 0);
-		free(cu);
+		compiles(solar_codegen_cuda(l->p, "t.air", &plan, in, NULL));
 		solar_plan_free(&plan);
 		solar_analysis_free(a);
 	}
@@ -638,13 +643,25 @@ static void test_examples_cuda(void)
 			solar_npy_type in[64];
 			for (int t = 0; t < 64; t++)
 				in[t] = SOLAR_NPY_F4;
-			char *cu = solar_codegen_cuda(p, path, &plan, in);
-			int c = solar_cuda_compile_check(cu, 9, 0, on(stderr));
-			if (c == -2)
-				have_nvrtc = false;
-			else
-				CHECK(c == 0);
-			free(cu);
+			/* the program, and the float64 rule's two runs of it (f64 tensors, and the
+			 * accumulator run's rounding kernels) */
+			for (int w = SOLAR_WIDE_NONE; w <= SOLAR_WIDE_REDUCED && have_nvrtc; w++) {
+				bool *wide = solar_validate_wide_set(p, (solar_wide)w);
+				solar_program wp;
+				solar_tensor *ts = solar_validate_widen(p, wide, &wp);
+				char *cu = solar_codegen_cuda(&wp, path, &plan, in,
+							      w == SOLAR_WIDE_REDUCED ? wide : NULL);
+				bool any = false;
+				for (int t = 0; t < p->ntensors; t++)
+					any |= wide[t] && p->tensors[t].dtype == SOLAR_DT_F32;
+				if (w == SOLAR_WIDE_REDUCED) /* rounded iff an f32 reduction */
+					CHECK((strstr(cu, "solar_round_") != NULL) == any);
+				if (w == SOLAR_WIDE_ALL) /* no f32 tensor left */
+					CHECK(!strstr(cu, "float *__restrict__ t_"));
+				compiles(cu);
+				free(ts);
+				free(wide);
+			}
 		}
 		solar_plan_free(&plan);
 		solar_analysis_free(a);

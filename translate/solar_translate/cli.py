@@ -19,6 +19,7 @@ from . import limits
 
 USAGE = ("usage: solar translate MODEL.py [-o OUT.air] [--no-validate] [-D NAME=VALUE ...]\n"
          "                       [--keep DIR] [--timeout SECONDS] [--max-work N] [--jax]\n"
+         "                       [--backend cpu|cuda]\n"
          "                       [--llm CMD [--attempts N] [--log FILE.jsonl]]\n"
          "                       [--train [--loss sum|output] [--optimizer none|sgd|adamw]]\n"
          "       solar translate --hf CONFIG.json [--batch B] [--seq S] [--decode [--context T]]\n"
@@ -41,7 +42,7 @@ def parse(argv):
     o = {"model": None, "out": None, "validate": True, "defines": {}, "keep": None,
          "timeout": 600.0, "max_work": None, "jax": False, "llm": None, "attempts": 3, "log": None,
          "hf": None, "batch": 1, "seq": None, "decode": False, "context": None, "layers": None,
-         "train": False, "loss": None, "optimizer": None}
+         "train": False, "loss": None, "optimizer": None, "backend": None}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -76,6 +77,11 @@ def parse(argv):
             if val not in words:
                 raise Usage(f"{a} expects {', '.join(words[:-1])} or {words[-1]}, not '{val}'")
             o[a[2:]] = val; i += 1
+        elif a == "--backend":
+            need()
+            if val not in ("cpu", "cuda"):
+                raise Usage(f"--backend expects cpu or cuda, not '{val}'")
+            o["backend"] = val; i += 1
         elif a == "--hf":
             need(); o["hf"] = val; i += 1
         elif a in COUNTS:
