@@ -26,8 +26,11 @@ typedef struct {
 /* The rank's program as AIR 1.2 text (malloc'd), or NULL after errors: a size that is neither
  * a param nor a const, one the axis does not divide, a tensor whose split dimension is not N
  * equal blocks, a kernel that reads the partial sum it computes (on d, located; tool: what is
- * not the program's).  cmdline: written into the header comment. */
+ * not the program's).  zero: the optimizer's state and update sharded over the dp axis, its
+ * gradients reduce-scattered and its blocks all-gathered where read whole (ZeRO stages 1 and
+ * 2, docs/shard.md "ZeRO").  cmdline: written into the header comment. */
 SOLAR_GIVE char *solar_shard(SOLAR_KEEP const solar_program *p, const solar_shard_axis *axes,
-			     int naxes, const char *cmdline, solar_diag *d, solar_diag *tool);
+			     int naxes, bool zero, const char *cmdline, solar_diag *d,
+			     solar_diag *tool);
 
 #endif

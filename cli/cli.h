@@ -54,6 +54,7 @@ typedef struct {
 	const char *mesh;         /* shard --mesh dp=8,tp=8 */
 	const char **splits;      /* shard --split AXIS=NAME[,NAME...] */
 	int nsplits;
+	bool zero;                /* shard --zero */
 	const char *svg_out;      /* --svg FILE */
 	const char *md_out;       /* --md FILE */
 	const char *json_out;     /* report: --json FILE */

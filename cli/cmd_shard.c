@@ -109,6 +109,14 @@ int solar_cmd_shard(const solar_opts *o)
 			names[a][axes[a].nnames++] = tok;
 		}
 	}
+	bool dp = false;
+	for (int a = 0; a < naxes; a++)
+		dp |= !strcmp(axes[a].axis, "dp");
+	if (rc == SOLAR_EXIT_OK && o->zero && !dp)
+		rc = solar_cli_usage("shard",
+				     "--zero shards the optimizer's state over dp: --mesh has no dp "
+				     "axis (--mesh dp=N,...): '%s'",
+				     o->mesh);
 	if (rc == SOLAR_EXIT_OK)
 		rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK)
@@ -164,7 +172,9 @@ int solar_cmd_shard(const solar_opts *o)
 			n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, "%s%s", i ? "," : "",
 				      names[a][i]);
 	}
-	text = solar_shard(l.prog, axes, naxes, cmdline, l.diag, solar_cli_diag());
+	if (o->zero && n > 0 && (size_t)n < sizeof cmdline)
+		snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --zero");
+	text = solar_shard(l.prog, axes, naxes, o->zero, cmdline, l.diag, solar_cli_diag());
 	solar_diag_finish(l.diag);
 	if (!text) {
 		rc = SOLAR_EXIT_ERRORS;

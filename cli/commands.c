@@ -284,6 +284,11 @@ const solar_option solar_options[] = {
      .help = "the params or consts an axis splits (dp=BATCH, tp=HEADS,KV_HEADS,INTER); "
 	     "repeatable; default: the strategy's usual sizes where the program has them",
      .count = offsetof(solar_opts, nsplits)},
+    {.name = "--zero",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, zero),
+     .help = "shard the optimizer's state and update over dp: gradients reduce-scattered, "
+	     "parameters all-gathered where read whole (ZeRO stages 1 and 2)"},
     {.name = "--svg",
      .kind = SOLAR_ARG_OUT,
      .field = offsetof(solar_opts, svg_out),
@@ -761,7 +766,7 @@ const solar_command solar_commands[] = {
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_collective},
     {.name = "shard",
-     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [-o OUT.air]",
+     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero] [-o OUT.air]",
      .summary = "a one-GPU program made one rank's program of a mesh, with its collectives",
      .details =
 	 "Each axis splits some sizes of the program (params or consts): dp the batch, tp the "
@@ -771,12 +776,16 @@ const solar_command solar_commands[] = {
 	 "split size is split along that dimension; a reduction over a split size into a tensor "
 	 "that is not split is a partial sum, made whole by an all-reduce over the axis right "
 	 "after the last kernel that writes it (Megatron's row-parallel all-reduce, DDP's "
-	 "gradient all-reduce). The result is AIR 1.2: solar analyze --device SYSTEM bounds it, "
+	 "gradient all-reduce). With --zero the optimizer's state and its update are split over dp "
+	 "too, each gradient reduce-scattered instead and each parameter all-gathered before "
+	 "its first whole reader (ZeRO-1/2). The result is AIR 1.2: solar analyze --device "
+	 "SYSTEM bounds it, "
 	 "solar validate runs every rank against the whole model (docs/shard.md).",
      .example = "solar shard llama.air --mesh tp=8 -o llama_tp8.air\n"
 		"solar shard mlp_train.air --mesh dp=8 --split dp=TOKENS -o mlp_dp8.air\n"
-		"solar analyze mlp_dp8.air --device hgx-h200-8",
-     .takes = "--mesh --split -D -o",
+		"solar analyze mlp_dp8.air --device hgx-h200-8\n"
+		"solar shard llama.air --mesh dp=8,tp=8 --zero -o llama_zero.air",
+     .takes = "--mesh --split --zero -D -o",
      .formats = FMTS(TABLE),
      .run = solar_cmd_shard},
     {.name = "provision",

@@ -175,6 +175,19 @@ item
 		$$->layouts = (ast_expr **)$5->items;
 		$$->nlayouts = $5->n;
 	}
+	| role tensors ':' NAME layouts IN expr DOTDOT expr ';' {   /* both: ids of one rank */
+		$$ = NODE(AST_TENSORS, @$);
+		$$->role = $1;
+		$$->decls = (ast_decl **)$2->items;
+		$$->ndecls = $2->n;
+		$$->dtype = $4;
+		$$->dtype_span = @4;
+		$$->layouts = (ast_expr **)$5->items;
+		$$->nlayouts = $5->n;
+		$$->range_lo = $7;
+		$$->range_hi = $9;
+		$$->range_span = (solar_span){@7.off, @9.off + @9.len - @7.off};
+	}
 	| role tensors ':' NAME NAME ';' {   /* rand: the distribution after the dtype */
 		$$ = NODE(AST_TENSORS, @$);
 		$$->role = $1;

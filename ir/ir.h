@@ -362,12 +362,22 @@ int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);
  * front end has checked (step sizes, divisors, extents), so no overflow can occur. */
 int64_t solar_ir_eval_const(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e);
 
-/* Printing for program transformations (validate/spmd.c): `access_prefix` is written as the
- * first index of every read and store (`x[_r, i]`, a scalar `loss[_r]`); `param_text`, per
- * param, replaces its name (NULL entries and a NULL array: the name). */
+/* Printing for program transformations (validate/spmd.c, analysis/shard.c): `access_prefix`
+ * is written as the first index of every read and store (`x[_r, i]`, a scalar `loss[_r]`);
+ * `param_text`, per param, replaces its name; `tensor_text`, per tensor, replaces its name in
+ * reads and stores; `iter_hi_text`, per iterator, replaces the upper bound of the loop that
+ * declares it (NULL entries and NULL arrays: as written).  With `values_by_name`, a
+ * statement's value prints every param by its name outside the indices of its reads, and
+ * param_text applies to extents, loop bounds, conditions and indices only (solar shard: a size
+ * a rank holds 1/N of bounds its loops and indexes its blocks, but a value computed from it,
+ * a mean's divisor, is the whole model's).  `index_param_text` is internal (print.c). */
 typedef struct {
 	const char *access_prefix;
 	const char *const *param_text;
+	const char *const *tensor_text;
+	const char *const *iter_hi_text;
+	bool values_by_name;
+	const char *const *index_param_text;
 } solar_print_opts;
 void solar_ir_print_expr_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e,
 			      SOLAR_KEEP const solar_print_opts *o, FILE *out);

@@ -52,6 +52,24 @@ static int prec(const solar_expr *e)
 	}
 }
 
+/* The options of an access's indices: index_param_text as their param_text, where a value
+ * printed by name set it (*io holds them then). */
+static const solar_print_opts *index_opts(const solar_print_opts *o, solar_print_opts *io)
+{
+	if (!o || !o->index_param_text)
+		return o;
+	*io = *o;
+	io->param_text = o->index_param_text;
+	io->index_param_text = NULL;
+	return io;
+}
+
+/* Tensor t's name as printed: o's replacement where it has one. */
+static const char *tensor_name(const solar_program *p, int t, const solar_print_opts *o)
+{
+	return o && o->tensor_text && o->tensor_text[t] ? o->tensor_text[t] : p->tensors[t].name;
+}
+
 static void print_expr(const solar_program *p, const solar_expr *e, const solar_print_opts *o,
 		       FILE *out);
 
@@ -116,12 +134,13 @@ static void print_expr(const solar_program *p, const solar_expr *e, const solar_
 		fputs(p->iters[e->sym].name, out);
 		return;
 	case SOLAR_E_ACCESS:
-		fputs(p->tensors[e->sym].name, out);
+		fputs(tensor_name(p, e->sym, o), out);
 		if (e->nargs || (o && o->access_prefix)) {
 			fputc('[', out);
 			if (o && o->access_prefix)
 				fprintf(out, "%s%s", o->access_prefix, e->nargs ? ", " : "");
-			args(p, e, o, out);
+			solar_print_opts io;
+			args(p, e, index_opts(o, &io), out);
 			fputc(']', out);
 		}
 		return;
@@ -175,19 +194,29 @@ static void print_stmt(const solar_program *p, const solar_stmt *s, const solar_
 		return;
 	}
 	const solar_tensor *t = &p->tensors[s->tensor];
-	fputs(t->name, out);
+	fputs(tensor_name(p, s->tensor, o), out);
 	if (t->rank || (o && o->access_prefix)) {
 		fputc('[', out);
 		if (o && o->access_prefix)
 			fprintf(out, "%s%s", o->access_prefix, t->rank ? ", " : "");
+		solar_print_opts io;
+		const solar_print_opts *oi = index_opts(o, &io);
 		for (int i = 0; i < t->rank; i++) {
 			if (i)
 				fputs(", ", out);
-			print_expr(p, s->index[i], o, out);
+			print_expr(p, s->index[i], oi, out);
 		}
 		fputc(']', out);
 	}
 	fprintf(out, " %s ", solar_assign_text(s->op));
+	solar_print_opts vo;
+	if (o && o->values_by_name) { /* by name, but the indices of its reads as extents */
+		vo = *o;
+		vo.index_param_text = o->param_text;
+		vo.param_text = NULL;
+		vo.values_by_name = false;
+		o = &vo;
+	}
 	print_expr(p, s->value, o, out);
 }
 
@@ -271,7 +300,10 @@ static void print_node(const solar_program *p, const solar_node *n, int depth,
 			fprintf(out, "%s in ", p->iters[n->loop.iter].name);
 			print_expr(p, n->loop.lo, o, out);
 			fputs("..", out);
-			print_expr(p, n->loop.hi, o, out);
+			if (o && o->iter_hi_text && o->iter_hi_text[n->loop.iter])
+				fputs(o->iter_hi_text[n->loop.iter], out);
+			else
+				print_expr(p, n->loop.hi, o, out);
 			if (n->loop.step) {
 				fputs(" step ", out);
 				print_expr(p, n->loop.step, o, out);
@@ -393,7 +425,7 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		if (t->dist != SOLAR_DIST_NONE)
 			fprintf(out, ": %s %s;\n", solar_dtype_name(t->dtype),
 				solar_dist_name(t->dist));
-		else if (t->nlayout) {
+		else {
 			fprintf(out, ": %s", solar_dtype_name(t->dtype));
 			for (int l = 0; l < t->nlayout; l++) {
 				const solar_layout *ly = &t->layout[l];
@@ -402,15 +434,14 @@ void solar_ir_print(const solar_program *p, FILE *out)
 				else
 					fprintf(out, " partial(%s)", p->mesh[ly->axis].name);
 			}
+			if (t->range_hi) {
+				fputs(" in ", out);
+				print_expr(p, t->range_lo, o, out);
+				fputs("..", out);
+				print_expr(p, t->range_hi, o, out);
+			}
 			fputs(";\n", out);
-		} else if (t->range_hi) {
-			fprintf(out, ": %s in ", solar_dtype_name(t->dtype));
-			print_expr(p, t->range_lo, o, out);
-			fputs("..", out);
-			print_expr(p, t->range_hi, o, out);
-			fputs(";\n", out);
-		} else
-			fprintf(out, ": %s;\n", solar_dtype_name(t->dtype));
+		}
 		i = j;
 	}
 	if (p->nassumes)

@@ -1640,6 +1640,9 @@ def upstream_dtypes(air):
     for b in re.split(r"\bkernel\s+\w+[^{]*\{", text)[1:]:
         words = set(re.findall(r"[A-Za-z_]\w*", b)) & names
         writes = set(re.findall(r"([A-Za-z_]\w*)\s*(?:\[[^;=]*\])?\s*(?:=|\+=|\*=|max=|min=)(?!=)", b)) & names
+        # a collective (AIR 1.2) writes its target: `reduce_scatter(dp, sum, dim = 0) g <- g_partial;`
+        writes |= set(re.findall(r"\b(?:all_reduce|all_gather|reduce_scatter|all_to_all|broadcast)"
+                                 r"\s*\([^)]*\)\s*([A-Za-z_]\w*)", b)) & names
         kernels.append((writes, words))
 
     def of(name):

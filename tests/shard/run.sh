@@ -3,7 +3,8 @@
 # "Programs on many GPUs"): each case shards a translated model, checks the collectives it
 # gets, validates every rank against the whole PyTorch model on the CPU, and checks that a
 # wrong sharded program FAILs.
-#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, hand, errors
+#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, hand,
+#                                     errors
 set -u
 solar=$1 root=$2 py=$3 case=$4
 t=$(mktemp -d)
@@ -20,6 +21,9 @@ expect() { # want-status what
 }
 collectives() { # file: the collectives' lines, one per line
   sed -n 's/.*{ \(all_reduce([^)]*) [A-Za-z0-9_]*\); }/\1/p' "$1"
+}
+zero_collectives() { # file: the reduce-scatters and all-gathers, one per line
+  sed -n 's/.*{ \(\(reduce_scatter\|all_gather\)([^)]*) [A-Za-z0-9_]* <- [A-Za-z0-9_]*\); }/\1/p' "$1"
 }
 # The training-step wrapper of a model at its own sizes (translate's, solar_translate.validate):
 # the reference of a translated training step whose loss is LOSS.
@@ -86,6 +90,76 @@ dp_train)
   grep -q "^up_weight_grad_all_reduce_dp  *all_reduce  *dp  *4  *one node  *67.1 MB" "$t/out" ||
     say "analyze: no line for the up_weight_grad all-reduce (67.1 MB of f32)"
   ;;
+zero)
+  # ZeRO-1/2 over dp=4 of the MLP's AdamW step (bf16 autocast, f32 master weights): the
+  # optimizer's state and update on each rank's quarter, every gradient reduce-scattered right
+  # after the kernel that makes it, and the blocks all-gathered where read whole: the bf16
+  # copies the matmuls read (not the f32 masters: half the bytes), the norm's f32 weights
+  run "$solar" translate "$root/examples/train/mlp_block.py" --train --optimizer adamw \
+    --no-validate -o "$t/m.air"; expect 0 translate
+  run "$solar" shard "$t/m.air" --mesh dp=4 --zero -o "$t/z.air"; expect 0 "shard --zero"
+  for g in norm_weight norm_bias up_weight up_bias down_weight down_bias; do
+    zero_collectives "$t/z.air" | grep -qx "reduce_scatter(dp, sum, dim = 0) ${g}_grad <- ${g}_grad_partial" ||
+      say "no reduce-scatter of ${g}_grad"
+    grep -q "^inout ${g}_exp_avg_sq\[(" "$t/z.air" || say "${g}_exp_avg_sq is not a rank's block"
+  done
+  [ "$(zero_collectives "$t/z.air" | grep -c all_gather)" = 6 ] ||
+    { say "not 6 all-gathers:"; zero_collectives "$t/z.air"; }
+  grep -q "^inout up_weight\[(HIDDEN // 4), DIM\]: f32 split(dp, 0);" "$t/z.air" ||
+    say "up_weight: $(grep '^inout up_weight\[' "$t/z.air")"
+  zero_collectives "$t/z.air" | grep -qx "all_gather(dp, dim = 0) to_copy_3_gathered <- to_copy_3" ||
+    say "the bf16 copy of up_weight is not the one gathered"
+  grep -q "^tmp to_copy_3_gathered\[HIDDEN, DIM\]: bf16;" "$t/z.air" || say "to_copy_3_gathered is not bf16"
+  [ -z "$(collectives "$t/z.air" | grep -v 'all_reduce(dp, sum) loss')" ] ||
+    say "all-reduces left: $(collectives "$t/z.air")"
+  wrapper "$root/examples/train/mlp_block.py" sum "$t/step.py" TOKENS=16 DIM=8 HIDDEN=12
+  run "$solar" validate "$t/z.air" --ref "$t/step.py" -D TOKENS=16 -D DIM=8 -D HIDDEN=12
+  expect 0 "validate dp=4 --zero"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate dp=4 --zero: not PASS"
+  # a max for the sum of one gradient's blocks: FAIL
+  sed 's/reduce_scatter(dp, sum, dim = 0) up_weight_grad/reduce_scatter(dp, max, dim = 0) up_weight_grad/' \
+    "$t/z.air" >"$t/bad.air"
+  run "$solar" validate "$t/bad.air" --ref "$t/step.py" -D TOKENS=16 -D DIM=8 -D HIDDEN=12
+  expect 1 "validate --zero with a max"
+  # the rank's memory: a quarter of the state, against DDP's whole copy
+  run "$solar" shard "$t/m.air" --mesh dp=4 -o "$t/d.air"; expect 0 "shard dp=4"
+  run "$solar" analyze "$t/d.air" --device hgx-h200-8 --json; expect 0 "analyze dp=4"
+  cp "$t/out" "$t/d.json"
+  run "$solar" analyze "$t/z.air" --device hgx-h200-8 --json; expect 0 "analyze --zero"
+  "$py" - "$t/d.json" "$t/out" <<'PY' || fail=1
+import json, sys
+d, z = (json.load(open(f)) for f in sys.argv[1:])
+md, mz = d["memory"]["least_bytes"], z["memory"]["least_bytes"]
+# inouts: params, exp_avg, exp_avg_sq (f32) of 2048 x 8192 x 2 + small: /4 under ZeRO
+assert mz < 0.3 * md, (md, mz)
+ops = sorted({c["op"] for c in z["collectives"]})
+assert ops == ["all_gather", "all_reduce", "reduce_scatter"], ops
+rs = [c for c in z["collectives"] if c["kernel"] == "up_weight_grad_reduce_scatter_dp"][0]
+assert rs["bytes"] == 8192 * 2048 * 4, rs
+PY
+  ;;
+lm_dp)
+  # a language model's step (mean next-token loss, embedding gradient a scatter-add over the
+  # batch) under dp=2 x tp=8: DDP all-reduces the embedding's gradient (a sum over the batch
+  # through the token ids; it was missed), the loss's mean keeps the whole batch's divisor
+  # (the shard was refused), the ids split over dp keep their range; then ZeRO on the same
+  run "$solar" translate --hf "$tiny" --batch 2 --seq 5 --train --optimizer adamw --no-validate \
+    -o "$t/l.air"; expect 0 translate
+  wrapper "$t/l.py" output "$t/step.py"
+  run "$solar" shard "$t/l.air" --mesh dp=2,tp=8 -o "$t/d.air"; expect 0 "shard dp=2,tp=8"
+  collectives "$t/d.air" | grep -qx "all_reduce(dp, sum) lm_model_embed_tokens_weight_grad" ||
+    say "no all-reduce of the embedding's gradient"
+  grep -q "^in ids\[(BATCH // 2), SEQ\]: i64 split(dp, 0) in 0..VOCAB;" "$t/d.air" ||
+    say "ids: $(grep '^in ids' "$t/d.air")"
+  grep -q "loss = loss / (BATCH \* SEQ);" "$t/d.air" || say "the mean's divisor: $(grep 'loss = loss /' "$t/d.air")"
+  run "$solar" validate "$t/d.air" --ref "$t/step.py"; expect 0 "validate dp=2,tp=8"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate dp=2,tp=8: not PASS"
+  run "$solar" shard "$t/l.air" --mesh dp=2,tp=8 --zero -o "$t/z.air"; expect 0 "shard --zero"
+  [ -z "$(grep '^inout' "$t/z.air" | grep -v 'split(dp')" ] ||
+    say "state not split over dp: $(grep '^inout' "$t/z.air" | grep -v 'split(dp')"
+  run "$solar" validate "$t/z.air" --ref "$t/step.py"; expect 0 "validate dp=2,tp=8 --zero"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate dp=2,tp=8 --zero: not PASS"
+  ;;
 hand)
   # examples/many-gpus/mlp_tp.air, written by hand, against the whole MLP
   run "$solar" validate "$root/examples/many-gpus/mlp_tp.air" --ref "$root/examples/mlp_block.py" \
@@ -116,6 +190,13 @@ errors)
   expect 0 "mlp_block.air, dp=4"
   [ -z "$(collectives "$t/b.air")" ] || say "mlp_block.air dp=4: collectives: $(collectives "$t/b.air")"
   printf 'air 1;\nparam B = 8, D = 4;\nin x[B, D]: f32;\nout s[D]: f32;\ntmp acc[D]: f32;\nkernel k {\n  for d in 0..D {\n    acc[d] = 0;\n    for b in 0..B { acc[d] += x[b, d]; }\n    s[d] = acc[d] * acc[d];\n  }\n}\n' >"$t/own.air"
+  # --zero: a dp axis and an optimizer's state are needed
+  run "$solar" shard "$t/l.air" --mesh tp=8 --zero; expect 2 "--zero without dp"
+  grep -q "solar: --zero shards the optimizer's state over dp: --mesh has no dp axis" "$t/err" ||
+    say "--zero without dp: $(cat "$t/err")"
+  run "$solar" shard "$root/examples/mlp_block.air" --mesh dp=4 --split dp=B --zero; expect 1 "--zero forward"
+  grep -q "solar: --zero: .*mlp_block.air has no optimizer state to shard over dp" "$t/err" ||
+    say "--zero on a forward: $(cat "$t/err")"
   run "$solar" shard "$t/own.air" --mesh dp=4 --split dp=B; expect 1 "a kernel reading its own partial sum"
   grep -q "own.air:10:5: error: this statement reads 'acc', a partial sum of the kernel's own" "$t/err" ||
     say "own partial sum: $(head -3 "$t/err")"
