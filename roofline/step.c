@@ -15,6 +15,10 @@ int solar_step_axis_placement(const solar_program *p, int a, int G, int *g, char
 			      size_t nerr)
 {
 	int64_t n = p->mesh[a].value, st = solar_mesh_stride(p, a);
+	if (solar_program_ranks(p) <= G) { /* the whole mesh in one node (64 ranks of an NVL72) */
+		*g = (int)n;
+		return 0;
+	}
 	if (st * n <= G) {
 		if (G % (st * n)) {
 			snprintf(err, nerr,
