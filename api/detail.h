@@ -24,6 +24,8 @@ SOLAR_KEEP solar_diag *solar_result_diag(SOLAR_KEEP const solar_result *r);
 SOLAR_KEEP const solar_work *solar_result_work(SOLAR_KEEP const solar_result *r);
 /* The device with the job's overrides applied (NULL: none, or it failed). */
 SOLAR_KEEP const solar_device *solar_result_device(SOLAR_KEEP const solar_result *r);
+/* The system --device named, with the job's overrides (NULL: one GPU). */
+SOLAR_KEEP const struct solar_system *solar_result_system(SOLAR_KEEP const solar_result *r);
 /* The bounds (NULL unless has_bounds). */
 SOLAR_KEEP const solar_bounds *solar_result_bounds(SOLAR_KEEP const solar_result *r);
 
@@ -72,5 +74,13 @@ double solar_quantity_parse_time(const char *s);
  * NULL file, `solar: where: ...` ("--set PATH").  Returns 0, or -1 after a message. */
 int solar_quantity_set_value(SOLAR_KEEP solar_device *d, const char *path, const char *text,
 			     const char *file, const char *where, solar_diag *diag);
+/* The same on a system: its own paths (nvlink.*, network.*, latency_s, nodes, gpus_per_node)
+ * take a bandwidth in B/s, a time or a whole number (solar_system_set); `gpu.PATH`, or a
+ * path only a device has (clock_hz, sm_count, peak.*, memory.*, ...), is a figure of its GPU,
+ * set on s->gpu and, where gpu is not NULL, on that copy of it too (a
+ * job's device).  Returns 0, or -1 after a message. */
+int solar_quantity_set_system(SOLAR_KEEP struct solar_system *s, SOLAR_KEEP solar_device *gpu,
+			      const char *path, const char *text, const char *file,
+			      const char *where, solar_diag *diag);
 
 #endif

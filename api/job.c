@@ -151,6 +151,19 @@ static int apply_set(solar_device *d, const solar_question_set *s, solar_diag *d
 					diag);
 }
 
+/* The same on a system: its own figures, or its GPU's on both the system and the job's copy
+ * of the GPU (d). */
+static int apply_system_set(solar_system *sys, solar_device *d, const solar_question_set *s,
+			    solar_diag *diag)
+{
+	if (!s->path || !s->value)
+		return apply_set(d, s, diag); /* its message */
+	char where[160];
+	snprintf(where, sizeof where, "--set %s", s->path);
+	return solar_quantity_set_system(sys, d, s->path, s->value, s->file,
+					 s->where ? s->where : where, diag);
+}
+
 /* The one place a question's device is resolved: loaded or copied, then every override in
  * order (all of them tried, so that each refused one is reported). */
 static solar_device *question_device(const solar_question *q, bool *loaded,
@@ -170,7 +183,8 @@ static solar_device *question_device(const solar_question *q, bool *loaded,
 	*loaded = d != NULL;
 	bool ok = d != NULL;
 	for (int i = 0; d && i < q->nsets; i++)
-		ok &= apply_set(d, &q->sets[i], diag) == 0;
+		ok &= (sys && *sys ? apply_system_set(*sys, d, &q->sets[i], diag)
+				   : apply_set(d, &q->sets[i], diag)) == 0;
 	if (!ok) {
 		solar_device_free(d);
 		return NULL;
@@ -526,6 +540,11 @@ const solar_work *solar_result_work(const solar_result *r)
 const solar_device *solar_result_device(const solar_result *r)
 {
 	return r->detail->dev;
+}
+
+const solar_system *solar_result_system(const solar_result *r)
+{
+	return r->detail->sys;
 }
 
 const solar_bounds *solar_result_bounds(const solar_result *r)

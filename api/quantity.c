@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api/detail.h"
+#include "devices/system.h"
 
 int solar_quantity_parse(const char *s, double *value, const char **unit)
 {
@@ -134,4 +135,42 @@ int solar_quantity_set_value(solar_device *d, const char *path, const char *text
 		return -1;
 	}
 	return solar_device_set(d, path, v, diag);
+}
+
+int solar_quantity_set_system(solar_system *s, solar_device *gpu, const char *path,
+			      const char *text, const char *file, const char *where,
+			      solar_diag *diag)
+{
+	/* a GPU's figure: gpu.PATH, or a path only a device has (docs/devices.md) */
+	static const char *const gpu_paths[] = {"clock_hz", "sm_count", "peak.", "peak_clock_hz.",
+						 "sparse_peak.", "memory."};
+	bool gpu_path = !strncmp(path, "gpu.", 4);
+	for (size_t i = 0; i < sizeof gpu_paths / sizeof *gpu_paths && !gpu_path; i++)
+		gpu_path = !strncmp(path, gpu_paths[i], strlen(gpu_paths[i]));
+	if (gpu_path) {
+		const char *p = !strncmp(path, "gpu.", 4) ? path + 4 : path;
+		return solar_quantity_set_value(s->gpu, p, text, file, where, diag) < 0 ||
+			       (gpu && solar_quantity_set_value(gpu, p, text, file, where, NULL) < 0)
+			   ? -1
+			   : 0;
+	}
+	double v;
+	const char *unit = "";
+	bool time = !strcmp(path, "latency_s");
+	if (time)
+		v = solar_quantity_parse_time(text);
+	else if (solar_quantity_parse(text, &v, &unit))
+		v = -1;
+	bool bw = strstr(path, "bandwidth") != NULL;
+	if (!(v > 0) || (bw && *unit && strcmp(unit, "B/s")) || (!bw && !time && *unit)) {
+		const char *what = bw ? "a bandwidth such as 900GB/s"
+			      : time ? "a time such as 2us"
+				     : "a whole number";
+		if (file)
+			solar_diag_path_error_in(diag, file, where, "'%s' is not %s", text, what);
+		else
+			solar_diag_tool_error(diag, "%s: '%s' is not %s", where, text, what);
+		return -1;
+	}
+	return solar_system_set(s, path, v, diag);
 }

@@ -36,8 +36,7 @@ static double bus_factor(solar_coll_op op, int n)
 	}
 }
 
-/* --set PATH=VALUE on a system: gpu.PATH goes to the GPU's setter; the system's own paths
- * take a bandwidth (B/s), a time (latency_s) or a count. */
+/* --set PATH=VALUE on a system (solar_quantity_set_system). */
 static int apply_set(solar_system *s, const char *arg, solar_diag *diag)
 {
 	const char *eq = strchr(arg, '=');
@@ -47,27 +46,9 @@ static int apply_set(solar_system *s, const char *arg, solar_diag *diag)
 	}
 	char path[200];
 	snprintf(path, sizeof path, "%.*s", (int)(eq - arg) < 199 ? (int)(eq - arg) : 199, arg);
-	const char *text = eq + 1;
 	char where[240];
 	snprintf(where, sizeof where, "--set %s", path);
-	if (!strncmp(path, "gpu.", 4))
-		return solar_quantity_set_value(s->gpu, path + 4, text, NULL, where, diag);
-	double v;
-	const char *unit = "";
-	bool time = !strcmp(path, "latency_s");
-	if (time)
-		v = solar_quantity_parse_time(text);
-	else if (solar_quantity_parse(text, &v, &unit))
-		v = -1;
-	bool bw = strstr(path, "bandwidth") != NULL;
-	if (!(v > 0) || (bw && *unit && strcmp(unit, "B/s")) || (!bw && !time && *unit)) {
-		solar_diag_tool_error(diag, "%s: '%s' is not %s", where, text,
-				      bw     ? "a bandwidth such as 900GB/s"
-				      : time ? "a time such as 2us"
-					     : "a whole number");
-		return -1;
-	}
-	return solar_system_set(s, path, v, diag);
+	return solar_quantity_set_system(s, NULL, path, eq + 1, NULL, where, diag);
 }
 
 static int usage(const char *msg)

@@ -258,8 +258,6 @@ int solar_cmd_provision(const solar_opts *o)
 	solar_result *res = solar_job_run(&job);
 	solar_cli_question_free(&job.question);
 	int rc = res->status;
-	if (rc == SOLAR_EXIT_OK && solar_cli_refuse_collectives("provision", res))
-		rc = SOLAR_EXIT_USAGE;
 	if (rc != SOLAR_EXIT_OK) {
 		solar_result_free(res);
 		return rc;
@@ -267,13 +265,14 @@ int solar_cmd_provision(const solar_opts *o)
 	const solar_program *prog = solar_result_program(res);
 	const solar_device *dev = solar_result_device(res);
 	const solar_work *w = solar_result_work(res);
+	const solar_system *sys = solar_result_system(res);
 	solar_knob *knobs = NULL;
 	solar_provision p[SOLAR_BOUND_COUNT] = {0};
 	int np = 0;
 	FILE *out = NULL;
-	int nk = solar_knobs_default(w, dev, &knobs);
+	int nk = solar_knobs_default_on(w, dev, sys, &knobs);
 	for (; np < nb; np++)
-		if (solar_provision_compute(w, dev, res->l2_cold, knobs, nk, bounds[np],
+		if (solar_provision_compute(w, dev, sys, prog, res->l2_cold, knobs, nk, bounds[np],
 					    o->target_s, &p[np], solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
@@ -291,6 +290,11 @@ int solar_cmd_provision(const solar_opts *o)
 		cJSON *sets = cJSON_AddArrayToObject(d, "set");
 		for (int i = 0; i < o->nsets; i++)
 			cJSON_AddItemToArray(sets, cJSON_CreateString(o->sets[i]));
+		if (sys) {
+			cJSON *sy = cJSON_AddObjectToObject(j, "system");
+			cJSON_AddStringToObject(sy, "name", sys->name);
+			cJSON_AddNumberToObject(sy, "ranks", (double)res->ranks);
+		}
 		cJSON_AddStringToObject(j, "math", o->math == SOLAR_MATH_TF32 ? "tf32" : "strict");
 		cJSON_AddNumberToObject(j, "target_s", o->target_s);
 		cJSON *bs = cJSON_AddObjectToObject(j, "bounds");
@@ -300,7 +304,13 @@ int solar_cmd_provision(const solar_opts *o)
 	} else {
 		char t1[32];
 		solar_out_header(out, o->files[0], prog);
-		fprintf(out, "  on %s, math %s%s\n", dev->name,
+		if (sys)
+			fprintf(out, "  on %s, %lld rank%s of %s, math %s%s\n", sys->name, res->ranks,
+				res->ranks == 1 ? "" : "s", dev->name,
+				o->math == SOLAR_MATH_TF32 ? "tf32" : "strict",
+				res->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
+		else
+			fprintf(out, "  on %s, math %s%s\n", dev->name,
 			o->math == SOLAR_MATH_TF32 ? "tf32" : "strict",
 			res->l2_cold ? ", L2 cold (--l2 cold: flushed before each run)" : "");
 		for (int i = 0; i < o->nsets; i++)

@@ -793,9 +793,11 @@ const solar_command solar_commands[] = {
      .summary = "what each resource must be to meet a target time (inverse roofline)",
      .details =
 	 "For every resource (DRAM bandwidth, L2 capacity, each peak) the figure it needs, the "
-	 "others as they are, for the bound to reach the target (docs/provision.md). Exits 1 "
+	 "others as they are, for the bound to reach the target (docs/provision.md). A program "
+	 "with a mesh (solar shard) on a system also gets NVLink and network bandwidth. Exits 1 "
 	 "when no figure can meet it.",
-     .example = "solar provision examples/attention_causal.air --device h100-sxm --target-time 2ms",
+     .example = "solar provision examples/attention_causal.air --device h100-sxm --target-time 2ms\n"
+		"solar provision examples/many-gpus/mlp_dp.air --device hgx-h200-8 --target-time 500us",
      .takes = "-D --no-assume --json --format --device --math -o --set --target-time --bound --l2",
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_provision},

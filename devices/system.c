@@ -293,6 +293,25 @@ void solar_system_free(solar_system *s)
 	free(s);
 }
 
+solar_system *solar_system_clone(const solar_system *s)
+{
+	solar_system *c = solar_xcalloc(1, sizeof *c);
+	*c = *s;
+	c->file = solar_xstrdup(s->file);
+	c->name = solar_xstrdup(s->name);
+	c->gpu_ref = solar_xstrdup(s->gpu_ref);
+	c->gpu = solar_device_clone(s->gpu);
+	solar_figure *to[] = {&c->nvlink_bw, &c->in_switch_reduction, &c->network_bw,
+			      &c->in_network_reduction, &c->latency_s, &c->measured_all_reduce_busbw};
+	for (int i = 0; i < COUNT(to); i++)
+		if (to[i]->source)
+			to[i]->source = solar_xstrdup(to[i]->source);
+	c->notes = solar_xcalloc((size_t)s->nnotes + 1, sizeof *c->notes);
+	for (int i = 0; i < s->nnotes; i++)
+		c->notes[i] = solar_xstrdup(s->notes[i]);
+	return c;
+}
+
 int solar_system_gpus(const solar_system *s) { return s->gpus_per_node * s->nodes; }
 
 /* The checks of the merged system, against the file asked for; then its GPU. */

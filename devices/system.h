@@ -47,6 +47,9 @@ bool solar_system_is(const char *path);
 SOLAR_GIVE solar_system *solar_system_load(const char *ref, solar_diag *diag);
 void solar_system_free(SOLAR_TAKE solar_system *s);
 
+/* A copy that owns its own strings and GPU (for provisioning, which scales its figures). */
+SOLAR_GIVE solar_system *solar_system_clone(SOLAR_KEEP const solar_system *s);
+
 /* The GPUs of the system: gpus_per_node x nodes. */
 int solar_system_gpus(SOLAR_KEEP const solar_system *s);
 

@@ -195,6 +195,61 @@ int solar_knob_apply(const solar_knob *k, solar_device *d, double factor, solar_
 	return 0;
 }
 
+int solar_knob_init_on(solar_knob *k, const solar_device *d, const solar_system *sys,
+		       const char *name, solar_diag *diag)
+{
+	static const struct {
+		const char *name, *label, *path;
+		int resource;
+	} fig[] = {{"nvlink_bw", "NVLink bandwidth", "nvlink.bandwidth_bytes_per_s", SOLAR_RES_LINKS},
+		   {"network_bw", "network bandwidth", "network.bandwidth_bytes_per_s",
+		    SOLAR_RES_NETWORK}};
+	for (size_t i = 0; i < sizeof fig / sizeof *fig; i++) {
+		if (strcmp(name, fig[i].name))
+			continue;
+		if (!sys) {
+			solar_diag_tool_error(diag,
+					      "%s: '%s' is a figure of a system of many GPUs; give one "
+					      "with --device (`solar device list`)",
+					      d->file, name);
+			return -1;
+		}
+		const solar_figure *f = i == 0 ? &sys->nvlink_bw : &sys->network_bw;
+		if (!f->present) {
+			solar_diag_tool_error(diag,
+					      "%s: '%s' needs %s, which the system does not give "
+					      "(set one with --set %s=VALUE)",
+					      sys->file, name, fig[i].path, fig[i].path);
+			return -1;
+		}
+		memset(k, 0, sizeof *k);
+		snprintf(k->name, sizeof k->name, "%s", name);
+		snprintf(k->label, sizeof k->label, "%s", fig[i].label);
+		k->kind = SOLAR_KNOB_RATE;
+		k->unit = "B/s";
+		k->resource = fig[i].resource;
+		k->system = true;
+		add_fig(k, fig[i].path, f->value);
+		k->headline = f->value;
+		return 0;
+	}
+	return solar_knob_init(k, d, name, diag);
+}
+
+int solar_knob_apply_on(const solar_knob *k, solar_machine *m, double factor, solar_diag *diag)
+{
+	if (k->system) {
+		for (int i = 0; i < k->nfig; i++)
+			if (solar_system_set(m->sys, k->path[i], k->base[i] * factor, diag) < 0)
+				return -1;
+		return 0;
+	}
+	return solar_knob_apply(k, m->dev, factor, diag) < 0 ||
+		       (m->sys && solar_knob_apply(k, m->sys->gpu, factor, diag) < 0)
+		   ? -1
+		   : 0;
+}
+
 int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob **out)
 {
 	solar_knob *ks = solar_xcalloc(SOLAR_RES_COUNT + 4, sizeof *ks);
@@ -217,7 +272,42 @@ int solar_knobs_default(const solar_work *w, const solar_device *d, solar_knob *
 	return n;
 }
 
+int solar_knobs_default_on(const solar_work *w, const solar_device *d, const solar_system *sys,
+			   solar_knob **out)
+{
+	int n = solar_knobs_default(w, d, out);
+	if (!sys)
+		return n;
+	*out = solar_xrealloc(*out, (size_t)(n + 2) * sizeof **out);
+	if (solar_knob_init_on(&(*out)[n], d, sys, "nvlink_bw", NULL) == 0)
+		n++;
+	if (sys->nodes > 1 && solar_knob_init_on(&(*out)[n], d, sys, "network_bw", NULL) == 0)
+		n++;
+	return n;
+}
+
 /* ---- bounds at scaled figures --------------------------------------------------------- */
+
+double solar_bound_time_on(const solar_work *w, const solar_machine *m, bool l2_cold,
+			   solar_bound_kind k, int *limiter, solar_diag *diag)
+{
+	if (!m->sys)
+		return solar_bound_time(w, m->dev, l2_cold, k, limiter, diag);
+	solar_bounds b;
+	solar_step st;
+	if (solar_bounds_compute(w, m->dev, l2_cold, &b, diag) < 0)
+		return -1;
+	double t = -1;
+	if (solar_step_apply(m->p, m->sys, &b, &st, diag) == 0) {
+		const solar_roof *r = solar_bound_roof(&b, k);
+		t = r->time_s;
+		if (limiter)
+			*limiter = r->limiter;
+		solar_step_free(&st);
+	}
+	solar_bounds_free(&b);
+	return t;
+}
 
 double solar_bound_time(const solar_work *w, const solar_device *d, bool l2_cold,
 			solar_bound_kind k, int *limiter, solar_diag *diag)
@@ -236,7 +326,7 @@ double solar_bound_time(const solar_work *w, const solar_device *d, bool l2_cold
 /* A search: the knobs idx[0..n) scaled to f[i] x g together, on the working device. */
 typedef struct {
 	const solar_work *w;
-	solar_device *dev;
+	solar_machine m;
 	bool l2_cold;
 	const solar_knob *knobs;
 	solar_bound_kind bound;
@@ -250,10 +340,10 @@ typedef struct {
 static double time_at(search *s, double g, int *limiter)
 {
 	for (int i = 0; i < s->n; i++)
-		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, s->f[i] * g, s->diag) < 0)
+		if (solar_knob_apply_on(&s->knobs[s->idx[i]], &s->m, s->f[i] * g, s->diag) < 0)
 			s->failed = true;
-	double t =
-	    s->failed ? -1 : solar_bound_time(s->w, s->dev, s->l2_cold, s->bound, limiter, s->diag);
+	double t = s->failed ? -1
+			     : solar_bound_time_on(s->w, &s->m, s->l2_cold, s->bound, limiter, s->diag);
 	if (t < 0)
 		s->failed = true;
 	return t;
@@ -299,13 +389,14 @@ static double smallest(search *s, double target, double lo_limit, double hi_limi
 static void restore(search *s)
 {
 	for (int i = 0; i < s->n; i++)
-		if (solar_knob_apply(&s->knobs[s->idx[i]], s->dev, 1, s->diag) < 0)
+		if (solar_knob_apply_on(&s->knobs[s->idx[i]], &s->m, 1, s->diag) < 0)
 			s->failed = true;
 }
 
-int solar_provision_compute(const solar_work *w, const solar_device *dev, bool l2_cold,
-			    const solar_knob *knobs, int nknobs, solar_bound_kind k,
-			    double target_s, solar_provision *p, solar_diag *diag)
+int solar_provision_compute(const solar_work *w, const solar_device *dev, const solar_system *sys,
+			    const solar_program *prog, bool l2_cold, const solar_knob *knobs,
+			    int nknobs, solar_bound_kind k, double target_s, solar_provision *p,
+			    solar_diag *diag)
 {
 	memset(p, 0, sizeof *p);
 	p->bound = k;
@@ -313,7 +404,8 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, bool l
 	p->knobs = knobs;
 	p->nknobs = nknobs;
 	p->binding = -1;
-	p->time_s = solar_bound_time(w, dev, l2_cold, k, &p->limiter, diag);
+	solar_machine given = {(solar_device *)dev, (solar_system *)sys, prog};
+	p->time_s = solar_bound_time_on(w, &given, l2_cold, k, &p->limiter, diag);
 	if (p->time_s < 0)
 		return -1;
 	p->knob = solar_xcalloc((size_t)nknobs + 1, sizeof *p->knob);
@@ -322,7 +414,8 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, bool l
 	for (int i = 0; i < nknobs; i++)
 		if (knobs[i].resource == p->limiter && knobs[i].kind == SOLAR_KNOB_RATE)
 			p->binding = i;
-	search s = {w, solar_device_clone(dev), l2_cold, knobs, k, diag, NULL, NULL, 1, false};
+	solar_machine m = {solar_device_clone(dev), sys ? solar_system_clone(sys) : NULL, prog};
+	search s = {w, m, l2_cold, knobs, k, diag, NULL, NULL, 1, false};
 	double one = 1;
 
 	/* Each knob alone, the others as given. */
@@ -399,7 +492,8 @@ int solar_provision_compute(const solar_work *w, const solar_device *dev, bool l
 	free(rates);
 	free(others);
 	free(big);
-	solar_device_free(s.dev);
+	solar_device_free(m.dev);
+	solar_system_free(m.sys);
 	if (s.failed) {
 		solar_provision_free(p);
 		return -1;

@@ -110,9 +110,32 @@ grep -q "on NVIDIA HGX H200 8-GPU node, 1 rank of NVIDIA H200 SXM" "$t/sys.out" 
 "$solar" analyze examples/softmax.air --device h200-sxm | sed 1d >"$t/gpu.out"
 sed 1d "$t/sys.out" | cmp -s - "$t/gpu.out" ||
   say "analyze on a system: one rank's bounds differ from the GPU's"
-# provision and sweep do not yet recompute programs on many GPUs: refused, not wrong
-check_err "provision does not yet recompute the bounds of programs on many GPUs" 2 \
-  provision examples/many-gpus/mlp_tp.air --device hgx-h200-8 --target-time 1us
+# provision of a program on many GPUs (docs/provision.md, "Systems"): the NVLink bandwidth it
+# asks for, set with --set on the system, gives a bound at the target; 1% less misses it
+"$solar" provision examples/many-gpus/mlp_dp.air --device hgx-h200-8 --target-time 500us \
+  --json >"$t/prov.json" || say "provision on a system: exit $?"
+need=$(python3 - "$t/prov.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["system"]["ranks"] == 8, j.get("system")
+b = j["bounds"]["cache_aware"]
+assert b["limited_by"] == "links" and b["binding"] == "nvlink_bw", b
+r = [x for x in b["resources"] if x["name"] == "nvlink_bw"][0]
+assert r["figures"] == ["nvlink.bandwidth_bytes_per_s"] and r["now"] == 450e9, r
+print(repr(r["needed"]))
+PY
+) || fail=1
+for f in 1 0.99; do
+  bw=$(python3 -c "print(repr($need * $f))")
+  "$solar" analyze examples/many-gpus/mlp_dp.air --device hgx-h200-8 --json \
+    --set nvlink.bandwidth_bytes_per_s="$bw" >"$t/at.json" || say "analyze --set nvlink: exit $?"
+  python3 -c "
+import json, sys
+t = json.load(open('$t/at.json'))['cache_aware']['time_s']
+assert (t <= 500e-6) == ($f == 1), ('$f', t)" || say "provision's NVLink need does not meet 500 us exactly ($f x)"
+done
+check_err "--set nvlink.bandwidth_bytes_per_s: '1TB' is not a bandwidth such as 900GB/s" 2 \
+  analyze examples/many-gpus/mlp_dp.air --device hgx-h200-8 --set nvlink.bandwidth_bytes_per_s=1TB
 # a bad system file: errors at JSON paths
 printf '{"schema": 1, "system": "t", "gpu": "h200-sxm", "gpus_per_node": 8,\n "nvlink": {"bandwidth_bytes_per_s": 4e11}}\n' >"$t/bad.json"
 check_err "$t/bad.json: nvlink.bandwidth_bytes_per_s: expected an object" 1 \

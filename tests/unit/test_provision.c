@@ -122,7 +122,7 @@ static void test_linear(const solar_device *h100)
 	double t = solar_bound_time(l.w, h100, false, SOLAR_BOUND_FUSED, NULL, on(stderr));
 	double target = t / 3;
 	solar_provision p;
-	CHECKF(solar_provision_compute(l.w, h100, false, ks, n, SOLAR_BOUND_FUSED, target, &p,
+	CHECKF(solar_provision_compute(l.w, h100, NULL, NULL, false, ks, n, SOLAR_BOUND_FUSED, target, &p,
 				       on(stderr)) == 0,
 	       "provision");
 	CHECKF(fabs(p.knob[dram].factor / 3 - 1) < 1e-8, "dram factor %.12g, expected 3",
@@ -136,7 +136,7 @@ static void test_linear(const solar_device *h100)
 			    "softmax, L2 capacity");
 	solar_provision_free(&p);
 	/* a target already met: the factor is below 1 and still tight */
-	CHECKF(solar_provision_compute(l.w, h100, false, ks, n, SOLAR_BOUND_FUSED, t * 4, &p,
+	CHECKF(solar_provision_compute(l.w, h100, NULL, NULL, false, ks, n, SOLAR_BOUND_FUSED, t * 4, &p,
 				       on(stderr)) == 0,
 	       "provision");
 	CHECKF(fabs(p.knob[dram].factor * 4 - 1) < 1e-8, "dram factor %.12g, expected 0.25",
@@ -158,10 +158,10 @@ static void test_sum_and_joint(const solar_device *h100)
 	CHECKF(tc >= 0 && dram >= 0, "knobs");
 	double target = 300e-6;
 	solar_provision u, f;
-	CHECKF(solar_provision_compute(l.w, h100, false, ks, n, SOLAR_BOUND_UNFUSED, target, &u,
+	CHECKF(solar_provision_compute(l.w, h100, NULL, NULL, false, ks, n, SOLAR_BOUND_UNFUSED, target, &u,
 				       on(stderr)) == 0,
 	       "unfused");
-	CHECKF(solar_provision_compute(l.w, h100, false, ks, n, SOLAR_BOUND_FUSED, target, &f,
+	CHECKF(solar_provision_compute(l.w, h100, NULL, NULL, false, ks, n, SOLAR_BOUND_FUSED, target, &f,
 				       on(stderr)) == 0,
 	       "fused");
 	CHECKF(u.knob[tc].factor > f.knob[tc].factor * 1.05,
@@ -175,7 +175,7 @@ static void test_sum_and_joint(const solar_device *h100)
 
 	/* 10 us: tensor alone stops at the DRAM time, DRAM alone at the tensor time */
 	target = 10e-6;
-	CHECKF(solar_provision_compute(l.w, h100, false, ks, n, SOLAR_BOUND_FUSED, target, &f,
+	CHECKF(solar_provision_compute(l.w, h100, NULL, NULL, false, ks, n, SOLAR_BOUND_FUSED, target, &f,
 				       on(stderr)) == 0,
 	       "joint");
 	CHECKF(!f.single, "no single resource should reach 10 us");
@@ -187,7 +187,7 @@ static void test_sum_and_joint(const solar_device *h100)
 	CHECKF(t <= target, "joint factors give %g > %g", t, target);
 	solar_device_free(c);
 	solar_provision_free(&f);
-	CHECKF(solar_provision_compute(l.w, h100, false, ks, n, SOLAR_BOUND_UNFUSED, target, &u,
+	CHECKF(solar_provision_compute(l.w, h100, NULL, NULL, false, ks, n, SOLAR_BOUND_UNFUSED, target, &u,
 				       on(stderr)) == 0,
 	       "joint, unfused");
 	c = solar_device_clone(h100);
