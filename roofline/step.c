@@ -84,26 +84,36 @@ static double term(const solar_coll_bound *b, const char *resource)
 	return 0;
 }
 
-/* The tensors kernel k reads and writes, as two flag arrays over the program's tensors. */
+/* The tensors kernel k reads and writes, gathered as two lists (flags over the program's
+ * tensors mark what is listed already). */
 typedef struct {
 	bool *rd, *wr;
+	int *rl, *wl, nr, nw;
 } access;
 
 static void visit(void *ctx, int t, bool write)
 {
 	access *a = ctx;
-	(write ? a->wr : a->rd)[t] = true;
+	if (write && !a->wr[t]) {
+		a->wr[t] = true;
+		a->wl[a->nw++] = t;
+	} else if (!write && !a->rd[t]) {
+		a->rd[t] = true;
+		a->rl[a->nr++] = t;
+	}
 }
 
-/* Whether kernel j (earlier) and kernel k must run in that order: one writes a tensor the
- * other reads or writes. */
-static bool ordered(const solar_program *p, const bool *rj, const bool *wj, const bool *rk,
-		    const bool *wk)
+/* The latest finish among the kernels so far that read (or write) a tensor, and the first
+ * kernel that reached it. */
+typedef struct {
+	double finish;
+	int kernel;
+} latest;
+
+static void later(latest *l, double finish, int kernel)
 {
-	for (int t = 0; t < p->ntensors; t++)
-		if ((wj[t] && (rk[t] || wk[t])) || (rj[t] && wk[t]))
-			return true;
-	return false;
+	if (l->kernel < 0 || finish > l->finish)
+		*l = (latest){finish, kernel};
 }
 
 int solar_step_apply(const solar_program *p, const solar_system *sys, solar_bounds *b,
@@ -175,9 +185,16 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 	/* Rule "unfused on many GPUs": compute kernels in program order, each axis's collectives
 	 * in program order, a kernel after every earlier one it shares a written tensor with. */
 	int K = p->nkernels, T = p->ntensors;
-	bool *rd = solar_xcalloc((size_t)K * T + 1, 1), *wr = solar_xcalloc((size_t)K * T + 1, 1);
-	for (int k = 0; k < K; k++)
-		solar_ir_kernel_tensors(p, k, visit, &(access){rd + (size_t)k * T, wr + (size_t)k * T});
+	access ac = {solar_xcalloc((size_t)T + 1, 1), solar_xcalloc((size_t)T + 1, 1),
+		     solar_xcalloc((size_t)T + 1, sizeof(int)), solar_xcalloc((size_t)T + 1, sizeof(int)),
+		     0, 0};
+	/* per tensor: the latest-finishing kernel so far that wrote it, and that read it; a
+	 * kernel that reads or writes t comes after the writers, one that writes t after the
+	 * readers too (the order two kernels sharing a written tensor must keep) */
+	latest *wrote = solar_xcalloc((size_t)T + 1, sizeof *wrote);
+	latest *read = solar_xcalloc((size_t)T + 1, sizeof *read);
+	for (int t = 0; t < T; t++)
+		wrote[t].kernel = read[t].kernel = -1;
 	st->finish_s = solar_xcalloc((size_t)K + 1, sizeof *st->finish_s);
 	int *prev = solar_xcalloc((size_t)K + 1, sizeof *prev);
 	int last_compute = -1;
@@ -188,16 +205,35 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 	for (int k = 0; k < K; k++) {
 		const solar_collective *c = p->kernels[k].coll;
 		int chain = c ? last_axis[c->axis] : last_compute;
+		ac.nr = ac.nw = 0;
+		solar_ir_kernel_tensors(p, k, visit, &ac);
+		/* the earliest kernel of the latest finish among those k is ordered after; it
+		 * replaces the chain's only when it finishes strictly later */
+		latest dep = {0, -1};
+		for (int i = 0; i < ac.nr + ac.nw; i++) {
+			int t = i < ac.nr ? ac.rl[i] : ac.wl[i - ac.nr];
+			const latest *ls[2] = {&wrote[t], i < ac.nr ? NULL : &read[t]};
+			for (int q = 0; q < 2; q++)
+				if (ls[q] && ls[q]->kernel >= 0 &&
+				    (dep.kernel < 0 || ls[q]->finish > dep.finish ||
+				     (ls[q]->finish == dep.finish && ls[q]->kernel < dep.kernel)))
+					dep = *ls[q];
+		}
 		double start = chain >= 0 ? st->finish_s[chain] : 0;
 		prev[k] = chain;
-		for (int j = 0; j < k; j++)
-			if (st->finish_s[j] > start &&
-			    ordered(p, rd + (size_t)j * T, wr + (size_t)j * T, rd + (size_t)k * T,
-				    wr + (size_t)k * T)) {
-				start = st->finish_s[j];
-				prev[k] = j;
-			}
+		if (dep.kernel >= 0 && dep.finish > start) {
+			start = dep.finish;
+			prev[k] = dep.kernel;
+		}
 		st->finish_s[k] = start + b->kernel[k].time_s;
+		for (int i = 0; i < ac.nr; i++) {
+			later(&read[ac.rl[i]], st->finish_s[k], k);
+			ac.rd[ac.rl[i]] = false;
+		}
+		for (int i = 0; i < ac.nw; i++) {
+			later(&wrote[ac.wl[i]], st->finish_s[k], k);
+			ac.wr[ac.wl[i]] = false;
+		}
 		if (c)
 			last_axis[c->axis] = k;
 		else {
@@ -218,8 +254,12 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 	for (int i = 0; i < SOLAR_RES_COUNT; i++)
 		if (b->unfused.res_s[i] > b->unfused.res_s[b->unfused.limiter])
 			b->unfused.limiter = i;
-	free(rd);
-	free(wr);
+	free(ac.rd);
+	free(ac.wr);
+	free(ac.rl);
+	free(ac.wl);
+	free(wrote);
+	free(read);
 	free(prev);
 	free(last_axis);
 
