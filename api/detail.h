@@ -51,12 +51,11 @@ SOLAR_GIVE solar_result *solar_job_run_program_with(SOLAR_KEEP const solar_job *
  * before the program (sweep's --vary, validate, triage).  NULL after messages on diag. */
 SOLAR_GIVE solar_device *solar_question_device(SOLAR_KEEP const solar_question *q,
 					       solar_diag *diag);
-
-/* The bounds of the result's counts on another device, in the result's L2 state (what-if
- * sweeps: one count, many devices).  Returns 0, or -1 after a message on diag; free *out with
- * solar_bounds_free. */
-int solar_result_bounds_on(SOLAR_KEEP const solar_result *r, SOLAR_KEEP const solar_device *dev,
-			   solar_bounds *out, solar_diag *diag);
+/* The same where the device may name a system: *sys is then the system (its overrides
+ * applied, the caller's to free with solar_system_free) and the result a copy of its GPU;
+ * NULL for one GPU. */
+SOLAR_GIVE solar_device *solar_question_device_on(SOLAR_KEEP const solar_question *q,
+						  struct solar_system **sys, solar_diag *diag);
 
 /* Rule "fidelity levels": rate figures (peaks, bandwidths) of status measured. */
 int solar_device_measured_rates(SOLAR_KEEP const solar_device *dev);

@@ -171,7 +171,10 @@ static solar_device *question_device(const solar_question *q, bool *loaded,
 {
 	solar_device *d = NULL;
 	char *file = q->device_file ? solar_device_resolve(q->device_file) : NULL;
-	if (sys && file && solar_system_is(file)) {
+	if (sys && !q->device_file && q->system) { /* loaded already, overrides applied */
+		*sys = solar_system_clone(q->system);
+		d = solar_device_clone(q->device ? q->device : q->system->gpu);
+	} else if (sys && file && solar_system_is(file)) {
 		/* a system (docs/bounds.md, "Programs on many GPUs"): every rank is its GPU */
 		*sys = solar_system_load(q->device_file, diag);
 		d = *sys ? solar_device_clone((*sys)->gpu) : NULL;
@@ -196,6 +199,19 @@ solar_device *solar_question_device(const solar_question *q, solar_diag *diag)
 {
 	bool loaded;
 	return question_device(q, &loaded, NULL, diag);
+}
+
+solar_device *solar_question_device_on(const solar_question *q, solar_system **sys,
+				       solar_diag *diag)
+{
+	bool loaded;
+	*sys = NULL;
+	solar_device *d = question_device(q, &loaded, sys, diag);
+	if (!d) {
+		solar_system_free(*sys);
+		*sys = NULL;
+	}
+	return d;
 }
 
 /* The device of the job (the question's, resolved), then the fidelity level.  0, or -1 after
@@ -552,11 +568,3 @@ const solar_bounds *solar_result_bounds(const solar_result *r)
 	return r->detail->have_bounds ? &r->detail->bounds : NULL;
 }
 
-int solar_result_bounds_on(const solar_result *r, const solar_device *dev, solar_bounds *out,
-			   solar_diag *diag)
-{
-	memset(out, 0, sizeof *out);
-	if (!r->detail->work)
-		return -1;
-	return solar_bounds_compute(r->detail->work, dev, r->l2_cold, out, diag);
-}

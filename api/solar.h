@@ -99,6 +99,9 @@ typedef struct {
 	 * changed: the job applies the overrides to its own copy).  Neither: counts only. */
 	const char *device_file;
 	SOLAR_KEEP const solar_device *device;
+	/* With device: the loaded system whose GPU it is (borrowed; a program with a mesh runs
+	 * its ranks there, docs/bounds.md "Programs on many GPUs"); NULL: one GPU. */
+	SOLAR_KEEP const struct solar_system *system;
 	/* --set PATH=VALUE or a manifest's "set": applied in order; every one is tried, each
 	 * refused one reported, and the job stops when any is. */
 	SOLAR_KEEP const solar_question_set *sets;

@@ -107,9 +107,6 @@ void solar_cli_unload(solar_loaded *l);
  * solar_question_device for a command that needs it before the program.
  * solar_cli_question_free frees what it allocated (the defines, the overrides). */
 solar_question solar_cli_question(const solar_opts *o);
-/* Commands that recompute bounds on changed devices (provision, sweep) do not yet apply the
- * many-GPU rules: true, after a message, when res has collectives. */
-bool solar_cli_refuse_collectives(const char *cmd, const solar_result *res);
 void solar_cli_question_free(solar_question *q);
 
 /* The wall-clock limit (SOLAR_TIME_LIMIT) covers solar's own analysis: armed by main before a

@@ -73,7 +73,8 @@ bad:
 	return -1;
 }
 
-static int parse_vary(const char *spec, const solar_device *dev, int steps, axis *a)
+static int parse_vary(const char *spec, const solar_device *dev, const solar_system *sys,
+		      int steps, axis *a)
 {
 	const char *eq = strchr(spec, '=');
 	char name[64];
@@ -84,7 +85,7 @@ static int parse_vary(const char *spec, const solar_device *dev, int steps, axis
 	}
 	memcpy(name, spec, (size_t)(eq - spec));
 	name[eq - spec] = '\0';
-	if (solar_knob_init(&a->knob, dev, name, solar_cli_diag()) < 0)
+	if (solar_knob_init_on(&a->knob, dev, sys, name, solar_cli_diag()) < 0)
 		return -1;
 	const char *dots = strstr(eq + 1, "..");
 	if (!dots) {
@@ -383,7 +384,8 @@ int solar_cmd_sweep(const solar_opts *o)
 		return SOLAR_EXIT_USAGE;
 	}
 	solar_question q = solar_cli_question(o);
-	solar_device *dev = solar_question_device(&q, solar_cli_diag());
+	solar_system *sys = NULL; /* a system: the program's ranks are its GPUs */
+	solar_device *dev = solar_question_device_on(&q, &sys, solar_cli_diag());
 	if (!dev) {
 		solar_cli_question_free(&q);
 		return SOLAR_EXIT_USAGE;
@@ -391,11 +393,11 @@ int solar_cmd_sweep(const solar_opts *o)
 	axis ax[2] = {0};
 	int steps = o->steps ? o->steps : 9, rc = SOLAR_EXIT_OK;
 	solar_result *res = NULL;
-	solar_device *work = NULL;
+	solar_machine work = {NULL, NULL, NULL};
 	point *pt = NULL;
 	int n = 1;
 	for (int v = 0; v < o->nvary; v++) {
-		if (parse_vary(o->vary[v], dev, steps, &ax[v]) < 0) {
+		if (parse_vary(o->vary[v], dev, sys, steps, &ax[v]) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
@@ -426,26 +428,25 @@ int solar_cmd_sweep(const solar_opts *o)
 	solar_job job = {.file = o->files[0], .question = q};
 	job.question.device_file = NULL;
 	job.question.device = dev;
+	job.question.system = sys;
 	job.question.nsets = 0;
 	res = solar_job_run(&job);
 	if ((rc = res->status) != SOLAR_EXIT_OK)
 		goto done;
-	if (solar_cli_refuse_collectives("sweep", res)) {
-		rc = SOLAR_EXIT_USAGE;
-		goto done;
-	}
-	work = solar_device_clone(dev);
+	work = (solar_machine){solar_device_clone(dev), sys ? solar_system_clone(sys) : NULL,
+			       solar_result_program(res)};
 	pt = solar_xcalloc((size_t)n, sizeof *pt);
 	for (int p = 0; p < n; p++) {
 		int idx[2] = {o->nvary == 2 ? p / steps : p, o->nvary == 2 ? p % steps : 0};
 		for (int v = 0; v < o->nvary; v++)
-			if (solar_knob_apply(&ax[v].knob, work, ax[v].f[idx[v]], solar_cli_diag()) <
-			    0) {
+			if (solar_knob_apply_on(&ax[v].knob, &work, ax[v].f[idx[v]],
+						solar_cli_diag()) < 0) {
 				rc = SOLAR_EXIT_USAGE;
 				goto done;
 			}
 		solar_bounds b;
-		if (solar_result_bounds_on(res, work, &b, solar_cli_diag()) < 0) {
+		if (solar_machine_bounds(solar_result_work(res), &work, res->l2_cold, &b,
+					 solar_cli_diag()) < 0) {
 			rc = SOLAR_EXIT_USAGE;
 			goto done;
 		}
@@ -483,9 +484,11 @@ done:
 	free(ax[0].f);
 	free(ax[1].f);
 	free(pt);
-	solar_device_free(work);
+	solar_device_free(work.dev);
+	solar_system_free(work.sys);
 	solar_result_free(res);
 	solar_device_free(dev);
+	solar_system_free(sys);
 	solar_cli_question_free(&q);
 	return rc;
 }

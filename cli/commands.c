@@ -226,7 +226,7 @@ const solar_option solar_options[] = {
      .field = offsetof(solar_opts, vary),
      .arg = "NAME=A..B",
      .help = "a figure's range, as a factor or a value (dram_bw=0.5x..8x, l2=16MB..256MB, "
-	     "clock=1GHz..2GHz, tensor=0.5x..2x); one or two",
+	     "clock=1GHz..2GHz, tensor=0.5x..2x; on a system nvlink_bw, network_bw); one or two",
      .count = offsetof(solar_opts, nvary)},
     {.name = "--target-time",
      .kind = SOLAR_ARG_CUSTOM,

@@ -102,16 +102,3 @@ void solar_cli_question_free(solar_question *q)
 	q->nsets = q->ndefines = 0;
 }
 
-bool solar_cli_refuse_collectives(const char *cmd, const solar_result *res)
-{
-	if (!res->ncollectives)
-		return false;
-	solar_diag_tool_error(solar_cli_diag(),
-			      "%s: %s has %d collective%s over a mesh of %lld ranks; %s does not "
-			      "yet recompute the bounds of programs on many GPUs (`solar analyze` "
-			      "bounds them; `solar collective OP SIZE --target-time T` provisions "
-			      "one collective)",
-			      cmd, res->program, res->ncollectives,
-			      res->ncollectives == 1 ? "" : "s", res->ranks, cmd);
-	return true;
-}

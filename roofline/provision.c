@@ -288,32 +288,34 @@ int solar_knobs_default_on(const solar_work *w, const solar_device *d, const sol
 
 /* ---- bounds at scaled figures --------------------------------------------------------- */
 
-double solar_bound_time_on(const solar_work *w, const solar_machine *m, bool l2_cold,
-			   solar_bound_kind k, int *limiter, solar_diag *diag)
+int solar_machine_bounds(const solar_work *w, const solar_machine *m, bool l2_cold,
+			 solar_bounds *b, solar_diag *diag)
 {
-	if (!m->sys)
-		return solar_bound_time(w, m->dev, l2_cold, k, limiter, diag);
-	solar_bounds b;
-	solar_step st;
-	if (solar_bounds_compute(w, m->dev, l2_cold, &b, diag) < 0)
+	if (solar_bounds_compute(w, m->dev, l2_cold, b, diag) < 0)
 		return -1;
-	double t = -1;
-	if (solar_step_apply(m->p, m->sys, &b, &st, diag) == 0) {
-		const solar_roof *r = solar_bound_roof(&b, k);
-		t = r->time_s;
-		if (limiter)
-			*limiter = r->limiter;
-		solar_step_free(&st);
+	if (!m->sys)
+		return 0;
+	solar_step st;
+	if (solar_step_apply(m->p, m->sys, b, &st, diag) < 0) {
+		solar_bounds_free(b);
+		return -1;
 	}
-	solar_bounds_free(&b);
-	return t;
+	solar_step_free(&st);
+	return 0;
 }
 
 double solar_bound_time(const solar_work *w, const solar_device *d, bool l2_cold,
 			solar_bound_kind k, int *limiter, solar_diag *diag)
 {
+	solar_machine m = {(solar_device *)d, NULL, NULL};
+	return solar_bound_time_on(w, &m, l2_cold, k, limiter, diag);
+}
+
+double solar_bound_time_on(const solar_work *w, const solar_machine *m, bool l2_cold,
+			   solar_bound_kind k, int *limiter, solar_diag *diag)
+{
 	solar_bounds b;
-	if (solar_bounds_compute(w, d, l2_cold, &b, diag) < 0)
+	if (solar_machine_bounds(w, m, l2_cold, &b, diag) < 0)
 		return -1;
 	const solar_roof *r = solar_bound_roof(&b, k);
 	double t = r->time_s;

@@ -93,7 +93,11 @@ int solar_knobs_default_on(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const sola
  * diag. */
 double solar_bound_time(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *d,
 			bool l2_cold, solar_bound_kind k, int *limiter, solar_diag *diag);
-/* The same on a machine (for a system: the step's bound, solar_step_apply). */
+/* The bounds of the counts on a machine (for a system: the step's, solar_step_apply), in *b
+(free it with solar_bounds_free).  Returns 0, or -1 after a message on diag. */
+int solar_machine_bounds(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_machine *m,
+			 bool l2_cold, solar_bounds *b, solar_diag *diag);
+/* One of them (for a system: the step's bound, solar_step_apply). */
 double solar_bound_time_on(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_machine *m,
 			   bool l2_cold, solar_bound_kind k, int *limiter, solar_diag *diag);
 

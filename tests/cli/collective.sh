@@ -134,6 +134,22 @@ import json, sys
 t = json.load(open('$t/at.json'))['cache_aware']['time_s']
 assert (t <= 500e-6) == ($f == 1), ('$f', t)" || say "provision's NVLink need does not meet 500 us exactly ($f x)"
 done
+# sweep of it over NVLink bandwidth: at 1x the fused bound is analyze's, links-limited, and
+# twice the bandwidth halves it; nvlink_bw on one GPU is an error
+"$solar" sweep examples/many-gpus/mlp_dp.air --device hgx-h200-8 --vary nvlink_bw=1x..2x \
+  --steps 2 >"$t/sweep.csv" || say "sweep on a system: exit $?"
+"$solar" analyze examples/many-gpus/mlp_dp.air --device hgx-h200-8 --json >"$t/an.json"
+python3 - "$t/sweep.csv" "$t/an.json" <<'PY' || fail=1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+fused = json.load(open(sys.argv[2]))["fused"]["time_s"]
+assert [float(r["nvlink_bw_factor"]) for r in rows] == [1, 2], rows
+assert abs(float(rows[0]["fused_s"]) - fused) <= 1e-5 * fused, (rows[0], fused)  # 6 digits
+assert rows[0]["fused_limited_by"] == "links" and rows[1]["fused_limited_by"] == "links", rows
+assert abs(float(rows[1]["fused_s"]) * 2 - fused) <= 1e-5 * fused, rows
+PY
+check_err "'nvlink_bw' is a figure of a system of many GPUs" 2 \
+  sweep examples/softmax.air --device h200-sxm --vary nvlink_bw=1x..2x
 check_err "--set nvlink.bandwidth_bytes_per_s: '1TB' is not a bandwidth such as 900GB/s" 2 \
   analyze examples/many-gpus/mlp_dp.air --device hgx-h200-8 --set nvlink.bandwidth_bytes_per_s=1TB
 # a bad system file: errors at JSON paths
