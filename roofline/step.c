@@ -84,6 +84,35 @@ static double term(const solar_coll_bound *b, const char *resource)
 	return 0;
 }
 
+/* Rule "fused on many GPUs": the part of a collective's rank-links (or node-network) term t,
+ * over n ranks (or nodes), that its rank (node) must send and must receive.  An all-reduce
+ * and an all-to-all move their bytes both ways; an all-gather receives t and sends at least
+ * its own block, t / (n - 1) (the (n-1)/n of S it receives against the S/n it holds, which
+ * no other rank has); a reduce-scatter sends t and receives at least its reduced block,
+ * t / (n - 1) (every element of it needs one element from another rank).  A broadcast and a
+ * send load one side of one rank only, which rank is not counted here: 0 each way (their
+ * own term still floors the bound). */
+static void directions(solar_coll_op op, double t, int n, double *send, double *recv)
+{
+	*send = *recv = 0;
+	switch (op) {
+	case SOLAR_COLL_ALL_REDUCE:
+	case SOLAR_COLL_ALL_TO_ALL:
+		*send = *recv = t;
+		break;
+	case SOLAR_COLL_ALL_GATHER:
+		*recv = t;
+		*send = n > 1 ? t / (n - 1) : 0;
+		break;
+	case SOLAR_COLL_REDUCE_SCATTER:
+		*send = t;
+		*recv = n > 1 ? t / (n - 1) : 0;
+		break;
+	default:
+		break;
+	}
+}
+
 /* The tensors kernel k reads and writes, gathered as two lists (flags over the program's
  * tensors mark what is listed already). */
 typedef struct {
@@ -143,8 +172,10 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 	}
 	st->coll = solar_xcalloc((size_t)p->nkernels + 1, sizeof *st->coll);
 	st->comm_axis_s = solar_xcalloc((size_t)p->nmesh + 1, sizeof *st->comm_axis_s);
-	double *links_axis = solar_xcalloc((size_t)p->nmesh + 1, sizeof *links_axis);
-	double net_node = 0;
+	/* rule "fused on many GPUs": what one rank's ports must send and receive, and one
+	 * node's network, in seconds at their bandwidths, each direction apart */
+	double links_send = 0, links_recv = 0, links_one = 0;
+	double net_send = 0, net_recv = 0, net_one = 0;
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_collective *c = p->kernels[k].coll;
 		if (!c)
@@ -158,7 +189,6 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 						  g[c->axis], &sc->bound, err, sizeof err)) {
 			solar_diag_error(diag, c->span, "%s", err);
 			free(g);
-			free(links_axis);
 			solar_step_free(st);
 			return -1;
 		}
@@ -172,15 +202,21 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 		solar_roof_finish(r);
 		r->time_s += sc->bound.latency_s;
 		st->comm_axis_s[c->axis] += r->time_s;
-		links_axis[c->axis] += links;
+		double snd, rcv;
+		directions(sc->bound.op, links, n, &snd, &rcv);
+		links_send += snd;
+		links_recv += rcv;
+		links_one = fmax(links_one, links);
 		/* the G / g groups of the axis that share a node all run it (SPMD) */
-		net_node += net * (double)G / g[c->axis];
+		double share = (double)G / g[c->axis];
+		directions(sc->bound.op, net, sc->bound.nodes, &snd, &rcv);
+		net_send += snd * share;
+		net_recv += rcv * share;
+		net_one = fmax(net_one, net * share);
 	}
 	free(g);
-	if (!st->ncoll) { /* one GPU's rules, unchanged */
-		free(links_axis);
+	if (!st->ncoll) /* one GPU's rules, unchanged */
 		return 0;
-	}
 
 	/* Rule "unfused on many GPUs": compute kernels in program order, each axis's collectives
 	 * in program order, a kernel after every earlier one it shares a written tensor with. */
@@ -265,10 +301,8 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 
 	/* Rule "fused on many GPUs": the one-GPU bound, or the bytes one rank's ports and one
 	 * node's network must carry, whichever is larger. */
-	double links = 0;
-	for (int a = 0; a < p->nmesh; a++)
-		links = fmax(links, links_axis[a]);
-	free(links_axis);
+	double links = fmax(links_one, fmax(links_send, links_recv));
+	double net_node = fmax(net_one, fmax(net_send, net_recv));
 	solar_roof *whole[] = {&b->fused, &b->cache_aware};
 	for (int i = 0; i < 2; i++) {
 		solar_roof *r = whole[i];
