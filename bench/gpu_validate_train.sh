@@ -4,7 +4,8 @@
 # whose validation is too large for the C backend, on a lent H200 (nothing installed there).
 #   sh bench/gpu_validate_train.sh OUTDIR PROBLEM.py...
 # Needs, beside the working tree: build/solar built on the Debian machine and the shared
-# libraries it links that the GPU machine lacks (this machine's libisl and libgmp) in .carry/.
+# libraries it links that the GPU machine lacks (this machine's libcjson, libisl and libgmp) in
+# .carry/, and the problems (KernelBench is fetched, not vendored: copy them into .carry/).
 # The problems run at once.  Writes OUTDIR/<problem>.log (the translation's and the validation's output, with the float64
 # rule's figures of every output that needed it) and OUTDIR/summary.txt (one line a problem).
 set -u

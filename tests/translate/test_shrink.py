@@ -296,7 +296,7 @@ class Shrink(unittest.TestCase):
 
     def test_backend_cuda_has_its_own_work_limit(self):
         # --backend cuda validates on the GPU, whose limit is MAX_WORK_CUDA (VGG16's step at
-        # its own sizes, 155 G, is above the C backend's 8 G and inside it); --max-work still
+        # its own sizes, 590 G, is above the C backend's 8 G and inside it); --max-work still
         # overrides it; a word other than cpu or cuda is a usage error, exit 2
         saved = validate.MAX_WORK_CUDA
         validate.MAX_WORK_CUDA = 1000
@@ -306,7 +306,7 @@ class Shrink(unittest.TestCase):
             validate.MAX_WORK_CUDA = saved
         self.assertEqual(rc, 0, err)
         self.assertIn("above the limit of 1 k (--max-work)", out)
-        self.assertGreater(validate.MAX_WORK_CUDA, 155 * 10 ** 9)
+        self.assertGreater(validate.MAX_WORK_CUDA, 590 * 10 ** 9)
         rc, out, err = self.translate("--backend", "cuda", "--max-work", "2000")
         self.assertIn("above the limit of 2 k (--max-work)", out)
         rc, out, err = self.translate("--backend", "gpu")
