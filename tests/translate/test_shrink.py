@@ -295,7 +295,7 @@ class Shrink(unittest.TestCase):
                       "executions, above the limit of 1 k (--max-work)", out)
 
     def test_backend_cuda_has_its_own_work_limit(self):
-        # --backend cuda validates on the GPU, whose limit is MAX_WORK_CUDA (VGG16's step at
+        # --backend cuda validates on the GPU, whose limit is MAX_WORK_CUDA (VGG19's step at
         # its own sizes, 590 G, is above the C backend's 8 G and inside it); --max-work still
         # overrides it; a word other than cpu or cuda is a usage error, exit 2
         saved = validate.MAX_WORK_CUDA
