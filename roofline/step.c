@@ -219,7 +219,8 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 		return 0;
 
 	/* Rule "unfused on many GPUs": compute kernels in program order, each axis's collectives
-	 * in program order, a kernel after every earlier one it shares a written tensor with. */
+	 * of one kind in program order, a kernel after every earlier one it shares a written
+	 * tensor with. */
 	int K = p->nkernels, T = p->ntensors;
 	access ac = {solar_xcalloc((size_t)T + 1, 1), solar_xcalloc((size_t)T + 1, 1),
 		     solar_xcalloc((size_t)T + 1, sizeof(int)), solar_xcalloc((size_t)T + 1, sizeof(int)),
@@ -234,13 +235,16 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 	st->finish_s = solar_xcalloc((size_t)K + 1, sizeof *st->finish_s);
 	int *prev = solar_xcalloc((size_t)K + 1, sizeof *prev);
 	int last_compute = -1;
-	int *last_axis = solar_xcalloc((size_t)p->nmesh + 1, sizeof *last_axis);
-	for (int a = 0; a < p->nmesh; a++)
+	/* per axis and kind of collective: the last one so far (one stream's queue) */
+	int nchains = p->nmesh * SOLAR_XOP_COUNT;
+	int *last_axis = solar_xcalloc((size_t)nchains + 1, sizeof *last_axis);
+	for (int a = 0; a < nchains; a++)
 		last_axis[a] = -1;
 	double span = 0;
 	for (int k = 0; k < K; k++) {
 		const solar_collective *c = p->kernels[k].coll;
-		int chain = c ? last_axis[c->axis] : last_compute;
+		int *queue = c ? &last_axis[c->axis * SOLAR_XOP_COUNT + c->op] : &last_compute;
+		int chain = *queue;
 		ac.nr = ac.nw = 0;
 		solar_ir_kernel_tensors(p, k, visit, &ac);
 		/* the earliest kernel of the latest finish among those k is ordered after; it
@@ -270,12 +274,9 @@ int solar_step_apply(const solar_program *p, const solar_system *sys, solar_boun
 			later(&wrote[ac.wl[i]], st->finish_s[k], k);
 			ac.wr[ac.wl[i]] = false;
 		}
-		if (c)
-			last_axis[c->axis] = k;
-		else {
-			last_compute = k;
+		*queue = k;
+		if (!c)
 			st->compute_s += b->kernel[k].time_s;
-		}
 		if (st->finish_s[k] >= span) {
 			span = st->finish_s[k];
 			st->critical = k;
