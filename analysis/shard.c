@@ -359,48 +359,15 @@ static bool pointwise(const solar_program *p, const solar_node *top, nest *n)
 	return false;
 }
 
-/* The tensors a nest reads and writes (flags over the program's tensors, or'ed in). */
-static void nest_reads(const solar_expr *e, bool *rd)
-{
-	if (e->kind == SOLAR_E_ACCESS)
-		rd[e->sym] = true;
-	for (int i = 0; i < e->nargs; i++)
-		nest_reads(e->args[i], rd);
-}
+/* A node's accesses as two flag arrays over the program's tensors (solar_ir_node_tensors). */
+typedef struct {
+	bool *rd, *wr;
+} flags;
 
-static void nest_access(const nest *n, bool *rd, bool *wr)
+static void flag(void *ctx, int t, bool write)
 {
-	const solar_block *b = &n->loops[n->depth - 1]->loop.body;
-	for (int i = 0; i < b->n; i++) {
-		const solar_stmt *st = b->items[i]->stmt;
-		wr[st->tensor] = true;
-		if (st->op != SOLAR_ASSIGN)
-			rd[st->tensor] = true;
-		nest_reads(st->value, rd);
-	}
-}
-
-/* A node of a kernel that is not a pointwise nest: what it reads and writes. */
-static void node_access(const solar_program *p, const solar_node *x, bool *rd, bool *wr)
-{
-	if (x->kind == SOLAR_N_FOR) {
-		for (int i = 0; i < x->loop.body.n; i++)
-			node_access(p, x->loop.body.items[i], rd, wr);
-	} else if (x->kind == SOLAR_N_IF) {
-		nest_reads(x->cond.cond, rd);
-		for (int i = 0; i < x->cond.then.n; i++)
-			node_access(p, x->cond.then.items[i], rd, wr);
-		for (int i = 0; i < x->cond.els.n; i++)
-			node_access(p, x->cond.els.items[i], rd, wr);
-	} else {
-		const solar_stmt *st = x->stmt;
-		wr[st->tensor] = true;
-		if (st->op != SOLAR_ASSIGN)
-			rd[st->tensor] = true;
-		for (int d = 0; d < p->tensors[st->tensor].rank; d++)
-			nest_reads(st->index[d], rd);
-		nest_reads(st->value, rd);
-	}
+	flags *f = ctx;
+	(write ? f->wr : f->rd)[t] = true;
 }
 
 /* One node's access to one tensor (a node: a top-level item of a kernel's body). */
@@ -416,6 +383,7 @@ typedef struct {
 	int *base;     /* per kernel: its first node's index */
 	int *kernel;   /* per node: its kernel */
 	bool *sharded; /* per node: runs on the rank's block */
+	int *split_iter; /* per node on blocks: the iterator of its loop over ZeRO's dimension */
 	zaccess *acc;  /* every node's accesses, node by node */
 	int *node_acc; /* per node: its first access in acc (nnodes + 1 entries) */
 	int *by_tensor, *tensor_acc; /* acc's indices tensor by tensor, in node order; per tensor
@@ -465,6 +433,7 @@ static void zero_build(shard *s, zero_plan *z, int **split_dim, const walk *w)
 	z->ntensors = T;
 	z->kernel = solar_xcalloc((size_t)M + 1, sizeof *z->kernel);
 	z->sharded = solar_xcalloc((size_t)M + 1, sizeof *z->sharded);
+	z->split_iter = solar_xcalloc((size_t)M + 1, sizeof *z->split_iter);
 	z->node_acc = solar_xcalloc((size_t)M + 2, sizeof *z->node_acc);
 	z->tensor_acc = solar_xcalloc((size_t)T + 2, sizeof *z->tensor_acc);
 	z->dim = solar_xcalloc((size_t)T + 1, sizeof *z->dim);
@@ -493,12 +462,8 @@ static void zero_build(shard *s, zero_plan *z, int **split_dim, const walk *w)
 			const solar_node *x = p->kernels[k].body.items[i];
 			z->kernel[m] = k;
 			z->node_acc[m] = nacc;
-			if (pointwise(p, x, &n)) {
-				z->sharded[m] = true; /* a candidate; pruned below */
-				nest_access(&n, rd, wr);
-			} else {
-				node_access(p, x, rd, wr);
-			}
+			z->sharded[m] = pointwise(p, x, &n); /* a candidate; pruned below */
+			solar_ir_node_tensors(p, x, flag, &(flags){rd, wr});
 			for (int t = 0; t < T; t++) {
 				if (!rd[t] && !wr[t])
 					continue;
@@ -596,6 +561,16 @@ static void zero_build(shard *s, zero_plan *z, int **split_dim, const walk *w)
 		}
 		z->scatter_at[t] = at;
 	}
+	/* a nest on blocks: every tensor it touches has its shape, so its loop at the depth of
+	 * ZeRO's dimension of a tensor it writes is the one that runs 1/N as long */
+	for (int m = 0; m < M; m++) {
+		const solar_kernel *kn = &p->kernels[z->kernel[m]];
+		nest n;
+		if (!z->sharded[m] || !pointwise(p, kn->body.items[m - z->base[z->kernel[m]]], &n))
+			continue;
+		const solar_stmt *st = n.loops[n.depth - 1]->loop.body.items[0]->stmt;
+		z->split_iter[m] = n.loops[z->dim[st->tensor]]->loop.iter;
+	}
 	for (int t = 0; t < T; t++) {
 		if (!held[t] && !z->scatter[t])
 			z->dim[t] = -1;
@@ -620,6 +595,7 @@ static void zero_free(zero_plan *z)
 	free(z->base);
 	free(z->kernel);
 	free(z->sharded);
+	free(z->split_iter);
 	free(z->acc);
 	free(z->node_acc);
 	free(z->by_tensor);
@@ -766,17 +742,17 @@ static void print_node(const solar_program *p, const zero_plan *z, int k, int i,
 					   (!z->scatter[t] && !z->sharded[m] && k >= z->gather[t])))
 				names[t] = z->full[t];
 		o.tensor_text = names;
-		nest n;
-		if (z->sharded[m] && pointwise(p, x, &n)) {
-			const solar_stmt *st = n.loops[n.depth - 1]->loop.body.items[0]->stmt;
-			const solar_node *L = n.loops[z->dim[st->tensor]];
+		if (z->sharded[m]) {
+			const solar_node *L = x; /* the nest's loop over ZeRO's dimension */
+			while (L->loop.iter != z->split_iter[m])
+				L = L->loop.body.items[0];
 			char *e = expr_text(p, L->loop.hi, base);
 			size_t len = strlen(e) + 32;
 			hi_text = solar_xmalloc(len);
 			snprintf(hi_text, len, "(%s // %" PRId64 ")", e, z->N);
 			free(e);
 			hi = solar_xcalloc((size_t)p->niters + 1, sizeof *hi);
-			hi[L->loop.iter] = hi_text;
+			hi[z->split_iter[m]] = hi_text;
 			o.iter_hi_text = hi;
 		}
 	}
@@ -846,9 +822,9 @@ char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxe
 			pend(&w, p->nkernels, t);
 	if (s.errors)
 		goto done;
-	if (zero && zero_start(&s, &z, tool) < 0)
-		goto done;
 	if (zero) {
+		if (zero_start(&s, &z, tool) < 0)
+			goto done;
 		zero_build(&s, &z, split_dim, &w);
 		bool any = false;
 		for (int t = 0; t < p->ntensors; t++)

@@ -14,6 +14,8 @@ struct cJSON;
 
 /* Frees a figure's source and marks it absent. */
 void solar_figure_clear(solar_figure *f);
+/* *to becomes a copy of *from that owns its own source. */
+void solar_figure_copy(solar_figure *to, const solar_figure *from);
 
 /* A figure {value, status, source} at JSON path `path` of the file whose context is fd
  * (every error reported there); JSON null clears it.  Writes into out when it is not NULL and

@@ -128,7 +128,7 @@ void solar_device_free(solar_device *d)
 	free(d);
 }
 
-static void figure_copy(solar_figure *to, const solar_figure *from)
+void solar_figure_copy(solar_figure *to, const solar_figure *from)
 {
 	*to = *from;
 	to->source = solar_xstrdup(from->source);
@@ -142,18 +142,19 @@ solar_device *solar_device_clone(const solar_device *d)
 	c->name = solar_xstrdup(d->name);
 	c->vendor = solar_xstrdup(d->vendor);
 	c->arch = solar_xstrdup(d->arch);
-	figure_copy(&c->clock_hz, &d->clock_hz);
+	solar_figure_copy(&c->clock_hz, &d->clock_hz);
 	for (int u = 0; u < SOLAR_UNIT_COUNT; u++)
 		for (int q = 0; q < SOLAR_PREC_COUNT; q++) {
-			figure_copy(&c->peak[u][q], &d->peak[u][q]);
-			figure_copy(&c->peak_clock_hz[u][q], &d->peak_clock_hz[u][q]);
-			figure_copy(&c->sparse_peak[u][q], &d->sparse_peak[u][q]);
+			solar_figure_copy(&c->peak[u][q], &d->peak[u][q]);
+			solar_figure_copy(&c->peak_clock_hz[u][q], &d->peak_clock_hz[u][q]);
+			solar_figure_copy(&c->sparse_peak[u][q], &d->sparse_peak[u][q]);
 		}
 	c->levels = solar_xcalloc((size_t)d->nlevels + 1, sizeof *c->levels);
 	for (int i = 0; i < d->nlevels; i++) {
 		c->levels[i].name = solar_xstrdup(d->levels[i].name);
-		figure_copy(&c->levels[i].capacity_bytes, &d->levels[i].capacity_bytes);
-		figure_copy(&c->levels[i].bandwidth_bytes_per_s, &d->levels[i].bandwidth_bytes_per_s);
+		solar_figure_copy(&c->levels[i].capacity_bytes, &d->levels[i].capacity_bytes);
+		solar_figure_copy(&c->levels[i].bandwidth_bytes_per_s,
+				  &d->levels[i].bandwidth_bytes_per_s);
 	}
 	c->notes = solar_xcalloc((size_t)d->nnotes + 1, sizeof *c->notes);
 	for (int i = 0; i < d->nnotes; i++)

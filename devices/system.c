@@ -303,9 +303,11 @@ solar_system *solar_system_clone(const solar_system *s)
 	c->gpu = solar_device_clone(s->gpu);
 	solar_figure *to[] = {&c->nvlink_bw, &c->in_switch_reduction, &c->network_bw,
 			      &c->in_network_reduction, &c->latency_s, &c->measured_all_reduce_busbw};
+	const solar_figure *from[] = {&s->nvlink_bw, &s->in_switch_reduction, &s->network_bw,
+				      &s->in_network_reduction, &s->latency_s,
+				      &s->measured_all_reduce_busbw};
 	for (int i = 0; i < COUNT(to); i++)
-		if (to[i]->source)
-			to[i]->source = solar_xstrdup(to[i]->source);
+		solar_figure_copy(to[i], from[i]);
 	c->notes = solar_xcalloc((size_t)s->nnotes + 1, sizeof *c->notes);
 	for (int i = 0; i < s->nnotes; i++)
 		c->notes[i] = solar_xstrdup(s->notes[i]);

@@ -415,6 +415,9 @@ bool solar_ir_expr_uses_iter(SOLAR_KEEP const solar_expr *e, int iter);
  * a value, an index or a condition, and the old value a compound assignment reads), true for
  * each store. */
 typedef void (*solar_tensor_visit)(void *ctx, int tensor, bool write);
+/* The same for one node of a kernel's body (a loop nest, an `if`, a statement). */
+void solar_ir_node_tensors(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_node *n,
+			   solar_tensor_visit fn, void *ctx);
 void solar_ir_kernel_tensors(SOLAR_KEEP const solar_program *p, int k, solar_tensor_visit fn,
 			     void *ctx);
 bool solar_ir_expr_equal(SOLAR_KEEP const solar_expr *a, SOLAR_KEEP const solar_expr *b);

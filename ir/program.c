@@ -36,28 +36,32 @@ static void visit_expr(const solar_expr *e, solar_tensor_visit fn, void *ctx)
 static void visit_block(const solar_program *p, const solar_block *b, solar_tensor_visit fn,
 			void *ctx)
 {
-	for (int i = 0; i < b->n; i++) {
-		const solar_node *n = b->items[i];
-		switch (n->kind) {
-		case SOLAR_N_FOR:
-			visit_block(p, &n->loop.body, fn, ctx);
-			break;
-		case SOLAR_N_IF:
-			visit_expr(n->cond.cond, fn, ctx);
-			visit_block(p, &n->cond.then, fn, ctx);
-			visit_block(p, &n->cond.els, fn, ctx);
-			break;
-		case SOLAR_N_STMT: {
-			const solar_stmt *s = n->stmt;
-			for (int d = 0; d < p->tensors[s->tensor].rank; d++)
-				visit_expr(s->index[d], fn, ctx);
-			visit_expr(s->value, fn, ctx);
-			if (s->op != SOLAR_ASSIGN)
-				fn(ctx, s->tensor, false);
-			fn(ctx, s->tensor, true);
-			break;
-		}
-		}
+	for (int i = 0; i < b->n; i++)
+		solar_ir_node_tensors(p, b->items[i], fn, ctx);
+}
+
+void solar_ir_node_tensors(const solar_program *p, const solar_node *n, solar_tensor_visit fn,
+			   void *ctx)
+{
+	switch (n->kind) {
+	case SOLAR_N_FOR:
+		visit_block(p, &n->loop.body, fn, ctx);
+		break;
+	case SOLAR_N_IF:
+		visit_expr(n->cond.cond, fn, ctx);
+		visit_block(p, &n->cond.then, fn, ctx);
+		visit_block(p, &n->cond.els, fn, ctx);
+		break;
+	case SOLAR_N_STMT: {
+		const solar_stmt *s = n->stmt;
+		for (int d = 0; d < p->tensors[s->tensor].rank; d++)
+			visit_expr(s->index[d], fn, ctx);
+		visit_expr(s->value, fn, ctx);
+		if (s->op != SOLAR_ASSIGN)
+			fn(ctx, s->tensor, false);
+		fn(ctx, s->tensor, true);
+		break;
+	}
 	}
 }
 
