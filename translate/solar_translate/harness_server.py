@@ -15,6 +15,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 
 IDLE_S = 3600.0     # the server ends by stop(), or with the translator (PR_SET_PDEATHSIG)
 
@@ -88,9 +89,19 @@ def stop(server):
     if not server:
         return
     sock, pid = server
+    # SIGTERM, then SIGKILL if the child has not ended within 2 s: a child forked from a
+    # process with threads can stop on a lock another thread held at the fork, where its
+    # Python SIGTERM handler never runs (translate_jax/bad/no_fn waited for the 120 s limit
+    # under a loaded machine)
     try:
         os.kill(pid, signal.SIGTERM)
-        os.waitpid(pid, 0)
+        for _ in range(200):
+            if os.waitpid(pid, os.WNOHANG)[0]:
+                break
+            time.sleep(0.01)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
     except (ProcessLookupError, ChildProcessError):
         pass
     try:
