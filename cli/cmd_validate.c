@@ -160,8 +160,12 @@ static cJSON *air_global_json(const char *file, const solar_program *p, solar_ma
 			const solar_layout *x = &t->layout[l];
 			cJSON *le = cJSON_CreateObject();
 			cJSON_AddStringToObject(le, "kind",
-						x->kind == SOLAR_LAYOUT_SPLIT ? "split" : "partial");
+						x->kind == SOLAR_LAYOUT_SPLIT	? "split"
+						: x->kind == SOLAR_LAYOUT_STAGE ? "stage"
+										: "partial");
 			cJSON_AddStringToObject(le, "axis", p->mesh[x->axis].name);
+			if (x->kind == SOLAR_LAYOUT_STAGE)
+				cJSON_AddItemToObject(le, "stage", solar_json_int(x->dim));
 			if (x->kind == SOLAR_LAYOUT_SPLIT) {
 				cJSON_AddItemToObject(le, "dim", solar_json_int(x->dim));
 				cJSON_ReplaceItemInArray(

@@ -1323,7 +1323,7 @@ static solar_node *lower_collective(sema *s, const ast_node *n)
 	if (op < 0) {
 		solar_diag_error(s->d, n->name_span,
 				 "unknown collective '%s'; the collectives are all_reduce, "
-				 "all_gather, reduce_scatter, all_to_all and broadcast",
+				 "all_gather, reduce_scatter, all_to_all, broadcast and send",
 				 n->name);
 		return NULL;
 	}
@@ -1370,6 +1370,7 @@ static solar_node *lower_collective(sema *s, const ast_node *n)
 					 : op == SOLAR_XOP_REDUCE_SCATTER
 					     ? "(AXIS, sum|max, dim = D)"
 					 : op == SOLAR_XOP_BROADCAST ? "(AXIS, root = R)"
+					 : op == SOLAR_XOP_SEND	     ? "(AXIS)"
 								     : "(AXIS, dim = D)",
 					 snip(s, a->key ? a->key_span : a->value->span));
 			ok = false;
@@ -1433,10 +1434,12 @@ static void mesh(sema *s)
 		const ast_node *n = items->items[i];
 		if (n->kind != AST_MESH)
 			continue;
+		if (!strcmp(n->name, "microbatches"))
+			continue; /* microbatches(): after the layouts */
 		if (strcmp(n->name, "mesh")) {
 			solar_diag_error(s->d, n->name_span,
 					 "'%s' starts no declaration; the declarations are param, "
-					 "const, mesh (AIR 1.2) and the tensor roles",
+					 "const, mesh and microbatches (AIR 1.2) and the tensor roles",
 					 n->name);
 			continue;
 		}
@@ -1864,11 +1867,13 @@ static void layouts(sema *s, const ast_node *n, solar_tensor *first, int count)
 	for (int i = 0; i < n->nlayouts; i++) {
 		const ast_expr *x = n->layouts[i];
 		bool split = !strcmp(x->name, "split"), partial = !strcmp(x->name, "partial");
-		if ((!split && !partial) || x->nargs != (split ? 2 : 1) ||
-		    x->args[0]->kind != AST_NAME || (split && x->args[1]->kind != AST_INT)) {
+		bool stage = !strcmp(x->name, "stage");
+		if ((!split && !partial && !stage) || x->nargs != (partial ? 1 : 2) ||
+		    x->args[0]->kind != AST_NAME || (!partial && x->args[1]->kind != AST_INT)) {
 			solar_diag_error(s->d, x->span,
 					 "'%s' is no layout; a tensor's layout is `split(AXIS, DIM)` "
-					 "(DIM an integer) or `partial(AXIS)`",
+					 "(DIM an integer), `partial(AXIS)` or `stage(AXIS, S)` (S an "
+					 "integer)",
 					 snip(s, x->span));
 			continue;
 		}
@@ -1880,7 +1885,23 @@ static void layouts(sema *s, const ast_node *n, solar_tensor *first, int count)
 					 x->args[0]->name);
 			continue;
 		}
-		int64_t dim = split ? x->args[1]->ival : -1;
+		int64_t dim = partial ? -1 : x->args[1]->ival;
+		if (stage) {
+			if (dim >= p->mesh[a].value) {
+				solar_diag_error(s->d, x->args[1]->span,
+						 "stage %" PRId64 ", but axis '%s' has stages 0..%" PRId64,
+						 dim, p->mesh[a].name, p->mesh[a].value - 1);
+				continue;
+			}
+			if (p->pipe_axis >= 0 && p->pipe_axis != a) {
+				solar_diag_error(s->d, x->args[0]->span,
+						 "the stages are on axis '%s'; one axis of a program is "
+						 "its pipeline",
+						 p->mesh[p->pipe_axis].name);
+				continue;
+			}
+			p->pipe_axis = a;
+		}
 		int low = 0;
 		for (int j = 1; j < count; j++)
 			if (first[j].rank < first[low].rank)
@@ -1903,17 +1924,20 @@ static void layouts(sema *s, const ast_node *n, solar_tensor *first, int count)
 			if (ls[j].axis == a)
 				solar_diag_error(s->d, x->span, "axis '%s' is given a layout twice",
 						 p->mesh[a].name);
-			else if (split && ls[j].dim == dim)
+			else if (split && ls[j].kind == SOLAR_LAYOUT_SPLIT && ls[j].dim == dim)
 				solar_diag_error(s->d, x->span,
 						 "dimension %" PRId64 " is split twice; split it along "
 						 "one axis",
 						 dim);
-			dup = ls[j].axis == a || (split && ls[j].dim == dim);
+			dup = ls[j].axis == a ||
+			      (split && ls[j].kind == SOLAR_LAYOUT_SPLIT && ls[j].dim == dim);
 		}
 		if (dup)
 			continue;
-		ls[nl++] = (solar_layout){split ? SOLAR_LAYOUT_SPLIT : SOLAR_LAYOUT_PARTIAL, a,
-					  (int)dim, x->span};
+		ls[nl++] = (solar_layout){split	    ? SOLAR_LAYOUT_SPLIT
+					  : partial ? SOLAR_LAYOUT_PARTIAL
+						    : SOLAR_LAYOUT_STAGE,
+					  a, (int)dim, x->span};
 	}
 	for (int j = 0; j < count; j++) {
 		first[j].layout = ls;
@@ -2039,7 +2063,7 @@ static void kernels(sema *s)
 		s->kernels =
 		    grow(s->a, s->kernels, s->nkernels, &s->cap_kernels, sizeof *s->kernels);
 		s->kernel = s->nkernels;
-		solar_kernel k = {.span = n->span, .first_stmt = s->nstmts};
+		solar_kernel k = {.span = n->span, .first_stmt = s->nstmts, .stage = -1};
 		if (n->kind == AST_KERNEL) {
 			k.name = solar_arena_strdup(s->a, n->name);
 			kernel_attrs(s, &k, n);
@@ -2063,6 +2087,147 @@ static void kernels(sema *s)
 	}
 }
 
+/* `microbatches A = M;` (AIR 1.2 pipelines): once, A the axis of the program's stages, M a
+ * positive integer of params, consts and literals. */
+static void microbatches(sema *s)
+{
+	const ast_list *items = &s->ps->items;
+	solar_program *p = s->p;
+	const ast_node *first = NULL;
+	for (int i = 0; i < items->n; i++) {
+		const ast_node *n = items->items[i];
+		if (n->kind != AST_MESH || strcmp(n->name, "microbatches"))
+			continue;
+		if (p->air_minor < 2) {
+			solar_diag_error(s->d, n->name_span,
+					 "microbatches need AIR 1.2: begin the file with `air 1.2;`");
+			continue;
+		}
+		if (first) {
+			solar_diag_error(s->d, n->name_span, "microbatches are declared twice");
+			solar_diag_note(s->d, first->span, "the first declaration is here");
+			continue;
+		}
+		first = n;
+		if (n->ndecls != 1) {
+			solar_diag_error(s->d, n->span,
+					 "microbatches names one axis, the pipeline's: "
+					 "`microbatches pp = 16;`");
+			continue;
+		}
+		const ast_decl *dc = n->decls[0];
+		int a = 0;
+		while (a < p->nmesh && strcmp(p->mesh[a].name, dc->name))
+			a++;
+		if (a == p->nmesh) {
+			solar_diag_error(s->d, dc->span, "'%s' is not an axis of the mesh", dc->name);
+			continue;
+		}
+		if (p->pipe_axis != a) {
+			solar_diag_error(s->d, dc->span,
+					 "microbatches run through stages: no tensor is placed on a "
+					 "stage of '%s' (`stage(%s, S)`)",
+					 dc->name, dc->name);
+			continue;
+		}
+		int r;
+		int64_t v = 0;
+		lower_int(s, dc->value, &C_EXTENT, &v, &r);
+		if (r != EVAL_OK)
+			continue;
+		if (v < 1 || v > (int64_t)1 << 24) {
+			solar_diag_error(s->d, dc->value->span,
+					 "%" PRId64 " microbatches; a step has 1 to 16777216", v);
+			continue;
+		}
+		p->microbatches = v;
+		p->microbatches_span = n->span;
+	}
+}
+
+/* The stages of the tensors a kernel touches (AIR 1.2 pipelines). */
+typedef struct {
+	const solar_program *p;
+	int stage, first, clash; /* the first staged tensor's stage and index; a second stage's */
+	int unstaged_write;	 /* a written tensor every stage holds, -1: none */
+} stage_seen;
+
+static void stage_visit(void *ctx, int t, bool write)
+{
+	stage_seen *v = ctx;
+	int st = solar_tensor_stage(&v->p->tensors[t]);
+	if (st < 0) {
+		if (write && v->unstaged_write < 0)
+			v->unstaged_write = t;
+		return;
+	}
+	if (v->stage < 0) {
+		v->stage = st;
+		v->first = t;
+	} else if (st != v->stage && v->clash < 0)
+		v->clash = t;
+}
+
+/* Each kernel's stage: the one stage of the staged tensors it touches (-1: none, every rank
+ * runs it); a kernel of one stage writes only that stage's tensors; a send moves a tensor of
+ * one stage into another's, along the pipeline axis; no other collective runs over it. */
+static void stages(sema *s)
+{
+	solar_program *p = s->p;
+	for (int k = 0; k < p->nkernels; k++) {
+		solar_kernel *kn = &p->kernels[k];
+		const solar_collective *c = kn->coll;
+		if (c && c->op == SOLAR_XOP_SEND) {
+			const solar_tensor *in = &p->tensors[c->in], *out = &p->tensors[c->out];
+			int from = solar_tensor_stage(in), to = solar_tensor_stage(out);
+			if (c->axis != p->pipe_axis || from < 0 || to < 0 || from == to) {
+				solar_diag_error(s->d, c->span,
+						 "send(%s) moves a tensor from one stage of '%s' to "
+						 "another: '%s' and '%s' need `stage(%s, S)` layouts "
+						 "with two stages",
+						 p->mesh[c->axis].name, p->mesh[c->axis].name, in->name,
+						 out->name, p->mesh[c->axis].name);
+				continue;
+			}
+			kn->stage = from;
+			continue;
+		}
+		stage_seen v = {p, -1, -1, -1, -1};
+		solar_ir_kernel_tensors(p, k, stage_visit, &v);
+		if (v.clash >= 0) {
+			solar_diag_error(s->d, kn->span,
+					 "kernel '%s' touches '%s' (stage %d of '%s') and '%s' "
+					 "(stage %d): a kernel runs on one stage; move a tensor to "
+					 "another with send(%s)",
+					 kn->name, p->tensors[v.first].name, v.stage,
+					 p->mesh[p->pipe_axis].name, p->tensors[v.clash].name,
+					 solar_tensor_stage(&p->tensors[v.clash]),
+					 p->mesh[p->pipe_axis].name);
+			continue;
+		}
+		if (v.stage >= 0 && v.unstaged_write >= 0) {
+			const solar_tensor *t = &p->tensors[v.unstaged_write];
+			solar_diag_error(s->d, kn->span,
+					 "kernel '%s' runs on stage %d of '%s' only, so it cannot "
+					 "write '%s', which every stage holds: give '%s' `stage(%s, "
+					 "%d)`",
+					 kn->name, v.stage, p->mesh[p->pipe_axis].name, t->name,
+					 t->name, p->mesh[p->pipe_axis].name, v.stage);
+			solar_diag_note(s->d, t->span, "'%s' is declared here", t->name);
+			continue;
+		}
+		if (c && v.stage >= 0 && c->axis == p->pipe_axis) {
+			solar_diag_error(s->d, c->span,
+					 "%s over '%s' on '%s', which only stage %d holds: over the "
+					 "pipeline's axis only send moves staged tensors",
+					 solar_xop_name(c->op), p->mesh[c->axis].name,
+					 p->tensors[v.first].name, v.stage);
+			continue;
+		}
+		kn->stage = v.stage;
+	}
+}
+
 static void unwritten_outputs(sema *s)
 {
 	for (int i = 0; i < s->p->ntensors; i++) {
@@ -2077,6 +2242,8 @@ solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_de
 			      int ndefs)
 {
 	sema s = {.ps = ps, .p = p, .a = p->arena, .d = ps->diag, .kernel_items = -1};
+	p->pipe_axis = -1;
+	p->microbatches = 1;
 	int before = solar_diag_errors(s.d);
 	check_header(&s);
 	declare(&s);
@@ -2084,6 +2251,7 @@ solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_de
 	consts(&s);
 	mesh(&s);
 	extents(&s);
+	microbatches(&s);
 	assumptions(&s);
 	kernels(&s);
 	if (solar_diag_errors(s.d) != before)
@@ -2095,6 +2263,9 @@ solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_de
 	p->nkernels = s.nkernels;
 	p->stmts = s.stmts;
 	p->nstmts = s.nstmts;
+	stages(&s);
+	if (solar_diag_errors(s.d) != before)
+		return NULL;
 	return p;
 }
 

@@ -193,6 +193,7 @@ typedef enum {
 	SOLAR_XOP_REDUCE_SCATTER,
 	SOLAR_XOP_ALL_TO_ALL,
 	SOLAR_XOP_BROADCAST,
+	SOLAR_XOP_SEND, /* `send(A) OUT <- IN;`: IN of stage s to OUT of stage t of the same rank's peers */
 	SOLAR_XOP_COUNT
 } solar_xop;
 
@@ -227,6 +228,9 @@ typedef struct {
 	bool implicit;   /* made from a bare top-level nest, not a `kernel` block */
 	const solar_collective *coll; /* AIR 1.2: the kernel is this collective; NULL otherwise */
 	solar_math math; /* DEFAULT: the CLI's --math decides */
+	/* AIR 1.2 pipelines: the stage (coordinate on the program's pipeline axis) whose ranks run
+	 * the kernel, -1 when every rank runs it; a send's is its sender's stage */
+	int stage;
 	const char *group; /* [group = NAME] (arena), NULL when not given */
 	solar_block body;
 	int first_stmt, nstmts; /* its statements are stmts[first_stmt .. first_stmt+nstmts) */
@@ -274,11 +278,12 @@ typedef struct {
 
 /* split(A, d): the whole tensor's dimension d is N_A times the rank's, and a rank holds block
  * coord_A(rank) of it; partial(A): the whole tensor is the sum of the ranks' over axis A. */
-typedef enum { SOLAR_LAYOUT_SPLIT, SOLAR_LAYOUT_PARTIAL } solar_layout_kind;
+/* stage(A, s): only the ranks whose coordinate on A is s hold the tensor (a pipeline stage's). */
+typedef enum { SOLAR_LAYOUT_SPLIT, SOLAR_LAYOUT_PARTIAL, SOLAR_LAYOUT_STAGE } solar_layout_kind;
 typedef struct solar_layout {
 	solar_layout_kind kind;
 	int axis;
-	int dim; /* SPLIT: the dimension; -1 for PARTIAL */
+	int dim; /* SPLIT: the dimension; STAGE: the stage; -1 for PARTIAL */
 	solar_span span;
 } solar_layout;
 
@@ -305,6 +310,11 @@ typedef struct {
 	int air_minor; /* 2 for `air 1.2;`, 1 for `air 1.1;`, 0 for `air 1;` */
 	solar_mesh_axis *mesh; /* AIR 1.2: the mesh's axes, outermost first; none: one rank */
 	int nmesh;
+	/* AIR 1.2 pipelines: the axis of every `stage(A, s)` layout (-1: none), and the
+	 * micro-batches of `microbatches A = M;` (1 without one) */
+	int pipe_axis;
+	int64_t microbatches;
+	solar_span microbatches_span;
 	solar_param *params;
 	int nparams;
 	solar_const *consts;
@@ -354,6 +364,9 @@ bool solar_ir_stmt_reads_data(SOLAR_KEEP const solar_program *p, SOLAR_KEEP cons
  * stride of axis a in the rank numbering (the product of the sizes of the axes after it). */
 int64_t solar_program_ranks(SOLAR_KEEP const solar_program *p);
 int64_t solar_mesh_stride(SOLAR_KEEP const solar_program *p, int a);
+
+/* The stage of `stage(A, s)` in t's layout (AIR 1.2 pipelines), -1 when every stage holds t. */
+int solar_tensor_stage(SOLAR_KEEP const solar_tensor *t);
 
 /* Number of elements of a tensor at the current param values. */
 int64_t solar_tensor_elements(SOLAR_KEEP const solar_tensor *t);

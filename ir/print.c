@@ -409,6 +409,9 @@ void solar_ir_print(const solar_program *p, FILE *out)
 			print_expr(p, p->mesh[a].size, o, out);
 		}
 		fputs(";\n", out);
+		if (p->microbatches > 1 && p->pipe_axis >= 0)
+			fprintf(out, "microbatches %s = %" PRId64 ";\n", p->mesh[p->pipe_axis].name,
+				p->microbatches);
 	}
 	if (p->ntensors)
 		fputc('\n', out);
@@ -431,6 +434,8 @@ void solar_ir_print(const solar_program *p, FILE *out)
 				const solar_layout *ly = &t->layout[l];
 				if (ly->kind == SOLAR_LAYOUT_SPLIT)
 					fprintf(out, " split(%s, %d)", p->mesh[ly->axis].name, ly->dim);
+				else if (ly->kind == SOLAR_LAYOUT_STAGE)
+					fprintf(out, " stage(%s, %d)", p->mesh[ly->axis].name, ly->dim);
 				else
 					fprintf(out, " partial(%s)", p->mesh[ly->axis].name);
 			}

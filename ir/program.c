@@ -115,7 +115,8 @@ bool solar_ir_stmt_reads_data(const solar_program *p, const solar_stmt *s)
 }
 
 static const char *const xop_names[SOLAR_XOP_COUNT] = {"all_reduce", "all_gather",
-						       "reduce_scatter", "all_to_all", "broadcast"};
+						       "reduce_scatter", "all_to_all", "broadcast",
+						       "send"};
 
 const char *solar_xop_name(solar_xop op)
 {
@@ -144,4 +145,12 @@ int64_t solar_mesh_stride(const solar_program *p, int a)
 	for (int b = a + 1; b < p->nmesh; b++)
 		s *= p->mesh[b].value;
 	return s;
+}
+
+int solar_tensor_stage(const solar_tensor *t)
+{
+	for (int l = 0; l < t->nlayout; l++)
+		if (t->layout[l].kind == SOLAR_LAYOUT_STAGE)
+			return t->layout[l].dim;
+	return -1;
 }

@@ -22,6 +22,7 @@ typedef struct {
 	const solar_program *p;
 	FILE *f;
 	int64_t R;
+	int stage; /* the stage of the kernel being written (-1: every rank runs it) */
 } unroll;
 
 /* A rank's coordinate on axis a, and its peer `j` there (j: an iterator or a literal). */
@@ -53,6 +54,17 @@ static void loops(const unroll *u, const solar_tensor *t, const char *extra, int
 			solar_ir_print_expr(u->p, t->dims[k], u->f);
 	}
 	fputs(" {\n", u->f);
+	if (u->stage >= 0) { /* a pipeline stage's kernel: its ranks only */
+		char c[96];
+		coord(u, u->p->pipe_axis, c, sizeof c);
+		fprintf(u->f, "  if %s == %d {\n", c, u->stage);
+	}
+}
+
+/* the end of loops()'s body */
+static void end(const unroll *u)
+{
+	fputs(u->stage >= 0 ? "  }\n  }\n" : "  }\n", u->f);
 }
 
 /* NAME[rank, _x0, ..., _xk], dim d's index `di` instead of _xd when di is not NULL */
@@ -86,13 +98,15 @@ static void reduce(const unroll *u, const solar_tensor *dst, const solar_tensor 
 	at(u, acc, dst->rank, "_rank", -1, NULL);
 	fputs(red == SOLAR_XRED_MAX ? " max= " : " += ", u->f);
 	at(u, src->name, src->rank, pj, d, di);
-	fputs(";\n    }\n  }\n", u->f);
+	fputs(";\n    }\n", u->f);
+	end(u);
 	loops(u, dst, NULL, -1, 0);
 	fputs("    ", u->f);
 	at(u, dst->name, dst->rank, "_rank", -1, NULL);
 	fputs(" = ", u->f);
 	at(u, acc, dst->rank, "_rank", -1, NULL);
-	fputs(";\n  }\n", u->f);
+	fputs(";\n", u->f);
+	end(u);
 }
 
 /* OUT[r, .., _peer * L + _xd, ..] = IN[peer, .., src_d, ..] over IN's dims (dim d over L) and
@@ -117,7 +131,8 @@ static void blocks(const unroll *u, const solar_collective *c, bool exchange)
 	at(u, out->name, out->rank, "_rank", c->dim, dst);
 	fputs(" = ", u->f);
 	at(u, in->name, in->rank, pj, c->dim, src);
-	fputs(";\n  }\n", u->f);
+	fputs(";\n", u->f);
+	end(u);
 }
 
 static void collective(const unroll *u, const solar_kernel *kn, int k)
@@ -152,7 +167,21 @@ static void collective(const unroll *u, const solar_kernel *kn, int k)
 		at(u, out->name, out->rank, "_rank", -1, NULL);
 		fputs(" = ", u->f);
 		at(u, out->name, out->rank, pr, -1, NULL);
-		fputs(";\n  }\n", u->f);
+		fputs(";\n", u->f);
+		end(u);
+		break;
+	}
+	case SOLAR_XOP_SEND: { /* OUT of the peer at the destination stage = IN */
+		char to[32], pr[256];
+		snprintf(to, sizeof to, "%d", solar_tensor_stage(out));
+		peer(u, c->axis, to, pr, sizeof pr);
+		loops(u, in, NULL, -1, 0);
+		fputs("    ", u->f);
+		at(u, out->name, out->rank, pr, -1, NULL);
+		fputs(" = ", u->f);
+		at(u, in->name, in->rank, "_rank", -1, NULL);
+		fputs(";\n", u->f);
+		end(u);
 		break;
 	}
 	default:
@@ -190,7 +219,7 @@ char *solar_spmd_unroll(const solar_program *p, const char *file)
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		solar_out_of_memory();
-	unroll u = {p, f, solar_program_ranks(p)};
+	unroll u = {p, f, solar_program_ranks(p), -1};
 	fprintf(f, "# %s as one process: its %" PRId64 " ranks side by side (solar validate, "
 		   "docs/validate.md \"Programs on many GPUs\").\nair 1.1;\n\n",
 		file, u.R);
@@ -230,6 +259,7 @@ char *solar_spmd_unroll(const solar_program *p, const char *file)
 	solar_print_opts o = {.access_prefix = "_rank"};
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_kernel *kn = &p->kernels[k];
+		u.stage = kn->stage;
 		if (kn->coll) {
 			collective(&u, kn, k);
 			continue;
@@ -238,8 +268,34 @@ char *solar_spmd_unroll(const solar_program *p, const char *file)
 		if (kn->math != SOLAR_MATH_DEFAULT)
 			fprintf(f, "[math = %s] ", solar_math_name(kn->math));
 		fprintf(f, "{\n  for _rank in 0..%" PRId64 " {\n", u.R);
+		if (kn->stage >= 0) {
+			char c[96];
+			coord(&u, p->pipe_axis, c, sizeof c);
+			fprintf(f, "  if %s == %d {\n", c, kn->stage);
+		}
 		solar_ir_print_block_with(p, &kn->body, 2, &o, f);
-		fputs("  }\n}\n\n", f);
+		fputs(kn->stage >= 0 ? "  }\n  }\n}\n\n" : "  }\n}\n\n", f);
+	}
+	u.stage = -1;
+	/* stage(A, s) results: every rank takes the value its peer of stage s holds, so that each
+	 * rank's is the whole model's (the other stages never computed it) */
+	for (int i = 0; i < p->ntensors; i++) {
+		const solar_tensor *t = &p->tensors[i];
+		int st = solar_tensor_stage(t);
+		if (st < 0 || (t->role != SOLAR_ROLE_OUT && t->role != SOLAR_ROLE_INOUT))
+			continue;
+		char from[32], pr[256];
+		snprintf(from, sizeof from, "%d", st);
+		peer(&u, p->pipe_axis, from, pr, sizeof pr);
+		fprintf(f, "kernel _stage_%s {\n", t->name);
+		loops(&u, t, NULL, -1, 0);
+		fputs("    ", f);
+		at(&u, t->name, t->rank, "_rank", -1, NULL);
+		fputs(" = ", f);
+		at(&u, t->name, t->rank, pr, -1, NULL);
+		fputs(";\n", f);
+		end(&u);
+		fputs("}\n\n", f);
 	}
 	/* partial(A) outputs: the sum over A, so that every rank holds the whole tensor */
 	for (int i = 0; i < p->ntensors; i++) {
