@@ -41,15 +41,21 @@ static double bytes(const solar_tensor *t)
 	return n;
 }
 
-void solar_memory_of(const solar_program *p, solar_memory *m)
+/* Whether stage s's ranks hold tensor t (every rank without a pipeline, s < 0). */
+static bool held(const solar_program *p, int t, int s)
+{
+	int st = solar_tensor_stage(&p->tensors[t]);
+	return s < 0 || st < 0 || st == s;
+}
+
+/* The memory of stage s's ranks (s < 0: every rank's, without a pipeline): the tensors they
+ * hold, over the kernels they run (a kernel of another stage touches none of them). */
+static void memory_on(const solar_program *p, const span *sp, int stage, solar_memory *m)
 {
 	*m = (solar_memory){.peak_kernel = -1};
-	span *sp = solar_xcalloc((size_t)p->ntensors + 1, sizeof *sp);
-	for (int t = 0; t < p->ntensors; t++)
-		sp[t] = (span){-1, -1, -1};
-	for (int k = 0; k < p->nkernels; k++)
-		solar_ir_kernel_tensors(p, k, visit, &(walk){sp, k});
 	for (int t = 0; t < p->ntensors; t++) {
+		if (!held(p, t, stage))
+			continue;
 		const solar_tensor *x = &p->tensors[t];
 		if (x->role == SOLAR_ROLE_IN)
 			m->in_bytes += bytes(x);
@@ -61,9 +67,15 @@ void solar_memory_of(const solar_program *p, solar_memory *m)
 	m->least_bytes = m->in_bytes + m->inout_bytes + m->out_bytes;
 	m->as_written_bytes = m->in_bytes + m->inout_bytes;
 	for (int k = 0; k < p->nkernels; k++) {
+		if (stage >= 0 && p->kernels[k].stage >= 0 && p->kernels[k].stage != stage &&
+		    !(p->kernels[k].coll && p->kernels[k].coll->op == SOLAR_XOP_SEND &&
+		      solar_tensor_stage(&p->tensors[p->kernels[k].coll->out]) == stage))
+			continue;
 		double live = m->in_bytes + m->inout_bytes, tmp = 0;
 		int ntmp = 0;
 		for (int t = 0; t < p->ntensors; t++) {
+			if (!held(p, t, stage))
+				continue;
 			const solar_tensor *x = &p->tensors[t];
 			const span *s = &sp[t];
 			if (x->role == SOLAR_ROLE_OUT && s->first_write >= 0 && s->first_write <= k)
@@ -85,5 +97,27 @@ void solar_memory_of(const solar_program *p, solar_memory *m)
 	/* an out tensor no kernel writes is still the program's result: held at the end */
 	if (m->as_written_bytes < m->least_bytes)
 		m->as_written_bytes = m->least_bytes;
+}
+
+void solar_memory_of(const solar_program *p, solar_memory *m)
+{
+	span *sp = solar_xcalloc((size_t)p->ntensors + 1, sizeof *sp);
+	for (int t = 0; t < p->ntensors; t++)
+		sp[t] = (span){-1, -1, -1};
+	for (int k = 0; k < p->nkernels; k++)
+		solar_ir_kernel_tensors(p, k, visit, &(walk){sp, k});
+	memory_on(p, sp, -1, m);
+	m->stage = -1;
+	/* a pipeline: the largest stage's (docs/bounds.md "Pipelines") */
+	int P = p->pipe_axis >= 0 ? (int)p->mesh[p->pipe_axis].value : 0;
+	for (int s = 0; s < P; s++) {
+		solar_memory one;
+		memory_on(p, sp, s, &one);
+		if (s == 0 || one.least_bytes > m->least_bytes ||
+		    (one.least_bytes == m->least_bytes && one.as_written_bytes > m->as_written_bytes)) {
+			*m = one;
+			m->stage = s;
+		}
+	}
 	free(sp);
 }

@@ -26,9 +26,12 @@ typedef struct {
 	int peak_kernel;                         /* a kernel where the peak is reached (-1: none) */
 	double tmp_at_peak_bytes;                /* tmps live across kernels at that kernel */
 	int tmp_at_peak;                         /* how many */
+	int stage;                               /* a pipeline: the stage whose ranks these are
+						    (the most memory); -1 without */
 } solar_memory;
 
-/* Fills *m for p (the tensors' extents at the current param values). */
+/* Fills *m for p (the tensors' extents at the current param values); for a pipeline (AIR 1.2
+ * stages), for the stage whose ranks hold the most: a stage's tensors, the every-stage ones. */
 void solar_memory_of(SOLAR_KEEP const solar_program *p, solar_memory *m);
 
 #endif

@@ -347,6 +347,7 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	r->memory.peak_kernel = mem.peak_kernel >= 0 ? ks[mem.peak_kernel].name : NULL;
 	r->memory.tmp_at_peak_bytes = mem.tmp_at_peak_bytes;
 	r->memory.tmp_at_peak = mem.tmp_at_peak;
+	r->memory.stage = mem.stage;
 	if (!x->dev)
 		return;
 	int brc = solar_bounds_compute(w, x->dev, job->question.l2_cold, &x->bounds, diag);
@@ -393,12 +394,30 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 		}
 		r->collectives = cs;
 		r->ncollectives = x->step.ncoll;
+		solar_result_stage *ss =
+		    solar_arena_alloc(a, sizeof *ss * (size_t)(x->step.nstages + 1));
+		for (int s = 0; s < x->step.nstages; s++) {
+			char name[48];
+			const solar_step_stage *q = &x->step.stage[s];
+			ss[s] = (solar_result_stage){
+			    .fused_s = q->fused.time_s, .unfused_s = q->unfused_s,
+			    .limited_by = solar_arena_strdup(
+				a, solar_resource_name(q->fused.limiter, name, sizeof name))};
+		}
+		r->stages = ss;
+		r->nstages = x->step.nstages;
+		if (p->pipe_axis >= 0) {
+			r->pipe_axis = solar_arena_strdup(a, p->mesh[p->pipe_axis].name);
+			r->microbatches = p->microbatches;
+		}
 	}
 	r->unfused = plain_bound(a, &b->unfused);
 	r->fused = plain_bound(a, &b->fused);
 	r->cache_aware = plain_bound(a, &b->cache_aware);
 	r->l2_carry_bytes = b->l2_carry_bytes;
-	r->live_bytes = mem.least_bytes > b->live_bytes ? mem.least_bytes : b->live_bytes;
+	/* a pipeline's whole-program traffic is no one rank's: its largest stage's memory */
+	r->live_bytes = mem.least_bytes > b->live_bytes || p->pipe_axis >= 0 ? mem.least_bytes
+									      : b->live_bytes;
 	r->dram_capacity_bytes = b->dram_capacity_bytes;
 	/* Rule "memory, least": the inputs, inouts and outputs are all in device memory when the
 	 * program ends, so a program whose tensors exceed the DRAM capacity cannot run. */

@@ -185,6 +185,13 @@ typedef struct {
 	const char *limited_by; /* "links", "network", "dram" */
 } solar_result_collective;
 
+/* One pipeline stage of a program with stages (docs/bounds.md, "Pipelines"). */
+typedef struct {
+	double fused_s;		/* rule "fused pipeline": M micro-batches, no bubble */
+	double unfused_s;	/* rule "unfused pipeline": with the bubble of the kernels as written */
+	const char *limited_by; /* the fused bound's resource */
+} solar_result_stage;
+
 struct solar_result {
 	solar_job_status status; /* the fields below are set where the job got that far */
 	const char *program;     /* the job's file */
@@ -218,6 +225,11 @@ struct solar_result {
 	long long ranks;
 	const solar_result_collective *collectives;
 	int ncollectives;
+	/* AIR 1.2 pipelines: the stages on pipe_axis (NULL, 0 without), the micro-batches */
+	const solar_result_stage *stages;
+	int nstages;
+	const char *pipe_axis;
+	long long microbatches;
 	/* docs/bounds.md, "Memory": set with the counts (no device needed) */
 	struct {
 		double in_bytes, inout_bytes, out_bytes; /* declared sizes, by role */
@@ -226,6 +238,7 @@ struct solar_result {
 		const char *peak_kernel; /* where that peak is reached (NULL: no kernel) */
 		double tmp_at_peak_bytes; /* the tmps live across kernels there */
 		int tmp_at_peak;
+		int stage; /* a pipeline: the stage whose ranks these are (the most); -1 without */
 	} memory;
 	const solar_warning *warnings;
 	int nwarnings;

@@ -268,7 +268,47 @@ static void print_memory(FILE *out, const solar_result *res)
 			res->memory.peak_kernel,
 			solar_fmt_si(t2, sizeof t2, res->memory.tmp_at_peak_bytes),
 			res->memory.tmp_at_peak, res->memory.tmp_at_peak == 1 ? "" : "s");
+	if (res->memory.stage >= 0 && res->pipe_axis)
+		fprintf(out, "; on the ranks of stage %d of %s, the most of any stage, one "
+			     "micro-batch in flight",
+			res->memory.stage, res->pipe_axis);
 	fputs(" (docs/bounds.md#memory).\n", out);
+}
+
+/* One row per pipeline stage (docs/bounds.md, "Pipelines"): its fused bound (M micro-batches,
+ * the bubble hidden), its unfused bound (with the bubble of the kernels as written). */
+static void print_stages(FILE *out, const solar_result *res, bool md)
+{
+	if (!res->nstages)
+		return;
+	char h[48], t1[32], t2[32];
+	snprintf(h, sizeof h, "stage of %s", res->pipe_axis);
+	if (md)
+		fprintf(out, "| %s | fused | unfused (with the bubble) | limited by |\n"
+			     "|---|---|---|---|\n",
+			h);
+	else
+		fprintf(out, "%-12s  %-10s %-26s %s\n", h, "fused", "unfused (with the bubble)",
+			"limited by");
+	double slow = 0;
+	for (int s = 0; s < res->nstages; s++)
+		slow = res->stages[s].unfused_s > slow ? res->stages[s].unfused_s : slow;
+	for (int s = 0; s < res->nstages; s++) {
+		const solar_result_stage *q = &res->stages[s];
+		char id[32];
+		snprintf(id, sizeof id, "%d%s", s, q->unfused_s == slow ? " (slowest)" : "");
+		solar_fmt_time(t1, sizeof t1, q->fused_s);
+		solar_fmt_time(t2, sizeof t2, q->unfused_s);
+		if (md)
+			fprintf(out, "| %s | %s | %s | %s |\n", id, t1, t2, q->limited_by);
+		else
+			fprintf(out, "%-12s  %-10s %-26s %s\n", id, t1, t2, q->limited_by);
+	}
+	fprintf(out, "\nPipeline: %lld micro-batch%s through %d stages of %s; fused: each stage's "
+		     "micro-batches and optimizer, the bubble hidden; unfused: the bubble of the "
+		     "kernels as written, (M + p - 1) stage times for p equal stages "
+		     "(docs/bounds.md#pipelines).\n\n",
+		res->microbatches, res->microbatches == 1 ? "" : "es", res->nstages, res->pipe_axis);
 }
 
 /* The kernels whose own [math = M] differs from the mode in effect (--math, default strict),
@@ -609,6 +649,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	print_kernel_rows(out, p, w, b, m, md);
 	print_bound_rows(out, b, m, md);
 	print_collectives(out, res, md);
+	print_stages(out, res, md);
 	print_groups(out, p, b, md);
 	print_notes(out, o, p, w, b, m, res);
 }
@@ -679,6 +720,20 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 			cJSON_AddNumberToObject(e, "time_s", c->time_s);
 			cJSON_AddStringToObject(e, "limited_by", c->limited_by);
 			cJSON_AddItemToArray(ca, e);
+		}
+		if (res->nstages) { /* docs/bounds.md, "Pipelines" */
+			cJSON *pl = cJSON_AddObjectToObject(j, "pipeline");
+			cJSON_AddStringToObject(pl, "axis", res->pipe_axis);
+			cJSON_AddNumberToObject(pl, "microbatches", (double)res->microbatches);
+			cJSON *sa = cJSON_AddArrayToObject(pl, "stages");
+			for (int s = 0; s < res->nstages; s++) {
+				cJSON *e = cJSON_CreateObject();
+				cJSON_AddNumberToObject(e, "stage", s);
+				cJSON_AddNumberToObject(e, "fused_s", res->stages[s].fused_s);
+				cJSON_AddNumberToObject(e, "unfused_s", res->stages[s].unfused_s);
+				cJSON_AddStringToObject(e, "limited_by", res->stages[s].limited_by);
+				cJSON_AddItemToArray(sa, e);
+			}
 		}
 	}
 	cJSON_AddItemToObject(j, "unfused", json_roof(&b->unfused, m->total_s));

@@ -2180,6 +2180,13 @@ static void stages(sema *s)
 		if (c && c->op == SOLAR_XOP_SEND) {
 			const solar_tensor *in = &p->tensors[c->in], *out = &p->tensors[c->out];
 			int from = solar_tensor_stage(in), to = solar_tensor_stage(out);
+			if (p->pipe_axis >= 0 && c->axis != p->pipe_axis) {
+				solar_diag_error(s->d, c->span,
+						 "send moves tensors between the stages of the pipeline's "
+						 "axis, '%s', not '%s'",
+						 p->mesh[p->pipe_axis].name, p->mesh[c->axis].name);
+				continue;
+			}
 			if (c->axis != p->pipe_axis || from < 0 || to < 0 || from == to) {
 				solar_diag_error(s->d, c->span,
 						 "send(%s) moves a tensor from one stage of '%s' to "

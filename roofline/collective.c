@@ -143,9 +143,11 @@ int solar_collective_bound_placed(const solar_system *s, solar_coll_op op, doubl
 		add(b, "DRAM", "each rank writes S", S, D);
 		break;
 	case SOLAR_COLL_SEND:
-		/* two ranks are packed into one node (a send between nodes comes with the
-		 * placement of pipeline stages: S over min(B, G B_out)) */
+		/* between two nodes (d = 2, a pipeline's stages, roofline/step.c) S also leaves the
+		 * sender's node, through at most all its NICs */
 		add(b, "rank links", "S leaves the sender and reaches the receiver", S, B);
+		if (d > 1)
+			add(b, "node network", "S leaves the sender's node", S, node_net);
 		add(b, "DRAM", "the sender reads S, the receiver writes S", S, D);
 		break;
 	default:

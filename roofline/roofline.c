@@ -233,6 +233,9 @@ static bool overflowed(const solar_bounds *b, const solar_program *p, solar_diag
 	return false;
 }
 
+static void stage_bounds(const solar_work *w, const solar_device *dev, double C_start, double C,
+			 solar_bounds *b);
+
 int solar_bounds_compute(const solar_work *w, const solar_device *dev, bool l2_cold,
 			 solar_bounds *b, solar_diag *diag)
 {
@@ -312,11 +315,68 @@ int solar_bounds_compute(const solar_work *w, const solar_device *dev, bool l2_c
 		solar_bounds_free(b);
 		return -2;
 	}
+	if (p->pipe_axis >= 0)
+		stage_bounds(w, dev, C_start, C, b);
 	return 0;
+}
+
+bool solar_kernel_runs_once(const solar_kernel *kn)
+{
+	return kn->group && !strcmp(kn->group, "optimizer");
+}
+
+bool solar_kernel_on_stage(const solar_program *p, int k, int s)
+{
+	const solar_kernel *kn = &p->kernels[k];
+	if (kn->stage == s || kn->stage < 0)
+		return true;
+	return kn->coll && kn->coll->op == SOLAR_XOP_SEND &&
+	       solar_tensor_stage(&p->tensors[kn->coll->out]) == s;
+}
+
+/* Rule "fused pipeline" (docs/bounds.md "Pipelines"), before communication: per stage, the
+ * ops of its kernels (those outside the optimizer M times) and the compulsory traffic of its
+ * own tensors in the whole program, with the warm-L2 allowance. */
+static void stage_bounds(const solar_work *w, const solar_device *dev, double C_start, double C,
+			 solar_bounds *b)
+{
+	const solar_program *p = w->prog;
+	int P = (int)p->mesh[p->pipe_axis].value;
+	double M = (double)p->microbatches;
+	b->nstages = P;
+	b->stage = solar_xcalloc((size_t)P, sizeof *b->stage);
+	solar_tensor_data *mine = solar_xcalloc((size_t)w->total.ntensors + 1, sizeof *mine);
+	for (int s = 0; s < P; s++) {
+		solar_roof *r = &b->stage[s];
+		solar_scope_work sub = w->total;
+		sub.tensor = mine;
+		sub.ntensors = 0;
+		for (int i = 0; i < w->total.ntensors; i++)
+			if (solar_tensor_stage(&p->tensors[w->total.tensor[i].tensor]) == s)
+				mine[sub.ntensors++] = w->total.tensor[i];
+		solar_count *lv = solar_scope_bytes(w, &sub, SOLAR_DATA_LOAD);
+		solar_count *sv = solar_scope_bytes(w, &sub, SOLAR_DATA_STORE);
+		double ld = solar_count_double(lv), st = solar_count_double(sv);
+		solar_count_free(lv);
+		solar_count_free(sv);
+		charge_bytes(r, pos(ld - C_start) + pos(st - C), 0, 0, dev);
+		for (int k = 0; k < p->nkernels; k++) {
+			if (!solar_kernel_on_stage(p, k, s))
+				continue;
+			double m = solar_kernel_runs_once(&p->kernels[k]) ? 1 : M;
+			r->ops += m * b->kernel[k].ops;
+			for (int q = SOLAR_RES_OPS; q < SOLAR_RES_COUNT; q++)
+				r->res_s[q] += m * b->kernel[k].res_s[q];
+		}
+		solar_roof_finish(r);
+	}
+	free(mine);
 }
 
 void solar_bounds_free(solar_bounds *b)
 {
 	free(b->kernel);
 	b->kernel = NULL;
+	free(b->stage);
+	b->stage = NULL;
 }

@@ -50,6 +50,10 @@ typedef struct {
 	double capacity_dram_bytes;      /* S for DRAM traffic (l2 + smem + regs); 0 if unknown */
 	double capacity_l2_bytes;        /* S for L2 traffic (smem + regs); 0 if unknown */
 	int cache_rule_stmt;             /* statement whose segment rule set the DRAM traffic, or -1 */
+	int nstages;                     /* AIR 1.2 pipelines: the pipeline axis's stages (0: none) */
+	solar_roof *stage;               /* per stage: rule "fused pipeline" before communication:
+					    its M micro-batches' and its optimizer's ops, its own
+					    tensors' compulsory traffic */
 	bool missing_peak;               /* some work had no peak and used the fastest one */
 	bool f32_emulation;              /* some scope split its strict f32 multiply-accumulates
 					    between simt.f32 and tensor.f32 (rule "f32 emulation") */
@@ -62,6 +66,12 @@ typedef struct {
 int solar_bounds_compute(SOLAR_KEEP const solar_work *w, SOLAR_KEEP const solar_device *dev,
 			 bool l2_cold, solar_bounds *out, solar_diag *diag);
 void solar_bounds_free(solar_bounds *b);
+
+/* AIR 1.2 pipelines (docs/bounds.md "Pipelines"): whether kernel k runs on stage s's ranks (a
+ * kernel of that stage, of every stage, or a send into it), and whether a kernel runs once a
+ * step (the group `optimizer`) rather than once per micro-batch. */
+bool solar_kernel_on_stage(SOLAR_KEEP const solar_program *p, int k, int s);
+bool solar_kernel_runs_once(SOLAR_KEEP const solar_kernel *kn);
 
 /* Sets r's time to its slowest resource's and r's limiter to that resource (DRAM when every
  * resource is zero). */

@@ -19,7 +19,15 @@ typedef struct {
 	int kernel;	     /* the collective's kernel */
 	int axis;	     /* the mesh axis */
 	solar_coll_bound bound; /* S, ranks, placement, terms, time */
+	double net_share;	/* the groups of its axis that share a node (G / g) */
 } solar_step_coll;
+
+/* A pipeline stage's bounds (docs/bounds.md "Pipelines"): fused with its communication, and
+ * unfused with the bubble. */
+typedef struct {
+	solar_roof fused;
+	double unfused_s;
+} solar_step_stage;
 
 typedef struct {
 	int64_t ranks;	       /* of the mesh */
@@ -29,6 +37,9 @@ typedef struct {
 	double *comm_axis_s;   /* per axis: its collectives' bounds summed */
 	double *finish_s;      /* per kernel: its finish in the unfused schedule */
 	int critical;	       /* the kernel the unfused bound's longest path ends at */
+	int nstages;	       /* AIR 1.2 pipelines: the stages (0: none) */
+	solar_step_stage *stage;
+	int slowest;	       /* the stage whose unfused bound is the step's */
 } solar_step;
 
 /* Applies the rules of docs/bounds.md "Programs on many GPUs" to b, the program's bounds on
