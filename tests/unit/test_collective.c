@@ -189,6 +189,30 @@ static void test_rules(void)
 		"200 ranks, but 16 HGX H200 nodes, InfiniBand NDR has 128 GPUs (16 nodes of 8)");
 	REFUSED(s, SOLAR_COLL_SEND, S, 3, "send is between two ranks (--ranks 2), not 3");
 	REFUSED(s, SOLAR_COLL_ALL_GATHER, 0, 8, "the size must be a positive number of bytes");
+	{ /* a send between two nodes (pipeline stages): S also leaves the sender's node, through
+	   * at most its 8 NICs (PXN); until 2026-12-07 no network term */
+		solar_coll_bound b;
+		char err[200] = "";
+		checks++;
+		if (solar_collective_bound_placed(s, SOLAR_COLL_SEND, S, 2, 1, &b, err, sizeof err) ||
+		    b.nodes != 2 || !near(b.time_s, S / node) || b.limit < 0 ||
+		    strcmp(b.terms[b.limit].resource, "node network")) {
+			failures++;
+			fprintf(stderr, "%s:%d: send between nodes: %s %.6g s\n", __FILE__, __LINE__,
+				err, b.time_s);
+		}
+		checks++;
+		int net = -1;
+		for (int i = 0; i < b.nterms; i++)
+			if (!strcmp(b.terms[i].resource, "node network"))
+				net = i;
+		if (net < 0 || !near(b.terms[net].time_s, S / node)) {
+			failures++;
+			fprintf(stderr, "%s:%d: send between nodes has no node-network term of S / "
+					"(8 B_out)\n",
+				__FILE__, __LINE__);
+		}
+	}
 	CHECK(solar_system_set(s, "nodes", 2, NULL) == 0);
 	/* all 16 GPUs of 2 nodes: NVLS in each node, no SHARP between them */
 	BOUND(s, SOLAR_COLL_ALL_REDUCE, S, 0, fmax(S / Bc, 2 * (1.0 / 2) * S / node),
