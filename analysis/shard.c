@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diag/alloc.h"
+#include "pipeline.h"
 
 typedef struct {
 	const solar_program *p;
@@ -763,8 +764,9 @@ static void print_node(const solar_program *p, const zero_plan *z, int k, int i,
 	free(hi_text);
 }
 
-char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxes, bool zero,
-		  const char *cmdline, solar_diag *d, solar_diag *tool)
+/* The rank's program of the axes that split sizes (dp, tp, ...). */
+static char *shard_sizes(const solar_program *p, const solar_shard_axis *axes, int naxes, bool zero,
+			 const char *cmdline, solar_diag *d, solar_diag *tool)
 {
 	shard s = {.p = p, .axes = axes, .naxes = naxes, .d = d, .tool = tool};
 	zero_plan z = {.axis = -1};
@@ -965,4 +967,40 @@ done:
 	if (z.axis >= 0)
 		zero_free(&z);
 	return text;
+}
+
+char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxes, bool zero,
+		  int64_t microbatches, const char *cmdline, solar_diag *d, solar_diag *tool)
+{
+	int pp = 0;
+	while (pp < naxes && strcmp(axes[pp].axis, "pp"))
+		pp++;
+	if (pp == naxes)
+		return shard_sizes(p, axes, naxes, zero, cmdline, d, tool);
+	if (p->nmesh) {
+		solar_diag_error(d, p->mesh[0].span,
+				 "the program has a mesh already: solar shard takes a one-GPU "
+				 "program");
+		return NULL;
+	}
+	if (naxes == 1)
+		return solar_pipeline(p, "pp", axes[pp].size, microbatches, cmdline, d, tool);
+	/* the other axes first, then the stages of that program */
+	solar_shard_axis *rest = solar_xcalloc((size_t)naxes, sizeof *rest);
+	for (int a = 0, n = 0; a < naxes; a++)
+		if (a != pp)
+			rest[n++] = axes[a];
+	char *text = shard_sizes(p, rest, naxes - 1, zero, cmdline, d, tool), *out = NULL;
+	free(rest);
+	if (!text)
+		return NULL;
+	solar_diag *quiet = solar_diag_new(p->file, text, (int32_t)strlen(text), stderr);
+	solar_program *q =
+	    solar_frontend_load(p->file, text, (int32_t)strlen(text), NULL, 0, quiet);
+	solar_diag_free(quiet);
+	if (q)
+		out = solar_pipeline(q, "pp", axes[pp].size, microbatches, cmdline, NULL, tool);
+	solar_program_free(q);
+	free(text);
+	return out;
 }

@@ -28,9 +28,12 @@ typedef struct {
  * equal blocks, a kernel that reads the partial sum it computes (on d, located; tool: what is
  * not the program's).  zero: the optimizer's state and update sharded over the dp axis, its
  * gradients reduce-scattered and its blocks all-gathered where read whole (ZeRO stages 1 and
- * 2, docs/shard.md "ZeRO").  cmdline: written into the header comment. */
+ * 2, docs/shard.md "ZeRO").  An axis named "pp" splits no sizes: it cuts the program into
+ * pipeline stages by layer (analysis/pipeline.h), after the other axes, as the outermost axis
+ * of the mesh, with `microbatches pp = M;` when microbatches > 1.  cmdline: written into the
+ * header comment. */
 SOLAR_GIVE char *solar_shard(SOLAR_KEEP const solar_program *p, const solar_shard_axis *axes,
-			     int naxes, bool zero, const char *cmdline, solar_diag *d,
-			     solar_diag *tool);
+			     int naxes, bool zero, int64_t microbatches, const char *cmdline,
+			     solar_diag *d, solar_diag *tool);
 
 #endif

@@ -1,5 +1,6 @@
-/* cmd_shard.c - `solar shard FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [-o OUT.air]`
- * (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program (analysis/shard.c).
+/* cmd_shard.c - `solar shard FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--microbatches M]
+ * [-o OUT.air]` (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program
+ * (analysis/shard.c; the pp axis's stages, analysis/pipeline.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -99,6 +100,14 @@ int solar_cmd_shard(const solar_opts *o)
 					     o->splits[i]);
 			break;
 		}
+		if (!strcmp(axes[a].axis, "pp")) {
+			rc = solar_cli_usage(
+			    "shard",
+			    "--split %s: pp splits no sizes, it cuts the layers into "
+			    "stages",
+			    o->splits[i]);
+			break;
+		}
 		for (char *tok = strtok(eq + 1, ","); tok; tok = strtok(NULL, ",")) {
 			if (!is_name(tok, strlen(tok)) || axes[a].nnames == MAX_NAMES) {
 				rc = solar_cli_usage("shard", "--split expects AXIS=NAME,... (at most "
@@ -109,13 +118,20 @@ int solar_cmd_shard(const solar_opts *o)
 			names[a][axes[a].nnames++] = tok;
 		}
 	}
-	bool dp = false;
-	for (int a = 0; a < naxes; a++)
+	bool dp = false, pp = false;
+	for (int a = 0; a < naxes; a++) {
 		dp |= !strcmp(axes[a].axis, "dp");
+		pp |= !strcmp(axes[a].axis, "pp");
+	}
 	if (rc == SOLAR_EXIT_OK && o->zero && !dp)
 		rc = solar_cli_usage("shard",
 				     "--zero shards the optimizer's state over dp: --mesh has no dp "
 				     "axis (--mesh dp=N,...): '%s'",
+				     o->mesh);
+	if (rc == SOLAR_EXIT_OK && o->microbatches && !pp)
+		rc = solar_cli_usage("shard",
+				     "--microbatches run through pipeline stages: --mesh has no pp "
+				     "axis (--mesh pp=N,...): '%s'",
 				     o->mesh);
 	if (rc == SOLAR_EXIT_OK)
 		rc = solar_cli_load(o->files[0], o, &l);
@@ -141,7 +157,7 @@ int solar_cmd_shard(const solar_opts *o)
 			}
 	/* the strategies' usual sizes where --split names none */
 	for (int a = 0; a < naxes; a++) {
-		if (axes[a].nnames)
+		if (axes[a].nnames || !strcmp(axes[a].axis, "pp"))
 			continue;
 		const char *const *usual = !strcmp(axes[a].axis, "dp") ? dp_names
 					   : !strcmp(axes[a].axis, "tp") ? tp_names
@@ -167,14 +183,20 @@ int solar_cmd_shard(const solar_opts *o)
 	char cmdline[1024];
 	int n = snprintf(cmdline, sizeof cmdline, "solar shard %s --mesh %s", o->files[0], o->mesh);
 	for (int a = 0; a < naxes && n > 0 && (size_t)n < sizeof cmdline; a++) {
+		if (!axes[a].nnames)
+			continue;
 		n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --split %s=", axes[a].axis);
 		for (int i = 0; i < axes[a].nnames && (size_t)n < sizeof cmdline; i++)
 			n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, "%s%s", i ? "," : "",
 				      names[a][i]);
 	}
 	if (o->zero && n > 0 && (size_t)n < sizeof cmdline)
-		snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --zero");
-	text = solar_shard(l.prog, axes, naxes, o->zero, cmdline, l.diag, solar_cli_diag());
+		n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --zero");
+	if (o->microbatches && n > 0 && (size_t)n < sizeof cmdline)
+		snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --microbatches %d",
+			 o->microbatches);
+	text = solar_shard(l.prog, axes, naxes, o->zero, o->microbatches ? o->microbatches : 1,
+			   cmdline, l.diag, solar_cli_diag());
 	solar_diag_finish(l.diag);
 	if (!text) {
 		rc = SOLAR_EXIT_ERRORS;

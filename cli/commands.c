@@ -289,6 +289,14 @@ const solar_option solar_options[] = {
      .field = offsetof(solar_opts, zero),
      .help = "shard the optimizer's state and update over dp: gradients reduce-scattered, "
 	     "parameters all-gathered where read whole (ZeRO stages 1 and 2)"},
+    {.name = "--microbatches",
+     .kind = SOLAR_ARG_INT,
+     .field = offsetof(solar_opts, microbatches),
+     .arg = "M",
+     .help = "the micro-batches a step runs through the pp axis's stages (default 1)",
+     .min = 1,
+     .max = 16777216,
+     .expects = "an integer from 1 to 16777216"},
     {.name = "--svg",
      .kind = SOLAR_ARG_OUT,
      .field = offsetof(solar_opts, svg_out),
@@ -766,7 +774,8 @@ const solar_command solar_commands[] = {
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_collective},
     {.name = "shard",
-     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero] [-o OUT.air]",
+     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero] [--microbatches M] "
+	     "[-o OUT.air]",
      .summary = "a one-GPU program made one rank's program of a mesh, with its collectives",
      .details =
 	 "Each axis splits some sizes of the program (params or consts): dp the batch, tp the "
@@ -778,14 +787,18 @@ const solar_command solar_commands[] = {
 	 "after the last kernel that writes it (Megatron's row-parallel all-reduce, DDP's "
 	 "gradient all-reduce). With --zero the optimizer's state and its update are split over dp "
 	 "too, each gradient reduce-scattered instead and each parameter all-gathered before "
-	 "its first whole reader (ZeRO-1/2). The result is AIR 1.2: solar analyze --device "
+	 "its first whole reader (ZeRO-1/2). The axis pp cuts the repeated layers into pipeline "
+	 "stages instead, as the outermost axis: each tensor on the stage that makes it, a send "
+	 "where another stage reads it (--microbatches M: the micro-batches a step runs "
+	 "through them). The result is AIR 1.2: solar analyze --device "
 	 "SYSTEM bounds it, "
 	 "solar validate runs every rank against the whole model (docs/shard.md).",
      .example = "solar shard llama.air --mesh tp=8 -o llama_tp8.air\n"
 		"solar shard mlp_train.air --mesh dp=8 --split dp=TOKENS -o mlp_dp8.air\n"
 		"solar analyze mlp_dp8.air --device hgx-h200-8\n"
-		"solar shard llama.air --mesh dp=8,tp=8 --zero -o llama_zero.air",
-     .takes = "--mesh --split --zero -D -o",
+		"solar shard llama.air --mesh dp=8,tp=8 --zero -o llama_zero.air\n"
+		"solar shard llama.air --mesh pp=4,tp=8 --microbatches 16 -o llama_pp4.air",
+     .takes = "--mesh --split --zero --microbatches -D -o",
      .formats = FMTS(TABLE),
      .run = solar_cmd_shard},
     {.name = "provision",

@@ -3,7 +3,7 @@
 # "Programs on many GPUs"): each case shards a translated model, checks the collectives it
 # gets, validates every rank against the whole PyTorch model on the CPU, and checks that a
 # wrong sharded program FAILs.
-#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, hand,
+#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, pp, hand,
 #                                     errors
 set -u
 solar=$1 root=$2 py=$3 case=$4
@@ -24,6 +24,9 @@ collectives() { # file: the collectives' lines, one per line
 }
 zero_collectives() { # file: the reduce-scatters and all-gathers, one per line
   sed -n 's/.*{ \(\(reduce_scatter\|all_gather\)([^)]*) [A-Za-z0-9_]* <- [A-Za-z0-9_]*\); }/\1/p' "$1"
+}
+sends() { # file: each send as "GROUP TENSOR" (the reading kernel's group), one per line
+  sed -n 's/^kernel [A-Za-z0-9_]* \[group = \([a-z]*\)\] { send(pp) [A-Za-z0-9_]* <- \([A-Za-z0-9_]*\); }$/\1 \2/p' "$1"
 }
 # The training-step wrapper of a model at its own sizes (translate's, solar_translate.validate):
 # the reference of a translated training step whose loss is LOSS.
@@ -160,6 +163,62 @@ lm_dp)
   run "$solar" validate "$t/z.air" --ref "$t/step.py"; expect 0 "validate dp=2,tp=8 --zero"
   tail -n 1 "$t/out" | grep -qx PASS || say "validate dp=2,tp=8 --zero: not PASS"
   ;;
+pp)
+  # pipeline stages by layer (docs/shard.md "Pipelines"): a 4-layer Llama's AdamW step cut into
+  # 2 stages (layers 0-1, 2-3): the residual stream sent forward once, its gradient back once;
+  # the same inside tp=8; every rank against the whole Hugging Face model
+  sed 's/"num_hidden_layers": 1/"num_hidden_layers": 4/' "$tiny" >"$t/l4.json"
+  run "$solar" translate --hf "$t/l4.json" --batch 1 --seq 5 --train --optimizer adamw --no-validate \
+    -o "$t/l.air"; expect 0 translate
+  wrapper "$t/l.py" output "$t/step.py"
+  run "$solar" shard "$t/l.air" --mesh pp=2 --microbatches 4 -o "$t/pp.air"; expect 0 "shard pp=2"
+  grep -qx "mesh pp = 2;" "$t/pp.air" && grep -qx "microbatches pp = 4;" "$t/pp.air" ||
+    say "pp=2: $(grep '^mesh\|^microbatches' "$t/pp.air")"
+  want="forward lm_model_layers_1_add_2
+backward grad_backward_add_23"
+  [ "$(sends "$t/pp.air")" = "$want" ] || { say "pp=2: not the 2 sends of the cut:"; sends "$t/pp.air"; }
+  for x in "lm_model_embed_tokens_weight\[VOCAB, HIDDEN\]: bf16 stage(pp, 0)" \
+    "lm_model_layers_1_mlp_down_proj_weight\[HIDDEN, INTER\]: bf16 stage(pp, 0)" \
+    "lm_model_layers_2_input_layernorm_weight\[HIDDEN\]: bf16 stage(pp, 1)" \
+    "lm_lm_head_weight_exp_avg_sq\[VOCAB, HIDDEN\]: bf16 stage(pp, 1)" \
+    "ids\[1, SEQ\]: i64 stage(pp, 0) in 0..VOCAB" "loss: f32 stage(pp, 1)" \
+    "lm_model_rotary_emb_inv_freq\[HEAD_DIM // 2\]: bf16"; do
+    grep -q "^[a-z]* *$x;" "$t/pp.air" || say "pp=2: no '$x'"
+  done
+  for k in optimizer_adamw_addcdiv_params_pp0 optimizer_adamw_addcdiv_params_pp1; do
+    grep -q "^kernel $k \[group = optimizer\] {" "$t/pp.air" || say "pp=2: no kernel $k"
+  done
+  run "$solar" check "$t/pp.air"; expect 0 "check pp=2"
+  run "$solar" validate "$t/pp.air" --ref "$t/step.py"; expect 0 "validate pp=2"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate pp=2: not PASS"
+  # without the sends, stage 1 reads copies nobody wrote
+  grep -v "send(pp)" "$t/pp.air" >"$t/bad.air"
+  run "$solar" validate "$t/bad.air" --ref "$t/step.py"; expect 1 "validate without the sends"
+  grep -q "bad.air:[0-9]*:[0-9]*: error: reads an element of tmp 'lm_model_layers_1_add_2_pp1' that was never written" "$t/err" ||
+    say "without the sends: $(head -3 "$t/err")"
+  # pp outermost, tp inside each stage: Megatron's 4 all-reduces per layer, the same 2 sends
+  run "$solar" shard "$t/l.air" --mesh tp=8,pp=2 -o "$t/pptp.air"; expect 0 "shard tp=8,pp=2"
+  grep -qx "mesh pp = 2, tp = 8;" "$t/pptp.air" || say "tp=8,pp=2: $(grep '^mesh' "$t/pptp.air")"
+  [ "$(sends "$t/pptp.air")" = "$want" ] || { say "tp=8,pp=2: not 2 sends:"; sends "$t/pptp.air"; }
+  [ "$(collectives "$t/pptp.air" | wc -l)" = 16 ] ||
+    say "tp=8,pp=2: $(collectives "$t/pptp.air" | wc -l) all-reduces, not 4 per layer"
+  grep -q "^inout lm_model_layers_3_mlp_down_proj_weight\[HIDDEN, INTER // 8\]: bf16 split(tp, 1) stage(pp, 1);" \
+    "$t/pptp.air" || say "tp=8,pp=2: $(grep '^inout lm_model_layers_3_mlp_down_proj_weight\[' "$t/pptp.air")"
+  run "$solar" validate "$t/pptp.air" --ref "$t/step.py"; expect 0 "validate tp=8,pp=2"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate tp=8,pp=2: not PASS"
+  # errors: more stages than layers; --microbatches without pp; a nest writing on two stages
+  run "$solar" shard "$t/l.air" --mesh pp=8; expect 1 "pp=8 of 4 layers"
+  grep -qx "solar: .*l.air has no repeated layers to cut into 8 stages: only 4 (lm_model_layers_<i>_)" "$t/err" ||
+    say "pp=8: $(cat "$t/err")"
+  run "$solar" shard "$t/l.air" --mesh tp=8 --microbatches 4; expect 2 "--microbatches without pp"
+  grep -q "solar: --microbatches run through pipeline stages: --mesh has no pp axis" "$t/err" ||
+    say "--microbatches without pp: $(cat "$t/err")"
+  run "$solar" shard "$t/l.air" --mesh pp=2 --split pp=HEADS; expect 2 "--split pp"
+  printf 'air 1;\nparam N = 4;\nin x[N], l_0_w[N], l_1_w[N]: f32;\nout y[N]: f32;\ntmp h[N], g[N]: f32;\nkernel a { for i in 0..N { h[i] = x[i] * l_0_w[i]; } }\nkernel b { for i in 0..N { g[i] = h[i] * l_1_w[i]; } }\nkernel c {\n  for i in 0..N {\n    h[i] = 0;\n    g[i] = 1;\n  }\n}\n' >"$t/two.air"
+  run "$solar" shard "$t/two.air" --mesh pp=2; expect 1 "a nest writing on two stages"
+  grep -q "two.air:9:3: error: kernel 'c' writes 'g' (stage 1 of pp) and 'h' (stage 0) in one nest" "$t/err" ||
+    say "two stages: $(head -3 "$t/err")"
+  ;;
 hand)
   # examples/many-gpus/mlp_tp.air, written by hand, against the whole MLP
   run "$solar" validate "$root/examples/many-gpus/mlp_tp.air" --ref "$root/examples/mlp_block.py" \
@@ -182,8 +241,10 @@ errors)
   run "$solar" shard "$t/l.air" --mesh tp=8 --split pp=INTER; expect 2 "--split pp"
   run "$solar" shard "$t/l.air" --mesh tp; expect 2 "--mesh tp"
   grep -q "expects AXIS=N" "$t/err" || say "--mesh tp: $(cat "$t/err")"
-  run "$solar" shard "$t/l.air" --mesh pp=2; expect 2 "pp without --split"
-  grep -q "pp splits nothing" "$t/err" || say "pp: $(cat "$t/err")"
+  run "$solar" shard "$t/l.air" --mesh pp=2; expect 1 "pp=2 of one layer"
+  grep -q "l.air has no repeated layers to cut into 2 stages: only 1" "$t/err" || say "pp: $(cat "$t/err")"
+  run "$solar" shard "$t/l.air" --mesh ep=2; expect 2 "ep without --split"
+  grep -q "ep splits nothing" "$t/err" || say "ep: $(cat "$t/err")"
   run "$solar" shard "$root/examples/many-gpus/mlp_tp.air" --mesh tp=2; expect 1 "a mesh already"
   # forward only, dp: no reduction over the batch, no collective
   run "$solar" shard "$root/examples/mlp_block.air" --mesh dp=4 --split dp=B -o "$t/b.air"

@@ -1,0 +1,1010 @@
+/* pipeline.c - `solar shard --mesh pp=P` (pipeline.h, docs/shard.md "Pipelines (`pp`)"): a
+ * program cut into pipeline stages by layer.
+ *
+ * In: a loaded program, one GPU's or one rank's of a dp/tp mesh (analysis/shard.c makes that
+ * first).  Out: the AIR 1.2 text of one rank's program with the pipeline axis outermost,
+ * `stage(pp, s)` on every tensor one stage holds, each kernel split where its nests fall on
+ * several stages, and a `send(pp)` wherever one stage reads what another made.
+ *
+ * The one idea: the parameters get their stages from their layers (contiguous blocks of the
+ * repeated layers, found in the names), and everything else from where it is read.  The
+ * top-level nests of the kernels ("nodes") are taken in program order, and each runs on the
+ * stage that needs the fewest new sends of what it reads; a tensor's home is the stage of its
+ * first writer.  A node that touches no staged tensor runs on every stage.  Two things only a
+ * later node shows are learnt by running the assignment again: a tensor that every stage
+ * wrote (an optimizer's state scaled in place, a gradient's zero fill) which a node of one
+ * stage then updates belongs to that stage from the start; and a tensor computed from
+ * constants alone (the rotary tables, from `inv_freq` and an arange) that would be sent is
+ * computed on every stage instead.  Each run only adds to what is learnt, so this ends.
+ */
+#include "pipeline.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/alloc.h"
+
+#define MAX_RUNS 64
+
+/* One node's use of one tensor (a node: a top-level item of a kernel's body). */
+typedef struct {
+	int tensor;
+	bool rd, wr;
+} access;
+
+/* A copy of a tensor on a stage other than its home: the tmp a send writes. */
+typedef struct {
+	int tensor, stage;
+	int next;   /* the tensor's next copy, -1 */
+	bool valid; /* sent since the tensor was last written */
+} copy;
+
+/* A send before node `node`: tensor's home to copy `copy`. */
+typedef struct {
+	int node, copy;
+} xfer;
+
+/* A set of names, to make new ones unique: open addressing over owned copies. */
+typedef struct {
+	char **slot;
+	size_t cap, n;
+} nameset;
+
+static bool nameset_add(nameset *s, const char *name)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		nameset g = {solar_xcalloc(s->cap ? 2 * s->cap : 1024, sizeof *g.slot),
+			     s->cap ? 2 * s->cap : 1024, 0};
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i]) {
+				size_t h = solar_text_hash(s->slot[i]) & (g.cap - 1);
+				while (g.slot[h])
+					h = (h + 1) & (g.cap - 1);
+				g.slot[h] = s->slot[i];
+				g.n++;
+			}
+		free(s->slot);
+		*s = g;
+	}
+	size_t h = solar_text_hash(name) & (s->cap - 1);
+	for (; s->slot[h]; h = (h + 1) & (s->cap - 1))
+		if (!strcmp(s->slot[h], name))
+			return false;
+	s->slot[h] = solar_xstrdup(name);
+	s->n++;
+	return true;
+}
+
+static void nameset_free(nameset *s)
+{
+	for (size_t i = 0; i < s->cap; i++)
+		free(s->slot[i]);
+	free(s->slot);
+}
+
+/* A new name from base (base, base_2, base_3, ...) that s does not hold, added to it. */
+static char *unique(nameset *s, const char *base)
+{
+	size_t len = strlen(base) + 24;
+	char *name = solar_xmalloc(len);
+	snprintf(name, len, "%s", base);
+	for (int i = 2; !nameset_add(s, name); i++)
+		snprintf(name, len, "%s_%d", base, i);
+	return name;
+}
+
+typedef struct {
+	const solar_program *p;
+	const char *axis;
+	int64_t P, microbatches;
+	solar_diag *d, *tool;
+	nameset names; /* the names of tensors, params, consts and axes: copies take new ones */
+	/* the layers: the container's name and each layered tensor's stage */
+	char *prefix;
+	int nlayers;
+	int64_t *indices; /* the layer indices, sorted */
+	int *layer_stage; /* per tensor: its layer's stage, -1 */
+	int *pin;	  /* per kernel: the stage of the layer its name is in, -1 */
+	bool *forward;	  /* per kernel: activations flow forward (ties to the later stage) */
+	/* the nodes: node i of kernel k is base[k] + i */
+	int *base, *kernel_of, M;
+	access *acc;
+	int *node_acc; /* node m's accesses: acc[node_acc[m] .. node_acc[m + 1]) */
+	int *writers,
+	    *tensor_w;	/* tensor t's writer nodes: writers[tensor_w[t] .. tensor_w[t+1]) */
+	bool *constant; /* per tensor: computed from never-written inputs alone */
+	/* what the runs learnt */
+	int *prehome; /* per tensor: its stage from the start, -1 */
+	bool *forced; /* per tensor: computed on every stage, never staged */
+	/* one run */
+	int *home;	       /* per tensor: its stage, -1 */
+	bool *everyw, *everyr; /* per tensor: written, read by a node of every stage */
+	int *stage;	       /* per node: its stage, -1 every stage */
+	int *copy_head;	       /* per tensor: its copies, -1 */
+	copy *copies;
+	int ncopies, cap_copies;
+	xfer *sends;
+	int nsends, cap_sends;
+	int *node_send; /* node m's sends: sends[node_send[m] .. node_send[m + 1]) */
+} plan;
+
+/* An error at node m's place when the program is the user's text, else naming the file. */
+static void fail(plan *pl, int m, const char *fmt, ...) SOLAR_PRINTF(3, 4);
+static void fail(plan *pl, int m, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (pl->d && m >= 0) {
+		const solar_kernel *kn = &pl->p->kernels[pl->kernel_of[m]];
+		solar_diag_verror(pl->d, "error",
+				  kn->body.items[m - pl->base[pl->kernel_of[m]]]->span, fmt, ap);
+	} else {
+		va_list again;
+		va_copy(again, ap);
+		int n = vsnprintf(NULL, 0, fmt, again);
+		va_end(again);
+		char *msg = solar_xmalloc(n > 0 ? (size_t)n + 1 : 1);
+		vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+		solar_diag_tool_error(pl->tool, "%s: %s", pl->p->file, msg);
+		free(msg);
+	}
+	va_end(ap);
+}
+
+/* ---- the layers ------------------------------------------------------------------------- */
+
+/* The first component `_<digits>_` of name: *len the prefix's length, *index its number;
+ * false when there is none. */
+static bool layer_component(const char *name, size_t *len, int64_t *index)
+{
+	for (const char *c = strchr(name, '_'); c; c = strchr(c + 1, '_')) {
+		const char *d = c + 1;
+		int64_t v = 0;
+		while (*d >= '0' && *d <= '9' && d - c <= 9)
+			v = 10 * v + (*d++ - '0');
+		if (d > c + 1 && *d == '_' && c > name) {
+			*len = (size_t)(c - name);
+			*index = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+typedef struct {
+	const char *name;
+	size_t len;
+	int64_t index;
+} component;
+
+static int component_cmp(const void *a, const void *b)
+{
+	const component *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = strncmp(x->name, y->name, n);
+	if (c || x->len != y->len)
+		return c ? c : (x->len < y->len ? -1 : 1);
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The stage of the layer named by name (its first component under the container), -1. */
+static int name_stage(const plan *pl, const char *name)
+{
+	size_t len;
+	int64_t index;
+	if (!layer_component(name, &len, &index) || len != strlen(pl->prefix) ||
+	    strncmp(name, pl->prefix, len))
+		return -1;
+	int lo = 0, hi = pl->nlayers;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (pl->indices[mid] < index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == pl->nlayers || pl->indices[lo] != index)
+		return -1;
+	return (int)((int64_t)lo * pl->P / pl->nlayers);
+}
+
+/* The container of the repeated layers: among the in and inout tensors' names, the prefix
+ * before their first component `_<digits>_` with the most distinct indices (ties: the first
+ * in name order).  Layer j of the L (in index order) goes to stage floor(j P / L). */
+static int find_layers(plan *pl)
+{
+	const solar_program *p = pl->p;
+	component *c = solar_xcalloc((size_t)p->ntensors + 1, sizeof *c);
+	int n = 0;
+	for (int t = 0; t < p->ntensors; t++) {
+		const solar_tensor *x = &p->tensors[t];
+		if ((x->role == SOLAR_ROLE_IN || x->role == SOLAR_ROLE_INOUT) &&
+		    layer_component(x->name, &c[n].len, &c[n].index))
+			c[n++].name = x->name;
+	}
+	qsort(c, (size_t)n, sizeof *c, component_cmp);
+	int best = -1, best_count = 0;
+	for (int i = 0; i < n;) {
+		int j = i, count = 0;
+		for (; j < n && c[j].len == c[i].len && !strncmp(c[j].name, c[i].name, c[i].len);
+		     j++)
+			count += j == i || c[j].index != c[j - 1].index;
+		if (count > best_count) {
+			best = i;
+			best_count = count;
+		}
+		i = j;
+	}
+	if (best < 0 || best_count < pl->P) {
+		if (best < 0)
+			solar_diag_tool_error(pl->tool,
+					      "%s has no repeated layers to cut into %" PRId64
+					      " stages: no in or inout tensor's name has a layer "
+					      "index (a component _<digits>_, as in "
+					      "lm_model_layers_3_mlp_up_proj_weight)",
+					      p->file, pl->P);
+		else
+			solar_diag_tool_error(pl->tool,
+					      "%s has no repeated layers to cut into %" PRId64
+					      " stages: only %d (%.*s_<i>_)",
+					      p->file, pl->P, best_count, (int)c[best].len,
+					      c[best].name);
+		free(c);
+		return -1;
+	}
+	pl->prefix = solar_xmalloc(c[best].len + 1);
+	memcpy(pl->prefix, c[best].name, c[best].len);
+	pl->prefix[c[best].len] = 0;
+	pl->nlayers = best_count;
+	pl->indices = solar_xcalloc((size_t)best_count, sizeof *pl->indices);
+	for (int j = best, k = 0; k < best_count; j++)
+		if (j == best || c[j].index != c[j - 1].index)
+			pl->indices[k++] = c[j].index;
+	free(c);
+	pl->layer_stage = solar_xcalloc((size_t)p->ntensors + 1, sizeof *pl->layer_stage);
+	for (int t = 0; t < p->ntensors; t++)
+		pl->layer_stage[t] = name_stage(pl, p->tensors[t].name);
+	pl->pin = solar_xcalloc((size_t)p->nkernels + 1, sizeof *pl->pin);
+	for (int k = 0; k < p->nkernels; k++)
+		pl->pin[k] = p->kernels[k].coll ? -1 : name_stage(pl, p->kernels[k].name);
+	return 0;
+}
+
+/* ---- the nodes ---------------------------------------------------------------------------- */
+
+typedef struct {
+	plan *pl;
+	int *slot; /* per tensor: its access in this node + 1, 0 none */
+	int m, cap;
+} collect;
+
+static void collect_visit(void *ctx, int t, bool write)
+{
+	collect *c = ctx;
+	plan *pl = c->pl;
+	if (!c->slot[t]) {
+		if (pl->node_acc[c->m + 1] == c->cap) {
+			c->cap = c->cap ? 2 * c->cap : 1024;
+			pl->acc = solar_xrealloc(pl->acc, (size_t)c->cap * sizeof *pl->acc);
+		}
+		int a = pl->node_acc[c->m + 1]++;
+		pl->acc[a] = (access){t, false, false};
+		c->slot[t] = a + 1;
+	}
+	access *a = &pl->acc[c->slot[t] - 1];
+	*(write ? &a->wr : &a->rd) = true;
+}
+
+/* Every node's accesses, and each tensor's writers. */
+static void nodes(plan *pl)
+{
+	const solar_program *p = pl->p;
+	int K = p->nkernels, T = p->ntensors;
+	pl->base = solar_xcalloc((size_t)K + 1, sizeof *pl->base);
+	for (int k = 0; k < K; k++)
+		pl->base[k + 1] = pl->base[k] + p->kernels[k].body.n;
+	int M = pl->M = pl->base[K];
+	pl->kernel_of = solar_xcalloc((size_t)M + 1, sizeof *pl->kernel_of);
+	pl->node_acc = solar_xcalloc((size_t)M + 2, sizeof *pl->node_acc);
+	collect c = {pl, solar_xcalloc((size_t)T + 1, sizeof *c.slot), 0, 0};
+	for (int k = 0; k < K; k++)
+		for (int i = 0; i < p->kernels[k].body.n; i++) {
+			int m = c.m = pl->base[k] + i;
+			pl->kernel_of[m] = k;
+			pl->node_acc[m + 1] = pl->node_acc[m];
+			solar_ir_node_tensors(p, p->kernels[k].body.items[i], collect_visit, &c);
+			for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++)
+				c.slot[pl->acc[a].tensor] = 0;
+		}
+	free(c.slot);
+	pl->tensor_w = solar_xcalloc((size_t)T + 2, sizeof *pl->tensor_w);
+	for (int a = 0; a < pl->node_acc[M]; a++)
+		pl->tensor_w[pl->acc[a].tensor + 1] += pl->acc[a].wr;
+	for (int t = 0; t < T; t++)
+		pl->tensor_w[t + 1] += pl->tensor_w[t];
+	pl->writers = solar_xcalloc((size_t)pl->tensor_w[T] + 1, sizeof *pl->writers);
+	int *fill = solar_xcalloc((size_t)T + 1, sizeof *fill);
+	for (int m = 0; m < M; m++)
+		for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++)
+			if (pl->acc[a].wr) {
+				int t = pl->acc[a].tensor;
+				pl->writers[pl->tensor_w[t] + fill[t]++] = m;
+			}
+	free(fill);
+}
+
+/* The forward kernels (`[group = forward]`, or every kernel of a program without groups) and
+ * the parameters' stages (in and inout tensors a forward kernel reads): a layered one its
+ * layer's; another (embedding, final norm, head) the first stage when its first reader comes
+ * no later than the first kernel that reads a layered one (the model's input, read with layer
+ * 0's weights by one fused kernel, is the first stage's too), the last otherwise. */
+static void parameters(plan *pl)
+{
+	const solar_program *p = pl->p;
+	int K = p->nkernels, T = p->ntensors;
+	bool groups = false;
+	for (int k = 0; k < K; k++)
+		groups |= p->kernels[k].group != NULL;
+	pl->forward = solar_xcalloc((size_t)K + 1, sizeof *pl->forward);
+	for (int k = 0; k < K; k++)
+		pl->forward[k] =
+		    !groups || (p->kernels[k].group && !strcmp(p->kernels[k].group, "forward"));
+	int *first = solar_xcalloc((size_t)T + 1, sizeof *first);
+	for (int t = 0; t < T; t++)
+		first[t] = -1;
+	int first_layered = K;
+	for (int m = 0; m < pl->M; m++) {
+		int k = pl->kernel_of[m];
+		if (!pl->forward[k])
+			continue;
+		for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+			int t = pl->acc[a].tensor;
+			solar_role r = p->tensors[t].role;
+			if (!pl->acc[a].rd || (r != SOLAR_ROLE_IN && r != SOLAR_ROLE_INOUT))
+				continue;
+			if (first[t] < 0)
+				first[t] = k;
+			if (pl->layer_stage[t] >= 0 && k < first_layered)
+				first_layered = k;
+		}
+	}
+	for (int t = 0; t < T; t++) {
+		pl->prehome[t] = -1;
+		if (first[t] >= 0)
+			pl->prehome[t] = pl->layer_stage[t] >= 0     ? pl->layer_stage[t]
+					 : first[t] <= first_layered ? 0
+								     : (int)(pl->P - 1);
+	}
+	free(first);
+}
+
+/* The tensors computed from constants alone: never-written in tensors without a layer, and
+ * tmps whose every writer reads only such tensors (a fixed point from all of them down). */
+static void constants(plan *pl)
+{
+	const solar_program *p = pl->p;
+	int T = p->ntensors;
+	pl->constant = solar_xcalloc((size_t)T + 1, sizeof *pl->constant);
+	for (int t = 0; t < T; t++) {
+		bool written = pl->tensor_w[t + 1] > pl->tensor_w[t];
+		solar_role r = p->tensors[t].role;
+		pl->constant[t] =
+		    written ? r == SOLAR_ROLE_TMP : r == SOLAR_ROLE_IN && pl->layer_stage[t] < 0;
+	}
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (int m = 0; m < pl->M; m++) {
+			bool all = true;
+			for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1] && all; a++)
+				all = !pl->acc[a].rd || pl->constant[pl->acc[a].tensor];
+			for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1] && !all; a++)
+				if (pl->acc[a].wr && pl->constant[pl->acc[a].tensor]) {
+					pl->constant[pl->acc[a].tensor] = false;
+					changed = true;
+				}
+		}
+	}
+}
+
+/* Tensor t and all its computation reads and writes, back to the inputs, computed on every
+ * stage from now on; false (nothing changed) when a writer on the way also writes a tensor
+ * that is not constant. */
+static bool force_cone(plan *pl, int t)
+{
+	int T = pl->p->ntensors, n = 0;
+	int *todo = solar_xcalloc((size_t)T + 1, sizeof *todo);
+	bool *seen = solar_xcalloc((size_t)T + 1, sizeof *seen);
+	bool ok = true;
+	todo[n++] = t;
+	seen[t] = true;
+	for (int i = 0; i < n && ok; i++)
+		for (int w = pl->tensor_w[todo[i]]; w < pl->tensor_w[todo[i] + 1] && ok; w++) {
+			int m = pl->writers[w];
+			for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1] && ok; a++) {
+				int u = pl->acc[a].tensor;
+				ok = pl->constant[u];
+				if (ok && !seen[u]) {
+					seen[u] = true;
+					todo[n++] = u;
+				}
+			}
+		}
+	for (int i = 0; i < n && ok; i++)
+		pl->forced[todo[i]] = true;
+	free(todo);
+	free(seen);
+	return ok;
+}
+
+/* ---- the assignment ----------------------------------------------------------------------- */
+
+static bool stageable(const plan *pl, int t)
+{
+	return !pl->forced[t] && pl->p->tensors[t].role != SOLAR_ROLE_RAND;
+}
+
+/* Whether stage s holds tensor t now: its home, or a copy sent since its last write. */
+static bool avail(const plan *pl, int t, int s)
+{
+	if (pl->home[t] == s)
+		return true;
+	for (int c = pl->copy_head[t]; c >= 0; c = pl->copies[c].next)
+		if (pl->copies[c].stage == s)
+			return pl->copies[c].valid;
+	return false;
+}
+
+/* The sends node m needs on stage s. */
+static int cost(const plan *pl, int m, int s)
+{
+	int n = 0;
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+		int t = pl->acc[a].tensor;
+		n += pl->acc[a].rd && pl->home[t] >= 0 && !avail(pl, t, s);
+	}
+	return n;
+}
+
+/* Stage s for node m, if it needs fewer sends than *best (ties: the later stage in the
+ * forward, where activations flow forward, the earlier otherwise). */
+static void consider(const plan *pl, int m, int s, int *best, int *best_cost)
+{
+	int n = cost(pl, m, s);
+	bool later = pl->forward[pl->kernel_of[m]];
+	if (n < *best_cost || (n == *best_cost && (later ? s > *best : s < *best))) {
+		*best = s;
+		*best_cost = n;
+	}
+}
+
+/* Node m's stage: where the staged tensors it writes are (they must be one stage; a
+ * collective runs where its input is), else the stage of the layer its kernel's name is in,
+ * else the one needing the fewest sends of what it reads (ties: the later stage in the
+ * forward, the earlier otherwise); -1 when it touches no staged tensor, -2 after an error. */
+static int choose(plan *pl, int m)
+{
+	const solar_program *p = pl->p;
+	int k = pl->kernel_of[m];
+	const solar_collective *coll = p->kernels[k].coll;
+	int need = coll ? pl->home[coll->in] : -1, who = coll ? coll->in : -1;
+	bool touched = need >= 0;
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+		int t = pl->acc[a].tensor, h = pl->home[t];
+		touched |= h >= 0;
+		if (!pl->acc[a].wr || h < 0)
+			continue;
+		if (need >= 0 && h != need) {
+			fail(pl, m,
+			     "kernel '%s' writes '%s' (stage %d of %s) and %s'%s' (stage %d) "
+			     "in one nest: a nest runs on one stage, so it cannot be "
+			     "pipelined",
+			     p->kernels[k].name, p->tensors[t].name, h, pl->axis,
+			     coll && who == coll->in ? "reads " : "", p->tensors[who].name, need);
+			return -2;
+		}
+		need = h;
+		who = t;
+	}
+	if (!touched)
+		return -1;
+	if (need >= 0)
+		return need;
+	if (pl->pin[k] >= 0)
+		return pl->pin[k];
+	int best = -1, best_cost = INT_MAX;
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+		int t = pl->acc[a].tensor;
+		if (!pl->acc[a].rd || pl->home[t] < 0)
+			continue;
+		consider(pl, m, pl->home[t], &best, &best_cost);
+		for (int c = pl->copy_head[t]; c >= 0; c = pl->copies[c].next)
+			if (pl->copies[c].valid)
+				consider(pl, m, pl->copies[c].stage, &best, &best_cost);
+	}
+	return best;
+}
+
+/* A send of t to stage s before node m: its copy there made valid. */
+static void send_to(plan *pl, int m, int t, int s)
+{
+	int c = pl->copy_head[t];
+	while (c >= 0 && pl->copies[c].stage != s)
+		c = pl->copies[c].next;
+	if (c < 0) {
+		if (pl->ncopies == pl->cap_copies) {
+			pl->cap_copies = pl->cap_copies ? 2 * pl->cap_copies : 64;
+			pl->copies =
+			    solar_xrealloc(pl->copies, (size_t)pl->cap_copies * sizeof *pl->copies);
+		}
+		c = pl->ncopies++;
+		pl->copies[c] = (copy){t, s, pl->copy_head[t], false};
+		pl->copy_head[t] = c;
+	}
+	pl->copies[c].valid = true;
+	if (pl->nsends == pl->cap_sends) {
+		pl->cap_sends = pl->cap_sends ? 2 * pl->cap_sends : 64;
+		pl->sends = solar_xrealloc(pl->sends, (size_t)pl->cap_sends * sizeof *pl->sends);
+	}
+	pl->sends[pl->nsends++] = (xfer){m, c};
+}
+
+/* Node m on stage s: its reads sent there or taking their first stage, its writes homed. */
+static void place(plan *pl, int m, int s, bool *again)
+{
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+		int t = pl->acc[a].tensor;
+		if (!pl->acc[a].rd)
+			continue;
+		if (s < 0)
+			pl->everyr[t] |= pl->home[t] < 0;
+		else if (pl->home[t] >= 0 && !avail(pl, t, s))
+			send_to(pl, m, t, s);
+		else if (pl->home[t] < 0 && stageable(pl, t) && !pl->everyr[t] && !pl->everyw[t])
+			pl->home[t] = s; /* an input not yet staged: its first reader's */
+	}
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+		int t = pl->acc[a].tensor;
+		if (!pl->acc[a].wr)
+			continue;
+		if (s < 0) {
+			pl->everyw[t] = true;
+			continue;
+		}
+		if (pl->home[t] < 0 && (pl->everyw[t] || pl->everyr[t])) {
+			pl->prehome[t] = s; /* every stage had it: this stage's from the start */
+			*again = true;
+		}
+		if (pl->home[t] < 0)
+			pl->home[t] = s;
+		for (int c = pl->copy_head[t]; c >= 0; c = pl->copies[c].next)
+			pl->copies[c].valid = false;
+	}
+}
+
+/* One assignment in program order: 1 when it learnt something that changes an earlier
+ * choice (run again), 0 when it is final, -1 after errors. */
+static int assign(plan *pl)
+{
+	const solar_program *p = pl->p;
+	int T = p->ntensors;
+	bool again = false;
+	for (int t = 0; t < T; t++) {
+		pl->home[t] = stageable(pl, t) ? pl->prehome[t] : -1;
+		pl->everyw[t] = pl->everyr[t] = false;
+		pl->copy_head[t] = -1;
+	}
+	pl->ncopies = pl->nsends = 0;
+	for (int m = 0; m < pl->M; m++) {
+		int s = choose(pl, m);
+		if (s == -2)
+			return -1;
+		pl->stage[m] = s;
+		pl->node_send[m] = pl->nsends;
+		place(pl, m, s, &again);
+	}
+	pl->node_send[pl->M] = pl->nsends;
+	/* a constant sent: computed on every stage instead */
+	for (int i = 0; i < pl->nsends; i++) {
+		int t = pl->copies[pl->sends[i].copy].tensor;
+		if (pl->constant[t] && !pl->forced[t] && force_cone(pl, t))
+			again = true;
+	}
+	return again;
+}
+
+/* ---- the text ----------------------------------------------------------------------------- */
+
+/* What the text needs besides the program: the copies' names, the kernels' names. */
+typedef struct {
+	plan *pl;
+	FILE *f;
+	solar_print_opts o;
+	const char **names; /* per tensor: the name a node prints it by (its copy's), NULL */
+	char **copy_name;   /* per copy */
+	nameset kernels;
+	/* the kernel being written: per node its group and piece, per piece its stage */
+	int *group, *piece, *piece_stage;
+	int *rd_piece, *wr_piece, *stamp; /* per tensor: the last piece reading / writing it */
+} text;
+
+/* Tensor t's declaration as `name` (a copy: a tmp without t's layouts on other axes), its
+ * stage after its layouts, before its value range. */
+static void print_decl(const text *x, int t, const char *name, solar_role role, int stage,
+		       bool layouts)
+{
+	const solar_program *p = x->pl->p;
+	const solar_tensor *tn = &p->tensors[t];
+	solar_tensor named = *tn;
+	FILE *f = x->f;
+	named.name = name;
+	fprintf(f, "%s ", solar_role_name(role));
+	solar_ir_print_tensor_with(p, &named, &x->o, f);
+	fprintf(f, ": %s", solar_dtype_name(tn->dtype));
+	if (tn->dist != SOLAR_DIST_NONE)
+		fprintf(f, " %s", solar_dist_name(tn->dist));
+	for (int l = 0; layouts && l < tn->nlayout; l++) {
+		const solar_layout *ly = &tn->layout[l];
+		const char *axis = p->mesh[ly->axis].name;
+		if (ly->kind == SOLAR_LAYOUT_SPLIT)
+			fprintf(f, " split(%s, %d)", axis, ly->dim);
+		else if (ly->kind == SOLAR_LAYOUT_PARTIAL)
+			fprintf(f, " partial(%s)", axis);
+	}
+	if (stage >= 0)
+		fprintf(f, " stage(%s, %d)", x->pl->axis, stage);
+	if (tn->range_hi) { /* a copy read in indices needs it too */
+		fputs(" in ", f);
+		solar_ir_print_expr_with(p, tn->range_lo, &x->o, f);
+		fputs("..", f);
+		solar_ir_print_expr_with(p, tn->range_hi, &x->o, f);
+	}
+	fputs(";\n", f);
+}
+
+/* The declarations: params, consts, the mesh with the pipeline axis first, the tensors with
+ * their stages, the copies the sends write. */
+static void print_head(text *x, const char *cmdline)
+{
+	plan *pl = x->pl;
+	const solar_program *p = pl->p;
+	FILE *f = x->f;
+	for (const char *c = p->src; c && *c == '#';) { /* the source's leading comments */
+		const char *nl = strchr(c, '\n');
+		size_t n = nl ? (size_t)(nl - c + 1) : strlen(c);
+		fwrite(c, 1, n, f);
+		c += n;
+	}
+	if (!p->nmesh)
+		fprintf(f, "# One rank's program: %s (docs/shard.md).\n", cmdline);
+	fputs("air 1.2;\n\n", f);
+	for (int i = 0; i < p->nparams; i++)
+		fprintf(f, "param %s = %" PRId64 ";\n", p->params[i].name, p->params[i].value);
+	for (int i = 0; i < p->nconsts; i++) {
+		fprintf(f, "const %s = ", p->consts[i].name);
+		solar_ir_print_expr_with(p, p->consts[i].expr, &x->o, f);
+		fputs(";\n", f);
+	}
+	fprintf(f, "mesh %s = %" PRId64, pl->axis, pl->P);
+	for (int a = 0; a < p->nmesh; a++)
+		fprintf(f, ", %s = %" PRId64, p->mesh[a].name, p->mesh[a].value);
+	fputs(";\n", f);
+	if (pl->microbatches > 1)
+		fprintf(f, "microbatches %s = %" PRId64 ";\n", pl->axis, pl->microbatches);
+	fputc('\n', f);
+	for (int t = 0; t < p->ntensors; t++)
+		print_decl(x, t, p->tensors[t].name, p->tensors[t].role, pl->home[t], true);
+	for (int c = 0; c < pl->ncopies; c++)
+		print_decl(x, pl->copies[c].tensor, x->copy_name[c], SOLAR_ROLE_TMP,
+			   pl->copies[c].stage, false);
+	for (int i = 0; i < p->nassumes; i++) {
+		fprintf(f, "assume distinct(%s) >= ", p->tensors[p->assumes[i].tensor].name);
+		solar_ir_print_expr_with(p, p->assumes[i].count, &x->o, f);
+		fputs(";\n", f);
+	}
+}
+
+/* Kernel k's nodes in groups, each group's nodes in pieces, one piece per stage: a piece
+ * is one kernel of the text, so its nodes move before those of the pieces made after it;
+ * a node that conflicts with those, or needs a send of a tensor the group writes, starts a
+ * new group (the send between them).  Returns the pieces made. */
+static int cut(text *x, int k)
+{
+	plan *pl = x->pl;
+	int n = pl->p->kernels[k].body.n, g = 0, first = 0, pieces = 0;
+	for (int i = 0; i < n; i++) {
+		int m = pl->base[k] + i, s = pl->stage[m], mine = -1;
+		bool split = false;
+		for (int j = first; j < pieces && mine < 0; j++)
+			if (x->piece_stage[j] == s)
+				mine = j;
+		for (int j = pl->node_send[m]; j < pl->node_send[m + 1] && !split; j++) {
+			int t = pl->copies[pl->sends[j].copy].tensor;
+			split = x->stamp[t] == g + 1 && x->wr_piece[t] >= 0;
+		}
+		for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1] && mine >= 0 && !split; a++) {
+			int t = pl->acc[a].tensor;
+			if (x->stamp[t] != g + 1)
+				continue;
+			split = x->wr_piece[t] > mine || (pl->acc[a].wr && x->rd_piece[t] > mine);
+		}
+		if (split) {
+			g++;
+			first = pieces;
+			mine = -1;
+		}
+		if (mine < 0) {
+			mine = pieces++;
+			x->piece_stage[mine] = s;
+		}
+		x->group[i] = g;
+		x->piece[i] = mine;
+		for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+			int t = pl->acc[a].tensor;
+			if (x->stamp[t] != g + 1) {
+				x->stamp[t] = g + 1;
+				x->rd_piece[t] = x->wr_piece[t] = -1;
+			}
+			if (pl->acc[a].rd && mine > x->rd_piece[t])
+				x->rd_piece[t] = mine;
+			if (pl->acc[a].wr && mine > x->wr_piece[t])
+				x->wr_piece[t] = mine;
+		}
+	}
+	/* the stamps name groups of this kernel only: clear them for the next */
+	for (int i = 0; i < n; i++) {
+		int m = pl->base[k] + i;
+		for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++)
+			x->stamp[pl->acc[a].tensor] = 0;
+	}
+	return pieces;
+}
+
+/* The send kernels before node m. */
+static void print_sends(text *x, int m)
+{
+	plan *pl = x->pl;
+	const solar_program *p = pl->p;
+	const char *group = p->kernels[pl->kernel_of[m]].group;
+	for (int j = pl->node_send[m]; j < pl->node_send[m + 1]; j++) {
+		int c = pl->sends[j].copy, t = pl->copies[c].tensor;
+		char base[1100];
+		snprintf(base, sizeof base, "%s_to_%s%d", p->tensors[t].name, pl->axis,
+			 pl->copies[c].stage);
+		char *name = unique(&x->kernels, base);
+		fprintf(x->f, "\nkernel %s ", name);
+		if (group)
+			fprintf(x->f, "[group = %s] ", group);
+		fprintf(x->f, "{ send(%s) %s <- %s; }\n", pl->axis, x->copy_name[c],
+			p->tensors[t].name);
+		free(name);
+	}
+}
+
+/* Node m as its stage runs it: what it reads from other stages, from its copies there. */
+static void print_node(text *x, int m)
+{
+	plan *pl = x->pl;
+	const solar_program *p = pl->p;
+	int s = pl->stage[m], k = pl->kernel_of[m];
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1] && s >= 0; a++) {
+		int t = pl->acc[a].tensor;
+		if (!pl->acc[a].rd || pl->home[t] < 0 || pl->home[t] == s)
+			continue;
+		int c = pl->copy_head[t];
+		while (pl->copies[c].stage != s)
+			c = pl->copies[c].next;
+		x->names[t] = x->copy_name[c];
+	}
+	const solar_node *node = p->kernels[k].body.items[m - pl->base[k]];
+	solar_block one = {.items = (solar_node **)&node, .n = 1};
+	solar_ir_print_block_with(p, &one, 1, &x->o, x->f);
+	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++)
+		x->names[pl->acc[a].tensor] = NULL;
+}
+
+/* Kernel k: whole when its nodes are one piece, else one kernel per piece (KERNEL_pp<s>,
+ * KERNEL_all for every stage's), each group's sends first. */
+static void print_kernel(text *x, int k)
+{
+	plan *pl = x->pl;
+	const solar_kernel *kn = &pl->p->kernels[k];
+	int n = kn->body.n, pieces = cut(x, k);
+	for (int i = 0; i < n;) {
+		int g = x->group[i], end = i;
+		while (end < n && x->group[end] == g)
+			end++;
+		for (int j = i; j < end; j++)
+			print_sends(x, pl->base[k] + j);
+		for (int piece = x->piece[i]; piece < pieces; piece++) {
+			int j = i;
+			while (j < end && x->piece[j] != piece)
+				j++;
+			if (j == end)
+				break;
+			char base[1100], *name = NULL;
+			if (pieces == 1)
+				name = solar_xstrdup(kn->name);
+			else {
+				int s = x->piece_stage[piece];
+				if (s >= 0)
+					snprintf(base, sizeof base, "%s_%s%d", kn->name, pl->axis,
+						 s);
+				else
+					snprintf(base, sizeof base, "%s_all", kn->name);
+				name = unique(&x->kernels, base);
+			}
+			fprintf(x->f, "\nkernel %s ", name);
+			free(name);
+			solar_ir_print_kernel_attrs(kn, x->f);
+			if (kn->coll) { /* the collective, not the loops of its stand-in copy */
+				fputs("{ ", x->f);
+				solar_ir_print_stmt(pl->p, pl->p->stmts[kn->first_stmt], x->f);
+				fputs("; }\n", x->f);
+				break;
+			}
+			fputs("{\n", x->f);
+			for (; j < end; j++)
+				if (x->piece[j] == piece)
+					print_node(x, pl->base[k] + j);
+			fputs("}\n", x->f);
+		}
+		i = end;
+	}
+}
+
+/* The text of the program as the assignment cut it (malloc'd). */
+static char *print_program(plan *pl, const char *cmdline)
+{
+	const solar_program *p = pl->p;
+	int T = p->ntensors, maxn = 1;
+	char *out = NULL;
+	size_t len = 0;
+	text x = {.pl = pl, .f = open_memstream(&out, &len)};
+	if (!x.f)
+		solar_out_of_memory();
+	x.names = solar_xcalloc((size_t)T + 1, sizeof *x.names);
+	x.o.tensor_text = x.names;
+	x.copy_name = solar_xcalloc((size_t)pl->ncopies + 1, sizeof *x.copy_name);
+	for (int c = 0; c < pl->ncopies; c++) {
+		char base[1100];
+		snprintf(base, sizeof base, "%s_%s%d", p->tensors[pl->copies[c].tensor].name,
+			 pl->axis, pl->copies[c].stage);
+		x.copy_name[c] = unique(&pl->names, base);
+	}
+	for (int k = 0; k < p->nkernels; k++) {
+		nameset_add(&x.kernels, p->kernels[k].name);
+		maxn = p->kernels[k].body.n > maxn ? p->kernels[k].body.n : maxn;
+	}
+	x.group = solar_xcalloc((size_t)maxn, sizeof *x.group);
+	x.piece = solar_xcalloc((size_t)maxn, sizeof *x.piece);
+	x.piece_stage = solar_xcalloc((size_t)maxn, sizeof *x.piece_stage);
+	x.rd_piece = solar_xcalloc((size_t)T + 1, sizeof *x.rd_piece);
+	x.wr_piece = solar_xcalloc((size_t)T + 1, sizeof *x.wr_piece);
+	x.stamp = solar_xcalloc((size_t)T + 1, sizeof *x.stamp);
+	print_head(&x, cmdline);
+	for (int k = 0; k < p->nkernels; k++)
+		print_kernel(&x, k);
+	if (fclose(x.f) != 0 || !out)
+		solar_out_of_memory();
+	for (int c = 0; c < pl->ncopies; c++)
+		free(x.copy_name[c]);
+	free(x.copy_name);
+	free((void *)x.names);
+	nameset_free(&x.kernels);
+	free(x.group);
+	free(x.piece);
+	free(x.piece_stage);
+	free(x.rd_piece);
+	free(x.wr_piece);
+	free(x.stamp);
+	return out;
+}
+
+/* The text loads (its stages are consistent: sema's stages() checks them); else a bug. */
+static int verify(plan *pl, const char *out)
+{
+	solar_diag *quiet = solar_diag_new("<pipeline>", out, (int32_t)strlen(out), stderr);
+	solar_program *q =
+	    solar_frontend_load("<pipeline>", out, (int32_t)strlen(out), NULL, 0, quiet);
+	solar_diag_free(quiet);
+	if (q) {
+		solar_program_free(q);
+		return 0;
+	}
+	solar_diag_tool_error(pl->tool,
+			      "internal error: the pipelined program of %s does not "
+			      "load; this is a bug in solar",
+			      pl->p->file);
+	return -1;
+}
+
+static void plan_free(plan *pl)
+{
+	nameset_free(&pl->names);
+	free(pl->prefix);
+	free(pl->indices);
+	free(pl->layer_stage);
+	free(pl->pin);
+	free(pl->forward);
+	free(pl->base);
+	free(pl->kernel_of);
+	free(pl->acc);
+	free(pl->node_acc);
+	free(pl->writers);
+	free(pl->tensor_w);
+	free(pl->constant);
+	free(pl->prehome);
+	free(pl->forced);
+	free(pl->home);
+	free(pl->everyw);
+	free(pl->everyr);
+	free(pl->stage);
+	free(pl->copy_head);
+	free(pl->copies);
+	free(pl->sends);
+	free(pl->node_send);
+}
+
+char *solar_pipeline(const solar_program *p, const char *axis, int64_t stages, int64_t microbatches,
+		     const char *cmdline, solar_diag *d, solar_diag *tool)
+{
+	plan pl = {
+	    .p = p, .axis = axis, .P = stages, .microbatches = microbatches, .d = d, .tool = tool};
+	int T = p->ntensors, rc = 1;
+	char *out = NULL;
+	if (p->pipe_axis >= 0) {
+		solar_diag_tool_error(tool, "%s has pipeline stages already", p->file);
+		return NULL;
+	}
+	for (int t = 0; t < T; t++)
+		nameset_add(&pl.names, p->tensors[t].name);
+	for (int i = 0; i < p->nparams; i++)
+		nameset_add(&pl.names, p->params[i].name);
+	for (int i = 0; i < p->nconsts; i++)
+		nameset_add(&pl.names, p->consts[i].name);
+	for (int i = 0; i < p->nmesh; i++)
+		nameset_add(&pl.names, p->mesh[i].name);
+	if (!nameset_add(&pl.names, axis)) {
+		solar_diag_tool_error(tool,
+				      "%s has a name '%s' already: the pipeline's axis needs it",
+				      p->file, axis);
+		goto done;
+	}
+	if (find_layers(&pl) < 0)
+		goto done;
+	nodes(&pl);
+	pl.prehome = solar_xcalloc((size_t)T + 1, sizeof *pl.prehome);
+	pl.forced = solar_xcalloc((size_t)T + 1, sizeof *pl.forced);
+	pl.home = solar_xcalloc((size_t)T + 1, sizeof *pl.home);
+	pl.everyw = solar_xcalloc((size_t)T + 1, sizeof *pl.everyw);
+	pl.everyr = solar_xcalloc((size_t)T + 1, sizeof *pl.everyr);
+	pl.copy_head = solar_xcalloc((size_t)T + 1, sizeof *pl.copy_head);
+	pl.stage = solar_xcalloc((size_t)pl.M + 1, sizeof *pl.stage);
+	pl.node_send = solar_xcalloc((size_t)pl.M + 1, sizeof *pl.node_send);
+	parameters(&pl);
+	constants(&pl);
+	for (int run = 0; rc > 0; run++) {
+		if (run == MAX_RUNS) {
+			solar_diag_tool_error(tool,
+					      "internal error: the stages of %s did not settle "
+					      "in %d runs; this is a bug in solar",
+					      p->file, MAX_RUNS);
+			goto done;
+		}
+		rc = assign(&pl);
+	}
+	if (rc < 0)
+		goto done;
+	out = print_program(&pl, cmdline);
+	if (verify(&pl, out) < 0) {
+		free(out);
+		out = NULL;
+	}
+done:
+	plan_free(&pl);
+	return out;
+}
