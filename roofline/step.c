@@ -385,6 +385,14 @@ static void pipeline(const solar_program *p, solar_bounds *b, solar_step *st)
 	}
 	b->unfused = st->stage[slow].fused;
 	b->unfused.time_s = st->stage[slow].unfused_s;
+	/* the kernels as written move their own traffic, M times per micro-batch kernel */
+	b->unfused.dram_bytes = b->unfused.l2_bytes = 0;
+	for (int k = 0; k < K; k++)
+		if (solar_kernel_on_stage(p, k, slow)) {
+			double m = solar_kernel_runs_once(&p->kernels[k]) ? 1 : M;
+			b->unfused.dram_bytes += m * b->kernel[k].dram_bytes;
+			b->unfused.l2_bytes += m * b->kernel[k].l2_bytes;
+		}
 	st->slowest = slow;
 	free(it);
 	free(fwd);
