@@ -393,6 +393,8 @@ static void pipeline(const solar_program *p, solar_bounds *b, solar_step *st)
 			b->unfused.dram_bytes += m * b->kernel[k].dram_bytes;
 			b->unfused.l2_bytes += m * b->kernel[k].l2_bytes;
 		}
+	/* the kernels as written move at least the stage's compulsory bytes */
+	b->unfused.dram_bytes = fmax(b->unfused.dram_bytes, st->stage[slow].fused.dram_bytes);
 	st->slowest = slow;
 	free(it);
 	free(fwd);
