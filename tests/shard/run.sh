@@ -3,8 +3,8 @@
 # "Programs on many GPUs"): each case shards a translated model, checks the collectives it
 # gets, validates every rank against the whole PyTorch model on the CPU, and checks that a
 # wrong sharded program FAILs.
-#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, pp, hand,
-#                                     errors
+#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, pp, sp,
+#                                     sp_mesh, hand, errors
 set -u
 solar=$1 root=$2 py=$3 case=$4
 t=$(mktemp -d)
@@ -24,6 +24,9 @@ collectives() { # file: the collectives' lines, one per line
 }
 zero_collectives() { # file: the reduce-scatters and all-gathers, one per line
   sed -n 's/.*{ \(\(reduce_scatter\|all_gather\)([^)]*) [A-Za-z0-9_]* <- [A-Za-z0-9_]*\); }/\1/p' "$1"
+}
+sp_collectives() { # file: every collective with its tensors, one per line
+  sed -n 's/.*{ \(\(reduce_scatter\|all_gather\|all_reduce\)([^)]*) [A-Za-z0-9_]*\( <- [A-Za-z0-9_]*\)\?\); }/\1/p' "$1"
 }
 sends() { # file: each send as "GROUP TENSOR" (the reading kernel's group), one per line
   sed -n 's/^kernel [A-Za-z0-9_]* \[group = \([a-z]*\)\] { send(pp) [A-Za-z0-9_]* <- \([A-Za-z0-9_]*\); }$/\1 \2/p' "$1"
@@ -189,8 +192,20 @@ backward grad_backward_add_23"
     grep -q "^kernel $k \[group = optimizer\] {" "$t/pp.air" || say "pp=2: no kernel $k"
   done
   run "$solar" check "$t/pp.air"; expect 0 "check pp=2"
-  run "$solar" validate "$t/pp.air" --ref "$t/step.py"; expect 0 "validate pp=2"
+  run "$solar" validate "$t/pp.air" --ref "$t/step.py" --keep "$t/kpp"; expect 0 "validate pp=2"
   tail -n 1 "$t/out" | grep -qx PASS || say "validate pp=2: not PASS"
+  # every rank's outputs are the one-GPU program's, bit for bit: the stages compute the same
+  run "$solar" validate "$t/l.air" --ref "$t/step.py" --keep "$t/k1"; expect 0 "validate one GPU"
+  "$py" - "$t/k1" "$t/kpp" <<'PY' || say "pp=2: outputs differ from the one-GPU program's"
+import glob, os, sys
+import numpy as np
+one, pp = sys.argv[1:]
+files = sorted(glob.glob(os.path.join(one, "air_*.npy")))
+assert len(files) > 100, files
+for f in files:
+    a, b = np.load(f), np.load(os.path.join(pp, os.path.basename(f)))
+    assert b.shape == (2,) + a.shape and all(np.array_equal(a, r) for r in b), f
+PY
   # without the sends, stage 1 reads copies nobody wrote
   grep -v "send(pp)" "$t/pp.air" >"$t/bad.air"
   run "$solar" validate "$t/bad.air" --ref "$t/step.py"; expect 1 "validate without the sends"
@@ -218,6 +233,133 @@ backward grad_backward_add_23"
   run "$solar" shard "$t/two.air" --mesh pp=2; expect 1 "a nest writing on two stages"
   grep -q "two.air:9:3: error: kernel 'c' writes 'g' (stage 1 of pp) and 'h' (stage 0) in one nest" "$t/err" ||
     say "two stages: $(head -3 "$t/err")"
+  ;;
+sp)
+  # Megatron's sequence parallelism (docs/shard.md "Sequence parallelism"): the one-layer Llama
+  # at SEQ = 24 (tp = 8 divides it; at 8 the translation names KV_HEADS's 8 ambiguously), forward
+  # and AdamW step under tp=8 --sequence-parallel, against the whole Hugging Face model
+  run "$solar" translate --hf "$tiny" --batch 1 --seq 24 --no-validate -o "$t/l.air"; expect 0 translate
+  run "$solar" shard "$t/l.air" --mesh tp=8 -o "$t/tp.air"; expect 0 "shard tp=8"
+  run "$solar" shard "$t/l.air" --mesh tp=8 --sequence-parallel -o "$t/sp.air"; expect 0 "shard --sequence-parallel"
+  # the 2 all-reduces become 2 reduce-scatters; an all-gather before each column-parallel
+  # projection's input (q, k, v read one; gate, up one) and before the LM head
+  a=lm_model_layers_0
+  want="all_gather(tp, dim = 1) ${a}_input_layernorm_mul_2_gathered <- ${a}_input_layernorm_mul_2
+reduce_scatter(tp, sum, dim = 1) ${a}_self_attn_o_proj_linear <- ${a}_self_attn_o_proj_linear_partial
+all_gather(tp, dim = 1) ${a}_post_attention_layernorm_mul_2_gathered <- ${a}_post_attention_layernorm_mul_2
+reduce_scatter(tp, sum, dim = 1) ${a}_mlp_down_proj_linear <- ${a}_mlp_down_proj_linear_partial
+all_gather(tp, dim = 1) lm_model_norm_mul_2_gathered <- lm_model_norm_mul_2"
+  [ "$(sp_collectives "$t/sp.air")" = "$want" ] || { say "forward: not Megatron's collectives:"; sp_collectives "$t/sp.air"; }
+  for x in "in ids\[1, (SEQ // 8)\]: i64 split(tp, 1) in 0..VOCAB" \
+    "tmp ${a}_post_attention_layernorm_mean\[1, (SEQ // 8), 1\]: f32" \
+    "tmp ${a}_add_2\[1, (SEQ // 8), HIDDEN\]: bf16" \
+    "tmp ${a}_self_attn_o_proj_linear_partial\[1, SEQ, HIDDEN\]: bf16"; do
+    grep -q "^$x;" "$t/sp.air" || say "forward: no '$x'"
+  done
+  grep -q "^  for i0 in 0..1, i1 in 0..(SEQ // 8) {$" "$t/sp.air" || say "the norms' mean is not on the rank's tokens"
+  run "$solar" validate "$t/sp.air" --ref "$t/l.py"; expect 0 "validate --sequence-parallel"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate --sequence-parallel: not PASS"
+  sed 's/reduce_scatter(tp, sum/reduce_scatter(tp, max/' "$t/sp.air" >"$t/bad.air"
+  run "$solar" validate "$t/bad.air" --ref "$t/l.py"; expect 1 "validate with a max for the sum"
+  run "$solar" analyze "$t/tp.air" --device hgx-h200-8 --json; expect 0 "analyze tp=8"
+  cp "$t/out" "$t/tp.json"
+  run "$solar" analyze "$t/sp.air" --device hgx-h200-8 --json; expect 0 "analyze --sequence-parallel"
+  "$py" - "$t/tp.json" "$t/out" <<'PY' || fail=1
+import json, sys
+tp, sp = (json.load(open(f)) for f in sys.argv[1:])
+traffic = lambda j: j["unfused"]["bytes"]["dram"] + j["unfused"]["bytes"]["l2"]
+# the norms, adds and casts on 3 of the 24 tokens: 386606 -> 146462 bytes measured
+assert traffic(sp) < 0.5 * traffic(tp), (traffic(tp), traffic(sp))
+# each reduce-scatter's input is its all-reduce's buffer: 24 tokens x 96 bf16
+ar = sorted(c["bytes"] for c in tp["collectives"])
+rs = sorted(c["bytes"] for c in sp["collectives"] if c["op"] == "reduce_scatter")
+ag = [c["bytes"] for c in sp["collectives"] if c["op"] == "all_gather"]
+assert ar == rs == [4608, 4608] and ag == [4608] * 3, (ar, rs, ag)
+PY
+  # the AdamW step: 4 reduce-scatters (the forward's 2, and backward the input gradients of the
+  # column-parallel projections), 8 all-gathers, and all-reduces of what the rank's tokens sum
+  # to: the loss and the 3 norms' weight gradients
+  run "$solar" translate --hf "$tiny" --batch 1 --seq 24 --train --optimizer adamw --no-validate \
+    -o "$t/s.air"; expect 0 "translate --train"
+  run "$solar" shard "$t/s.air" --mesh tp=8 --sequence-parallel -o "$t/ssp.air"; expect 0 "shard step"
+  for op in "reduce_scatter 4" "all_gather 8" "all_reduce 4"; do
+    [ "$(sp_collectives "$t/ssp.air" | grep -c "^${op% *}(tp")" = "${op#* }" ] ||
+      { say "step: not ${op#* } ${op% *}s:"; sp_collectives "$t/ssp.air"; }
+  done
+  for x in "all_reduce(tp, sum) loss" "all_reduce(tp, sum) lm_model_norm_weight_grad" \
+    "all_gather(tp, dim = 1) ids_gathered <- ids" \
+    "reduce_scatter(tp, sum, dim = 1) grad_backward_add_2 <- grad_backward_add_2_partial"; do
+    sp_collectives "$t/ssp.air" | grep -qxF "$x" || say "step: no $x"
+  done
+  wrapper "$t/s.py" output "$t/step.py"
+  run "$solar" validate "$t/ssp.air" --ref "$t/step.py"; expect 0 "validate the step"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate the step: not PASS"
+  # the final norm's weight gradient is summed over the rank's tokens: without its all-reduce, FAIL
+  grep -v "lm_model_norm_weight_grad_all_reduce_tp" "$t/ssp.air" >"$t/bad.air"
+  run "$solar" validate "$t/bad.air" --ref "$t/step.py"; expect 1 "validate without the norm's all-reduce"
+  run "$solar" shard "$t/s.air" --mesh tp=8 -o "$t/stp.air"; expect 0 "shard step tp=8"
+  run "$solar" analyze "$t/stp.air" --device hgx-h200-8 --json; expect 0 "analyze step tp=8"
+  cp "$t/out" "$t/tp.json"
+  run "$solar" analyze "$t/ssp.air" --device hgx-h200-8 --json; expect 0 "analyze step"
+  "$py" - "$t/tp.json" "$t/out" <<'PY' || fail=1
+import json, sys
+tp, sp = (json.load(open(f)) for f in sys.argv[1:])
+traffic = lambda j: j["unfused"]["bytes"]["dram"] + j["unfused"]["bytes"]["l2"]
+assert traffic(sp) < 0.7 * traffic(tp), (traffic(tp), traffic(sp))  # 2041378 -> 1187046
+assert sp["memory"]["tmp_at_peak_bytes"] < 0.5 * tp["memory"]["tmp_at_peak_bytes"]
+PY
+  # errors: no tp axis; a sequence tp does not divide; no sequence size
+  run "$solar" shard "$t/l.air" --mesh dp=2 --sequence-parallel; expect 2 "--sequence-parallel without tp"
+  grep -q "solar: --sequence-parallel splits the sequence over tp: --mesh has no tp axis" "$t/err" ||
+    say "without tp: $(cat "$t/err")"
+  run "$solar" translate --hf "$tiny" --batch 1 --seq 5 --no-validate -o "$t/b.air"; expect 0 "translate --seq 5"
+  run "$solar" shard "$t/b.air" --mesh tp=8 --sequence-parallel; expect 1 "SEQ = 5"
+  grep -q "b.air:[0-9]*:[0-9]*: error: 'SEQ' is 5, which tp = 8 does not divide: --sequence-parallel" "$t/err" ||
+    say "SEQ = 5: $(head -3 "$t/err")"
+  printf 'air 1;\nparam B = 4, D = 8, F = 16;\nin x[B, D], w[F, D]: f32;\nout y[B, F]: f32;\nkernel k {\n  for b in 0..B, f in 0..F {\n    y[b, f] = 0;\n    for d in 0..D { y[b, f] += x[b, d] * w[f, d]; }\n  }\n}\n' >"$t/noseq.air"
+  run "$solar" shard "$t/noseq.air" --mesh tp=2 --split tp=F --sequence-parallel; expect 1 "no sequence"
+  grep -q "solar: --sequence-parallel: .*noseq.air has no sequence size to split" "$t/err" ||
+    say "no sequence: $(cat "$t/err")"
+  ;;
+sp_mesh)
+  # sequence parallelism with the other axes: dp=2 x tp=8 (one sequence per rank) with and
+  # without --zero, and a 4-layer step cut into pp=2 stages of tp=8 --sequence-parallel, whose
+  # cuts send the rank's block of the residual stream (1/8 of it) and gather it on the stage
+  # that reads it whole
+  run "$solar" translate --hf "$tiny" --batch 2 --seq 24 --train --optimizer adamw --no-validate \
+    -o "$t/l.air"; expect 0 translate
+  wrapper "$t/l.py" output "$t/step.py"
+  for z in "" --zero; do
+    run "$solar" shard "$t/l.air" --mesh dp=2,tp=8 --sequence-parallel $z -o "$t/d.air"
+    expect 0 "shard dp=2,tp=8 $z"
+    for op in "reduce_scatter(tp 4" "all_gather(tp 8" "all_reduce(tp 4"; do
+      [ "$(sp_collectives "$t/d.air" | grep -c "^${op% *}")" = "${op#* }" ] ||
+        { say "dp=2,tp=8 $z: not ${op#* } ${op% *}:"; sp_collectives "$t/d.air" | grep "(tp"; }
+    done
+    sp_collectives "$t/d.air" | grep -qx "all_reduce(dp, sum) loss" ||
+      [ -n "$z" ] || say "dp=2,tp=8: the loss is not all-reduced over dp"
+    run "$solar" validate "$t/d.air" --ref "$t/step.py"; expect 0 "validate dp=2,tp=8 $z"
+    tail -n 1 "$t/out" | grep -qx PASS || say "validate dp=2,tp=8 $z: not PASS"
+  done
+  # under tp alone a rank has both sequences, and the step's matmuls hold them in one
+  # dimension, batch-major: a located error
+  run "$solar" shard "$t/l.air" --mesh tp=8 --sequence-parallel; expect 1 "two sequences a rank"
+  grep -q "l.air:[0-9]*:[0-9]*: error: --sequence-parallel: 'lm_model_layers_0_self_attn_o_proj_mm', a partial sum over tp, holds 2 sequences of 24 tokens in dimension 0" "$t/err" ||
+    say "two sequences: $(head -3 "$t/err")"
+  sed 's/"num_hidden_layers": 1/"num_hidden_layers": 4/' "$tiny" >"$t/l4.json"
+  run "$solar" translate --hf "$t/l4.json" --batch 1 --seq 24 --train --optimizer adamw --no-validate \
+    -o "$t/l4.air"; expect 0 "translate 4 layers"
+  wrapper "$t/l4.py" output "$t/step4.py"
+  run "$solar" shard "$t/l4.air" --mesh tp=8,pp=2 --sequence-parallel -o "$t/pp.air"; expect 0 "shard tp=8,pp=2"
+  want="forward lm_model_layers_1_add_2
+backward grad_backward_add_23"
+  [ "$(sends "$t/pp.air")" = "$want" ] || { say "tp=8,pp=2: not the 2 sends of the cut:"; sends "$t/pp.air"; }
+  grep -q "^tmp grad_backward_add_23_pp0\[1, (SEQ // 8), HIDDEN\]: bf16 stage(pp, 0);" "$t/pp.air" ||
+    say "tp=8,pp=2: the backward's send is not of a block: $(grep '^tmp grad_backward_add_23_pp0' "$t/pp.air")"
+  grep -q "{ all_gather(tp, dim = 1) grad_backward_add_23_gathered <- grad_backward_add_23_pp0; }" "$t/pp.air" ||
+    say "tp=8,pp=2: the gather does not run on the stage that reads it"
+  run "$solar" validate "$t/pp.air" --ref "$t/step4.py"; expect 0 "validate tp=8,pp=2"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate tp=8,pp=2 --sequence-parallel: not PASS"
   ;;
 hand)
   # examples/many-gpus/mlp_tp.air, written by hand, against the whole MLP
