@@ -120,6 +120,8 @@ typedef struct {
 	/* what the runs learnt */
 	int *prehome; /* per tensor: its stage from the start, -1 */
 	bool *forced; /* per tensor: computed on every stage, never staged */
+	int *gather_at; /* per kernel: the stage of an all-gather whose output only that stage
+			 * reads (its block sent there, not its whole output), -1 */
 	/* one run */
 	int *home;	       /* per tensor: its stage, -1 */
 	bool *everyw, *everyr; /* per tensor: written, read by a node of every stage */
@@ -491,6 +493,8 @@ static int choose(plan *pl, int m)
 	int k = pl->kernel_of[m];
 	const solar_collective *coll = p->kernels[k].coll;
 	int need = coll ? pl->home[coll->in] : -1, who = coll ? coll->in : -1;
+	if (coll && pl->gather_at[k] >= 0)
+		need = pl->gather_at[k];
 	bool touched = need >= 0;
 	for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
 		int t = pl->acc[a].tensor, h = pl->home[t];
@@ -585,6 +589,38 @@ static void place(plan *pl, int m, int s, bool *again)
 	}
 }
 
+/* Whether the run learnt of an all-gather (--sequence-parallel's, --zero's) whose output is
+ * read on one other stage alone: it runs there from the next run on, its input sent there,
+ * 1/N of the bytes of its output (the gradient of a layer's input gathered for the
+ * row-parallel backward of the layer before, on the stage before). */
+static bool gathers_moved(plan *pl)
+{
+	const solar_program *p = pl->p;
+	int T = p->ntensors;
+	bool moved = false;
+	int *readers = solar_xcalloc((size_t)T + 1, sizeof *readers); /* stage + 2; 1 many */
+	for (int m = 0; m < pl->M; m++)
+		for (int a = pl->node_acc[m]; a < pl->node_acc[m + 1]; a++) {
+			int t = pl->acc[a].tensor, s = pl->stage[m] + 2;
+			if (pl->acc[a].rd)
+				readers[t] = !readers[t] || readers[t] == s ? s : 1;
+		}
+	for (int m = 0; m < pl->M; m++) {
+		int k = pl->kernel_of[m];
+		const solar_collective *coll = p->kernels[k].coll;
+		if (!coll || coll->op != SOLAR_XOP_ALL_GATHER || pl->stage[m] < 0 ||
+		    pl->gather_at[k] >= 0)
+			continue;
+		int r = readers[coll->out] - 2;
+		if (r >= 0 && r != pl->stage[m]) {
+			pl->gather_at[k] = r;
+			moved = true;
+		}
+	}
+	free(readers);
+	return moved;
+}
+
 /* One assignment in program order: 1 when it learnt something that changes an earlier
  * choice (run again), 0 when it is final, -1 after errors. */
 static int assign(plan *pl)
@@ -613,7 +649,7 @@ static int assign(plan *pl)
 		if (pl->constant[t] && !pl->forced[t] && force_cone(pl, t))
 			again = true;
 	}
-	return again;
+	return gathers_moved(pl) || again;
 }
 
 /* ---- the text ----------------------------------------------------------------------------- */
@@ -784,6 +820,16 @@ static void print_sends(text *x, int m)
 	}
 }
 
+/* The name of tensor t's copy on stage s. */
+static const char *copy_on(const text *x, int t, int s)
+{
+	const plan *pl = x->pl;
+	int c = pl->copy_head[t];
+	while (pl->copies[c].stage != s)
+		c = pl->copies[c].next;
+	return x->copy_name[c];
+}
+
 /* Node m as its stage runs it: what it reads from other stages, from its copies there. */
 static void print_node(text *x, int m)
 {
@@ -794,10 +840,7 @@ static void print_node(text *x, int m)
 		int t = pl->acc[a].tensor;
 		if (!pl->acc[a].rd || pl->home[t] < 0 || pl->home[t] == s)
 			continue;
-		int c = pl->copy_head[t];
-		while (pl->copies[c].stage != s)
-			c = pl->copies[c].next;
-		x->names[t] = x->copy_name[c];
+		x->names[t] = copy_on(x, t, s);
 	}
 	const solar_node *node = p->kernels[k].body.items[m - pl->base[k]];
 	solar_block one = {.items = (solar_node **)&node, .n = 1};
@@ -840,6 +883,13 @@ static void print_kernel(text *x, int k)
 			fprintf(x->f, "\nkernel %s ", name);
 			free(name);
 			solar_ir_print_kernel_attrs(kn, x->f);
+			if (kn->coll && pl->gather_at[k] >= 0) { /* its input sent there */
+				const solar_collective *c = kn->coll;
+				fprintf(x->f, "{ all_gather(%s, dim = %d) %s <- %s; }\n",
+					pl->p->mesh[c->axis].name, c->dim, pl->p->tensors[c->out].name,
+					copy_on(x, c->in, pl->gather_at[k]));
+				break;
+			}
 			if (kn->coll) { /* the collective, not the loops of its stand-in copy */
 				fputs("{ ", x->f);
 				solar_ir_print_stmt(pl->p, pl->p->stmts[kn->first_stmt], x->f);
@@ -929,6 +979,7 @@ static void plan_free(plan *pl)
 	free(pl->indices);
 	free(pl->layer_stage);
 	free(pl->pin);
+	free(pl->gather_at);
 	free(pl->forward);
 	free(pl->base);
 	free(pl->kernel_of);
@@ -979,6 +1030,9 @@ char *solar_pipeline(const solar_program *p, const char *axis, int64_t stages, i
 	nodes(&pl);
 	pl.prehome = solar_xcalloc((size_t)T + 1, sizeof *pl.prehome);
 	pl.forced = solar_xcalloc((size_t)T + 1, sizeof *pl.forced);
+	pl.gather_at = solar_xcalloc((size_t)p->nkernels + 1, sizeof *pl.gather_at);
+	for (int k = 0; k < p->nkernels; k++)
+		pl.gather_at[k] = -1;
 	pl.home = solar_xcalloc((size_t)T + 1, sizeof *pl.home);
 	pl.everyw = solar_xcalloc((size_t)T + 1, sizeof *pl.everyw);
 	pl.everyr = solar_xcalloc((size_t)T + 1, sizeof *pl.everyr);

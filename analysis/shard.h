@@ -23,17 +23,28 @@ typedef struct {
 	int nnames;
 } solar_shard_axis;
 
+/* What the options ask of the strategies besides the mesh. */
+typedef struct {
+	bool zero;              /* --zero: ZeRO stages 1 and 2 over dp (docs/shard.md "ZeRO") */
+	bool sequence_parallel; /* --sequence-parallel: Megatron's over tp (docs/shard.md
+				 * "Sequence parallelism") */
+	int64_t microbatches;   /* the pp axis's micro-batches; 1 */
+} solar_shard_opts;
+
 /* The rank's program as AIR 1.2 text (malloc'd), or NULL after errors: a size that is neither
  * a param nor a const, one the axis does not divide, a tensor whose split dimension is not N
  * equal blocks, a kernel that reads the partial sum it computes (on d, located; tool: what is
  * not the program's).  zero: the optimizer's state and update sharded over the dp axis, its
  * gradients reduce-scattered and its blocks all-gathered where read whole (ZeRO stages 1 and
- * 2, docs/shard.md "ZeRO").  An axis named "pp" splits no sizes: it cuts the program into
- * pipeline stages by layer (analysis/pipeline.h), after the other axes, as the outermost axis
- * of the mesh, with `microbatches pp = M;` when microbatches > 1.  cmdline: written into the
- * header comment. */
+ * 2, docs/shard.md "ZeRO").  sequence_parallel: the nests between tp's row-parallel and
+ * column-parallel linears run on the rank's block of the sequence (SEQ), the row-parallel
+ * outputs reduce-scattered into blocks and all-gathered before the column-parallel linears
+ * (docs/shard.md "Sequence parallelism").  An axis named "pp" splits no sizes: it cuts the
+ * program into pipeline stages by layer (analysis/pipeline.h), after the other axes, as the
+ * outermost axis of the mesh, with `microbatches pp = M;` when microbatches > 1.  cmdline:
+ * written into the header comment. */
 SOLAR_GIVE char *solar_shard(SOLAR_KEEP const solar_program *p, const solar_shard_axis *axes,
-			     int naxes, bool zero, int64_t microbatches, const char *cmdline,
+			     int naxes, const solar_shard_opts *opts, const char *cmdline,
 			     solar_diag *d, solar_diag *tool);
 
 #endif

@@ -55,6 +55,7 @@ typedef struct {
 	const char **splits;      /* shard --split AXIS=NAME[,NAME...] */
 	int nsplits;
 	bool zero;                /* shard --zero */
+	bool sequence_parallel;   /* shard --sequence-parallel */
 	int microbatches;         /* shard --microbatches M; 0: not given (1) */
 	const char *svg_out;      /* --svg FILE */
 	const char *md_out;       /* --md FILE */

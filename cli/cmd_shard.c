@@ -1,5 +1,5 @@
-/* cmd_shard.c - `solar shard FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--microbatches M]
- * [-o OUT.air]` (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program
+/* cmd_shard.c - `solar shard FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero]
+ * [--sequence-parallel] [--microbatches M] [-o OUT.air]` (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program
  * (analysis/shard.c; the pp axis's stages, analysis/pipeline.c).
  */
 #include <ctype.h>
@@ -69,6 +69,28 @@ static int parse_mesh(const char *text, solar_shard_axis *axes, int *naxes, char
 	return SOLAR_EXIT_OK;
 }
 
+/* The command as run, with the sizes each axis splits, for the output's header (cut at
+ * size bytes). */
+static void command_line(const solar_opts *o, const solar_shard_axis *axes, int naxes,
+			 char *cmdline, size_t size)
+{
+	int n = snprintf(cmdline, size, "solar shard %s --mesh %s", o->files[0], o->mesh);
+	for (int a = 0; a < naxes && n > 0 && (size_t)n < size; a++) {
+		if (!axes[a].nnames)
+			continue;
+		n += snprintf(cmdline + n, size - (size_t)n, " --split %s=", axes[a].axis);
+		for (int i = 0; i < axes[a].nnames && (size_t)n < size; i++)
+			n += snprintf(cmdline + n, size - (size_t)n, "%s%s", i ? "," : "",
+				      axes[a].names[i]);
+	}
+	if (o->zero && n > 0 && (size_t)n < size)
+		n += snprintf(cmdline + n, size - (size_t)n, " --zero");
+	if (o->sequence_parallel && n > 0 && (size_t)n < size)
+		n += snprintf(cmdline + n, size - (size_t)n, " --sequence-parallel");
+	if (o->microbatches && n > 0 && (size_t)n < size)
+		snprintf(cmdline + n, size - (size_t)n, " --microbatches %d", o->microbatches);
+}
+
 int solar_cmd_shard(const solar_opts *o)
 {
 	if (o->nfiles != 1 || !o->mesh)
@@ -118,15 +140,21 @@ int solar_cmd_shard(const solar_opts *o)
 			names[a][axes[a].nnames++] = tok;
 		}
 	}
-	bool dp = false, pp = false;
+	bool dp = false, pp = false, tp = false;
 	for (int a = 0; a < naxes; a++) {
 		dp |= !strcmp(axes[a].axis, "dp");
 		pp |= !strcmp(axes[a].axis, "pp");
+		tp |= !strcmp(axes[a].axis, "tp");
 	}
 	if (rc == SOLAR_EXIT_OK && o->zero && !dp)
 		rc = solar_cli_usage("shard",
 				     "--zero shards the optimizer's state over dp: --mesh has no dp "
 				     "axis (--mesh dp=N,...): '%s'",
+				     o->mesh);
+	if (rc == SOLAR_EXIT_OK && o->sequence_parallel && !tp)
+		rc = solar_cli_usage("shard",
+				     "--sequence-parallel splits the sequence over tp: --mesh has no "
+				     "tp axis (--mesh tp=N,...): '%s'",
 				     o->mesh);
 	if (rc == SOLAR_EXIT_OK && o->microbatches && !pp)
 		rc = solar_cli_usage("shard",
@@ -181,22 +209,11 @@ int solar_cmd_shard(const solar_opts *o)
 		}
 	}
 	char cmdline[1024];
-	int n = snprintf(cmdline, sizeof cmdline, "solar shard %s --mesh %s", o->files[0], o->mesh);
-	for (int a = 0; a < naxes && n > 0 && (size_t)n < sizeof cmdline; a++) {
-		if (!axes[a].nnames)
-			continue;
-		n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --split %s=", axes[a].axis);
-		for (int i = 0; i < axes[a].nnames && (size_t)n < sizeof cmdline; i++)
-			n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, "%s%s", i ? "," : "",
-				      names[a][i]);
-	}
-	if (o->zero && n > 0 && (size_t)n < sizeof cmdline)
-		n += snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --zero");
-	if (o->microbatches && n > 0 && (size_t)n < sizeof cmdline)
-		snprintf(cmdline + n, sizeof cmdline - (size_t)n, " --microbatches %d",
-			 o->microbatches);
-	text = solar_shard(l.prog, axes, naxes, o->zero, o->microbatches ? o->microbatches : 1,
-			   cmdline, l.diag, solar_cli_diag());
+	command_line(o, axes, naxes, cmdline, sizeof cmdline);
+	solar_shard_opts so = {.zero = o->zero,
+			       .sequence_parallel = o->sequence_parallel,
+			       .microbatches = o->microbatches ? o->microbatches : 1};
+	text = solar_shard(l.prog, axes, naxes, &so, cmdline, l.diag, solar_cli_diag());
 	solar_diag_finish(l.diag);
 	if (!text) {
 		rc = SOLAR_EXIT_ERRORS;

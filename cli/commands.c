@@ -289,6 +289,12 @@ const solar_option solar_options[] = {
      .field = offsetof(solar_opts, zero),
      .help = "shard the optimizer's state and update over dp: gradients reduce-scattered, "
 	     "parameters all-gathered where read whole (ZeRO stages 1 and 2)"},
+    {.name = "--sequence-parallel",
+     .kind = SOLAR_ARG_FLAG,
+     .field = offsetof(solar_opts, sequence_parallel),
+     .help = "run the norms and residual adds between tp's linears on the rank's block of the "
+	     "sequence: row-parallel outputs reduce-scattered, all-gathered before the "
+	     "column-parallel linears (Megatron's sequence parallelism)"},
     {.name = "--microbatches",
      .kind = SOLAR_ARG_INT,
      .field = offsetof(solar_opts, microbatches),
@@ -774,8 +780,8 @@ const solar_command solar_commands[] = {
      .formats = FMTS(TABLE) | FMTS(JSON),
      .run = solar_cmd_collective},
     {.name = "shard",
-     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero] [--microbatches M] "
-	     "[-o OUT.air]",
+     .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero] [--sequence-parallel] "
+	     "[--microbatches M] [-o OUT.air]",
      .summary = "a one-GPU program made one rank's program of a mesh, with its collectives",
      .details =
 	 "Each axis splits some sizes of the program (params or consts): dp the batch, tp the "
@@ -787,7 +793,10 @@ const solar_command solar_commands[] = {
 	 "after the last kernel that writes it (Megatron's row-parallel all-reduce, DDP's "
 	 "gradient all-reduce). With --zero the optimizer's state and its update are split over dp "
 	 "too, each gradient reduce-scattered instead and each parameter all-gathered before "
-	 "its first whole reader (ZeRO-1/2). The axis pp cuts the repeated layers into pipeline "
+	 "its first whole reader (ZeRO-1/2). With --sequence-parallel the norms and residual adds "
+	 "between tp's linears run on the rank's block of the sequence, each row-parallel output "
+	 "reduce-scattered instead of all-reduced and all-gathered before the column-parallel "
+	 "linears (Megatron's sequence parallelism). The axis pp cuts the repeated layers into pipeline "
 	 "stages instead, as the outermost axis: each tensor on the stage that makes it, a send "
 	 "where another stage reads it (--microbatches M: the micro-batches a step runs "
 	 "through them). The result is AIR 1.2: solar analyze --device "
@@ -797,8 +806,9 @@ const solar_command solar_commands[] = {
 		"solar shard mlp_train.air --mesh dp=8 --split dp=TOKENS -o mlp_dp8.air\n"
 		"solar analyze mlp_dp8.air --device hgx-h200-8\n"
 		"solar shard llama.air --mesh dp=8,tp=8 --zero -o llama_zero.air\n"
+		"solar shard llama.air --mesh tp=8 --sequence-parallel -o llama_sp.air\n"
 		"solar shard llama.air --mesh pp=4,tp=8 --microbatches 16 -o llama_pp4.air",
-     .takes = "--mesh --split --zero --microbatches -D -o",
+     .takes = "--mesh --split --zero --sequence-parallel --microbatches -D -o",
      .formats = FMTS(TABLE),
      .run = solar_cmd_shard},
     {.name = "provision",

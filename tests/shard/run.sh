@@ -354,7 +354,7 @@ sp_mesh)
   want="forward lm_model_layers_1_add_2
 backward grad_backward_add_23"
   [ "$(sends "$t/pp.air")" = "$want" ] || { say "tp=8,pp=2: not the 2 sends of the cut:"; sends "$t/pp.air"; }
-  grep -q "^tmp grad_backward_add_23_pp0\[1, (SEQ // 8), HIDDEN\]: bf16 stage(pp, 0);" "$t/pp.air" ||
+  grep -q "^tmp grad_backward_add_23_pp0\[1, SEQ // 8, HIDDEN\]: bf16 stage(pp, 0);" "$t/pp.air" ||
     say "tp=8,pp=2: the backward's send is not of a block: $(grep '^tmp grad_backward_add_23_pp0' "$t/pp.air")"
   grep -q "{ all_gather(tp, dim = 1) grad_backward_add_23_gathered <- grad_backward_add_23_pp0; }" "$t/pp.air" ||
     say "tp=8,pp=2: the gather does not run on the stage that reads it"
