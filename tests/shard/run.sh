@@ -372,6 +372,14 @@ hand)
   run "$solar" validate "$root/examples/many-gpus/mlp_tp.air" --ref "$root/examples/mlp_block.py" \
     -D B=2 -D S=4 -D D=16 --device h200-sxm; expect 2 "validate --device of a mesh program"
   grep -q "error: validate of a program with a mesh takes no --device" "$t/err" || say "no --device message"
+  # examples/many-gpus/mlp_pp.air: two pipeline stages x tp = 4, by hand
+  run "$solar" validate "$root/examples/many-gpus/mlp_pp.air" --ref "$root/examples/mlp_block.py" \
+    -D B=2 -D S=4 -D D=16; expect 0 "validate mlp_pp.air"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate mlp_pp.air: not PASS"
+  # stage 1 fed the GELU's input instead of its output
+  sed 's/send(pp) g1 <- g;/send(pp) g1 <- h;/' "$root/examples/many-gpus/mlp_pp.air" >"$t/pp.air"
+  run "$solar" validate "$t/pp.air" --ref "$root/examples/mlp_block.py" -D B=2 -D S=4 -D D=16
+  expect 1 "validate mlp_pp.air sending h"
   ;;
 errors)
   run "$solar" translate --hf "$tiny" --batch 1 --seq 5 --no-validate -o "$t/l.air"; expect 0 translate
