@@ -320,7 +320,7 @@ def main_hf(o):
         say(cfg, None, "error", "no such file")
         return 2
     try:
-        src = hf.generate(cfg, o)
+        src = hf.generate(cfg, o, warn=lambda m: say(cfg, None, "warning", m))
     except hf.ConfigError as e:
         where = e.where
         if where and where[0].isdigit():

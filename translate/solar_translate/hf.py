@@ -342,7 +342,35 @@ def model_source(cfg, s, cfg_path, decode, train=False):
     return "\n".join(lines)
 
 
-def generate(cfg_path, o):
-    """The source text of the model file for CONFIG.json; ConfigError on a bad config."""
+def coinciding(s):
+    """The first size of the model that --batch, --seq or --context equals, as
+    ("--seq", "SEQ", "KV_HEADS", 8), or None.  Where two sizes are equal, a dimension made by
+    the traced ops (not a leaf's) can be told from neither, so the translation writes it as the
+    literal: -D and `solar shard` (which splits KV_HEADS under tp) then leave it as it is, a
+    wrong program at any other size (tests/translate/hf/run.sh seq_kv)."""
+    model = [("KV_HEADS", s["kv"]), ("HEADS", s["heads"]), ("HEAD_DIM", s["head_dim"]),
+             ("GROUPS", s["heads"] // s["kv"]), ("HIDDEN", s["hidden"]),
+             ("INTER", s["inter"]), ("VOCAB", s["vocab"])]
+    mine = [("--batch", "BATCH", s["batch"]), ("--seq", "SEQ", s["seq"]),
+            ("--context", "CONTEXT", s["context"])]
+    for i, (opt, name, v) in enumerate(mine):
+        if v is None or v < 2:
+            continue
+        for other, w in model + [(n, x) for _, n, x in mine[:i]]:
+            if v == w:
+                return opt, name, other, v
+    return None
+
+
+def generate(cfg_path, o, warn=None):
+    """The source text of the model file for CONFIG.json; ConfigError on a bad config.
+    warn(message): told when a size of the options equals one of the model's."""
     cfg = read_config(cfg_path)
-    return model_source(cfg, sizes_of(cfg, o), cfg_path, o["decode"], bool(o.get("train")))
+    s = sizes_of(cfg, o)
+    same = coinciding(s)
+    if same and warn:
+        opt, name, other, v = same
+        warn(f"{opt} {v} equals {other} ({v}): a dimension of {v} that the traced ops make "
+             f"cannot be told to be {name} or {other}, so it is written as the literal {v} and "
+             f"-D or solar shard will not resize it; give {opt} a value no other size has")
+    return model_source(cfg, s, cfg_path, o["decode"], bool(o.get("train")))

@@ -14,6 +14,7 @@
 #            and AdamW, PASS against autograd and torch.optim; analyze shows the groups and
 #            the memory line
 #   bad      every bad/NAME.json, and bad flags: exit status and the exact stderr (bad.err)
+#   seq_kv   --seq equal to a size of the model (KV_HEADS) warns; another --seq does not
 solar=$1 root=$(cd "$2" && pwd) name=$3
 here=$(cd "$(dirname "$0")" && pwd)
 : "${SOLAR_PYTHON:?run.sh needs SOLAR_PYTHON}"
@@ -97,5 +98,15 @@ bad)
   [ -n "$SOLAR_BLESS" ] && cp got "$here/bad.err"
   diff -u "$here/bad.err" got || fail "stderr differs from tests/translate/hf/bad.err"
   echo PASS ;;
-*) echo "usage: run.sh SOLAR ROOT prefill|decode|mixtral|bad"; exit 2 ;;
+seq_kv)
+  # --seq equal to a size of the model (tests/shard/llama-tiny.json: KV_HEADS = 8) is warned
+  # about: a dimension the ops make of that value is written as a literal; --seq 24 is not
+  "$solar" translate --hf "$root/tests/shard/llama-tiny.json" --batch 1 --seq 8 --no-validate \
+    -o "$tmp/a.air" >"$tmp/o" 2>"$tmp/e" || { cat "$tmp/e"; fail "--seq 8"; }
+  has "$tmp/e" "llama-tiny.json: warning: --seq 8 equals KV_HEADS (8)"
+  "$solar" translate --hf "$root/tests/shard/llama-tiny.json" --batch 1 --seq 24 --no-validate \
+    -o "$tmp/b.air" >"$tmp/o" 2>"$tmp/e" || { cat "$tmp/e"; fail "--seq 24"; }
+  grep -q warning "$tmp/e" && { cat "$tmp/e"; fail "--seq 24 warned"; }
+  echo PASS ;;
+*) echo "usage: run.sh SOLAR ROOT prefill|decode|mixtral|train|bad|seq_kv"; exit 2 ;;
 esac
