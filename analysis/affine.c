@@ -46,8 +46,8 @@ bool solar_affine_is_constant(const solar_model *m, const solar_expr *e)
 {
 	if (e->kind == SOLAR_E_ITER || e->kind == SOLAR_E_ACCESS)
 		return false;
-	if (e->kind == SOLAR_E_PARAM)
-		return !m->symbolic;
+	if (e->kind == SOLAR_E_PARAM) /* rank(A): a number on each rank, even in symbolic mode */
+		return !m->symbolic || m->prog->params[e->sym].axis >= 0;
 	for (int i = 0; i < e->nargs; i++)
 		if (!solar_affine_is_constant(m, e->args[i]))
 			return false;

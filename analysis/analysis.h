@@ -19,5 +19,8 @@ int solar_analysis_run_checks(SOLAR_KEEP solar_analysis *a, solar_diag *d);
  * as example) and reads of tmp elements never written before.  Reports through d; returns
  * the number of errors found. */
 int solar_analysis_check(SOLAR_KEEP const solar_program *p, solar_diag *d);
+/* After an error found on one class of ranks (rank(A), AIR 1.2): a note naming its
+ * coordinates, at the mesh axis. */
+void solar_analysis_note_rank_class(SOLAR_KEEP const solar_program *p, solar_diag *d);
 
 #endif

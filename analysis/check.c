@@ -522,12 +522,36 @@ int solar_analysis_run_checks(solar_analysis *a, solar_diag *d)
 	return errors + c.errors + uninit_data(a->model, d);
 }
 
+void solar_analysis_note_rank_class(const solar_program *p, solar_diag *d)
+{
+	char text[256];
+	solar_program_rank_class_text(p, text, sizeof text);
+	for (int i = 0; i < p->nparams; i++)
+		if (p->params[i].axis >= 0) {
+			solar_diag_note(d, p->mesh[p->params[i].axis].span,
+					"on the ranks with %s: rank() makes their program differ",
+					text);
+			return;
+		}
+}
+
+/* Every class of ranks that rank(A) tells apart is checked: an index may leave its tensor on
+ * the last rank only. */
 int solar_analysis_check(const solar_program *p, solar_diag *d)
 {
-	solar_analysis *a = solar_analysis_new(p, d);
-	if (!a)
-		return 1;
-	int errors = solar_analysis_run_checks(a, d);
-	solar_analysis_free(a);
+	solar_program *ranked = (solar_program *)p; /* only its rank(A) values change */
+	int64_t n = solar_program_rank_classes(p);
+	int errors = 0;
+	for (int64_t c = 0; c < n && !errors; c++) {
+		if (n > 1)
+			solar_program_set_rank_class(ranked, c);
+		solar_analysis *a = solar_analysis_new(p, d);
+		errors = a ? solar_analysis_run_checks(a, d) : 1;
+		solar_analysis_free(a);
+		if (errors && n > 1)
+			solar_analysis_note_rank_class(p, d);
+	}
+	if (n > 1)
+		solar_program_set_rank_class(ranked, 0);
 	return errors;
 }

@@ -718,7 +718,9 @@ static void print_head(text *x, const char *cmdline)
 		fprintf(f, "# One rank's program: %s (docs/shard.md).\n", cmdline);
 	fputs("air 1.2;\n\n", f);
 	for (int i = 0; i < p->nparams; i++)
-		fprintf(f, "param %s = %" PRId64 ";\n", p->params[i].name, p->params[i].value);
+		if (p->params[i].axis < 0) /* not rank(A) */
+			fprintf(f, "param %s = %" PRId64 ";\n", p->params[i].name,
+				p->params[i].value);
 	for (int i = 0; i < p->nconsts; i++) {
 		fprintf(f, "const %s = ", p->consts[i].name);
 		solar_ir_print_expr_with(p, p->consts[i].expr, &x->o, f);

@@ -1454,8 +1454,11 @@ static char *rank_text(const shard *s, const blocks *plans, int **split_dim, con
 	}
 	fprintf(f, "# One rank's program: %s (docs/shard.md).\nair 1.2;\n\n", cmdline);
 	for (int i = 0; i < p->nparams; i++)
-		fprintf(f, "param %s = %" PRId64 ";%s\n", p->params[i].name, p->params[i].value,
-			s->param_axis[i] >= 0 ? "   # the whole model's; a rank holds 1/N" : "");
+		if (p->params[i].axis < 0) /* not rank(A) */
+			fprintf(f, "param %s = %" PRId64 ";%s\n", p->params[i].name,
+				p->params[i].value,
+				s->param_axis[i] >= 0 ? "   # the whole model's; a rank holds 1/N"
+						      : "");
 	for (int i = 0; i < p->nconsts; i++) {
 		int a = s->const_axis[i];
 		if (a >= 0) {

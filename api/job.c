@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "analysis/memory.h"
 #include "analysis/work.h"
 #include "api/detail.h"
@@ -411,6 +412,9 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 			r->microbatches = p->microbatches;
 		}
 	}
+	for (int c = 0; c < r->nrank_classes; c++) /* the step: the longest rank's */
+		if (r->rank_classes[c].unfused_s > x->bounds.unfused.time_s)
+			x->bounds.unfused.time_s = r->rank_classes[c].unfused_s;
 	r->unfused = plain_bound(a, &b->unfused);
 	r->fused = plain_bound(a, &b->fused);
 	r->cache_aware = plain_bound(a, &b->cache_aware);
@@ -440,6 +444,59 @@ static void job_analyse(const solar_job *job, solar_result *r, solar_diag *diag)
 	}
 }
 
+/* rank(A) (docs/bounds.md, "Ranks that differ"): the ranks' programs differ, so the step
+ * takes at least the longest of theirs.  Every class is checked, counted and bounded; the
+ * program is left set to the class with the largest fused bound (the one job_analyse then
+ * reports), and the classes' bounds go in the result.  False after an error (its class named). */
+static bool rank_classes(const solar_job *job, solar_result *r, solar_diag *diag)
+{
+	struct solar_result_detail *x = r->detail;
+	solar_program *p = (solar_program *)x->p; /* only its rank(A) values change */
+	int64_t n = solar_program_rank_classes(p);
+	if (n <= 1)
+		return true;
+	solar_result_rank_class *rc = solar_arena_alloc(x->arena, sizeof *rc * (size_t)n);
+	int64_t slowest = 0, widest = 0;
+	for (int64_t c = 0; c < n; c++) {
+		char text[256];
+		solar_program_set_rank_class(p, c);
+		solar_program_rank_class_text(p, text, sizeof text);
+		rc[c].ranks = solar_arena_strdup(x->arena, text);
+		solar_work *w = solar_work_check_and_count(
+		    p, job->question.tf32 ? SOLAR_MATH_TF32 : SOLAR_MATH_STRICT, x->d);
+		solar_bounds b = {0};
+		solar_step st = {0};
+		bool ok = w && x->dev &&
+			  solar_bounds_compute(w, x->dev, job->question.l2_cold, &b, diag) == 0 &&
+			  (!x->sys || solar_step_apply(p, x->sys, &b, &st, x->d) == 0);
+		if (ok) {
+			rc[c].fused_s = b.fused.time_s;
+			rc[c].unfused_s = b.unfused.time_s;
+		}
+		solar_step_free(&st);
+		solar_bounds_free(&b);
+		solar_work_free(w);
+		if (!w) {
+			solar_analysis_note_rank_class(p, x->d);
+			r->status = SOLAR_JOB_INPUT_ERRORS;
+			return false;
+		}
+		if (!ok) /* no device (or an error it reports again): the first class */
+			break;
+		if (rc[c].fused_s > rc[slowest].fused_s ||
+		    (rc[c].fused_s == rc[slowest].fused_s && rc[c].unfused_s > rc[slowest].unfused_s))
+			slowest = c; /* ties: the one with more to do as written */
+		if (rc[c].unfused_s > rc[widest].unfused_s)
+			widest = c;
+	}
+	r->rank_classes = rc;
+	r->nrank_classes = x->dev ? (int)n : 0;
+	r->rank_class = rc[slowest].ranks;
+	r->unfused_class = rc[widest].ranks;
+	solar_program_set_rank_class(p, x->dev ? slowest : 0);
+	return true;
+}
+
 /* Runs the device part; true when the job may go on. */
 static bool job_start(const solar_job *job, solar_result *r, solar_diag *diag)
 {
@@ -461,7 +518,7 @@ static solar_result *program_run(const solar_job *job, const solar_program *p, s
 	r->program = solar_arena_strdup(r->detail->arena, job->file ? job->file : "");
 	r->detail->p = p;
 	r->detail->d = d;
-	if (job_start(job, r, diag))
+	if (job_start(job, r, diag) && rank_classes(job, r, diag))
 		job_analyse(job, r, diag);
 	return r;
 }
@@ -523,7 +580,8 @@ static solar_result *job_run(const solar_job *job, bool own, solar_diag *channel
 	if (q->no_assume)
 		x->prog->nassumes = 0;
 	x->p = x->prog;
-	job_analyse(job, r, diag);
+	if (rank_classes(job, r, diag))
+		job_analyse(job, r, diag);
 	solar_diag_finish(x->diag);
 	return r;
 }

@@ -192,6 +192,12 @@ typedef struct {
 	const char *limited_by; /* the fused bound's resource */
 } solar_result_stage;
 
+/* One class of ranks whose programs differ by rank(A) (docs/bounds.md, "Ranks that differ"). */
+typedef struct {
+	const char *ranks;	/* their coordinates, `cp=3` (`cp=3,tp=0`) */
+	double fused_s, unfused_s; /* the bounds of their program */
+} solar_result_rank_class;
+
 struct solar_result {
 	solar_job_status status; /* the fields below are set where the job got that far */
 	const char *program;     /* the job's file */
@@ -230,6 +236,12 @@ struct solar_result {
 	int nstages;
 	const char *pipe_axis;
 	long long microbatches;
+	/* rank(A): every class of ranks bounded (nrank_classes > 1; 0 otherwise); the counts,
+	 * kernels and bounds above are those of rank_class, the one with the largest fused bound,
+	 * except `unfused`, the largest of every class's (unfused_class says whose) */
+	const solar_result_rank_class *rank_classes;
+	int nrank_classes;
+	const char *rank_class, *unfused_class;
 	/* docs/bounds.md, "Memory": set with the counts (no device needed) */
 	struct {
 		double in_bytes, inout_bytes, out_bytes; /* declared sizes, by role */

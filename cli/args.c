@@ -56,9 +56,14 @@ int solar_cli_parse_define(const char *arg, solar_define *d)
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
 		return -1;
-	for (const char *c = arg; c < eq; c++)
+	const char *from = arg, *to = eq; /* rank(A)=r: a rank's coordinate, by its axis */
+	if (eq - arg > 6 && !strncmp(arg, "rank(", 5) && eq[-1] == ')') {
+		from = arg + 5;
+		to = eq - 1;
+	}
+	for (const char *c = from; c < to; c++)
 		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-		      (c > arg && *c >= '0' && *c <= '9')))
+		      (c > from && *c >= '0' && *c <= '9')))
 			return -1;
 	char *end;
 	errno = 0;

@@ -311,6 +311,34 @@ static void print_stages(FILE *out, const solar_result *res, bool md)
 		res->microbatches, res->microbatches == 1 ? "" : "es", res->nstages, res->pipe_axis);
 }
 
+/* rank(A) (docs/bounds.md, "Ranks that differ"): one row per class of ranks, the one shown
+ * above marked. */
+static void print_rank_classes(FILE *out, const solar_result *res, bool md)
+{
+	if (res->nrank_classes <= 1)
+		return;
+	if (md)
+		fputs("| ranks | fused | unfused |\n|---|---|---|\n", out);
+	else
+		fprintf(out, "%-20s  %-10s %s\n", "ranks", "fused", "unfused");
+	for (int c = 0; c < res->nrank_classes; c++) {
+		const solar_result_rank_class *q = &res->rank_classes[c];
+		char id[300], t1[32], t2[32];
+		snprintf(id, sizeof id, "%s%s", q->ranks,
+			 !strcmp(q->ranks, res->rank_class) ? " (shown)" : "");
+		solar_fmt_time(t1, sizeof t1, q->fused_s);
+		solar_fmt_time(t2, sizeof t2, q->unfused_s);
+		if (md)
+			fprintf(out, "| %s | %s | %s |\n", id, t1, t2);
+		else
+			fprintf(out, "%-20s  %-10s %s\n", id, t1, t2);
+	}
+	fprintf(out, "\nRanks: rank() makes %d programs; each is bounded, the step takes the "
+		     "longest: the kernels above are %s's (the largest fused bound), the unfused bound "
+		     "%s's (docs/bounds.md#ranks-that-differ).\n\n",
+		res->nrank_classes, res->rank_class, res->unfused_class);
+}
+
 /* The kernels whose own [math = M] differs from the mode in effect (--math, default strict),
  * as " (a, b: tf32)": a kernel that sets the mode in effect changes nothing and is not named
  * (a translated f32 model sets it on every matmul), and past three names the rest are counted,
@@ -650,6 +678,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 	print_bound_rows(out, b, m, md);
 	print_collectives(out, res, md);
 	print_stages(out, res, md);
+	print_rank_classes(out, res, md);
 	print_groups(out, p, b, md);
 	print_notes(out, o, p, w, b, m, res);
 }
@@ -720,6 +749,19 @@ static cJSON *json_analyze(const solar_opts *o, const solar_program *p, const so
 			cJSON_AddNumberToObject(e, "time_s", c->time_s);
 			cJSON_AddStringToObject(e, "limited_by", c->limited_by);
 			cJSON_AddItemToArray(ca, e);
+		}
+		if (res->nrank_classes > 1) { /* docs/bounds.md, "Ranks that differ" */
+			cJSON *rk = cJSON_AddObjectToObject(j, "rank_classes");
+			cJSON_AddStringToObject(rk, "shown", res->rank_class);
+			cJSON_AddStringToObject(rk, "unfused_from", res->unfused_class);
+			cJSON *ra = cJSON_AddArrayToObject(rk, "classes");
+			for (int c = 0; c < res->nrank_classes; c++) {
+				cJSON *e = cJSON_CreateObject();
+				cJSON_AddStringToObject(e, "ranks", res->rank_classes[c].ranks);
+				cJSON_AddNumberToObject(e, "fused_s", res->rank_classes[c].fused_s);
+				cJSON_AddNumberToObject(e, "unfused_s", res->rank_classes[c].unfused_s);
+				cJSON_AddItemToArray(ra, e);
+			}
 		}
 		if (res->nstages) { /* docs/bounds.md, "Pipelines" */
 			cJSON *pl = cJSON_AddObjectToObject(j, "pipeline");

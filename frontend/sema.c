@@ -498,7 +498,9 @@ static solar_expr *lower(sema *s, const ast_expr *x, const context *c, cls *out)
 static const char *factor(sema *s, const solar_expr *e)
 {
 	char buf[128];
-	if (e->kind == SOLAR_E_PARAM)
+	if (e->kind == SOLAR_E_PARAM && s->p->params[e->sym].axis >= 0)
+		snprintf(buf, sizeof buf, "%.64s is a rank's coordinate", e->name);
+	else if (e->kind == SOLAR_E_PARAM)
 		snprintf(buf, sizeof buf, "%.64s is a param", e->name);
 	else if (e->kind == SOLAR_E_ITER)
 		snprintf(buf, sizeof buf, "%.64s is an iterator", e->name);
@@ -688,9 +690,109 @@ static solar_expr *lower_access(sema *s, const ast_expr *x, const context *c, cl
 	return ok ? e : NULL;
 }
 
+/* The mesh axis called name, or -1 after an error at `at`. */
+static int axis_named(sema *s, const char *name, solar_span at)
+{
+	for (int a = 0; a < s->p->nmesh; a++)
+		if (!strcmp(s->p->mesh[a].name, name))
+			return a;
+	if (!s->p->nmesh)
+		solar_diag_error(s->d, at,
+				 "'%s' is not an axis: the program declares no mesh (`mesh dp = 8;` "
+				 "after the params)",
+				 name);
+	else {
+		solar_diag_error(s->d, at, "'%s' is not an axis of the mesh", name);
+		solar_diag_note(s->d, s->p->mesh[0].span, "the mesh is declared here");
+	}
+	return -1;
+}
+
+/* The param that stands for rank(A) (axis a): made on first use, after the declared ones. */
+static int rank_param(sema *s, int a)
+{
+	solar_program *p = s->p;
+	for (int i = 0; i < p->nparams; i++)
+		if (p->params[i].axis == a)
+			return i;
+	solar_param *grown = solar_arena_alloc(s->a, (size_t)(p->nparams + 1) * sizeof *grown);
+	if (p->nparams)
+		memcpy(grown, p->params, (size_t)p->nparams * sizeof *grown);
+	char name[160];
+	snprintf(name, sizeof name, "rank(%s)", p->mesh[a].name);
+	grown[p->nparams] = (solar_param){.name = solar_arena_strdup(s->a, name),
+					  .span = p->mesh[a].span,
+					  .has_default = true,
+					  .axis = a};
+	p->params = grown;
+	bool *bad = solar_arena_alloc(s->ps->arena, (size_t)p->nparams + 2);
+	memcpy(bad, s->param_bad, (size_t)p->nparams + 1);
+	bad[p->nparams] = bad[p->nparams + 1] = false;
+	s->param_bad = bad;
+	return p->nparams++;
+}
+
+/* rank(A) (AIR 1.2, docs/air.md "Many GPUs"): the rank's coordinate on mesh axis A, a param
+ * whose value is the rank's; not in an extent, a value range, a const or a default, where
+ * every rank must agree. */
+static solar_expr *lower_rank(sema *s, const ast_expr *x, const context *c, cls *out)
+{
+	if (s->p->air_minor < 2) {
+		solar_diag_error(s->d, x->name_span,
+				 "rank(A) is AIR 1.2 (many GPUs): begin the file with `air 1.2;`");
+		return NULL;
+	}
+	if (x->nargs != 1 || x->args[0]->kind != AST_NAME) {
+		solar_diag_error(s->d, x->span,
+				 "rank takes one argument, a mesh axis by name (`rank(tp)`)");
+		return NULL;
+	}
+	if (c->m == M_CONST || c->m == M_EXTENT || c->m == M_DEFAULT) {
+		solar_diag_error(s->d, x->span,
+				 "rank(%s) cannot be used in %s: every rank declares the same "
+				 "program, so %s",
+				 x->args[0]->name, c->where, c->why);
+		return NULL;
+	}
+	const ast_expr *axis = x->args[0];
+	int a = axis_named(s, axis->name, axis->span);
+	if (a < 0)
+		return NULL;
+	int before = s->p->nparams;
+	solar_expr *e = mk(s, SOLAR_E_PARAM, x->span, 0);
+	e->sym = rank_param(s, a);
+	if (s->p->nparams > before &&
+	    solar_program_rank_classes(s->p) > SOLAR_MAX_RANK_CLASSES) {
+		solar_diag_error(s->d, x->span,
+				 "rank(%s) makes %" PRId64 " classes of ranks whose programs differ "
+				 "(the product of the sizes of the axes rank() reads); solar bounds "
+				 "each, up to %d",
+				 axis->name, solar_program_rank_classes(s->p),
+				 SOLAR_MAX_RANK_CLASSES);
+		return NULL;
+	}
+	e->name = s->p->params[e->sym].name;
+	*out = CL_CONST; /* a number on each rank: rank(cp) * S is affine (not a divisor) */
+	return e;
+}
+
+/* Whether e reads rank(A) (a divisor may not: it would be 0 on rank 0). */
+static bool reads_rank(const sema *s, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_PARAM)
+		return s->p->params[e->sym].axis >= 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (reads_rank(s, e->args[i]))
+			return true;
+	return false;
+}
+
 /* NAME(args): a function or a cast. */
 static solar_expr *lower_call(sema *s, const ast_expr *x, const context *c, cls *out)
 {
+	if (!strcmp(x->name, "rank") && !sym_find(&s->globals, x->name) &&
+	    find_iter(s, x->name) < 0)
+		return lower_rank(s, x, c, out);
 	int fn = solar_fn_parse(x->name);
 	int dt = fn < 0 ? solar_dtype_parse(x->name) : -1;
 	if (fn < 0 && dt < 0) {
@@ -769,6 +871,13 @@ static bool check_divisor(sema *s, const solar_expr *e, cls rk, const context *c
 		    s->d, r->span,
 		    "the divisor of '%s' in %s must be a constant (literals and consts); %s", op,
 		    c->where, factor(s, r));
+		return false;
+	}
+	if (reads_rank(s, r)) {
+		solar_diag_error(s->d, r->span,
+				 "the divisor of '%s' in %s must be the same positive constant on "
+				 "every rank; '%s' reads a rank's coordinate",
+				 op, c->where, snip(s, r->span));
 		return false;
 	}
 	int64_t v;
@@ -1129,20 +1238,7 @@ static int coll_axis(sema *s, const ast_node *n, const ast_carg *c)
 				 n->name, n->name);
 		return -1;
 	}
-	for (int a = 0; a < s->p->nmesh; a++)
-		if (!strcmp(s->p->mesh[a].name, c->value->name))
-			return a;
-	if (!s->p->nmesh)
-		solar_diag_error(s->d, c->value->span,
-				 "'%s' is not an axis: the program declares no mesh (`mesh dp = 8;` "
-				 "after the params)",
-				 c->value->name);
-	else {
-		solar_diag_error(s->d, c->value->span, "'%s' is not an axis of the mesh",
-				 c->value->name);
-		solar_diag_note(s->d, s->p->mesh[0].span, "the mesh is declared here");
-	}
-	return -1;
+	return axis_named(s, c->value->name, c->value->span);
 }
 
 /* A tensor a collective names: NULL after an error (write: it is stored to). */
@@ -1622,7 +1718,7 @@ static void declare(sema *s)
 			}
 			if (kind == SYM_PARAM) {
 				p->params[p->nparams++] =
-				    (solar_param){.name = name, .span = dc->span};
+				    (solar_param){.name = name, .span = dc->span, .axis = -1};
 			} else if (kind == SYM_CONST) {
 				p->consts[p->nconsts++] =
 				    (solar_const){.name = name, .span = dc->span};
@@ -1671,6 +1767,8 @@ static void params(sema *s, const solar_define *defs, int ndefs)
 		}
 	}
 	for (int i = 0; i < ndefs; i++) {
+		if (!strncmp(defs[i].name, "rank(", 5))
+			continue; /* rank_defines, once the kernels have made the rank(A) params */
 		const sym *g = sym_find(&s->globals, defs[i].name);
 		if (!g) {
 			solar_diag_error_nowhere(
@@ -2245,6 +2343,38 @@ static void unwritten_outputs(sema *s)
 	}
 }
 
+/* -D rank(A)=r: the ranks of coordinate r on A only (the other classes are not analysed). */
+static void rank_defines(sema *s, const solar_define *defs, int ndefs)
+{
+	solar_program *p = s->p;
+	for (int i = 0; i < ndefs; i++) {
+		const char *name = defs[i].name;
+		if (strncmp(name, "rank(", 5))
+			continue;
+		int k = -1;
+		for (int j = 0; j < p->nparams; j++)
+			if (p->params[j].axis >= 0 && !strcmp(p->params[j].name, name))
+				k = j;
+		if (k < 0) {
+			solar_diag_error_nowhere(s->d,
+						 "-D %s=%" PRId64 ": the program reads no %s (its "
+						 "kernels decide what differs between ranks)",
+						 name, defs[i].value, name);
+			continue;
+		}
+		int64_t n = p->mesh[p->params[k].axis].value;
+		if (defs[i].value < 0 || defs[i].value >= n) {
+			solar_diag_error_nowhere(s->d,
+						 "-D %s=%" PRId64 ": a coordinate on %s is 0 to %" PRId64,
+						 name, defs[i].value, p->mesh[p->params[k].axis].name,
+						 n - 1);
+			continue;
+		}
+		p->params[k].value = defs[i].value;
+		p->params[k].overridden = true;
+	}
+}
+
 solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_define *defs,
 			      int ndefs)
 {
@@ -2261,6 +2391,7 @@ solar_program *solar_sema_run(solar_pstate *ps, solar_program *p, const solar_de
 	microbatches(&s);
 	assumptions(&s);
 	kernels(&s);
+	rank_defines(&s, defs, ndefs);
 	if (solar_diag_errors(s.d) != before)
 		return NULL;
 	unwritten_outputs(&s);

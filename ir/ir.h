@@ -243,6 +243,9 @@ typedef struct {
 	int64_t value;   /* the default, or the -D override; valid after loading */
 	bool overridden; /* set by -D */
 	int64_t default_value; /* the default as declared (when has_default), whatever -D says */
+	int axis; /* AIR 1.2 `rank(A)`: the mesh axis whose coordinate this is (docs/air.md, "Many
+		     GPUs"), not declared by `param` and never printed as one; -1 for a declared
+		     param.  Its value is the rank class being analysed (0 until one is set). */
 } solar_param;
 
 typedef struct {
@@ -364,6 +367,17 @@ bool solar_ir_stmt_reads_data(SOLAR_KEEP const solar_program *p, SOLAR_KEEP cons
  * stride of axis a in the rank numbering (the product of the sizes of the axes after it). */
 int64_t solar_program_ranks(SOLAR_KEEP const solar_program *p);
 int64_t solar_mesh_stride(SOLAR_KEEP const solar_program *p, int a);
+
+/* rank(A) (docs/air.md "Many GPUs"): the ranks whose programs differ are the classes of the
+ * coordinates on the axes some rank(A) reads, the product of those axes' sizes (1 when no
+ * rank(A) is read).  set_rank_class gives every rank(A) param the coordinates of class c
+ * (0 <= c < classes; the first such param's axis varies slowest); rank_class_text writes them
+ * as `cp=3,tp=0` (the empty string for one class).  A coordinate set with -D rank(A)=r is
+ * fixed: it makes no classes and set_rank_class leaves it. */
+int64_t solar_program_rank_classes(SOLAR_KEEP const solar_program *p);
+void solar_program_set_rank_class(SOLAR_KEEP solar_program *p, int64_t c);
+void solar_program_rank_class_text(SOLAR_KEEP const solar_program *p, char *buf, size_t n);
+#define SOLAR_MAX_RANK_CLASSES 4096
 
 /* The stage of `stage(A, s)` in t's layout (AIR 1.2 pipelines), -1 when every stage holds t. */
 int solar_tensor_stage(SOLAR_KEEP const solar_tensor *t);

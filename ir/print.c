@@ -382,10 +382,12 @@ void solar_ir_print(const solar_program *p, FILE *out)
 		fprintf(out, "air %d.%d;\n", p->air_version ? p->air_version : 1, p->air_minor);
 	else
 		fprintf(out, "air %d;\n", p->air_version ? p->air_version : 1);
-	if (p->nparams)
+	if (p->nparams && p->params[0].axis < 0)
 		fputc('\n', out);
 	for (int i = 0; i < p->nparams; i++) {
 		const solar_param *par = &p->params[i];
+		if (par->axis >= 0) /* rank(A): written where it is used */
+			continue;
 		fprintf(out, "param %s", par->name);
 		if (par->has_default) {
 			if (par->default_value == INT64_MIN)

@@ -5,6 +5,8 @@
  */
 #include "ir.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 void solar_program_free(solar_program *p)
@@ -137,6 +139,41 @@ int64_t solar_program_ranks(const solar_program *p)
 	for (int a = 0; a < p->nmesh; a++)
 		n *= p->mesh[a].value;
 	return n;
+}
+
+int64_t solar_program_rank_classes(const solar_program *p)
+{
+	int64_t n = 1;
+	for (int i = 0; i < p->nparams; i++)
+		if (p->params[i].axis >= 0 && !p->params[i].overridden)
+			n *= p->mesh[p->params[i].axis].value;
+	return n;
+}
+
+void solar_program_set_rank_class(solar_program *p, int64_t c)
+{
+	for (int i = p->nparams - 1; i >= 0; i--) {
+		if (p->params[i].axis < 0 || p->params[i].overridden) /* -D rank(A)=r */
+			continue;
+		int64_t n = p->mesh[p->params[i].axis].value;
+		p->params[i].value = c % n;
+		c /= n;
+	}
+}
+
+void solar_program_rank_class_text(const solar_program *p, char *buf, size_t n)
+{
+	size_t used = 0;
+	if (n)
+		buf[0] = '\0';
+	for (int i = 0; i < p->nparams && used < n; i++) {
+		if (p->params[i].axis < 0)
+			continue;
+		int w = snprintf(buf + used, n - used, "%s%s=%" PRId64, used ? "," : "",
+				 p->mesh[p->params[i].axis].name, p->params[i].value);
+		if (w > 0)
+			used += (size_t)w;
+	}
 }
 
 int64_t solar_mesh_stride(const solar_program *p, int a)

@@ -223,8 +223,21 @@ char *solar_spmd_unroll(const solar_program *p, const char *file)
 	fprintf(f, "# %s as one process: its %" PRId64 " ranks side by side (solar validate, "
 		   "docs/validate.md \"Programs on many GPUs\").\nair 1.1;\n\n",
 		file, u.R);
+	/* rank(A) is the rank's coordinate on A, an affine form of _rank */
+	char **rank_text = solar_xcalloc((size_t)p->nparams + 1, sizeof *rank_text);
+	bool ranked = false;
 	for (int i = 0; i < p->nparams; i++)
-		fprintf(f, "param %s = %" PRId64 ";\n", p->params[i].name, p->params[i].value);
+		if (p->params[i].axis >= 0) {
+			rank_text[i] = solar_xcalloc(96, 1);
+			coord(&u, p->params[i].axis, rank_text[i], 96);
+			ranked = true;
+		}
+	/* with rank(A), whose offsets multiply sizes (rank(cp) * (S // 4)), the sizes are consts:
+	 * the coordinate is an iterator here, and an iterator times a param is not affine */
+	for (int i = 0; i < p->nparams; i++)
+		if (p->params[i].axis < 0)
+			fprintf(f, "%s %s = %" PRId64 ";\n", ranked ? "const" : "param",
+				p->params[i].name, p->params[i].value);
 	for (int i = 0; i < p->nconsts; i++)
 		fprintf(f, "const %s = %" PRId64 ";\n", p->consts[i].name, p->consts[i].value);
 	for (int i = 0; i < p->ntensors; i++) {
@@ -256,7 +269,8 @@ char *solar_spmd_unroll(const solar_program *p, const char *file)
 			accumulator(&u, name, &p->tensors[i]);
 		}
 	fputc('\n', f);
-	solar_print_opts o = {.access_prefix = "_rank"};
+	solar_print_opts o = {.access_prefix = "_rank",
+			      .param_text = (const char *const *)rank_text};
 	for (int k = 0; k < p->nkernels; k++) {
 		const solar_kernel *kn = &p->kernels[k];
 		u.stage = kn->stage;
@@ -309,6 +323,9 @@ char *solar_spmd_unroll(const solar_program *p, const char *file)
 		reduce(&u, t, t, name, l->axis, SOLAR_XRED_SUM, -1, NULL);
 		fputs("}\n\n", f);
 	}
+	for (int i = 0; i < p->nparams; i++)
+		free(rank_text[i]);
+	free(rank_text);
 	if (fclose(f) != 0 || !text)
 		solar_out_of_memory();
 	return text;

@@ -380,6 +380,18 @@ hand)
   sed 's/send(pp) g1 <- g;/send(pp) g1 <- h;/' "$root/examples/many-gpus/mlp_pp.air" >"$t/pp.air"
   run "$solar" validate "$t/pp.air" --ref "$root/examples/mlp_block.py" -D B=2 -D S=4 -D D=16
   expect 1 "validate mlp_pp.air sending h"
+  # examples/many-gpus/attn_cp.air: causal attention, context parallel over cp = 4 with
+  # rank(cp) in its loop bounds, against the whole attention
+  run "$solar" validate "$root/examples/many-gpus/attn_cp.air" \
+    --ref "$root/examples/attention_causal.py" -D B=1 -D H=2 -D S=16 -D D=64
+  expect 0 "validate attn_cp.air"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate attn_cp.air: not PASS"
+  # each rank's queries placed S/8 (not S/4) further on per rank: some see too few keys
+  sed 's#rank(cp) \* (S // 4)#rank(cp) * (S // 8)#g' "$root/examples/many-gpus/attn_cp.air" \
+    >"$t/cp.air"
+  run "$solar" validate "$t/cp.air" --ref "$root/examples/attention_causal.py" \
+    -D B=1 -D H=2 -D S=16 -D D=64
+  expect 1 "validate attn_cp.air with the queries misplaced"
   ;;
 errors)
   run "$solar" translate --hf "$tiny" --batch 1 --seq 5 --no-validate -o "$t/l.air"; expect 0 translate
