@@ -317,6 +317,17 @@ static void print_rank_classes(FILE *out, const solar_result *res, bool md)
 {
 	if (res->nrank_classes <= 1)
 		return;
+	bool equal = true;
+	for (int c = 1; c < res->nrank_classes; c++)
+		equal &= res->rank_classes[c].fused_s == res->rank_classes[0].fused_s &&
+			  res->rank_classes[c].unfused_s == res->rank_classes[0].unfused_s;
+	if (equal) {
+		fprintf(out, "Ranks: rank() makes %d programs (%s to %s), each bounded; their bounds "
+			     "are equal (docs/bounds.md#ranks-that-differ).\n\n",
+			res->nrank_classes, res->rank_classes[0].ranks,
+			res->rank_classes[res->nrank_classes - 1].ranks);
+		return;
+	}
 	if (md)
 		fputs("| ranks | fused | unfused |\n|---|---|---|\n", out);
 	else

@@ -392,6 +392,15 @@ hand)
   run "$solar" validate "$t/cp.air" --ref "$root/examples/attention_causal.py" \
     -D B=1 -D H=2 -D S=16 -D D=64
   expect 1 "validate attn_cp.air with the queries misplaced"
+  # examples/many-gpus/ce_vocab.air: the vocab-parallel cross-entropy, rank(tp) picking the
+  # target's block, against the whole one; without the all-reduce of the picks it FAILs
+  run "$solar" validate "$root/examples/many-gpus/ce_vocab.air" \
+    --ref "$root/examples/cross_entropy.py" -D N=8 -D V=48
+  expect 0 "validate ce_vocab.air"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate ce_vocab.air: not PASS"
+  sed '/kernel pick_all/d' "$root/examples/many-gpus/ce_vocab.air" >"$t/ce.air"
+  run "$solar" validate "$t/ce.air" --ref "$root/examples/cross_entropy.py" -D N=8 -D V=48
+  expect 1 "validate ce_vocab.air without the picks' all-reduce"
   ;;
 errors)
   run "$solar" translate --hf "$tiny" --batch 1 --seq 5 --no-validate -o "$t/l.air"; expect 0 translate
