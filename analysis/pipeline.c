@@ -21,12 +21,18 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/val.h>
+
 #include "diag/alloc.h"
+#include "model.h"
+#include "work.h"
 
 #define MAX_RUNS 64
 
@@ -107,6 +113,9 @@ typedef struct {
 	char *prefix;
 	int nlayers;
 	int64_t *indices; /* the layer indices, sorted */
+	int *cut;	  /* per layer (index order): its stage */
+	int *stage_layers; /* per stage: its layers */
+	char *cut_why;	   /* the rule that cut them, as the header and the note say it */
 	int *layer_stage; /* per tensor: its layer's stage, -1 */
 	int *pin;	  /* per kernel: the stage of the layer its name is in, -1 */
 	bool *forward;	  /* per kernel: activations flow forward (ties to the later stage) */
@@ -211,12 +220,12 @@ static int name_stage(const plan *pl, const char *name)
 	}
 	if (lo == pl->nlayers || pl->indices[lo] != index)
 		return -1;
-	return (int)((int64_t)lo * pl->P / pl->nlayers);
+	return pl->cut[lo];
 }
 
 /* The container of the repeated layers: among the in and inout tensors' names, the prefix
  * before their first component `_<digits>_` with the most distinct indices (ties: the first
- * in name order).  Layer j of the L (in index order) goes to stage floor(j P / L). */
+ * in name order); its L indices, sorted, are the layers.  Fewer than P is an error. */
 static int find_layers(plan *pl)
 {
 	const solar_program *p = pl->p;
@@ -267,13 +276,19 @@ static int find_layers(plan *pl)
 		if (j == best || c[j].index != c[j - 1].index)
 			pl->indices[k++] = c[j].index;
 	free(c);
+	return 0;
+}
+
+/* The stages of the layered tensors and of the kernels named in a layer, from pl->cut. */
+static void stage_layers(plan *pl)
+{
+	const solar_program *p = pl->p;
 	pl->layer_stage = solar_xcalloc((size_t)p->ntensors + 1, sizeof *pl->layer_stage);
 	for (int t = 0; t < p->ntensors; t++)
 		pl->layer_stage[t] = name_stage(pl, p->tensors[t].name);
 	pl->pin = solar_xcalloc((size_t)p->nkernels + 1, sizeof *pl->pin);
 	for (int k = 0; k < p->nkernels; k++)
 		pl->pin[k] = p->kernels[k].coll ? -1 : name_stage(pl, p->kernels[k].name);
-	return 0;
 }
 
 /* ---- the nodes ---------------------------------------------------------------------------- */
@@ -652,6 +667,17 @@ static int assign(plan *pl)
 	return gathers_moved(pl) || again;
 }
 
+/* The layers of each stage as text ("11 10 10 9"), malloc'd. */
+static char *stage_list(const plan *pl)
+{
+	size_t len = (size_t)pl->P * 12 + 1, n = 0;
+	char *text = solar_xmalloc(len);
+	text[0] = 0;
+	for (int s = 0; s < pl->P; s++)
+		n += (size_t)snprintf(text + n, len - n, "%s%d", s ? " " : "", pl->stage_layers[s]);
+	return text;
+}
+
 /* ---- the text ----------------------------------------------------------------------------- */
 
 /* What the text needs besides the program: the copies' names, the kernels' names. */
@@ -716,6 +742,10 @@ static void print_head(text *x, const char *cmdline)
 	}
 	if (!p->nmesh)
 		fprintf(f, "# One rank's program: %s (docs/shard.md).\n", cmdline);
+	char *list = stage_list(pl);
+	fprintf(f, "# Stages of %s: %s layers of %s_<i>_ (%s).\n", pl->axis, list, pl->prefix,
+		pl->cut_why);
+	free(list);
 	fputs("air 1.2;\n\n", f);
 	for (int i = 0; i < p->nparams; i++)
 		if (p->params[i].axis < 0) /* not rank(A) */
@@ -979,6 +1009,9 @@ static void plan_free(plan *pl)
 	nameset_free(&pl->names);
 	free(pl->prefix);
 	free(pl->indices);
+	free(pl->cut);
+	free(pl->stage_layers);
+	free(pl->cut_why);
 	free(pl->layer_stage);
 	free(pl->pin);
 	free(pl->gather_at);
@@ -1002,18 +1035,398 @@ static void plan_free(plan *pl)
 	free(pl->node_send);
 }
 
+/* Every node's and tensor's stage and the sends, the layers on the stages of pl->cut: the
+ * assignment run again until it settles.  0, or -1 after errors. */
+static int settle(plan *pl)
+{
+	const solar_program *p = pl->p;
+	int T = p->ntensors, rc = 1;
+	stage_layers(pl);
+	nodes(pl);
+	pl->prehome = solar_xcalloc((size_t)T + 1, sizeof *pl->prehome);
+	pl->forced = solar_xcalloc((size_t)T + 1, sizeof *pl->forced);
+	pl->gather_at = solar_xcalloc((size_t)p->nkernels + 1, sizeof *pl->gather_at);
+	for (int k = 0; k < p->nkernels; k++)
+		pl->gather_at[k] = -1;
+	pl->home = solar_xcalloc((size_t)T + 1, sizeof *pl->home);
+	pl->everyw = solar_xcalloc((size_t)T + 1, sizeof *pl->everyw);
+	pl->everyr = solar_xcalloc((size_t)T + 1, sizeof *pl->everyr);
+	pl->copy_head = solar_xcalloc((size_t)T + 1, sizeof *pl->copy_head);
+	pl->stage = solar_xcalloc((size_t)pl->M + 1, sizeof *pl->stage);
+	pl->node_send = solar_xcalloc((size_t)pl->M + 1, sizeof *pl->node_send);
+	parameters(pl);
+	constants(pl);
+	for (int run = 0; rc > 0; run++) {
+		if (run == MAX_RUNS) {
+			solar_diag_tool_error(pl->tool,
+					      "internal error: the stages of %s did not settle "
+					      "in %d runs; this is a bug in solar",
+					      p->file, MAX_RUNS);
+			return -1;
+		}
+		rc = assign(pl);
+	}
+	return rc;
+}
+
+/* ---- the cut ------------------------------------------------------------------------------ */
+
+/* What the cut by cost weighs, in ops of one step (docs/shard.md "Pipelines (`pp`)", rule 1):
+ * each layer's, and those of the work outside the layers that lands on the first stage (the
+ * embedding) and on the last (the final norm, the head, the loss), each with its optimizer's;
+ * divided by 2^shift where the step's total would not fit in 62 bits. */
+typedef struct {
+	int L;
+	int64_t *layer, *sum; /* per layer; sum[j]: layers 0 .. j-1 */
+	int64_t first, last;
+	int shift;
+} costs;
+
+/* Layers [i, j) as one stage: their ops, with the first and the last stage's own work. */
+static int64_t block_cost(const costs *c, int i, int j)
+{
+	return c->sum[j] - c->sum[i] + (i == 0 ? c->first : 0) + (j == c->L ? c->last : 0);
+}
+
+static int block_stmts(const solar_block *b);
+
+/* The statements of node x. */
+static int node_stmts(const solar_node *x)
+{
+	if (x->kind == SOLAR_N_STMT)
+		return 1;
+	if (x->kind == SOLAR_N_FOR)
+		return block_stmts(&x->loop.body);
+	return block_stmts(&x->cond.then) + block_stmts(&x->cond.els);
+}
+
+static int block_stmts(const solar_block *b)
+{
+	int n = 0;
+	for (int i = 0; i < b->n; i++)
+		n += node_stmts(b->items[i]);
+	return n;
+}
+
+/* The ops of one step on each stage of plan v, into ops[v->P] (new vals of ctx): each node's
+ * statements' ops as solar count charges them (analysis/work.h), M times for a micro-batch's
+ * node, once for an optimizer's (as docs/bounds.md "Pipelines" runs them); a node of every
+ * stage is left out, as it weighs on every cut alike.  0, or -1 when a count failed. */
+static int stage_ops(const plan *v, isl_ctx *ctx, isl_val **ops)
+{
+	const solar_program *p = v->p;
+	isl_val **stmt = solar_xcalloc((size_t)p->nstmts + 1, sizeof *stmt);
+	if (solar_work_stmt_ops(ctx, p, SOLAR_MATH_STRICT, stmt, NULL) < 0) {
+		free(stmt);
+		return -1;
+	}
+	for (int s = 0; s < v->P; s++)
+		ops[s] = isl_val_zero(ctx);
+	for (int k = 0; k < p->nkernels; k++) {
+		const solar_kernel *kn = &p->kernels[k];
+		bool once = kn->group && !strcmp(kn->group, "optimizer");
+		unsigned long times = once ? 1 : (unsigned long)v->microbatches;
+		for (int i = 0, j = kn->first_stmt; i < kn->body.n; i++) {
+			int m = v->base[k] + i, end = j + node_stmts(kn->body.items[i]);
+			for (; j < end && j < kn->first_stmt + kn->nstmts; j++)
+				if (v->stage[m] >= 0)
+					ops[v->stage[m]] = isl_val_add(
+					    ops[v->stage[m]], isl_val_mul_ui(isl_val_copy(stmt[j]), times));
+		}
+	}
+	for (int i = 0; i < p->nstmts; i++)
+		isl_val_free(stmt[i]);
+	free(stmt);
+	return 0;
+}
+
+/* ops[0 .. n) as int64 after dividing by 2^c->shift, the least shift that brings their sum
+ * under 2^62, into x[n]. */
+static void scale(costs *c, isl_ctx *ctx, isl_val **ops, int n, int64_t *x)
+{
+	isl_val *total = isl_val_zero(ctx);
+	isl_val *limit = isl_val_2exp(isl_val_int_from_ui(ctx, 62));
+	for (int s = 0; s < n; s++)
+		total = isl_val_add(total, isl_val_copy(ops[s]));
+	for (c->shift = 0; isl_val_gt(total, limit) == isl_bool_true; c->shift++)
+		total = isl_val_floor(isl_val_div_ui(total, 2));
+	isl_val_free(total);
+	isl_val_free(limit);
+	for (int s = 0; s < n; s++) {
+		isl_val *unit = isl_val_2exp(isl_val_int_from_si(ctx, c->shift));
+		isl_val *v = isl_val_floor(isl_val_div(isl_val_copy(ops[s]), unit));
+		x[s] = isl_val_get_num_si(v);
+		isl_val_free(v);
+	}
+}
+
+/* The costs of pl's layers: the program staged with each layer a stage of its own, between
+ * a stage before the first layer and one after the last (what the first and the last real
+ * stage hold besides their layers), by the rules that stage it for any cut; each node's ops
+ * then go to its layer, or to the first or the last stage's own work.  0, or -1 (*why: the
+ * reason) when the program cannot be staged so (a nest writing tensors of two layers) or a
+ * count fails. */
+static int layer_costs(const plan *pl, costs *c, const char **why)
+{
+	int L = pl->nlayers, rc = -1;
+	plan v = {.p = pl->p, .axis = pl->axis, .P = L + 2, .microbatches = pl->microbatches};
+	v.prefix = solar_xstrdup(pl->prefix);
+	v.nlayers = L;
+	v.indices = solar_xcalloc((size_t)L, sizeof *v.indices);
+	memcpy(v.indices, pl->indices, (size_t)L * sizeof *v.indices);
+	v.cut = solar_xcalloc((size_t)L, sizeof *v.cut);
+	for (int j = 0; j < L; j++)
+		v.cut[j] = j + 1;
+	isl_ctx *ctx = solar_isl_ctx_new();
+	isl_val **ops = solar_xcalloc((size_t)L + 2, sizeof *ops);
+	int64_t *x = solar_xcalloc((size_t)L + 2, sizeof *x);
+	*why = "a nest writes tensors of two layers";
+	if (settle(&v) < 0)
+		goto done;
+	*why = "their operations could not be counted";
+	if (stage_ops(&v, ctx, ops) < 0)
+		goto done;
+	scale(c, ctx, ops, L + 2, x);
+	c->L = L;
+	c->first = x[0];
+	c->last = x[L + 1];
+	c->layer = solar_xcalloc((size_t)L, sizeof *c->layer);
+	c->sum = solar_xcalloc((size_t)L + 1, sizeof *c->sum);
+	for (int j = 0; j < L; j++) {
+		c->layer[j] = x[j + 1];
+		c->sum[j + 1] = c->sum[j] + c->layer[j];
+	}
+	rc = 0;
+done:
+	for (int s = 0; s < L + 2; s++)
+		isl_val_free(ops[s]);
+	free(ops);
+	free(x);
+	isl_ctx_free(ctx);
+	plan_free(&v);
+	return rc;
+}
+
+/* Whether the layers fit P stages of at most `bound` each, one layer at least: the greedy cut
+ * (each stage as many layers as fit) needs the fewest stages, since a block costs no less than
+ * any block inside it, and a cut into fewer than P stages can be cut further. */
+static bool fits(const costs *c, int64_t bound, int64_t P)
+{
+	int64_t stages = 0;
+	for (int i = 0; i < c->L; stages++) {
+		int j = i + 1;
+		if (block_cost(c, i, j) > bound)
+			return false;
+		while (j < c->L && block_cost(c, i, j + 1) <= bound)
+			j++;
+		i = j;
+	}
+	return stages <= P;
+}
+
+/* The least cost of the largest stage over the cuts into P stages: a binary search between
+ * the largest one-layer stage and all the layers on one. */
+static int64_t least_largest(const costs *c, int64_t P)
+{
+	int64_t lo = 0, hi = block_cost(c, 0, c->L);
+	for (int j = 0; j < c->L; j++)
+		if (block_cost(c, j, j + 1) > lo)
+			lo = block_cost(c, j, j + 1);
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (fits(c, mid, P))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+#define EVEN_CELLS (1 << 22) /* most_even's table, at most */
+#define EVEN_STEPS (1 << 27) /* and its steps */
+
+/* Among the cuts into P stages of at most `bound` each, the one whose stages' costs have the
+ * least sum of squares, the most even (ties: each stage ends as late as it can, so that the
+ * larger stages come first, as in the even cut), into n[P]; false when the search would be
+ * long (thousands of layers), n then untouched.  f[s][j] is the least sum for layers 0 .. j-1
+ * in s stages (-1: none), from[s][j] where its last stage begins. */
+static bool most_even(const costs *c, int64_t bound, int P, int *n)
+{
+	int L = c->L;
+	if ((int64_t)(P + 1) * (L + 1) > EVEN_CELLS)
+		return false;
+	size_t cells = ((size_t)P + 1) * ((size_t)L + 1), row = (size_t)L + 1;
+	double *f = solar_xcalloc(cells, sizeof *f);
+	int *from = solar_xcalloc(cells, sizeof *from);
+	int64_t steps = 0;
+	for (size_t i = 1; i < cells; i++)
+		f[i] = -1;
+	for (int s = 1; s <= P && steps < EVEN_STEPS; s++)
+		for (int j = s; j <= L - (P - s); j++)
+			for (int i = j - 1; i >= s - 1 && steps++ < EVEN_STEPS; i--) {
+				int64_t b = block_cost(c, i, j);
+				if (b > bound)
+					break; /* a block that begins earlier costs more */
+				double prev = f[(s - 1) * row + i], sum = prev + (double)b * (double)b;
+				if (prev >= 0 && (f[s * row + j] < 0 || sum < f[s * row + j])) {
+					f[s * row + j] = sum;
+					from[s * row + j] = i;
+				}
+			}
+	bool found = steps < EVEN_STEPS && f[P * row + L] >= 0;
+	for (int s = P, j = L; found && s > 0; s--) {
+		int i = from[s * row + j];
+		n[s - 1] = j - i;
+		j = i;
+	}
+	free(f);
+	free(from);
+	return found;
+}
+
+/* The cut that gives each stage, first to last, as many layers as fit `bound` while leaving
+ * one for each later stage (where most_even would be long): every stage then fits. */
+static void packed(const costs *c, int64_t bound, int P, int *n)
+{
+	for (int s = 0, i = 0; s < P; s++) {
+		int j = i + 1;
+		while (j < c->L - (P - 1 - s) && block_cost(c, i, j + 1) <= bound)
+			j++;
+		if (s == P - 1)
+			j = c->L;
+		n[s] = j - i;
+		i = j;
+	}
+}
+
+/* The ops of the largest stage of the cut n[P]. */
+static double largest(const costs *c, const int *n, int P)
+{
+	int64_t most = 0;
+	for (int s = 0, i = 0; s < P; i += n[s++])
+		if (block_cost(c, i, i + n[s]) > most)
+			most = block_cost(c, i, i + n[s]);
+	return ldexp((double)most, c->shift);
+}
+
+/* Megatron-LM's even cut: layer j of L on stage floor(j P / L). */
+static void even_cut(int L, int P, int *n)
+{
+	for (int s = 0; s < P; s++)
+		n[s] = 0;
+	for (int j = 0; j < L; j++)
+		n[(int64_t)j * P / L]++;
+}
+
+/* The cut by cost into n[P]: the contiguous cut whose largest stage has the fewest ops, the
+ * most even of those; where the costs cannot be found, the even cut, with a warning. */
+static void cost_cut(plan *pl, int *n)
+{
+	int P = (int)pl->P, L = pl->nlayers;
+	costs c = {0};
+	const char *why = NULL;
+	char text[160];
+	even_cut(L, P, n);
+	if (P == 1 || P == L) { /* one cut only */
+		pl->cut_why = solar_xstrdup("--pp-cut cost");
+		return;
+	}
+	if (layer_costs(pl, &c, &why) < 0) {
+		solar_diag_tool_warning(pl->tool,
+					"%s: the layers' costs could not be found (%s): the layers "
+					"are cut evenly (--pp-cut even)",
+					pl->p->file, why);
+		pl->cut_why = solar_xstrdup("--pp-cut even: the costs could not be found");
+		return;
+	}
+	double evenly = largest(&c, n, P);
+	int64_t bound = least_largest(&c, P);
+	if (!most_even(&c, bound, P, n))
+		packed(&c, bound, P, n);
+	snprintf(text, sizeof text, "--pp-cut cost: the largest stage %.3g ops a step, %.3g cut evenly",
+		 largest(&c, n, P), evenly);
+	pl->cut_why = solar_xstrdup(text);
+	free(c.layer);
+	free(c.sum);
+}
+
+/* The layers given for each stage into n[P]: 0, or -1 after an error (not P stages, a stage
+ * of no layers, not the program's layers in all). */
+static int given_cut(plan *pl, const solar_pp_cut *cut, int *n)
+{
+	int P = (int)pl->P, L = pl->nlayers;
+	const char *text = cut->text ? cut->text : "";
+	int64_t sum = 0;
+	if (cut->nstages != P) {
+		solar_diag_tool_error(pl->tool, "--pp-cut %s lists %d stages, the mesh has %s=%d",
+				      text, cut->nstages, pl->axis, P);
+		return -1;
+	}
+	for (int s = 0; s < P; s++) {
+		if (cut->layers[s] < 1) {
+			solar_diag_tool_error(pl->tool,
+					      "--pp-cut %s: stage %d has no layers, each needs "
+					      "one at least",
+					      text, s);
+			return -1;
+		}
+		sum += cut->layers[s] < INT32_MAX ? cut->layers[s] : INT32_MAX;
+		n[s] = (int)(cut->layers[s] < L ? cut->layers[s] : L);
+	}
+	if (sum != L) {
+		solar_diag_tool_error(pl->tool,
+				      "--pp-cut %s sums to %" PRId64 " layers, %s has %d (%s_<i>_)",
+				      text, sum, pl->p->file, L, pl->prefix);
+		return -1;
+	}
+	size_t len = strlen(text) + 16;
+	pl->cut_why = solar_xmalloc(len);
+	snprintf(pl->cut_why, len, "--pp-cut %s", text);
+	return 0;
+}
+
+/* The layers of each stage by the rule of cut (pl->stage_layers, pl->cut, pl->cut_why).  0,
+ * or -1 after an error in layers given. */
+static int choose_cut(plan *pl, const solar_pp_cut *cut)
+{
+	int P = (int)pl->P, L = pl->nlayers;
+	int *n = pl->stage_layers = solar_xcalloc((size_t)P, sizeof *n);
+	if (cut->rule == SOLAR_PP_CUT_LAYERS) {
+		if (given_cut(pl, cut, n) < 0)
+			return -1;
+	} else if (cut->rule == SOLAR_PP_CUT_EVEN) {
+		even_cut(L, P, n);
+		pl->cut_why = solar_xstrdup("--pp-cut even");
+	} else
+		cost_cut(pl, n);
+	pl->cut = solar_xcalloc((size_t)L, sizeof *pl->cut);
+	for (int s = 0, j = 0; s < P; s++)
+		for (int i = 0; i < n[s]; i++)
+			pl->cut[j++] = s;
+	return 0;
+}
+
+/* The note of the cut on the tool channel: the layers of each stage and the rule. */
+static void note_cut(const plan *pl)
+{
+	char *list = stage_list(pl);
+	solar_diag_tool_note(pl->tool, "%s: stages of %s: %s layers (%s)", pl->p->file, pl->axis,
+			     list, pl->cut_why);
+	free(list);
+}
+
 char *solar_pipeline(const solar_program *p, const char *axis, int64_t stages, int64_t microbatches,
-		     const char *cmdline, solar_diag *d, solar_diag *tool)
+		     const solar_pp_cut *cut, const char *cmdline, solar_diag *d, solar_diag *tool)
 {
 	plan pl = {
 	    .p = p, .axis = axis, .P = stages, .microbatches = microbatches, .d = d, .tool = tool};
-	int T = p->ntensors, rc = 1;
+	solar_pp_cut by_cost = {SOLAR_PP_CUT_COST, NULL, 0, NULL};
 	char *out = NULL;
 	if (p->pipe_axis >= 0) {
 		solar_diag_tool_error(tool, "%s has pipeline stages already", p->file);
 		return NULL;
 	}
-	for (int t = 0; t < T; t++)
+	for (int t = 0; t < p->ntensors; t++)
 		nameset_add(&pl.names, p->tensors[t].name);
 	for (int i = 0; i < p->nparams; i++)
 		nameset_add(&pl.names, p->params[i].name);
@@ -1027,39 +1440,14 @@ char *solar_pipeline(const solar_program *p, const char *axis, int64_t stages, i
 				      p->file, axis);
 		goto done;
 	}
-	if (find_layers(&pl) < 0)
-		goto done;
-	nodes(&pl);
-	pl.prehome = solar_xcalloc((size_t)T + 1, sizeof *pl.prehome);
-	pl.forced = solar_xcalloc((size_t)T + 1, sizeof *pl.forced);
-	pl.gather_at = solar_xcalloc((size_t)p->nkernels + 1, sizeof *pl.gather_at);
-	for (int k = 0; k < p->nkernels; k++)
-		pl.gather_at[k] = -1;
-	pl.home = solar_xcalloc((size_t)T + 1, sizeof *pl.home);
-	pl.everyw = solar_xcalloc((size_t)T + 1, sizeof *pl.everyw);
-	pl.everyr = solar_xcalloc((size_t)T + 1, sizeof *pl.everyr);
-	pl.copy_head = solar_xcalloc((size_t)T + 1, sizeof *pl.copy_head);
-	pl.stage = solar_xcalloc((size_t)pl.M + 1, sizeof *pl.stage);
-	pl.node_send = solar_xcalloc((size_t)pl.M + 1, sizeof *pl.node_send);
-	parameters(&pl);
-	constants(&pl);
-	for (int run = 0; rc > 0; run++) {
-		if (run == MAX_RUNS) {
-			solar_diag_tool_error(tool,
-					      "internal error: the stages of %s did not settle "
-					      "in %d runs; this is a bug in solar",
-					      p->file, MAX_RUNS);
-			goto done;
-		}
-		rc = assign(&pl);
-	}
-	if (rc < 0)
+	if (find_layers(&pl) < 0 || choose_cut(&pl, cut ? cut : &by_cost) < 0 || settle(&pl) < 0)
 		goto done;
 	out = print_program(&pl, cmdline);
 	if (verify(&pl, out) < 0) {
 		free(out);
 		out = NULL;
-	}
+	} else
+		note_cut(&pl);
 done:
 	plan_free(&pl);
 	return out;

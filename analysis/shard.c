@@ -1561,7 +1561,8 @@ char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxe
 		return NULL;
 	}
 	if (naxes == 1)
-		return solar_pipeline(p, "pp", axes[pp].size, opts->microbatches, cmdline, d, tool);
+		return solar_pipeline(p, "pp", axes[pp].size, opts->microbatches, &opts->pp_cut,
+				      cmdline, d, tool);
 	/* the other axes first, then the stages of that program */
 	solar_shard_axis *rest = solar_xcalloc((size_t)naxes, sizeof *rest);
 	for (int a = 0, n = 0; a < naxes; a++)
@@ -1576,8 +1577,8 @@ char *solar_shard(const solar_program *p, const solar_shard_axis *axes, int naxe
 	    solar_frontend_load(p->file, text, (int32_t)strlen(text), NULL, 0, quiet);
 	solar_diag_free(quiet);
 	if (q)
-		out = solar_pipeline(q, "pp", axes[pp].size, opts->microbatches, cmdline, NULL,
-				     tool);
+		out = solar_pipeline(q, "pp", axes[pp].size, opts->microbatches, &opts->pp_cut,
+				     cmdline, NULL, tool);
 	solar_program_free(q);
 	free(text);
 	return out;

@@ -15,6 +15,7 @@
 
 #include "frontend/frontend.h"
 #include "ir/ir.h"
+#include "pipeline.h"
 
 typedef struct {
 	const char *axis;   /* "tp" */
@@ -29,6 +30,7 @@ typedef struct {
 	bool sequence_parallel; /* --sequence-parallel: Megatron's over tp (docs/shard.md
 				 * "Sequence parallelism") */
 	int64_t microbatches;   /* the pp axis's micro-batches; 1 */
+	solar_pp_cut pp_cut;    /* how the pp axis cuts the layers (zero: by cost) */
 } solar_shard_opts;
 
 /* The rank's program as AIR 1.2 text (malloc'd), or NULL after errors: a size that is neither

@@ -1107,8 +1107,10 @@ static isl_val *combine_count(const solar_model *m, solar_count_memo *memo, isl_
 	const solar_program *p = m->prog;
 	const solar_stmt *s = p->stmts[i];
 	int target = solar_model_target_ref(m, i);
-	if (target < 0 || !dep)
+	if (target < 0)
 		return isl_val_zero(m->ctx);
+	if (!dep) /* no dataflow (solar_work_stmt_ops): no combine known to be free */
+		return isl_val_copy(instances);
 	isl_set *fed = isl_set_empty(isl_space_domain(isl_map_get_space(m->refs[target].access)));
 	for (int j = 0; j < p->nstmts; j++)
 		if (p->stmts[j]->op == SOLAR_ASSIGN && p->stmts[j]->tensor == s->tensor &&
@@ -1239,6 +1241,43 @@ solar_work *solar_work_count_from(solar_analysis *a, solar_math math, solar_diag
 	return w;
 }
 
+static void stmt_work_free(solar_stmt_work *sw)
+{
+	isl_val_free(sw->instances);
+	isl_val_free(sw->combines);
+	for (int k = 0; k < sw->nhoisted; k++)
+		isl_val_free(sw->hoisted_count[k]);
+	free(sw->hoisted);
+	free(sw->hoisted_count);
+	ops_free(&sw->ops);
+}
+
+int solar_work_stmt_ops(isl_ctx *ctx, const solar_program *p, solar_math math, isl_val **ops,
+			solar_diag *d)
+{
+	solar_model *m = solar_model_build(p, ctx, false, d);
+	solar_count_memo *memo = solar_count_memo_new();
+	int failed = !m;
+	for (int i = 0; i < p->nstmts && !failed; i++) {
+		const solar_stmt *s = p->stmts[i];
+		if (!i || s->kernel != p->stmts[i - 1]->kernel)
+			solar_isl_budget_kernel(ctx);
+		solar_math km = p->kernels[s->kernel].math;
+		solar_stmt_work sw = {.instances = count(memo, isl_set_copy(m->domain[i]), d,
+							  &failed)};
+		if (sw.instances)
+			stmt_ops(m, memo, NULL, i, km == SOLAR_MATH_DEFAULT ? math : km, &sw, d,
+				 &failed);
+		ops[i] = failed ? NULL : solar_ops_sum(ctx, &sw.ops);
+		stmt_work_free(&sw);
+	}
+	solar_count_memo_free(memo);
+	solar_model_free(m);
+	for (int i = 0; failed && i < p->nstmts; i++)
+		ops[i] = isl_val_free(ops[i]);
+	return failed ? -1 : 0;
+}
+
 static void scope_free(solar_scope_work *s)
 {
 	ops_free(&s->ops);
@@ -1259,15 +1298,8 @@ void solar_work_free(solar_work *w)
 		return;
 	free(w->assumed);
 	const solar_program *p = w->prog;
-	for (int i = 0; i < p->nstmts; i++) {
-		isl_val_free(w->stmt[i].instances);
-		isl_val_free(w->stmt[i].combines);
-		for (int k = 0; k < w->stmt[i].nhoisted; k++)
-			isl_val_free(w->stmt[i].hoisted_count[k]);
-		free(w->stmt[i].hoisted);
-		free(w->stmt[i].hoisted_count);
-		ops_free(&w->stmt[i].ops);
-	}
+	for (int i = 0; i < p->nstmts; i++)
+		stmt_work_free(&w->stmt[i]);
 	for (int k = 0; k < p->nkernels; k++)
 		scope_free(&w->kernel[k]);
 	scope_free(&w->total);

@@ -118,6 +118,15 @@ SOLAR_GIVE solar_work *solar_work_count_from(SOLAR_TAKE solar_analysis *a, solar
 SOLAR_GIVE solar_work *solar_work_check_and_count(SOLAR_KEEP const solar_program *p,
 						  solar_math math, solar_diag *d);
 void solar_work_free(SOLAR_TAKE solar_work *w);
+/* Each statement's operations as solar count charges them (rule "ops per instance" with its
+ * hoisting), every unit and precision summed, into ops[i] (p->nstmts new counts of ctx), with
+ * neither the data counts nor the dataflow: without it rule "identity combine" frees no
+ * combine, so a reduction is charged at most its output's elements more than solar count
+ * charges it.  For choosing a plan (the pipeline's cut by cost, analysis/pipeline.c), never
+ * for a bound.  0, or -1 after reporting through d (an ISL limit, a failed count) with every
+ * ops[i] NULL. */
+int solar_work_stmt_ops(struct isl_ctx *ctx, SOLAR_KEEP const solar_program *p, solar_math math,
+			SOLAR_GIVE solar_count **ops, solar_diag *d);
 
 /* Per-instance operation mix of a statement under a math mode: the work charged once per
  * instance (without the hoisted work and the combine of a reduction). */

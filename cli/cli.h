@@ -57,6 +57,7 @@ typedef struct {
 	bool zero;                /* shard --zero */
 	bool sequence_parallel;   /* shard --sequence-parallel */
 	int microbatches;         /* shard --microbatches M; 0: not given (1) */
+	const char *pp_cut;       /* shard --pp-cut even|cost|N0,N1,...; NULL: not given (cost) */
 	const char *svg_out;      /* --svg FILE */
 	const char *md_out;       /* --md FILE */
 	const char *json_out;     /* report: --json FILE */

@@ -1,6 +1,7 @@
 /* cmd_shard.c - `solar shard FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero]
- * [--sequence-parallel] [--microbatches M] [-o OUT.air]` (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program
- * (analysis/shard.c; the pp axis's stages, analysis/pipeline.c).
+ * [--sequence-parallel] [--microbatches M] [--pp-cut even|cost|N0,N1,...] [-o OUT.air]`
+ * (docs/shard.md): the one rank's AIR 1.2 program of a one-GPU program (analysis/shard.c;
+ * the pp axis's stages, analysis/pipeline.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -69,6 +70,50 @@ static int parse_mesh(const char *text, solar_shard_axis *axes, int *naxes, char
 	return SOLAR_EXIT_OK;
 }
 
+/* --pp-cut even|cost|N0,N1,... into cut (the layers of each stage in *layers, malloc'd) for a
+ * pp axis of P stages: P numbers of at least one layer each (their sum is the program's to
+ * check, analysis/pipeline.c); 0, or a usage error. */
+static int parse_pp_cut(const char *text, int64_t P, solar_pp_cut *cut, int64_t **layers)
+{
+	*cut = (solar_pp_cut){.rule = SOLAR_PP_CUT_COST, .text = text};
+	if (!strcmp(text, "cost") || !strcmp(text, "even")) {
+		cut->rule = text[0] == 'e' ? SOLAR_PP_CUT_EVEN : SOLAR_PP_CUT_COST;
+		return SOLAR_EXIT_OK;
+	}
+	int n = 1;
+	for (const char *c = text; *c; c++)
+		n += *c == ',';
+	int64_t *x = *layers = solar_xcalloc((size_t)n, sizeof *x);
+	const char *c = text;
+	for (int s = 0; s < n; s++) {
+		char *end = NULL;
+		errno = 0;
+		long long v = *c >= '0' && *c <= '9' ? strtoll(c, &end, 10) : -1;
+		if (!end || end == c || (*end && *end != ',') || errno || v > (1 << 24))
+			return solar_cli_usage("shard",
+					       "--pp-cut expects even, cost or the layers of each "
+					       "stage (N0,N1,..., each from 1 to 16777216), not '%s'",
+					       text);
+		x[s] = v;
+		c = end + (*end == ',');
+	}
+	char msg[1200];
+	if (n != P) {
+		snprintf(msg, sizeof msg, "--pp-cut %.1000s lists %d stages, the mesh has pp=%lld",
+			 text, n, (long long)P);
+		return solar_cli_usage("shard", "%s", msg);
+	}
+	for (int s = 0; s < n; s++)
+		if (x[s] < 1) {
+			snprintf(msg, sizeof msg,
+				 "--pp-cut %.1000s: stage %d has no layers, each needs one at least",
+				 text, s);
+			return solar_cli_usage("shard", "%s", msg);
+		}
+	*cut = (solar_pp_cut){SOLAR_PP_CUT_LAYERS, x, n, text};
+	return SOLAR_EXIT_OK;
+}
+
 /* The command as run, with the sizes each axis splits, for the output's header (cut at
  * size bytes). */
 static void command_line(const solar_opts *o, const solar_shard_axis *axes, int naxes,
@@ -88,7 +133,9 @@ static void command_line(const solar_opts *o, const solar_shard_axis *axes, int 
 	if (o->sequence_parallel && n > 0 && (size_t)n < size)
 		n += snprintf(cmdline + n, size - (size_t)n, " --sequence-parallel");
 	if (o->microbatches && n > 0 && (size_t)n < size)
-		snprintf(cmdline + n, size - (size_t)n, " --microbatches %d", o->microbatches);
+		n += snprintf(cmdline + n, size - (size_t)n, " --microbatches %d", o->microbatches);
+	if (o->pp_cut && n > 0 && (size_t)n < size)
+		snprintf(cmdline + n, size - (size_t)n, " --pp-cut %s", o->pp_cut);
 }
 
 int solar_cmd_shard(const solar_opts *o)
@@ -104,6 +151,8 @@ int solar_cmd_shard(const solar_opts *o)
 	int naxes = 0, rc = parse_mesh(o->mesh, axes, &naxes, mesh_store);
 	solar_loaded l = {0};
 	char *text = NULL;
+	solar_pp_cut pp_cut = {SOLAR_PP_CUT_COST, NULL, 0, NULL};
+	int64_t *pp_layers = NULL;
 	for (int a = 0; a < naxes; a++)
 		axes[a].names = names[a];
 	for (int i = 0; rc == SOLAR_EXIT_OK && i < o->nsplits; i++) {
@@ -161,6 +210,14 @@ int solar_cmd_shard(const solar_opts *o)
 				     "--microbatches run through pipeline stages: --mesh has no pp "
 				     "axis (--mesh pp=N,...): '%s'",
 				     o->mesh);
+	if (rc == SOLAR_EXIT_OK && o->pp_cut && !pp)
+		rc = solar_cli_usage("shard",
+				     "--pp-cut cuts the layers into pipeline stages: --mesh has no pp "
+				     "axis (--mesh pp=N,...): '%s'",
+				     o->mesh);
+	for (int a = 0; rc == SOLAR_EXIT_OK && o->pp_cut && a < naxes; a++)
+		if (!strcmp(axes[a].axis, "pp"))
+			rc = parse_pp_cut(o->pp_cut, axes[a].size, &pp_cut, &pp_layers);
 	if (rc == SOLAR_EXIT_OK)
 		rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK)
@@ -212,7 +269,8 @@ int solar_cmd_shard(const solar_opts *o)
 	command_line(o, axes, naxes, cmdline, sizeof cmdline);
 	solar_shard_opts so = {.zero = o->zero,
 			       .sequence_parallel = o->sequence_parallel,
-			       .microbatches = o->microbatches ? o->microbatches : 1};
+			       .microbatches = o->microbatches ? o->microbatches : 1,
+			       .pp_cut = pp_cut};
 	text = solar_shard(l.prog, axes, naxes, &so, cmdline, l.diag, solar_cli_diag());
 	solar_diag_finish(l.diag);
 	if (!text) {
@@ -227,6 +285,7 @@ int solar_cmd_shard(const solar_opts *o)
 	fputs(text, out);
 	solar_out_close(o, out);
 done:
+	free(pp_layers);
 	free(text);
 	solar_cli_unload(&l);
 	free(mesh_store);

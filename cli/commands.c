@@ -303,6 +303,13 @@ const solar_option solar_options[] = {
      .min = 1,
      .max = 16777216,
      .expects = "an integer from 1 to 16777216"},
+    {.name = "--pp-cut",
+     .kind = SOLAR_ARG_TEXT,
+     .field = offsetof(solar_opts, pp_cut),
+     .arg = "even|cost|N0,N1,...",
+     .help = "how the pp axis cuts the layers into stages: cost (default) the cut whose largest "
+	     "stage has the fewest operations, even Megatron's layer j of L on stage jP/L, or "
+	     "the layers of each stage"},
     {.name = "--svg",
      .kind = SOLAR_ARG_OUT,
      .field = offsetof(solar_opts, svg_out),
@@ -781,7 +788,7 @@ const solar_command solar_commands[] = {
      .run = solar_cmd_collective},
     {.name = "shard",
      .args = "FILE --mesh AXIS=N,... [--split AXIS=NAME,...] [--zero] [--sequence-parallel] "
-	     "[--microbatches M] [-o OUT.air]",
+	     "[--microbatches M] [--pp-cut even|cost|N0,N1,...] [-o OUT.air]",
      .summary = "a one-GPU program made one rank's program of a mesh, with its collectives",
      .details =
 	 "Each axis splits some sizes of the program (params or consts): dp the batch, tp the "
@@ -799,7 +806,9 @@ const solar_command solar_commands[] = {
 	 "linears (Megatron's sequence parallelism). The axis pp cuts the repeated layers into pipeline "
 	 "stages instead, as the outermost axis: each tensor on the stage that makes it, a send "
 	 "where another stage reads it (--microbatches M: the micro-batches a step runs "
-	 "through them). The result is AIR 1.2: solar analyze --device "
+	 "through them; --pp-cut: the layers of each stage, by default the contiguous cut whose "
+	 "largest stage, the first's embedding and the last's head and loss included, has the "
+	 "fewest operations). The result is AIR 1.2: solar analyze --device "
 	 "SYSTEM bounds it, "
 	 "solar validate runs every rank against the whole model (docs/shard.md).",
      .example = "solar shard llama.air --mesh tp=8 -o llama_tp8.air\n"
@@ -808,7 +817,7 @@ const solar_command solar_commands[] = {
 		"solar shard llama.air --mesh dp=8,tp=8 --zero -o llama_zero.air\n"
 		"solar shard llama.air --mesh tp=8 --sequence-parallel -o llama_sp.air\n"
 		"solar shard llama.air --mesh pp=4,tp=8 --microbatches 16 -o llama_pp4.air",
-     .takes = "--mesh --split --zero --sequence-parallel --microbatches -D -o",
+     .takes = "--mesh --split --zero --sequence-parallel --microbatches --pp-cut -D -o",
      .formats = FMTS(TABLE),
      .run = solar_cmd_shard},
     {.name = "provision",
