@@ -14,6 +14,7 @@ typedef struct {
 	const solar_shard_axis *axes;
 	int naxes;
 	int *param_axis, *const_axis; /* the axis splitting each param / const, or -1 */
+	int **split_dim;	      /* per tensor and dimension: the axis splitting it, -1 */
 	solar_diag *d, *tool;
 	int errors;
 } shard;
@@ -134,8 +135,29 @@ typedef struct {
 	struct pending {
 		int before; /* the kernel it goes before; nkernels: the end */
 		int tensor, axis, red, group;
+		int cut;    /* inside kernel `before`: at cuts[cut]; -1: before the kernel */
 	} *pend;
+	/* where the walk is: the kernel's top-level node, and the item of its distribution loop
+	 * (the loop of its perfect chain whose body has several items: `for i0 { max; sum;
+	 * write }`) that holds the statement, -1 when none */
+	int node, seg;
+	const solar_node *dist; /* the node's distribution loop, NULL */
+	int *made_node, *made_seg; /* per tensor: where this kernel made it partial */
+	struct cut {
+		int k, node, seg; /* kernel k is cut before item seg of node's distribution loop
+				   * (seg -1: before the node) */
+	} *cuts;
+	int ncuts;
 } walk;
+
+/* Tensor t made partial by the statement the walk is at. */
+static void made(walk *w, int t)
+{
+	w->made[t] = true;
+	w->group_of[t] = w->k;
+	w->made_node[t] = w->node;
+	w->made_seg[t] = w->seg;
+}
 
 static bool is_partial(const walk *w, int t)
 {
@@ -215,9 +237,172 @@ static void pend(walk *w, int before, int t)
 			w->cap = w->cap ? 2 * w->cap : 16;
 			w->pend = solar_xrealloc(w->pend, (size_t)w->cap * sizeof *w->pend);
 		}
-		w->pend[w->nreduce++] = (struct pending){before, t, a, red, w->group_of[t]};
+		w->pend[w->nreduce++] = (struct pending){before, t, a, red, w->group_of[t], -1};
 		w->partial[t * s->naxes + a] = 0;
 	}
+}
+
+/* The distribution loop of top-level node x: the first loop of its perfect chain of loops
+ * whose body has several items (NULL: none); *depth: the loops down to it. */
+static const solar_node *distribution_loop(const solar_node *x, int *depth)
+{
+	*depth = 0;
+	while (x && x->kind == SOLAR_N_FOR) {
+		++*depth;
+		if (x->loop.body.n != 1 || x->loop.body.items[0]->kind != SOLAR_N_FOR)
+			return x->loop.body.n > 1 ? x : NULL;
+		x = x->loop.body.items[0];
+	}
+	return NULL;
+}
+
+/* Whether every access of tensor t in the items [from, to) of block b is at exactly the
+ * chain's iterators (one per loop of the chain, each a whole index position): one element per
+ * iteration of the distributed loops.  Accesses in nothing of the range: true. */
+typedef struct {
+	const solar_node *chain[SOLAR_MAX_NESTING + 1];
+	int depth, t;
+	bool ok;
+} per_iteration;
+
+static void per_iteration_access(void *ctx, const solar_program *p, int t, solar_expr *const *index)
+{
+	per_iteration *c = ctx;
+	if (t != c->t)
+		return;
+	const solar_tensor *x = &p->tensors[t];
+	for (int l = 0; l < c->depth; l++) {
+		bool found = false;
+		for (int d = 0; d < x->rank; d++)
+			found |= index[d]->kind == SOLAR_E_ITER &&
+				 index[d]->sym == c->chain[l]->loop.iter;
+		c->ok &= found;
+	}
+}
+
+static void per_iteration_expr(per_iteration *c, const solar_program *p, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS)
+		per_iteration_access(c, p, e->sym, e->args);
+	for (int i = 0; i < e->nargs; i++)
+		per_iteration_expr(c, p, e->args[i]);
+}
+
+static void per_iteration_block(per_iteration *c, const solar_program *p, const solar_block *b,
+				int from, int to)
+{
+	for (int i = from; i < to; i++) {
+		const solar_node *n = b->items[i];
+		if (n->kind == SOLAR_N_FOR) {
+			per_iteration_expr(c, p, n->loop.lo);
+			per_iteration_expr(c, p, n->loop.hi);
+			per_iteration_block(c, p, &n->loop.body, 0, n->loop.body.n);
+		} else if (n->kind == SOLAR_N_IF) {
+			per_iteration_expr(c, p, n->cond.cond);
+			per_iteration_block(c, p, &n->cond.then, 0, n->cond.then.n);
+			per_iteration_block(c, p, &n->cond.els, 0, n->cond.els.n);
+		} else {
+			per_iteration_access(c, p, n->stmt->tensor, n->stmt->index);
+			per_iteration_expr(c, p, n->stmt->value);
+			for (int d = 0; d < p->tensors[n->stmt->tensor].rank; d++)
+				per_iteration_expr(c, p, n->stmt->index[d]);
+		}
+	}
+}
+
+typedef struct {
+	int t;
+	bool hit, wrote;
+} touch;
+
+static void touch_visit(void *ctx, int tensor, bool write)
+{
+	touch *h = ctx;
+	h->hit |= tensor == h->t;
+	h->wrote |= tensor == h->t && write;
+}
+
+/* Whether items [0, seg) and [seg, n) of node's distribution loop L may run as two nests,
+ * the first for every iteration of the chain before the second (loop distribution): every
+ * tensor that both touch and one writes is touched at exactly the chain's iterators on both
+ * sides, so each iteration's element is its own (the row maximum m[i0] of a softmax, not a
+ * scalar reused from row to row), and no dependence crosses iterations. */
+static bool distributable(const solar_program *p, const solar_node *x, int seg)
+{
+	per_iteration c = {.ok = true};
+	const solar_node *L = distribution_loop(x, &c.depth);
+	if (!L || seg <= 0 || seg >= L->loop.body.n)
+		return false;
+	const solar_node *n = x;
+	for (int l = 0; l < c.depth; l++, n = n->loop.body.items[0])
+		c.chain[l] = n;
+	for (int t = 0; t < p->ntensors && c.ok; t++) {
+		bool before = false, after = false, wrote = false;
+		for (int i = 0; i < L->loop.body.n; i++) {
+			touch h = {.t = t};
+			solar_ir_node_tensors(p, L->loop.body.items[i], touch_visit, &h);
+			if (h.hit)
+				*(i < seg ? &before : &after) = true;
+			wrote |= h.wrote;
+		}
+		if (!before || !after || !wrote) /* a tensor both only read is no dependence */
+			continue;
+		c.t = t;
+		per_iteration_block(&c, p, &L->loop.body, 0, L->loop.body.n);
+	}
+	return c.ok;
+}
+
+/* Tensor t, a partial sum this kernel made, is read by the statement the walk is at, not
+ * linearly: the kernel can be cut there (an all-reduce between two kernels) when the read is
+ * in a later top-level node, or in a later item of the same node's distribution loop and the
+ * loop distributes.  Records the cut (once); false when it cannot. */
+static bool cut(walk *w, int t)
+{
+	const solar_program *p = w->s->p;
+	struct cut c = {w->k, w->node, -1};
+	if (w->node == w->made_node[t])
+		c.seg = w->seg;
+	if (w->node < w->made_node[t] || (c.seg >= 0 && c.seg <= w->made_seg[t]) ||
+	    (c.seg >= 0 && !distributable(p, p->kernels[w->k].body.items[w->node], c.seg)) ||
+	    (w->node == w->made_node[t] && c.seg < 0))
+		return false;
+	for (int i = 0; i < w->ncuts; i++)
+		if (w->cuts[i].k == c.k && w->cuts[i].node == c.node && w->cuts[i].seg == c.seg) {
+			/* already cut here: the pending all-reduce goes at that cut */
+			struct cut keep = w->cuts[i];
+			w->cuts[i] = w->cuts[w->ncuts - 1];
+			w->cuts[w->ncuts - 1] = keep;
+			for (int j = 0; j < w->nreduce; j++)
+				if (w->pend[j].cut == i)
+					w->pend[j].cut = w->ncuts - 1;
+				else if (w->pend[j].cut == w->ncuts - 1)
+					w->pend[j].cut = i;
+			return true;
+		}
+	w->cuts = solar_xrealloc(w->cuts, (size_t)(w->ncuts + 1) * sizeof *w->cuts);
+	w->cuts[w->ncuts++] = c;
+	return true;
+}
+
+/* Whether st stores a partial sum it reads into a wider dtype (a bf16 residual cast to f32
+ * for a norm): carried on, the all-reduce would move twice the bytes, so it is reduced
+ * before, where it is narrow (as Megatron reduces the bf16 output of a row-parallel linear). */
+static bool widens(const walk *w, const solar_stmt *st)
+{
+	const shard *s = w->s;
+	const solar_program *p = s->p;
+	int bytes = solar_dtype_bytes(p->tensors[st->tensor].dtype);
+	for (int t = 0; t < p->ntensors; t++) {
+		if (!solar_ir_expr_reads(st->value, t) ||
+		    solar_dtype_bytes(p->tensors[t].dtype) >= bytes)
+			continue;
+		for (int a = 0; a < s->naxes; a++) /* dp: a gradient, reduced as its parameter is
+						    * held (DDP and ZeRO reduce the f32 master's) */
+			if (w->partial[t * s->naxes + a] && strcmp(s->axes[a].axis, "dp"))
+				return true;
+	}
+	return false;
 }
 
 /* The partial sums statement st reads: linear (its target becomes partial) or whole first. */
@@ -228,6 +413,7 @@ static void reads_partial(walk *w, const solar_stmt *st)
 	if (!holds_partial(w, st->value))
 		return;
 	if ((st->op == SOLAR_ASSIGN || st->op == SOLAR_ADD_TO) && linear(w, st->value) &&
+	    !widens(w, st) &&
 	    (st->op == SOLAR_ASSIGN || is_partial(w, st->tensor) || w->made[st->tensor])) {
 		for (int t = 0; t < p->ntensors; t++)
 			if (is_partial(w, t) && solar_ir_expr_reads(st->value, t))
@@ -235,13 +421,17 @@ static void reads_partial(walk *w, const solar_stmt *st)
 					if (w->partial[t * s->naxes + a])
 						w->partial[st->tensor * s->naxes + a] =
 						    w->partial[t * s->naxes + a];
-		w->made[st->tensor] = true;
-		w->group_of[st->tensor] = w->k;
+		made(w, st->tensor);
 		return;
 	}
 	for (int t = 0; t < p->ntensors; t++) {
 		if (!is_partial(w, t) || !solar_ir_expr_reads(st->value, t))
 			continue;
+		if (w->made[t] && cut(w, t)) {
+			pend(w, w->k, t); /* made whole at the cut, inside this kernel */
+			w->pend[w->nreduce - 1].cut = w->ncuts - 1;
+			continue;
+		}
 		if (w->made[t]) {
 			solar_diag_error(s->d, st->span,
 					 "this statement reads '%s', a partial sum of the kernel's "
@@ -292,8 +482,104 @@ static void reduction(walk *w, const solar_stmt *st, const solar_node *L, int a)
 		return;
 	}
 	w->partial[st->tensor * s->naxes + a] = st->op == SOLAR_MAX_TO ? 2 : 1;
-	w->made[st->tensor] = true;
-	w->group_of[st->tensor] = w->k;
+	made(w, st->tensor);
+}
+
+/* ---- reads and stores by data into a split dimension ------------------------------------ */
+
+/* The dimension of an access to tensor t whose index reads data and which an axis splits (a
+ * token's row of a vocabulary split over tp), -1 for none. */
+static int data_split_dim(const shard *s, int t, solar_expr *const *index)
+{
+	for (int d = 0; d < s->p->tensors[t].rank; d++)
+		if (s->split_dim[t][d] >= 0 && solar_ir_index_reads_data(index[d]))
+			return d;
+	return -1;
+}
+
+/* The picks of a value: reads by data into a split dimension, by tensor, with their axis. */
+typedef struct {
+	const walk *w;
+	signed char *pick; /* per tensor: 1 read by a pick, 2 also read otherwise */
+	int axis;	   /* the picks' axis; -2 when two differ */
+} picks;
+
+static void picks_of(picks *c, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS) {
+		int d = data_split_dim(c->w->s, e->sym, e->args);
+		if (d >= 0) {
+			int a = c->w->s->split_dim[e->sym][d];
+			c->axis = c->axis == -1 || c->axis == a ? a : -2;
+		}
+		c->pick[e->sym] |= d >= 0 ? 1 : 2;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		picks_of(c, e->args[i]);
+}
+
+static bool pick_or_partial(const void *ctx, int t)
+{
+	const picks *c = ctx;
+	return c->pick[t] == 1 || is_partial(c->w, t);
+}
+
+/* Rule "reads by data" (docs/shard.md): a read whose index into a dimension an axis splits
+ * reads data (`E[ids[b, s], h]`, `logp[i, labels[i]]`) finds its element on one rank only, the
+ * one whose block holds it; every rank reads its clamped block and keeps the value where the
+ * index falls in its block, 0 elsewhere (rank_text's pick_access), so that the sum over the
+ * ranks is the element: Megatron's vocab-parallel embedding and cross-entropy.  The statement
+ * must be linear in the read (the target is then a partial sum over the axis), into a tensor
+ * that axis does not split.  A store by data into a split dimension (the embedding's
+ * gradient, `g[ids[b, s], h] += dy`) accumulates on the rank whose block holds the row
+ * (pick_store): it must be a `+=`. */
+static void data_split(walk *w, const solar_stmt *st)
+{
+	shard *s = w->s;
+	const solar_program *p = s->p;
+	const solar_tensor *t = &p->tensors[st->tensor];
+	int sd = data_split_dim(s, st->tensor, st->index);
+	if (sd >= 0 && st->op != SOLAR_ADD_TO) {
+		solar_diag_error(s->d, st->span,
+				 "this statement stores into '%s' at a row its data chooses, in "
+				 "dimension %d, which %s splits: only a sum (+=) can be split so, "
+				 "each rank adding the rows its block holds",
+				 t->name, sd, s->axes[s->split_dim[st->tensor][sd]].axis);
+		s->errors++;
+	}
+	picks c = {.w = w, .axis = -1};
+	c.pick = solar_xcalloc((size_t)p->ntensors + 1, 1);
+	picks_of(&c, st->value);
+	if (c.axis == -1) {
+		free(c.pick);
+		return;
+	}
+	const char *why = NULL;
+	bool mixed = false;
+	for (int i = 0; i < p->ntensors; i++)
+		mixed |= c.pick[i] == 3;
+	for (int d = 0; d < t->rank && c.axis >= 0; d++)
+		if (s->split_dim[st->tensor][d] == c.axis)
+			why = "into a tensor the same axis splits";
+	if (c.axis == -2)
+		why = "by data into dimensions of two axes";
+	else if (mixed)
+		why = "by data and otherwise from one tensor";
+	else if ((st->op != SOLAR_ASSIGN && st->op != SOLAR_ADD_TO) ||
+		 !linear_by(st->value, pick_or_partial, &c))
+		why = "and the statement is not a copy or a sum of it (= or +=, linear)";
+	if (why) {
+		solar_diag_error(s->d, st->span,
+				 "this statement reads by data into a dimension %s splits, %s: "
+				 "each rank holds one block of it, and the ranks' parts can be "
+				 "summed into the element only through a copy or a sum",
+				 c.axis >= 0 ? s->axes[c.axis].axis : "an axis", why);
+		s->errors++;
+	} else {
+		w->partial[st->tensor * s->naxes + c.axis] = 1;
+		made(w, st->tensor);
+	}
+	free(c.pick);
 }
 
 static void stmt(walk *w, const solar_stmt *st, const loop_stack *ls)
@@ -303,6 +589,7 @@ static void stmt(walk *w, const solar_stmt *st, const loop_stack *ls)
 	if (st->op == SOLAR_ASSIGN && !w->made[st->tensor] && !holds_partial(w, st->value))
 		for (int a = 0; a < s->naxes; a++) /* overwritten with whole values */
 			w->partial[st->tensor * s->naxes + a] = 0;
+	data_split(w, st);
 	reads_partial(w, st);
 	if (st->op != SOLAR_ADD_TO && st->op != SOLAR_MAX_TO && st->op != SOLAR_MUL_TO &&
 	    st->op != SOLAR_MIN_TO)
@@ -332,6 +619,8 @@ static void block(walk *w, const solar_block *b, loop_stack *ls)
 {
 	for (int i = 0; i < b->n; i++) {
 		const solar_node *n = b->items[i];
+		if (w->dist && b == &w->dist->loop.body)
+			w->seg = i;
 		if (n->kind == SOLAR_N_FOR) {
 			ls->loops[ls->n++] = n;
 			block(w, &n->loop.body, ls);
@@ -354,11 +643,21 @@ static void walk_run(walk *w, shard *s, const int *iter_axis)
 	w->partial = solar_xcalloc((size_t)p->ntensors * s->naxes + 1, 1);
 	w->group_of = solar_xcalloc((size_t)p->ntensors + 1, sizeof *w->group_of);
 	w->made = solar_xcalloc((size_t)p->ntensors + 1, sizeof *w->made);
+	w->made_node = solar_xcalloc((size_t)p->ntensors + 1, sizeof *w->made_node);
+	w->made_seg = solar_xcalloc((size_t)p->ntensors + 1, sizeof *w->made_seg);
 	for (int k = 0; k < p->nkernels; k++) {
 		w->k = k;
 		memset(w->made, 0, (size_t)p->ntensors * sizeof *w->made);
-		loop_stack ls = {.n = 0};
-		block(w, &p->kernels[k].body, &ls);
+		const solar_block *body = &p->kernels[k].body;
+		for (int i = 0; i < body->n; i++) {
+			int depth;
+			w->node = i;
+			w->seg = -1;
+			w->dist = distribution_loop(body->items[i], &depth);
+			loop_stack ls = {.n = 0};
+			solar_block one = {.items = &body->items[i], .n = 1};
+			block(w, &one, &ls);
+		}
 	}
 	for (int t = 0; t < p->ntensors; t++)
 		if (p->tensors[t].role == SOLAR_ROLE_OUT || p->tensors[t].role == SOLAR_ROLE_INOUT)
@@ -370,6 +669,9 @@ static void walk_free(walk *w)
 	free(w->partial);
 	free(w->group_of);
 	free(w->made);
+	free(w->made_node);
+	free(w->made_seg);
+	free(w->cuts);
 	free(w->pend);
 	*w = (walk){0};
 }
@@ -1215,9 +1517,8 @@ static bool loop_of(const void *ctx, const solar_node *L)
 /* Kernel k's node i as the rank runs it: on a plan's block (its loop over the plan's
  * dimension 1/N as long), or whole, reading the gathered tensors. */
 static void print_node(const solar_program *p, const blocks *plans, int k, int i,
-		       const solar_print_opts *base, FILE *f)
+		       const solar_node *x, const solar_print_opts *base, FILE *f)
 {
-	const solar_node *x = p->kernels[k].body.items[i];
 	solar_print_opts o = *base;
 	const char **names = NULL, **hi = NULL;
 	char *hi_text = NULL;
@@ -1267,7 +1568,7 @@ static void print_all_reduces(const solar_program *p, const walk *w, const block
 				same |= q->axis == plans[j].axis;
 				other |= q->axis != plans[j].axis;
 			}
-		if (q->before != k || same || other != late)
+		if (q->before != k || q->cut >= 0 || same || other != late)
 			continue;
 		const char *g = p->kernels[q->group].group;
 		fprintf(f, "\nkernel %s_all_reduce_%s ", p->tensors[q->tensor].name,
@@ -1285,10 +1586,12 @@ static void print_range(const solar_program *p, const solar_tensor *t, const sol
 {
 	if (!t->range_hi)
 		return;
+	solar_print_opts whole = *o; /* values: the whole model's (ids in 0..VOCAB) */
+	whole.param_text = NULL;
 	fputs(" in ", f);
-	solar_ir_print_expr_with(p, t->range_lo, o, f);
+	solar_ir_print_expr_with(p, t->range_lo, &whole, f);
 	fputs("..", f);
-	solar_ir_print_expr_with(p, t->range_hi, o, f);
+	solar_ir_print_expr_with(p, t->range_hi, &whole, f);
 }
 
 /* The tensors' declarations: each with the block a plan holds of it, its layout, and the whole
@@ -1424,6 +1727,260 @@ static int plan(shard *s, blocks *plans, int **split_dim, walk *w, const solar_s
 	return 0;
 }
 
+/* ---- printing picks, iterators as values and cut kernels ----------------------------- */
+
+/* o's form for indices (as print.c's own): sizes as the rank's, iterators as written. */
+static void index_form(const solar_print_opts *o, solar_print_opts *io)
+{
+	*io = *o;
+	if (io->index_param_text) {
+		io->param_text = io->index_param_text;
+		io->index_param_text = NULL;
+	}
+	io->iter_text = NULL;
+}
+
+/* `X >= rank(A) * B and X < (rank(A) + 1) * B`, X the data index, B the rank's block. */
+static void in_block(const shard *s, const solar_expr *x, const solar_expr *extent, int a,
+		     const solar_print_opts *io, FILE *f)
+{
+	const char *A = s->axes[a].axis;
+	solar_ir_print_expr_with(s->p, x, io, f);
+	fprintf(f, " >= rank(%s) * ", A);
+	solar_ir_print_expr_with(s->p, extent, io, f);
+	fputs(" and ", f);
+	solar_ir_print_expr_with(s->p, x, io, f);
+	fprintf(f, " < (rank(%s) + 1) * ", A);
+	solar_ir_print_expr_with(s->p, extent, io, f);
+}
+
+/* NAME[.., min(max(X - rank(A) * B, 0), B - 1), ..]: the access inside the rank's block. */
+static void clamped(const shard *s, int t, solar_expr *const *index, int dim,
+		    const solar_print_opts *io, FILE *f)
+{
+	const solar_tensor *x = &s->p->tensors[t];
+	const solar_expr *B = x->dims[dim];
+	fputs(io->tensor_text && io->tensor_text[t] ? io->tensor_text[t] : x->name, f);
+	fputc('[', f);
+	for (int d = 0; d < x->rank; d++) {
+		if (d)
+			fputs(", ", f);
+		if (d != dim) {
+			solar_ir_print_expr_with(s->p, index[d], io, f);
+			continue;
+		}
+		fputs("min(max(", f);
+		solar_ir_print_expr_with(s->p, index[d], io, f);
+		fprintf(f, " - rank(%s) * ", s->axes[s->split_dim[t][d]].axis);
+		solar_ir_print_expr_with(s->p, B, io, f);
+		fputs(", 0), ", f);
+		solar_ir_print_expr_with(s->p, B, io, f);
+		fputs(" - 1)", f);
+	}
+	fputc(']', f);
+}
+
+/* A pick (rule "reads by data"): select(in the rank's block, the clamped read, 0). */
+static bool pick_access(void *ctx, const solar_expr *e, const solar_print_opts *o, FILE *f)
+{
+	const shard *s = ctx;
+	int d = data_split_dim(s, e->sym, e->args);
+	if (d < 0)
+		return false;
+	solar_print_opts io;
+	index_form(o, &io);
+	fputs("select(", f);
+	in_block(s, e->args[d], s->p->tensors[e->sym].dims[d], s->split_dim[e->sym][d], &io, f);
+	fputs(", ", f);
+	clamped(s, e->sym, e->args, d, &io, f);
+	fputs(", 0)", f);
+	return true;
+}
+
+/* A store by data into a split dimension: the clamped row += the value where it is the
+ * rank's, 0 elsewhere. */
+static bool pick_store(void *ctx, const solar_stmt *st, const solar_print_opts *o, FILE *f)
+{
+	const shard *s = ctx;
+	int d = data_split_dim(s, st->tensor, st->index);
+	if (d < 0)
+		return false;
+	solar_print_opts io;
+	index_form(o, &io);
+	clamped(s, st->tensor, st->index, d, &io, f);
+	fputs(" += select(", f);
+	in_block(s, st->index[d], s->p->tensors[st->tensor].dims[d], s->split_dim[st->tensor][d],
+		 &io, f);
+	fputs(", ", f);
+	solar_ir_print_value_with(s->p, st->value, o, f);
+	fputs(", 0)", f);
+	return true;
+}
+
+/* Per iterator of a loop from 0 over a split size (a rank's block of it), its position in the
+ * whole where a value reads it: `(i + rank(A) * B)`, B the loop's bound on the rank (a token's
+ * vocabulary index compared with its label); NULL for the others. */
+static void iter_values(const shard *s, const solar_block *b, const solar_print_opts *o,
+			char **text)
+{
+	for (int i = 0; i < b->n; i++) {
+		const solar_node *n = b->items[i];
+		if (n->kind == SOLAR_N_IF) {
+			iter_values(s, &n->cond.then, o, text);
+			iter_values(s, &n->cond.els, o, text);
+		}
+		if (n->kind != SOLAR_N_FOR)
+			continue;
+		int a = axis_of(s, n->loop.hi);
+		if (a >= 0 && n->loop.lo->kind == SOLAR_E_INT && n->loop.lo->ival == 0 &&
+		    !n->loop.step) {
+			char *hi = expr_text(s->p, n->loop.hi, o);
+			size_t len = strlen(hi) + strlen(s->p->iters[n->loop.iter].name) + 64;
+			text[n->loop.iter] = solar_xmalloc(len);
+			snprintf(text[n->loop.iter], len, "(%s + rank(%s) * %s)",
+				 s->p->iters[n->loop.iter].name, s->axes[a].axis, hi);
+			free(hi);
+		}
+		iter_values(s, &n->loop.body, o, text);
+	}
+}
+
+/* The all-reduces at cut c of kernel k (rule "cuts"), as kernels. */
+static void print_cut_reduces(const solar_program *p, const walk *w, const solar_shard_axis *axes,
+			      int c, FILE *f)
+{
+	for (int i = 0; i < w->nreduce; i++) {
+		const struct pending *q = &w->pend[i];
+		if (q->cut != c)
+			continue;
+		const char *g = p->kernels[q->group].group;
+		fprintf(f, "\nkernel %s_all_reduce_%s ", p->tensors[q->tensor].name,
+			axes[q->axis].axis);
+		if (g)
+			fprintf(f, "[group = %s] ", g);
+		fprintf(f, "{ all_reduce(%s, %s) %s; }\n", axes[q->axis].axis,
+			q->red == 2 ? "max" : "sum", p->tensors[q->tensor].name);
+	}
+}
+
+/* Node x with its distribution loop's items [from, to) only: copies of its chain of loops
+ * (owned by *chain, which the caller frees). */
+static const solar_node *segment(const solar_node *x, int from, int to, solar_node **chain)
+{
+	int depth;
+	const solar_node *L = distribution_loop(x, &depth);
+	*chain = solar_xcalloc((size_t)depth + 1, sizeof **chain);
+	const solar_node *n = x;
+	for (int l = 0; l < depth; l++, n = n->loop.body.items[0]) {
+		(*chain)[l] = *n;
+		if (n == L) {
+			(*chain)[l].loop.body.items = n->loop.body.items + from;
+			(*chain)[l].loop.body.n = to - from;
+			break;
+		}
+		(*chain)[l].loop.body.items = (solar_node **)solar_xmalloc(sizeof(solar_node *));
+		(*chain)[l].loop.body.items[0] = &(*chain)[l + 1];
+		(*chain)[l].loop.body.n = 1;
+	}
+	return &(*chain)[0];
+}
+
+static void segment_free(const solar_node *x, solar_node *chain)
+{
+	int depth;
+	const solar_node *L = distribution_loop(x, &depth);
+	const solar_node *n = x;
+	for (int l = 0; l < depth && n != L; l++, n = n->loop.body.items[0])
+		free(chain[l].loop.body.items);
+	free(chain);
+}
+
+/* The cuts of kernel k in order (by node, then item), as indices into w->cuts. */
+static int kernel_cuts(const walk *w, int k, int *out)
+{
+	int n = 0;
+	for (int i = 0; i < w->ncuts; i++)
+		if (w->cuts[i].k == k)
+			out[n++] = i;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0; j--) {
+			const struct cut *a = &w->cuts[out[j - 1]], *b = &w->cuts[out[j]];
+			if (a->node < b->node || (a->node == b->node && a->seg <= b->seg))
+				break;
+			int t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return n;
+}
+
+/* `<kernel>_part<j>`, made longer until no kernel of the program has the name. */
+static const char *piece_name(const solar_program *p, const char *kernel, int j, char *buf,
+			      size_t n)
+{
+	snprintf(buf, n, "%s_part%d", kernel, j);
+	for (bool taken = true; taken && strlen(buf) + 8 < n;) {
+		taken = false;
+		for (int k = 0; k < p->nkernels && !taken; k++)
+			taken = !strcmp(p->kernels[k].name, buf);
+		if (taken)
+			strcat(buf, "_part");
+	}
+	return buf;
+}
+
+/* Kernel k, cut into pieces where an all-reduce must come inside it (rule "cuts",
+ * docs/shard.md): piece j runs from cut j - 1 to cut j, the first keeps the kernel's name,
+ * the others get `_part2`, `_part3`, ..., each with the kernel's attributes. */
+static void print_kernel(const shard *s, const blocks *plans, const walk *w, int k,
+			 const solar_print_opts *o, FILE *f)
+{
+	const solar_program *p = s->p;
+	const solar_kernel *kn = &p->kernels[k];
+	int *cuts = solar_xcalloc((size_t)w->ncuts + 1, sizeof *cuts);
+	int ncuts = kernel_cuts(w, k, cuts);
+	int node = 0, seg = -1; /* where the current piece starts */
+	char name[512];
+	for (int piece = 0; piece <= ncuts; piece++) {
+		if (piece) {
+			print_cut_reduces(p, w, s->axes, cuts[piece - 1], f);
+			fprintf(f, "\nkernel %s ", piece_name(p, kn->name, piece + 1, name, sizeof name));
+		} else {
+			fprintf(f, "\nkernel %s ", kn->name);
+		}
+		solar_ir_print_kernel_attrs(kn, f);
+		fputs("{\n", f);
+		const struct cut *end = piece < ncuts ? &w->cuts[cuts[piece]] : NULL;
+		int last = end ? end->node : kn->body.n;
+		for (int i = node; i <= last && i < kn->body.n; i++) {
+			int from = i == node && seg >= 0 ? seg : 0;
+			int to = -1; /* the whole node */
+			if (end && i == end->node) {
+				if (end->seg < 0)
+					break;
+				to = end->seg;
+			}
+			const solar_node *x = kn->body.items[i];
+			if (from == 0 && to < 0) {
+				print_node(p, plans, k, i, x, o, f);
+				continue;
+			}
+			int depth;
+			const solar_node *L = distribution_loop(x, &depth);
+			solar_node *chain;
+			const solar_node *y = segment(x, from, to < 0 ? L->loop.body.n : to, &chain);
+			print_node(p, plans, k, i, y, o, f);
+			segment_free(x, chain);
+		}
+		fputs("}\n", f);
+		if (end) {
+			node = end->node;
+			seg = end->seg;
+		}
+	}
+	free(cuts);
+}
+
 /* The rank's program as text: the header, the declarations, and the kernels with the
  * collectives before each. */
 static char *rank_text(const shard *s, const blocks *plans, int **split_dim, const walk *w,
@@ -1444,7 +2001,15 @@ static char *rank_text(const shard *s, const blocks *plans, int **split_dim, con
 				 axes[s->param_axis[i]].size);
 			ptext[i] = solar_xstrdup(buf);
 		}
-	solar_print_opts o = {.param_text = ptext, .values_by_name = true};
+	char **itext = solar_xcalloc((size_t)p->niters + 1, sizeof *itext);
+	solar_print_opts o = {.param_text = ptext,
+			      .values_by_name = true,
+			      .access_hook = pick_access,
+			      .stmt_hook = pick_store,
+			      .hook_ctx = (void *)s};
+	for (int k = 0; k < p->nkernels; k++)
+		iter_values(s, &p->kernels[k].body, &o, itext);
+	o.iter_value_text = (const char *const *)itext;
 	/* the source's leading comments, then ours */
 	for (const char *c = p->src; c && *c == '#';) {
 		const char *nl = strchr(c, '\n');
@@ -1489,19 +2054,16 @@ static char *rank_text(const shard *s, const blocks *plans, int **split_dim, con
 		blocks_collectives(p, &plans[1], axes, k, f);
 		if (k == p->nkernels)
 			break;
-		const solar_kernel *kn = &p->kernels[k];
-		fprintf(f, "\nkernel %s ", kn->name);
-		solar_ir_print_kernel_attrs(kn, f);
-		fputs("{\n", f);
-		for (int i = 0; i < kn->body.n; i++)
-			print_node(p, plans, k, i, &o, f);
-		fputs("}\n", f);
+		print_kernel(s, plans, w, k, &o, f);
 	}
 	if (fclose(f) != 0 || !text)
 		solar_out_of_memory();
 	for (int i = 0; i < p->nparams; i++)
 		free((char *)ptext[i]);
 	free(ptext);
+	for (int i = 0; i < p->niters; i++)
+		free(itext[i]);
+	free(itext);
 	return text;
 }
 
@@ -1523,7 +2085,7 @@ static char *shard_sizes(const solar_program *p, const solar_shard_axis *axes, i
 	walk w = {0};
 	if (resolve(&s) < 0)
 		goto done;
-	split_dim = layouts(&s);
+	split_dim = s.split_dim = layouts(&s);
 	walk_run(&w, &s, NULL);
 	if (s.errors || plan(&s, plans, split_dim, &w, opts) < 0)
 		goto done;

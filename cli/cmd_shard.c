@@ -18,7 +18,7 @@
 /* The usual sizes of a strategy, where --split does not name them (docs/shard.md). */
 static const char *const dp_names[] = {"BATCH", "B", "TOKENS", "batch_size", "BATCH_SIZE", NULL};
 static const char *const tp_names[] = {"HEADS", "KV_HEADS", "INTER", "N_HEADS", "N_KV_HEADS",
-				       "HIDDEN_INNER", NULL};
+				       "HIDDEN_INNER", "VOCAB", NULL};
 
 static bool has_size(const solar_program *p, const char *name)
 {

@@ -398,16 +398,30 @@ int64_t solar_ir_eval_const(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const 
  * param_text applies to extents, loop bounds, conditions and indices only (solar shard: a size
  * a rank holds 1/N of bounds its loops and indexes its blocks, but a value computed from it,
  * a mean's divisor, is the whole model's).  `index_param_text` is internal (print.c). */
-typedef struct {
+typedef struct solar_print_opts solar_print_opts;
+struct solar_print_opts {
 	const char *access_prefix;
 	const char *const *param_text;
 	const char *const *tensor_text;
 	const char *const *iter_hi_text;
 	bool values_by_name;
 	const char *const *index_param_text;
-} solar_print_opts;
+	/* iter_value_text, per iterator, replaces its name where a statement's value reads it
+	 * outside the indices of its reads (solar shard: a loop over a rank's block of a split
+	 * size, whose position in the whole is i + rank(A) * block); iter_text is internal. */
+	const char *const *iter_value_text, *const *iter_text;
+	/* Hooks (solar shard): access_hook prints a read, stmt_hook a whole statement (no `;`),
+	 * and return true, or return false for the printer's own form; they print their parts
+	 * with solar_ir_print_expr_with and solar_ir_print_value_with, o passed on. */
+	bool (*access_hook)(void *ctx, const solar_expr *e, const solar_print_opts *o, FILE *out);
+	bool (*stmt_hook)(void *ctx, const solar_stmt *s, const solar_print_opts *o, FILE *out);
+	void *hook_ctx;
+};
 void solar_ir_print_expr_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e,
 			      SOLAR_KEEP const solar_print_opts *o, FILE *out);
+/* e as a statement's value (o's values_by_name and iter_value_text applied). */
+void solar_ir_print_value_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e,
+			       SOLAR_KEEP const solar_print_opts *o, FILE *out);
 void solar_ir_print_block_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_block *b,
 			       int depth, SOLAR_KEEP const solar_print_opts *o, FILE *out);
 /* A tensor's name and extents, as its declaration writes them (`w[D, H // 8]`). */

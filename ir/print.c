@@ -56,11 +56,14 @@ static int prec(const solar_expr *e)
  * printed by name set it (*io holds them then). */
 static const solar_print_opts *index_opts(const solar_print_opts *o, solar_print_opts *io)
 {
-	if (!o || !o->index_param_text)
+	if (!o || (!o->index_param_text && !o->iter_text))
 		return o;
 	*io = *o;
-	io->param_text = o->index_param_text;
-	io->index_param_text = NULL;
+	if (o->index_param_text) {
+		io->param_text = o->index_param_text;
+		io->index_param_text = NULL;
+	}
+	io->iter_text = NULL; /* an index is the rank's own */
 	return io;
 }
 
@@ -131,9 +134,13 @@ static void print_expr(const solar_program *p, const solar_expr *e, const solar_
 		fputs(p->consts[e->sym].name, out);
 		return;
 	case SOLAR_E_ITER:
-		fputs(p->iters[e->sym].name, out);
+		fputs(o && o->iter_text && o->iter_text[e->sym] ? o->iter_text[e->sym]
+								: p->iters[e->sym].name,
+		      out);
 		return;
 	case SOLAR_E_ACCESS:
+		if (o && o->access_hook && o->access_hook(o->hook_ctx, e, o, out))
+			return;
 		fputs(tensor_name(p, e->sym, o), out);
 		if (e->nargs || (o && o->access_prefix)) {
 			fputc('[', out);
@@ -193,6 +200,8 @@ static void print_stmt(const solar_program *p, const solar_stmt *s, const solar_
 		print_collective(p, p->kernels[s->kernel].coll, out); /* its stand-in copy */
 		return;
 	}
+	if (o && o->stmt_hook && o->stmt_hook(o->hook_ctx, s, o, out))
+		return;
 	const solar_tensor *t = &p->tensors[s->tensor];
 	fputs(tensor_name(p, s->tensor, o), out);
 	if (t->rank || (o && o->access_prefix)) {
@@ -209,15 +218,24 @@ static void print_stmt(const solar_program *p, const solar_stmt *s, const solar_
 		fputc(']', out);
 	}
 	fprintf(out, " %s ", solar_assign_text(s->op));
+	solar_ir_print_value_with(p, s->value, o, out);
+}
+
+void solar_ir_print_value_with(const solar_program *p, const solar_expr *e,
+			       const solar_print_opts *o, FILE *out)
+{
 	solar_print_opts vo;
-	if (o && o->values_by_name) { /* by name, but the indices of its reads as extents */
+	if (o && (o->values_by_name || o->iter_value_text)) {
 		vo = *o;
-		vo.index_param_text = o->param_text;
-		vo.param_text = NULL;
-		vo.values_by_name = false;
+		if (o->values_by_name) { /* by name, but the indices of its reads as extents */
+			vo.index_param_text = o->param_text;
+			vo.param_text = NULL;
+			vo.values_by_name = false;
+		}
+		vo.iter_text = o->iter_value_text;
 		o = &vo;
 	}
-	print_expr(p, s->value, o, out);
+	print_expr(p, e, o, out);
 }
 
 void solar_ir_print_stmt(const solar_program *p, const solar_stmt *s, FILE *out)

@@ -48,8 +48,9 @@ case $case in
 tp_forward)
   run "$solar" translate --hf "$tiny" --batch 1 --seq 5 --no-validate -o "$t/l.air"; expect 0 translate
   run "$solar" shard "$t/l.air" --mesh tp=8 -o "$t/tp.air"; expect 0 shard
-  [ "$(collectives "$t/tp.air" | wc -l)" = 2 ] ||
-    say "tp=8 forward: $(collectives "$t/tp.air" | wc -l) all-reduces, Megatron has 2 per layer"
+  # Megatron: 2 per layer and 1 for the vocab-parallel embedding
+  [ "$(collectives "$t/tp.air" | wc -l)" = 3 ] ||
+    say "tp=8 forward: $(collectives "$t/tp.air" | wc -l) all-reduces, Megatron has 2 per layer and 1 for the embedding"
   grep -q "mlp_down_proj_weight\[HIDDEN, (INTER // 8)\]: bf16 split(tp, 1);" "$t/tp.air" ||
     say "down_proj is not row parallel: $(grep down_proj_weight "$t/tp.air" | head -1)"
   run "$solar" validate "$t/tp.air" --ref "$t/l.py"; expect 0 "validate tp=8"
@@ -62,7 +63,7 @@ tp_forward)
 import json, sys
 j = json.load(open(sys.argv[1]))
 c = j["collectives"]
-assert len(c) == 2 and all(x["op"] == "all_reduce" and x["axis"] == "tp" and x["ranks"] == 8 for x in c), c
+assert len(c) == 3 and all(x["op"] == "all_reduce" and x["axis"] == "tp" and x["ranks"] == 8 for x in c), c
 # 5 tokens x 96 bf16 per all-reduce: 960 bytes, S / B over NVLS
 assert all(x["bytes"] == 960 for x in c), c
 assert j["system"]["ranks"] == 8
@@ -73,12 +74,25 @@ tp_train)
     -o "$t/l.air"; expect 0 translate
   run "$solar" shard "$t/l.air" --mesh tp=8 -o "$t/tp.air"; expect 0 shard
   # Megatron: after o_proj and down_proj forward, and the input gradients of the attention's
-  # and the MLP's column-parallel projections backward
-  [ "$(collectives "$t/tp.air" | wc -l)" = 4 ] ||
-    { say "tp=8 training step: not 4 all-reduces:"; collectives "$t/tp.air"; }
+  # and the MLP's column-parallel projections backward; and the vocabulary's: the embedding,
+  # the log-softmax's max and sum, its backward's dot, the LM head's input gradient, the loss
+  [ "$(collectives "$t/tp.air" | wc -l)" = 10 ] ||
+    { say "tp=8 training step: not 10 all-reduces:"; collectives "$t/tp.air"; }
+  for x in "all_reduce(tp, sum) lm_model_embed_tokens_embedding" "all_reduce(tp, max) log_softmax_max" \
+    "all_reduce(tp, sum) log_softmax_sum" "all_reduce(tp, sum) loss"; do
+    collectives "$t/tp.air" | grep -qxF "$x" || say "tp=8 training step: no $x"
+  done
+  # the label's logit picked on the rank whose block holds it, the vocabulary index compared
+  # with the label at its place in the whole
+  grep -qF "select(labels[0, i0] == (i1 + rank(tp) * (VOCAB // 8))" "$t/tp.air" ||
+    say "tp=8 training step: the label is not compared at the whole vocabulary's index"
   wrapper "$t/l.py" output "$t/step.py"
   run "$solar" validate "$t/tp.air" --ref "$t/step.py"; expect 0 "validate tp=8 training step"
   tail -n 1 "$t/out" | grep -qx PASS || say "validate tp=8 training step: not PASS"
+  # the vocabulary index compared with the label as the rank's own: FAIL
+  sed 's/select(labels\[0, i0\] == (i1 + rank(tp) \* (VOCAB \/\/ 8))/select(labels[0, i0] == i1/' \
+    "$t/tp.air" >"$t/bad.air"
+  run "$solar" validate "$t/bad.air" --ref "$t/step.py"; expect 1 "validate with the rank's own vocabulary index"
   ;;
 dp_train)
   run "$solar" translate "$root/examples/train/mlp_block.py" --train --optimizer adamw \
@@ -215,8 +229,10 @@ PY
   run "$solar" shard "$t/l.air" --mesh tp=8,pp=2 -o "$t/pptp.air"; expect 0 "shard tp=8,pp=2"
   grep -qx "mesh pp = 2, tp = 8;" "$t/pptp.air" || say "tp=8,pp=2: $(grep '^mesh' "$t/pptp.air")"
   [ "$(sends "$t/pptp.air")" = "$want" ] || { say "tp=8,pp=2: not 2 sends:"; sends "$t/pptp.air"; }
-  [ "$(collectives "$t/pptp.air" | wc -l)" = 16 ] ||
-    say "tp=8,pp=2: $(collectives "$t/pptp.air" | wc -l) all-reduces, not 4 per layer"
+  # and the vocabulary's 6: the embedding, the log-softmax's max, sum and backward dot, the
+  # LM head's input gradient, the loss
+  [ "$(collectives "$t/pptp.air" | wc -l)" = 22 ] ||
+    say "tp=8,pp=2: $(collectives "$t/pptp.air" | wc -l) all-reduces, not 4 per layer and 6"
   grep -q "^inout lm_model_layers_3_mlp_down_proj_weight\[HIDDEN, INTER // 8\]: bf16 split(tp, 1) stage(pp, 1);" \
     "$t/pptp.air" || say "tp=8,pp=2: $(grep '^inout lm_model_layers_3_mlp_down_proj_weight\[' "$t/pptp.air")"
   run "$solar" validate "$t/pptp.air" --ref "$t/step.py"; expect 0 "validate tp=8,pp=2"
@@ -244,13 +260,14 @@ sp)
   # the 2 all-reduces become 2 reduce-scatters; an all-gather before each column-parallel
   # projection's input (q, k, v read one; gate, up one) and before the LM head
   a=lm_model_layers_0
-  want="all_gather(tp, dim = 1) ${a}_input_layernorm_mul_2_gathered <- ${a}_input_layernorm_mul_2
+  want="reduce_scatter(tp, sum, dim = 1) lm_model_embed_tokens_embedding <- lm_model_embed_tokens_embedding_partial
+all_gather(tp, dim = 1) ${a}_input_layernorm_mul_2_gathered <- ${a}_input_layernorm_mul_2
 reduce_scatter(tp, sum, dim = 1) ${a}_self_attn_o_proj_linear <- ${a}_self_attn_o_proj_linear_partial
 all_gather(tp, dim = 1) ${a}_post_attention_layernorm_mul_2_gathered <- ${a}_post_attention_layernorm_mul_2
 reduce_scatter(tp, sum, dim = 1) ${a}_mlp_down_proj_linear <- ${a}_mlp_down_proj_linear_partial
 all_gather(tp, dim = 1) lm_model_norm_mul_2_gathered <- lm_model_norm_mul_2"
   [ "$(sp_collectives "$t/sp.air")" = "$want" ] || { say "forward: not Megatron's collectives:"; sp_collectives "$t/sp.air"; }
-  for x in "in ids\[1, (SEQ // 8)\]: i64 split(tp, 1) in 0..VOCAB" \
+  for x in "in ids\[1, SEQ\]: i64 in 0..VOCAB" \
     "tmp ${a}_post_attention_layernorm_mean\[1, (SEQ // 8), 1\]: f32" \
     "tmp ${a}_add_2\[1, (SEQ // 8), HIDDEN\]: bf16" \
     "tmp ${a}_self_attn_o_proj_linear_partial\[1, SEQ, HIDDEN\]: bf16"; do
@@ -274,20 +291,22 @@ assert traffic(sp) < 0.5 * traffic(tp), (traffic(tp), traffic(sp))
 ar = sorted(c["bytes"] for c in tp["collectives"])
 rs = sorted(c["bytes"] for c in sp["collectives"] if c["op"] == "reduce_scatter")
 ag = [c["bytes"] for c in sp["collectives"] if c["op"] == "all_gather"]
-assert ar == rs == [4608, 4608] and ag == [4608] * 3, (ar, rs, ag)
+assert ar == rs == [4608] * 3 and ag == [4608] * 3, (ar, rs, ag)
 PY
-  # the AdamW step: 4 reduce-scatters (the forward's 2, and backward the input gradients of the
-  # column-parallel projections), 8 all-gathers, and all-reduces of what the rank's tokens sum
-  # to: the loss and the 3 norms' weight gradients
+  # the AdamW step: 6 reduce-scatters (the forward's 3, and backward the input gradients of the
+  # column-parallel projections and of the LM head), 6 all-gathers, and all-reduces of what the
+  # rank's tokens sum to (the loss and the 3 norms' weight gradients) and of the vocab-parallel
+  # log-softmax (max, sum, backward dot)
   run "$solar" translate --hf "$tiny" --batch 1 --seq 24 --train --optimizer adamw --no-validate \
     -o "$t/s.air"; expect 0 "translate --train"
   run "$solar" shard "$t/s.air" --mesh tp=8 --sequence-parallel -o "$t/ssp.air"; expect 0 "shard step"
-  for op in "reduce_scatter 4" "all_gather 8" "all_reduce 4"; do
+  for op in "reduce_scatter 6" "all_gather 6" "all_reduce 7"; do
     [ "$(sp_collectives "$t/ssp.air" | grep -c "^${op% *}(tp")" = "${op#* }" ] ||
       { say "step: not ${op#* } ${op% *}s:"; sp_collectives "$t/ssp.air"; }
   done
   for x in "all_reduce(tp, sum) loss" "all_reduce(tp, sum) lm_model_norm_weight_grad" \
-    "all_gather(tp, dim = 1) ids_gathered <- ids" \
+    "reduce_scatter(tp, sum, dim = 1) lm_model_embed_tokens_embedding <- lm_model_embed_tokens_embedding_partial" \
+    "all_reduce(tp, max) log_softmax_max" \
     "reduce_scatter(tp, sum, dim = 1) grad_backward_add_2 <- grad_backward_add_2_partial"; do
     sp_collectives "$t/ssp.air" | grep -qxF "$x" || say "step: no $x"
   done
@@ -332,7 +351,7 @@ sp_mesh)
   for z in "" --zero; do
     run "$solar" shard "$t/l.air" --mesh dp=2,tp=8 --sequence-parallel $z -o "$t/d.air"
     expect 0 "shard dp=2,tp=8 $z"
-    for op in "reduce_scatter(tp 4" "all_gather(tp 8" "all_reduce(tp 4"; do
+    for op in "reduce_scatter(tp 6" "all_gather(tp 6" "all_reduce(tp 7"; do
       [ "$(sp_collectives "$t/d.air" | grep -c "^${op% *}")" = "${op#* }" ] ||
         { say "dp=2,tp=8 $z: not ${op#* } ${op% *}:"; sp_collectives "$t/d.air" | grep "(tp"; }
     done
@@ -429,9 +448,22 @@ errors)
   run "$solar" shard "$root/examples/mlp_block.air" --mesh dp=4 --split dp=B --zero; expect 1 "--zero forward"
   grep -q "solar: --zero: .*mlp_block.air has no optimizer state to shard over dp" "$t/err" ||
     say "--zero on a forward: $(cat "$t/err")"
-  run "$solar" shard "$t/own.air" --mesh dp=4 --split dp=B; expect 1 "a kernel reading its own partial sum"
+  # a kernel reading its own partial sum, row by row: cut into two kernels around the all-reduce
+  run "$solar" shard "$t/own.air" --mesh dp=4 --split dp=B -o "$t/own4.air"; expect 0 "a kernel reading its own partial sum"
+  [ "$(grep -c "^kernel " "$t/own4.air")" = 3 ] && grep -q "^kernel k_part2 {" "$t/own4.air" &&
+    collectives "$t/own4.air" | grep -qx "all_reduce(dp, sum) acc" || say "own partial sum: not cut: $(cat "$t/own4.air")"
+  # the same with one scalar reused from row to row: the rows cannot be split apart
+  printf 'air 1;\nparam B = 8, D = 4;\nin x[B, D]: f32;\nout s[D]: f32;\ntmp acc: f32;\nkernel k {\n  for d in 0..D {\n    acc = 0;\n    for b in 0..B { acc += x[b, d]; }\n    s[d] = acc * acc;\n  }\n}\n' >"$t/own.air"
+  run "$solar" shard "$t/own.air" --mesh dp=4 --split dp=B; expect 1 "a scalar partial sum read in its kernel"
   grep -q "own.air:10:5: error: this statement reads 'acc', a partial sum of the kernel's own" "$t/err" ||
     say "own partial sum: $(head -3 "$t/err")"
+  # reads and stores by data into a split dimension: linear reads and += stores only
+  printf 'air 1.1;\nparam V = 16, T = 4, D = 2;\nin ids[T]: i64 in 0..V;\nin E[V, D]: f32;\nout y[T, D], g[V, D]: f32;\nkernel k {\n  for t in 0..T, d in 0..D { y[t, d] = exp(E[ids[t], d]); }\n}\nkernel z {\n  for v in 0..V, d in 0..D { g[v, d] = 0; }\n  for t in 0..T, d in 0..D { g[ids[t], d] = y[t, d]; }\n}\n' >"$t/pick.air"
+  run "$solar" shard "$t/pick.air" --mesh tp=4 --split tp=V; expect 1 "reads and stores by data"
+  grep -q "pick.air:7:30: error: this statement reads by data into a dimension tp splits, and the statement is not a copy or a sum of it" "$t/err" ||
+    say "pick: $(head -3 "$t/err")"
+  grep -q "pick.air:11:30: error: this statement stores into 'g' at a row its data chooses, in dimension 0, which tp splits: only a sum" "$t/err" ||
+    say "scatter: $(cat "$t/err")"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
