@@ -173,7 +173,9 @@ static range expr_range(ranges *c, const solar_expr *e)
 		const solar_tensor *t = &c->p->tensors[e->sym];
 		return solar_tensor_ranged(t) ? make_range(t->range[0], t->range[1] - 1) : fail;
 	}
-	if (!uses_iter(e) && !solar_ir_index_reads_data(e)) {
+	if (e->kind == SOLAR_E_PARAM && c->p->params[e->sym].axis >= 0) /* rank(A): every rank's */
+		return make_range(0, c->p->mesh[c->p->params[e->sym].axis].value - 1);
+	if (!uses_iter(e) && !solar_ir_index_reads_data(e) && !solar_ir_expr_reads_rank(c->p, e)) {
 		int64_t v = solar_ir_eval_const(c->p, e);
 		return make_range(v, v);
 	}

@@ -146,7 +146,15 @@ typedef struct {
 static void print_aff_vars(const solar_model *m, solar_buf *b, const solar_expr *e, data_vars *dv)
 {
 	const solar_program *p = m->prog;
-	if (is_constant(m, e) && e->kind != SOLAR_E_INT) {
+	if (dv && m->rank_generic && e->kind == SOLAR_E_PARAM && p->params[e->sym].axis >= 0) {
+		solar_buf_printf(b, "v%d", dv->n); /* every rank's coordinate at once */
+		solar_buf_printf(&dv->cons, " and 0 <= v%d < %lld", dv->n,
+				 (long long)p->mesh[p->params[e->sym].axis].value);
+		dv->n++;
+		return;
+	}
+	if (is_constant(m, e) && e->kind != SOLAR_E_INT &&
+	    !(dv && m->rank_generic && solar_ir_expr_reads_rank(p, e))) {
 		int64_t v = solar_ir_eval_const(p, e);
 		solar_buf_printf(b, v < 0 ? "(%lld)" : "%lld", (long long)v);
 		return;
@@ -988,6 +996,7 @@ solar_model *solar_model_build(const solar_program *p, isl_ctx *ctx, bool symbol
 	m->ctx = ctx;
 	m->prog = p;
 	m->symbolic = symbolic;
+	m->rank_generic = !solar_program_rank_shapes_work(p);
 	m->domain = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->domain);
 	m->write_ref = solar_xcalloc((size_t)p->nstmts + 1, sizeof *m->write_ref);
 	int nrefs = 0;

@@ -54,6 +54,9 @@ typedef struct {
 	isl_ctx *ctx;
 	const solar_program *prog;
 	bool symbolic;
+	bool rank_generic; /* rank(A) is read only in values and data positions (ir.h,
+			      solar_program_rank_shapes_work false): a data position takes each
+			      rank(A) as a variable in 0..N-1, so that one check covers every rank */
 	isl_set **domain;   /* per statement */
 	solar_ref *refs;    /* program order; a statement's reads precede its write */
 	int nrefs;

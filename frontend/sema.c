@@ -761,14 +761,16 @@ static solar_expr *lower_rank(sema *s, const ast_expr *x, const context *c, cls 
 	int before = s->p->nparams;
 	solar_expr *e = mk(s, SOLAR_E_PARAM, x->span, 0);
 	e->sym = rank_param(s, a);
-	if (s->p->nparams > before &&
-	    solar_program_rank_classes(s->p) > SOLAR_MAX_RANK_CLASSES) {
+	int64_t classes = 1; /* at most: the product of the sizes of the axes rank() reads */
+	for (int i = 0; i < s->p->nparams; i++)
+		if (s->p->params[i].axis >= 0)
+			classes *= s->p->mesh[s->p->params[i].axis].value;
+	if (s->p->nparams > before && classes > SOLAR_MAX_RANK_CLASSES) {
 		solar_diag_error(s->d, x->span,
-				 "rank(%s) makes %" PRId64 " classes of ranks whose programs differ "
-				 "(the product of the sizes of the axes rank() reads); solar bounds "
-				 "each, up to %d",
-				 axis->name, solar_program_rank_classes(s->p),
-				 SOLAR_MAX_RANK_CLASSES);
+				 "rank(%s) makes up to %" PRId64 " classes of ranks whose programs "
+				 "differ (the product of the sizes of the axes rank() reads); solar "
+				 "bounds each, up to %d",
+				 axis->name, classes, SOLAR_MAX_RANK_CLASSES);
 		return NULL;
 	}
 	e->name = s->p->params[e->sym].name;

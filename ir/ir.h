@@ -375,6 +375,12 @@ int64_t solar_mesh_stride(SOLAR_KEEP const solar_program *p, int a);
  * as `cp=3,tp=0` (the empty string for one class).  A coordinate set with -D rank(A)=r is
  * fixed: it makes no classes and set_rank_class leaves it. */
 int64_t solar_program_rank_classes(SOLAR_KEEP const solar_program *p);
+/* Whether some rank(A) is read where it shapes the work: a loop bound, a condition, or an index
+ * position that reads no data.  When none is (rank(A) only in values and in data positions,
+ * as a vocab-parallel pick's), every rank's counts are equal: there is one class. */
+bool solar_program_rank_shapes_work(SOLAR_KEEP const solar_program *p);
+/* Whether e reads some rank(A). */
+bool solar_ir_expr_reads_rank(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e);
 void solar_program_set_rank_class(SOLAR_KEEP solar_program *p, int64_t c);
 void solar_program_rank_class_text(SOLAR_KEEP const solar_program *p, char *buf, size_t n);
 #define SOLAR_MAX_RANK_CLASSES 4096

@@ -141,8 +141,74 @@ int64_t solar_program_ranks(const solar_program *p)
 	return n;
 }
 
+bool solar_ir_expr_reads_rank(const solar_program *p, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_PARAM)
+		return p->params[e->sym].axis >= 0;
+	for (int i = 0; i < e->nargs; i++)
+		if (solar_ir_expr_reads_rank(p, e->args[i]))
+			return true;
+	return false;
+}
+
+/* Whether an index position list reads rank(A) affinely (not inside a position reading data);
+ * the reads inside e (a value or a position) are looked into too. */
+static bool rank_in_indices(const solar_program *p, solar_expr *const *index, int n);
+
+static bool rank_in_reads(const solar_program *p, const solar_expr *e)
+{
+	if (e->kind == SOLAR_E_ACCESS && rank_in_indices(p, e->args, e->nargs))
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (rank_in_reads(p, e->args[i]))
+			return true;
+	return false;
+}
+
+static bool rank_in_indices(const solar_program *p, solar_expr *const *index, int n)
+{
+	for (int d = 0; d < n; d++)
+		if (!solar_ir_index_reads_data(index[d]) && (solar_ir_expr_reads_rank(p, index[d]) ||
+							     rank_in_reads(p, index[d])))
+			return true;
+	return false;
+}
+
+static bool rank_shapes_block(const solar_program *p, const solar_block *b)
+{
+	for (int i = 0; i < b->n; i++) {
+		const solar_node *n = b->items[i];
+		if (n->kind == SOLAR_N_FOR &&
+		    (solar_ir_expr_reads_rank(p, n->loop.lo) || solar_ir_expr_reads_rank(p, n->loop.hi) ||
+		     rank_shapes_block(p, &n->loop.body)))
+			return true;
+		if (n->kind == SOLAR_N_IF &&
+		    (solar_ir_expr_reads_rank(p, n->cond.cond) || rank_shapes_block(p, &n->cond.then) ||
+		     rank_shapes_block(p, &n->cond.els)))
+			return true;
+		if (n->kind == SOLAR_N_STMT &&
+		    (rank_in_indices(p, n->stmt->index, p->tensors[n->stmt->tensor].rank) ||
+		     rank_in_reads(p, n->stmt->value)))
+			return true;
+	}
+	return false;
+}
+
+bool solar_program_rank_shapes_work(const solar_program *p)
+{
+	bool any = false;
+	for (int i = 0; i < p->nparams; i++)
+		any |= p->params[i].axis >= 0;
+	for (int k = 0; any && k < p->nkernels; k++)
+		if (rank_shapes_block(p, &p->kernels[k].body))
+			return true;
+	return false;
+}
+
 int64_t solar_program_rank_classes(const solar_program *p)
 {
+	if (!solar_program_rank_shapes_work(p))
+		return 1;
 	int64_t n = 1;
 	for (int i = 0; i < p->nparams; i++)
 		if (p->params[i].axis >= 0 && !p->params[i].overridden)
