@@ -3,8 +3,8 @@
 # "Programs on many GPUs"): each case shards a translated model, checks the collectives it
 # gets, validates every rank against the whole PyTorch model on the CPU, and checks that a
 # wrong sharded program FAILs.
-#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, pp, sp,
-#                                     sp_mesh, hand, errors
+#   run.sh SOLAR ROOT PYTHON CASE     CASE: tp_forward, tp_train, dp_train, zero, lm_dp, pp,
+#                                     pp_cut, sp, sp_mesh, hand, errors
 set -u
 solar=$1 root=$2 py=$3 case=$4
 t=$(mktemp -d)
@@ -249,6 +249,73 @@ PY
   run "$solar" shard "$t/two.air" --mesh pp=2; expect 1 "a nest writing on two stages"
   grep -q "two.air:9:3: error: kernel 'c' writes 'g' (stage 1 of pp) and 'h' (stage 0) in one nest" "$t/err" ||
     say "two stages: $(head -3 "$t/err")"
+  ;;
+pp_cut)
+  # how pp cuts the layers (docs/shard.md "Pipelines (`pp`)", rule 1): a 4-layer Llama AdamW
+  # step whose vocabulary (2048) gives the LM head and the loss the work of about 1.7 layers
+  sed -e 's/"num_hidden_layers": 1/"num_hidden_layers": 4/' -e 's/"vocab_size": 40/"vocab_size": 2048/' \
+    "$tiny" >"$t/lv.json"
+  run "$solar" translate --hf "$t/lv.json" --batch 1 --seq 5 --train --optimizer adamw --no-validate \
+    -o "$t/l.air"; expect 0 translate
+  wrapper "$t/l.py" output "$t/step.py"
+  stages() { # file: the stage of each layer's down_proj weight, "0 0 1 1"
+    for j in 0 1 2 3; do
+      sed -n "s/^inout lm_model_layers_${j}_mlp_down_proj_weight\[.*stage(pp, \([0-9]*\));$/\1/p" "$1"
+    done | tr '\n' ' ' | sed 's/ $//'
+  }
+  cut() { # name want-stages want-note shard-args...: the cut and its note
+    name=$1 want=$2 note=$3; shift 3
+    run "$solar" shard "$t/l.air" --microbatches 4 -o "$t/$name.air" "$@"; expect 0 "shard $*"
+    [ "$(stages "$t/$name.air")" = "$want" ] || say "$*: layers on stages $(stages "$t/$name.air"), not $want"
+    grep -qx "solar: note: .*l.air: stages of pp: $note" "$t/err" || say "$*: note $(cat "$t/err")"
+  }
+  # even: Megatron's layer j of L on stage floor(j P / L), as before --pp-cut
+  cut even2 "0 0 1 1" "2 2 layers (--pp-cut even)" --mesh pp=2 --pp-cut even
+  grep -qx "# Stages of pp: 2 2 layers of lm_model_layers_<i>_ (--pp-cut even)." "$t/even2.air" ||
+    say "--pp-cut even: header $(grep '^# Stages' "$t/even2.air")"
+  cut even3 "0 0 1 2" "2 1 1 layers (--pp-cut even)" --mesh pp=3 --pp-cut even
+  cut even4 "0 1 2 3" "1 1 1 1 layers (--pp-cut even)" --mesh pp=4 --pp-cut even
+  # cost, the default: the head's stage gives a layer to the first, whose largest stage then
+  # has fewer ops (3.69e7 against 4.7e7 a step of 4 micro-batches)
+  cut cost "0 0 0 1" "3 1 layers (--pp-cut cost: the largest stage .* ops a step, .* cut evenly)" --mesh pp=2
+  grep -q "^# Stages of pp: 3 1 layers of lm_model_layers_<i>_ (--pp-cut cost: the largest stage" "$t/cost.air" ||
+    say "cost: header $(grep '^# Stages' "$t/cost.air")"
+  "$py" - "$t/err" <<'PY' || say "cost: the largest stage not below the even cut's: $(cat "$t/err")"
+import re, sys
+m = re.search(r"the largest stage (\S+) ops a step, (\S+) cut evenly", open(sys.argv[1]).read())
+assert m and float(m.group(1)) < 0.9 * float(m.group(2)), m
+PY
+  # the cut moves only the layers: the even cut's program but for the stages of layer 2, the
+  # one send forward and one back of the cut
+  [ "$(sends "$t/cost.air" | wc -l)" = 2 ] || { say "cost: not 2 sends:"; sends "$t/cost.air"; }
+  sends "$t/cost.air" | grep -qx "forward lm_model_layers_2_add_2" ||
+    { say "cost: not layer 2's output sent forward:"; sends "$t/cost.air"; }
+  # the layers given, and the same cut given is the cost cut's program
+  cut given "0 1 1 1" "1 3 layers (--pp-cut 1,3)" --mesh pp=2 --pp-cut 1,3
+  cut same "0 0 0 1" "3 1 layers (--pp-cut 3,1)" --mesh pp=2 --pp-cut 3,1
+  cmp -s "$t/cost.air" "$t/same.air" && say "--pp-cut 3,1: the header does not say the cut"
+  [ "$(grep -v '^#' "$t/cost.air")" = "$(grep -v '^#' "$t/same.air")" ] ||
+    say "--pp-cut 3,1: not the cost cut's program"
+  # inside tp=8 too
+  cut tp "0 0 0 1" "3 1 layers (--pp-cut cost: .*)" --mesh tp=8,pp=2
+  run "$solar" validate "$t/cost.air" --backend cpu --ref "$t/step.py"; expect 0 "validate the cost cut"
+  tail -n 1 "$t/out" | grep -qx PASS || say "validate the cost cut: not PASS"
+  # errors: the stages of the mesh, a stage of no layers, not the program's layers, the syntax,
+  # no pp axis
+  for e in "2 2,1,1|solar: --pp-cut 2,1,1 lists 3 stages, the mesh has pp=2" \
+    "2 4,0|solar: --pp-cut 4,0: stage 1 has no layers, each needs one at least" \
+    "1 2,1|solar: --pp-cut 2,1 sums to 3 layers, .*l.air has 4 (lm_model_layers_<i>_)" \
+    "1 5,1|solar: --pp-cut 5,1 sums to 6 layers, .*l.air has 4 (lm_model_layers_<i>_)" \
+    "2 2,|solar: --pp-cut expects even, cost or the layers of each stage (N0,N1,..., each from 1 to 16777216), not '2,'" \
+    "2 uneven|solar: --pp-cut expects even, cost or the layers of each stage (N0,N1,..., each from 1 to 16777216), not 'uneven'" \
+    "2 99999999999999999999,1|solar: --pp-cut expects even, cost or the layers of each stage (N0,N1,..., each from 1 to 16777216), not '99999999999999999999,1'"; do
+    code=${e%% *} rest=${e#* } arg=${e#* }; arg=${arg%%|*} msg=${rest#*|}
+    run "$solar" shard "$t/l.air" --mesh pp=2 --pp-cut "$arg"; expect "$code" "--pp-cut $arg"
+    grep -qx "$msg" "$t/err" || say "--pp-cut $arg: $(cat "$t/err")"
+  done
+  run "$solar" shard "$t/l.air" --mesh tp=8 --pp-cut even; expect 2 "--pp-cut without pp"
+  grep -qx "solar: --pp-cut cuts the layers into pipeline stages: --mesh has no pp axis (--mesh pp=N,...): 'tp=8'" \
+    "$t/err" || say "--pp-cut without pp: $(cat "$t/err")"
   ;;
 sp)
   # Megatron's sequence parallelism (docs/shard.md "Sequence parallelism"): the one-layer Llama
