@@ -178,8 +178,9 @@ static void print_text(FILE *out, const advise_opts *a, const solar_program *p,
 	const char *file = a->o.files[0], *base = strrchr(file, '/');
 	fprintf(out, "%s%s", md ? "### solar advise: " : "", base ? base + 1 : file);
 	for (int i = 0; i < p->nparams; i++)
-		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
-			(long long)p->params[i].value);
+		if (solar_param_shown(p, i))
+			fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
+				(long long)p->params[i].value);
 	fprintf(out, "   on %s, L2 %s, tol %.3g\n\n", dev->name, a->o.l2 ? a->o.l2 : "warm",
 		a->o.tol_rel);
 	const solar_advise_eval *b = &adv->base;

@@ -397,8 +397,9 @@ static void print_heading(FILE *out, const solar_opts *o, const solar_program *p
 	const char *base = strrchr(o->files[0], '/');
 	fprintf(out, "%s%s", md ? "### " : "", base ? base + 1 : o->files[0]);
 	for (int i = 0; i < p->nparams; i++)
-		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
-			(long long)p->params[i].value);
+		if (solar_param_shown(p, i))
+			fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
+				(long long)p->params[i].value);
 	print_consts(out, p);
 	if (res && res->system_name) /* docs/bounds.md, "Programs on many GPUs" */
 		fprintf(out, "   on %s, %lld rank%s of %s, math %s", res->system_name, res->ranks,

@@ -112,7 +112,7 @@ static void print_scope(FILE *out, const solar_work *w, const solar_scope_work *
 static void print_text(FILE *out, const solar_opts *o, const solar_work *w)
 {
 	const solar_program *p = w->prog;
-	solar_out_header(out, o->files[0], p);
+	solar_out_header(out, o->files[0], p, true);
 	fputs("\nstatements (instances x ops per instance)\n", out);
 	for (int i = 0; i < p->nstmts; i++) {
 		const solar_stmt *s = p->stmts[i];

@@ -303,7 +303,7 @@ int solar_cmd_provision(const solar_opts *o)
 		solar_json_print(out, solar_json_schema(j, "provision"));
 	} else {
 		char t1[32];
-		solar_out_header(out, o->files[0], prog);
+		solar_out_header(out, o->files[0], prog, true);
 		if (sys)
 			fprintf(out, "  on %s, %lld rank%s of %s, math %s%s\n", sys->name, res->ranks,
 				res->ranks == 1 ? "" : "s", dev->name,

@@ -439,7 +439,7 @@ static void print_table(FILE *out, const solar_opts *o, const solar_program *p,
 {
 	char t1[32], t2[32];
 	fputs("validate ", out);
-	solar_out_header(out, o->files[0], p);
+	solar_out_header(out, o->files[0], p, false); /* every rank runs */
 	fprintf(out, "  AIR program: %s backend, %s\n", backend, r->device);
 	fprintf(out, "  reference:   %s on %s\n\n", o->ref, str_or(ref, "device", "?"));
 	int ow = 16; /* the output column: as wide as its longest name */

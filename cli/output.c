@@ -318,13 +318,14 @@ int solar_out_finish(int rc)
 	return failed ? SOLAR_EXIT_USAGE : rc;
 }
 
-void solar_out_header(FILE *out, const char *file, const solar_program *p)
+void solar_out_header(FILE *out, const char *file, const solar_program *p, bool ranks)
 {
 	const char *base = strrchr(file, '/');
 	fprintf(out, "%s", base ? base + 1 : file);
 	for (int i = 0; i < p->nparams; i++)
-		fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
-			(long long)p->params[i].value);
+		if (solar_param_shown(p, i) && (ranks || p->params[i].axis < 0))
+			fprintf(out, "%s%s=%lld", i ? " " : "  ", p->params[i].name,
+				(long long)p->params[i].value);
 	fputs("\n", out);
 }
 

@@ -24,8 +24,9 @@ void solar_out_close(const solar_opts *o, FILE *f);
  * `solar: error: writing FILE: ...` (the old file stays).  stdout: 0, nothing done. */
 int solar_out_commit(FILE *f);
 
-/* "file.air  B=8 H=16 S=2048" */
-void solar_out_header(FILE *out, const char *file, const solar_program *p);
+/* "file.air  B=8 H=16 S=2048", with rank(cp)=3 where the program is one class of the ranks' (ranks
+ * false: every rank runs, as validate runs them) */
+void solar_out_header(FILE *out, const char *file, const solar_program *p, bool ranks);
 /* An exact count or integer: a JSON integer of any size, printed digit for digit. */
 cJSON *solar_json_count(SOLAR_KEEP const solar_count *v);
 /* The same from decimal digits. */

@@ -379,6 +379,9 @@ int64_t solar_program_rank_classes(SOLAR_KEEP const solar_program *p);
  * position that reads no data.  When none is (rank(A) only in values and in data positions,
  * as a vocab-parallel pick's), every rank's counts are equal: there is one class. */
 bool solar_program_rank_shapes_work(SOLAR_KEEP const solar_program *p);
+/* Whether param i is worth naming where a command prints the params: a declared one, or a
+ * rank(A) whose value picks one class of several (or that -D set). */
+bool solar_param_shown(SOLAR_KEEP const solar_program *p, int i);
 /* Whether e reads some rank(A). */
 bool solar_ir_expr_reads_rank(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e);
 void solar_program_set_rank_class(SOLAR_KEEP solar_program *p, int64_t c);

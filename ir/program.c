@@ -205,6 +205,11 @@ bool solar_program_rank_shapes_work(const solar_program *p)
 	return false;
 }
 
+bool solar_param_shown(const solar_program *p, int i)
+{
+	return p->params[i].axis < 0 || p->params[i].overridden || solar_program_rank_shapes_work(p);
+}
+
 int64_t solar_program_rank_classes(const solar_program *p)
 {
 	if (!solar_program_rank_shapes_work(p))
