@@ -16,6 +16,13 @@
  * stage then updates belongs to that stage from the start; and a tensor computed from
  * constants alone (the rotary tables, from `inv_freq` and an arange) that would be sent is
  * computed on every stage instead.  Each run only adds to what is learnt, so this ends.
+ *
+ * The blocks (`--pp-cut`, docs/shard.md rule 1) are by default those whose largest stage has
+ * the fewest operations in a step.  The same assignment, run once more with each layer a stage
+ * of its own between a stage before the layers and one after them, says which layer each node
+ * belongs to, or whether it is the first or the last stage's own work (the embedding; the
+ * final norm, the head and the loss); each node's operations (analysis/work.h) summed so are
+ * the costs of a linear partition, solved exactly.
  */
 #include "pipeline.h"
 

@@ -138,6 +138,41 @@ static void command_line(const solar_opts *o, const solar_shard_axis *axes, int 
 		snprintf(cmdline + n, size - (size_t)n, " --pp-cut %s", o->pp_cut);
 }
 
+/* The options that need an axis of the mesh (--zero dp, --sequence-parallel tp,
+ * --microbatches and --pp-cut pp), and --pp-cut read into cut; 0, or a usage error. */
+static int check_strategies(const solar_opts *o, const solar_shard_axis *axes, int naxes,
+			    solar_pp_cut *cut, int64_t **layers)
+{
+	int pp = -1;
+	bool dp = false, tp = false;
+	for (int a = 0; a < naxes; a++) {
+		dp |= !strcmp(axes[a].axis, "dp");
+		pp = !strcmp(axes[a].axis, "pp") ? a : pp;
+		tp |= !strcmp(axes[a].axis, "tp");
+	}
+	if (o->zero && !dp)
+		return solar_cli_usage("shard",
+				       "--zero shards the optimizer's state over dp: --mesh has no dp "
+				       "axis (--mesh dp=N,...): '%s'",
+				       o->mesh);
+	if (o->sequence_parallel && !tp)
+		return solar_cli_usage("shard",
+				       "--sequence-parallel splits the sequence over tp: --mesh has no "
+				       "tp axis (--mesh tp=N,...): '%s'",
+				       o->mesh);
+	if (o->microbatches && pp < 0)
+		return solar_cli_usage("shard",
+				       "--microbatches run through pipeline stages: --mesh has no pp "
+				       "axis (--mesh pp=N,...): '%s'",
+				       o->mesh);
+	if (o->pp_cut && pp < 0)
+		return solar_cli_usage("shard",
+				       "--pp-cut cuts the layers into pipeline stages: --mesh has no pp "
+				       "axis (--mesh pp=N,...): '%s'",
+				       o->mesh);
+	return o->pp_cut ? parse_pp_cut(o->pp_cut, axes[pp].size, cut, layers) : SOLAR_EXIT_OK;
+}
+
 int solar_cmd_shard(const solar_opts *o)
 {
 	if (o->nfiles != 1 || !o->mesh)
@@ -189,35 +224,8 @@ int solar_cmd_shard(const solar_opts *o)
 			names[a][axes[a].nnames++] = tok;
 		}
 	}
-	bool dp = false, pp = false, tp = false;
-	for (int a = 0; a < naxes; a++) {
-		dp |= !strcmp(axes[a].axis, "dp");
-		pp |= !strcmp(axes[a].axis, "pp");
-		tp |= !strcmp(axes[a].axis, "tp");
-	}
-	if (rc == SOLAR_EXIT_OK && o->zero && !dp)
-		rc = solar_cli_usage("shard",
-				     "--zero shards the optimizer's state over dp: --mesh has no dp "
-				     "axis (--mesh dp=N,...): '%s'",
-				     o->mesh);
-	if (rc == SOLAR_EXIT_OK && o->sequence_parallel && !tp)
-		rc = solar_cli_usage("shard",
-				     "--sequence-parallel splits the sequence over tp: --mesh has no "
-				     "tp axis (--mesh tp=N,...): '%s'",
-				     o->mesh);
-	if (rc == SOLAR_EXIT_OK && o->microbatches && !pp)
-		rc = solar_cli_usage("shard",
-				     "--microbatches run through pipeline stages: --mesh has no pp "
-				     "axis (--mesh pp=N,...): '%s'",
-				     o->mesh);
-	if (rc == SOLAR_EXIT_OK && o->pp_cut && !pp)
-		rc = solar_cli_usage("shard",
-				     "--pp-cut cuts the layers into pipeline stages: --mesh has no pp "
-				     "axis (--mesh pp=N,...): '%s'",
-				     o->mesh);
-	for (int a = 0; rc == SOLAR_EXIT_OK && o->pp_cut && a < naxes; a++)
-		if (!strcmp(axes[a].axis, "pp"))
-			rc = parse_pp_cut(o->pp_cut, axes[a].size, &pp_cut, &pp_layers);
+	if (rc == SOLAR_EXIT_OK)
+		rc = check_strategies(o, axes, naxes, &pp_cut, &pp_layers);
 	if (rc == SOLAR_EXIT_OK)
 		rc = solar_cli_load(o->files[0], o, &l);
 	if (rc != SOLAR_EXIT_OK)
