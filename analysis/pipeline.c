@@ -1306,14 +1306,14 @@ static void packed(const costs *c, int64_t bound, int P, int *n)
 	}
 }
 
-/* The ops of the largest stage of the cut n[P]. */
-static double largest(const costs *c, const int *n, int P)
+/* The cost of the largest stage of the cut n[P]. */
+static int64_t largest(const costs *c, const int *n, int P)
 {
 	int64_t most = 0;
 	for (int s = 0, i = 0; s < P; i += n[s++])
 		if (block_cost(c, i, i + n[s]) > most)
 			most = block_cost(c, i, i + n[s]);
-	return ldexp((double)most, c->shift);
+	return most;
 }
 
 /* Megatron-LM's even cut: layer j of L on stage floor(j P / L). */
@@ -1325,8 +1325,10 @@ static void even_cut(int L, int P, int *n)
 		n[(int64_t)j * P / L]++;
 }
 
-/* The cut by cost into n[P]: the contiguous cut whose largest stage has the fewest ops, the
- * most even of those; where the costs cannot be found, the even cut, with a warning. */
+/* The cut by cost into n[P]: the contiguous cut whose largest stage has the fewest ops; of
+ * those, the even cut where it is one (so that costs that tell the cuts apart no further, as
+ * layers of no operations, keep Megatron's), else the most even; where the costs cannot be
+ * found, the even cut, with a warning. */
 static void cost_cut(plan *pl, int *n)
 {
 	int P = (int)pl->P, L = pl->nlayers;
@@ -1346,12 +1348,11 @@ static void cost_cut(plan *pl, int *n)
 		pl->cut_why = solar_xstrdup("--pp-cut even: the costs could not be found");
 		return;
 	}
-	double evenly = largest(&c, n, P);
-	int64_t bound = least_largest(&c, P);
-	if (!most_even(&c, bound, P, n))
+	int64_t evenly = largest(&c, n, P), bound = least_largest(&c, P);
+	if (evenly > bound && !most_even(&c, bound, P, n))
 		packed(&c, bound, P, n);
 	snprintf(text, sizeof text, "--pp-cut cost: the largest stage %.3g ops a step, %.3g cut evenly",
-		 largest(&c, n, P), evenly);
+		 ldexp((double)largest(&c, n, P), c.shift), ldexp((double)evenly, c.shift));
 	pl->cut_why = solar_xstrdup(text);
 	free(c.layer);
 	free(c.sum);
