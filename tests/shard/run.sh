@@ -316,6 +316,13 @@ PY
   run "$solar" shard "$t/l.air" --mesh tp=8 --pp-cut even; expect 2 "--pp-cut without pp"
   grep -qx "solar: --pp-cut cuts the layers into pipeline stages: --mesh has no pp axis (--mesh pp=N,...): 'tp=8'" \
     "$t/err" || say "--pp-cut without pp: $(cat "$t/err")"
+  # a nest writing tensors of layers 0 and 1: no layer's own costs, so the even cut, with a
+  # warning (it puts both layers on stage 0)
+  printf 'air 1;\nparam N = 4;\nin x[N], l_0_w[N], l_1_w[N], l_2_w[N]: f32;\nout y[N]: f32;\ntmp h[N], g[N]: f32;\nkernel a { for i in 0..N { h[i] = x[i] * l_0_w[i]; } }\nkernel b { for i in 0..N { g[i] = h[i] * l_1_w[i]; } }\nkernel c { for i in 0..N { h[i] = 0; g[i] = 1; } }\nkernel d { for i in 0..N { y[i] = g[i] * l_2_w[i] + h[i]; } }\n' >"$t/three.air"
+  run "$solar" shard "$t/three.air" --mesh pp=2 -o "$t/three_pp.air"; expect 0 "costs not found"
+  grep -qx "solar: warning: .*three.air: the layers' costs could not be found (a nest writes tensors of two layers): the layers are cut evenly (--pp-cut even)" \
+    "$t/err" && grep -qx "solar: note: .*three.air: stages of pp: 2 1 layers (--pp-cut even: the costs could not be found)" \
+    "$t/err" || say "costs not found: $(cat "$t/err")"
   ;;
 sp)
   # Megatron's sequence parallelism (docs/shard.md "Sequence parallelism"): the one-layer Llama
