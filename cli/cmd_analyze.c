@@ -345,8 +345,8 @@ static void print_rank_classes(FILE *out, const solar_result *res, bool md)
 			fprintf(out, "%-20s  %-10s %s\n", id, t1, t2);
 	}
 	fprintf(out, "\nRanks: rank() makes %d programs; each is bounded, the step takes the "
-		     "longest: the kernels above are %s's (the largest fused bound), the unfused bound "
-		     "%s's (docs/bounds.md#ranks-that-differ).\n\n",
+		     "longest: the kernels above are %s's (the largest fused bound, ties to the "
+		     "larger unfused), the unfused bound %s's (docs/bounds.md#ranks-that-differ).\n\n",
 		res->nrank_classes, res->rank_class, res->unfused_class);
 }
 
