@@ -256,18 +256,18 @@ static const solar_node *distribution_loop(const solar_node *x, int *depth)
 	return NULL;
 }
 
-/* Whether every access of tensor t in the items [from, to) of block b is at exactly the
- * chain's iterators (one per loop of the chain, each a whole index position): one element per
- * iteration of the distributed loops.  Accesses in nothing of the range: true. */
+/* Whether every access of tensor t in a block is at exactly the chain's iterators (one per
+ * loop of the chain, each a whole index position): one element per iteration of the
+ * distributed loops. */
 typedef struct {
 	const solar_node *chain[SOLAR_MAX_NESTING + 1];
 	int depth, t;
 	bool ok;
 } per_iteration;
 
-static void per_iteration_access(void *ctx, const solar_program *p, int t, solar_expr *const *index)
+static void per_iteration_access(per_iteration *c, const solar_program *p, int t,
+				 solar_expr *const *index)
 {
-	per_iteration *c = ctx;
 	if (t != c->t)
 		return;
 	const solar_tensor *x = &p->tensors[t];
@@ -288,19 +288,18 @@ static void per_iteration_expr(per_iteration *c, const solar_program *p, const s
 		per_iteration_expr(c, p, e->args[i]);
 }
 
-static void per_iteration_block(per_iteration *c, const solar_program *p, const solar_block *b,
-				int from, int to)
+static void per_iteration_block(per_iteration *c, const solar_program *p, const solar_block *b)
 {
-	for (int i = from; i < to; i++) {
+	for (int i = 0; i < b->n; i++) {
 		const solar_node *n = b->items[i];
 		if (n->kind == SOLAR_N_FOR) {
 			per_iteration_expr(c, p, n->loop.lo);
 			per_iteration_expr(c, p, n->loop.hi);
-			per_iteration_block(c, p, &n->loop.body, 0, n->loop.body.n);
+			per_iteration_block(c, p, &n->loop.body);
 		} else if (n->kind == SOLAR_N_IF) {
 			per_iteration_expr(c, p, n->cond.cond);
-			per_iteration_block(c, p, &n->cond.then, 0, n->cond.then.n);
-			per_iteration_block(c, p, &n->cond.els, 0, n->cond.els.n);
+			per_iteration_block(c, p, &n->cond.then);
+			per_iteration_block(c, p, &n->cond.els);
 		} else {
 			per_iteration_access(c, p, n->stmt->tensor, n->stmt->index);
 			per_iteration_expr(c, p, n->stmt->value);
@@ -348,7 +347,7 @@ static bool distributable(const solar_program *p, const solar_node *x, int seg)
 		if (!before || !after || !wrote) /* a tensor both only read is no dependence */
 			continue;
 		c.t = t;
-		per_iteration_block(&c, p, &L->loop.body, 0, L->loop.body.n);
+		per_iteration_block(&c, p, &L->loop.body);
 	}
 	return c.ok;
 }
@@ -356,8 +355,9 @@ static bool distributable(const solar_program *p, const solar_node *x, int seg)
 /* Tensor t, a partial sum this kernel made, is read by the statement the walk is at, not
  * linearly: the kernel can be cut there (an all-reduce between two kernels) when the read is
  * in a later top-level node, or in a later item of the same node's distribution loop and the
- * loop distributes.  Records the cut (once); false when it cannot. */
-static bool cut(walk *w, int t)
+ * loop distributes.  The cut's index in w->cuts (recorded once; the walk meets the reads in
+ * program order, so each kernel's cuts are in order), or -1 when it cannot. */
+static int cut(walk *w, int t)
 {
 	const solar_program *p = w->s->p;
 	struct cut c = {w->k, w->node, -1};
@@ -366,23 +366,13 @@ static bool cut(walk *w, int t)
 	if (w->node < w->made_node[t] || (c.seg >= 0 && c.seg <= w->made_seg[t]) ||
 	    (c.seg >= 0 && !distributable(p, p->kernels[w->k].body.items[w->node], c.seg)) ||
 	    (w->node == w->made_node[t] && c.seg < 0))
-		return false;
+		return -1;
 	for (int i = 0; i < w->ncuts; i++)
-		if (w->cuts[i].k == c.k && w->cuts[i].node == c.node && w->cuts[i].seg == c.seg) {
-			/* already cut here: the pending all-reduce goes at that cut */
-			struct cut keep = w->cuts[i];
-			w->cuts[i] = w->cuts[w->ncuts - 1];
-			w->cuts[w->ncuts - 1] = keep;
-			for (int j = 0; j < w->nreduce; j++)
-				if (w->pend[j].cut == i)
-					w->pend[j].cut = w->ncuts - 1;
-				else if (w->pend[j].cut == w->ncuts - 1)
-					w->pend[j].cut = i;
-			return true;
-		}
+		if (w->cuts[i].k == c.k && w->cuts[i].node == c.node && w->cuts[i].seg == c.seg)
+			return i; /* already cut here */
 	w->cuts = solar_xrealloc(w->cuts, (size_t)(w->ncuts + 1) * sizeof *w->cuts);
-	w->cuts[w->ncuts++] = c;
-	return true;
+	w->cuts[w->ncuts] = c;
+	return w->ncuts++;
 }
 
 /* Whether st stores a partial sum it reads into a wider dtype (a bf16 residual cast to f32
@@ -427,9 +417,10 @@ static void reads_partial(walk *w, const solar_stmt *st)
 	for (int t = 0; t < p->ntensors; t++) {
 		if (!is_partial(w, t) || !solar_ir_expr_reads(st->value, t))
 			continue;
-		if (w->made[t] && cut(w, t)) {
+		int at = w->made[t] ? cut(w, t) : -1;
+		if (at >= 0) {
 			pend(w, w->k, t); /* made whole at the cut, inside this kernel */
-			w->pend[w->nreduce - 1].cut = w->ncuts - 1;
+			w->pend[w->nreduce - 1].cut = at;
 			continue;
 		}
 		if (w->made[t]) {
@@ -1553,6 +1544,18 @@ static void print_node(const solar_program *p, const blocks *plans, int k, int i
 	free(hi_text);
 }
 
+/* The kernel of pending all-reduce q: `kernel T_all_reduce_A [group = G] { all_reduce(A, sum) T; }`. */
+static void print_all_reduce(const solar_program *p, const struct pending *q,
+			     const solar_shard_axis *axes, FILE *f)
+{
+	const char *g = p->kernels[q->group].group;
+	fprintf(f, "\nkernel %s_all_reduce_%s ", p->tensors[q->tensor].name, axes[q->axis].axis);
+	if (g)
+		fprintf(f, "[group = %s] ", g);
+	fprintf(f, "{ all_reduce(%s, %s) %s; }\n", axes[q->axis].axis, q->red == 2 ? "max" : "sum",
+		p->tensors[q->tensor].name);
+}
+
 /* The all-reduces before kernel k (rule 2), but of a partial sum a plan reduce-scatters over
  * its own axis.  late: only those of tensors a plan reduce-scatters over another axis, which
  * come after that reduce-scatter (a norm's weight gradient, partial over tp under
@@ -1570,13 +1573,7 @@ static void print_all_reduces(const solar_program *p, const walk *w, const block
 			}
 		if (q->before != k || q->cut >= 0 || same || other != late)
 			continue;
-		const char *g = p->kernels[q->group].group;
-		fprintf(f, "\nkernel %s_all_reduce_%s ", p->tensors[q->tensor].name,
-			axes[q->axis].axis);
-		if (g)
-			fprintf(f, "[group = %s] ", g);
-		fprintf(f, "{ all_reduce(%s, %s) %s; }\n", axes[q->axis].axis,
-			q->red == 2 ? "max" : "sum", p->tensors[q->tensor].name);
+		print_all_reduce(p, q, axes, f);
 	}
 }
 
@@ -1729,22 +1726,13 @@ static int plan(shard *s, blocks *plans, int **split_dim, walk *w, const solar_s
 
 /* ---- printing picks, iterators as values and cut kernels ----------------------------- */
 
-/* o's form for indices (as print.c's own): sizes as the rank's, iterators as written. */
-static void index_form(const solar_print_opts *o, solar_print_opts *io)
-{
-	*io = *o;
-	if (io->index_param_text) {
-		io->param_text = io->index_param_text;
-		io->index_param_text = NULL;
-	}
-	io->iter_text = NULL;
-}
-
-/* `X >= rank(A) * B and X < (rank(A) + 1) * B`, X the data index, B the rank's block. */
-static void in_block(const shard *s, const solar_expr *x, const solar_expr *extent, int a,
+/* `X >= rank(A) * B and X < (rank(A) + 1) * B`: X the data index of an access to tensor t in
+ * its dimension dim, B the rank's block of it. */
+static void in_block(const shard *s, int t, solar_expr *const *index, int dim,
 		     const solar_print_opts *io, FILE *f)
 {
-	const char *A = s->axes[a].axis;
+	const char *A = s->axes[s->split_dim[t][dim]].axis;
+	const solar_expr *x = index[dim], *extent = s->p->tensors[t].dims[dim];
 	solar_ir_print_expr_with(s->p, x, io, f);
 	fprintf(f, " >= rank(%s) * ", A);
 	solar_ir_print_expr_with(s->p, extent, io, f);
@@ -1788,9 +1776,9 @@ static bool pick_access(void *ctx, const solar_expr *e, const solar_print_opts *
 	if (d < 0)
 		return false;
 	solar_print_opts io;
-	index_form(o, &io);
+	solar_ir_print_index_opts(o, &io);
 	fputs("select(", f);
-	in_block(s, e->args[d], s->p->tensors[e->sym].dims[d], s->split_dim[e->sym][d], &io, f);
+	in_block(s, e->sym, e->args, d, &io, f);
 	fputs(", ", f);
 	clamped(s, e->sym, e->args, d, &io, f);
 	fputs(", 0)", f);
@@ -1806,11 +1794,10 @@ static bool pick_store(void *ctx, const solar_stmt *st, const solar_print_opts *
 	if (d < 0)
 		return false;
 	solar_print_opts io;
-	index_form(o, &io);
+	solar_ir_print_index_opts(o, &io);
 	clamped(s, st->tensor, st->index, d, &io, f);
 	fputs(" += select(", f);
-	in_block(s, st->index[d], s->p->tensors[st->tensor].dims[d], s->split_dim[st->tensor][d],
-		 &io, f);
+	in_block(s, st->tensor, st->index, d, &io, f);
 	fputs(", ", f);
 	solar_ir_print_value_with(s->p, st->value, o, f);
 	fputs(", 0)", f);
@@ -1845,30 +1832,23 @@ static void iter_values(const shard *s, const solar_block *b, const solar_print_
 	}
 }
 
-/* The all-reduces at cut c of kernel k (rule "cuts"), as kernels. */
+/* The all-reduces at cut c (rule "cuts"), as kernels. */
 static void print_cut_reduces(const solar_program *p, const walk *w, const solar_shard_axis *axes,
 			      int c, FILE *f)
 {
-	for (int i = 0; i < w->nreduce; i++) {
-		const struct pending *q = &w->pend[i];
-		if (q->cut != c)
-			continue;
-		const char *g = p->kernels[q->group].group;
-		fprintf(f, "\nkernel %s_all_reduce_%s ", p->tensors[q->tensor].name,
-			axes[q->axis].axis);
-		if (g)
-			fprintf(f, "[group = %s] ", g);
-		fprintf(f, "{ all_reduce(%s, %s) %s; }\n", axes[q->axis].axis,
-			q->red == 2 ? "max" : "sum", p->tensors[q->tensor].name);
-	}
+	for (int i = 0; i < w->nreduce; i++)
+		if (w->pend[i].cut == c)
+			print_all_reduce(p, &w->pend[i], axes, f);
 }
 
-/* Node x with its distribution loop's items [from, to) only: copies of its chain of loops
- * (owned by *chain, which the caller frees). */
+/* Node x with its distribution loop's items [from, to) only (to < 0: to the end): copies of
+ * its chain of loops (owned by *chain, which the caller frees with segment_free). */
 static const solar_node *segment(const solar_node *x, int from, int to, solar_node **chain)
 {
 	int depth;
 	const solar_node *L = distribution_loop(x, &depth);
+	if (to < 0)
+		to = L->loop.body.n;
 	*chain = solar_xcalloc((size_t)depth + 1, sizeof **chain);
 	const solar_node *n = x;
 	for (int l = 0; l < depth; l++, n = n->loop.body.items[0]) {
@@ -1895,22 +1875,13 @@ static void segment_free(const solar_node *x, solar_node *chain)
 	free(chain);
 }
 
-/* The cuts of kernel k in order (by node, then item), as indices into w->cuts. */
+/* The cuts of kernel k, as indices into w->cuts: in order, as cut() records them. */
 static int kernel_cuts(const walk *w, int k, int *out)
 {
 	int n = 0;
 	for (int i = 0; i < w->ncuts; i++)
 		if (w->cuts[i].k == k)
 			out[n++] = i;
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0; j--) {
-			const struct cut *a = &w->cuts[out[j - 1]], *b = &w->cuts[out[j]];
-			if (a->node < b->node || (a->node == b->node && a->seg <= b->seg))
-				break;
-			int t = out[j];
-			out[j] = out[j - 1];
-			out[j - 1] = t;
-		}
 	return n;
 }
 
@@ -1965,10 +1936,8 @@ static void print_kernel(const shard *s, const blocks *plans, const walk *w, int
 				print_node(p, plans, k, i, x, o, f);
 				continue;
 			}
-			int depth;
-			const solar_node *L = distribution_loop(x, &depth);
 			solar_node *chain;
-			const solar_node *y = segment(x, from, to < 0 ? L->loop.body.n : to, &chain);
+			const solar_node *y = segment(x, from, to, &chain);
 			print_node(p, plans, k, i, y, o, f);
 			segment_free(x, chain);
 		}

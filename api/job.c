@@ -481,7 +481,9 @@ static bool rank_classes(const solar_job *job, solar_result *r, solar_diag *diag
 			r->status = SOLAR_JOB_INPUT_ERRORS;
 			return false;
 		}
-		if (!ok) /* no device (or an error it reports again): the first class */
+		if (!x->dev) /* no bounds: every class checked and counted, class 0 reported */
+			continue;
+		if (!ok) /* an error job_analyse reports again */
 			break;
 		if (rc[c].fused_s > rc[slowest].fused_s ||
 		    (rc[c].fused_s == rc[slowest].fused_s && rc[c].unfused_s > rc[slowest].unfused_s))

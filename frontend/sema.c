@@ -778,17 +778,6 @@ static solar_expr *lower_rank(sema *s, const ast_expr *x, const context *c, cls 
 	return e;
 }
 
-/* Whether e reads rank(A) (a divisor may not: it would be 0 on rank 0). */
-static bool reads_rank(const sema *s, const solar_expr *e)
-{
-	if (e->kind == SOLAR_E_PARAM)
-		return s->p->params[e->sym].axis >= 0;
-	for (int i = 0; i < e->nargs; i++)
-		if (reads_rank(s, e->args[i]))
-			return true;
-	return false;
-}
-
 /* NAME(args): a function or a cast. */
 static solar_expr *lower_call(sema *s, const ast_expr *x, const context *c, cls *out)
 {
@@ -875,7 +864,7 @@ static bool check_divisor(sema *s, const solar_expr *e, cls rk, const context *c
 		    c->where, factor(s, r));
 		return false;
 	}
-	if (reads_rank(s, r)) {
+	if (solar_ir_expr_reads_rank(s->p, r)) { /* 0 on rank 0 */
 		solar_diag_error(s->d, r->span,
 				 "the divisor of '%s' in %s must be the same positive constant on "
 				 "every rank; '%s' reads a rank's coordinate",

@@ -428,6 +428,9 @@ struct solar_print_opts {
 };
 void solar_ir_print_expr_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e,
 			      SOLAR_KEEP const solar_print_opts *o, FILE *out);
+/* *io: o as the indices of a read print with (a value's sizes by index_param_text, iterators
+ * as written); for a hook that prints an access's parts. */
+void solar_ir_print_index_opts(SOLAR_KEEP const solar_print_opts *o, solar_print_opts *io);
 /* e as a statement's value (o's values_by_name and iter_value_text applied). */
 void solar_ir_print_value_with(SOLAR_KEEP const solar_program *p, SOLAR_KEEP const solar_expr *e,
 			       SOLAR_KEEP const solar_print_opts *o, FILE *out);

@@ -54,16 +54,21 @@ static int prec(const solar_expr *e)
 
 /* The options of an access's indices: index_param_text as their param_text, where a value
  * printed by name set it (*io holds them then). */
-static const solar_print_opts *index_opts(const solar_print_opts *o, solar_print_opts *io)
+void solar_ir_print_index_opts(const solar_print_opts *o, solar_print_opts *io)
 {
-	if (!o || (!o->index_param_text && !o->iter_text))
-		return o;
 	*io = *o;
 	if (o->index_param_text) {
 		io->param_text = o->index_param_text;
 		io->index_param_text = NULL;
 	}
 	io->iter_text = NULL; /* an index is the rank's own */
+}
+
+static const solar_print_opts *index_opts(const solar_print_opts *o, solar_print_opts *io)
+{
+	if (!o || (!o->index_param_text && !o->iter_text))
+		return o;
+	solar_ir_print_index_opts(o, io);
 	return io;
 }
 
